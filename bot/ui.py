@@ -1,0 +1,166 @@
+"""Discord-side helpers shared by the cogs: safe replies, error reporting and paging."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserFacingError
+
+log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+EMBED_DESCRIPTION_LIMIT = 4096
+MESSAGE_LIMIT = 2000
+
+
+async def reply(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:
+    """Answer an interaction whether or not it was already answered or deferred; never pings."""
+    kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+    if interaction.response.is_done():
+        await interaction.followup.send(content, **kwargs)
+    else:
+        await interaction.response.send_message(content, **kwargs)
+
+
+def describe_error(error: BaseException) -> tuple[str, bool]:
+    """The text a user sees for ``error`` and whether it was unexpected (worth a traceback)."""
+    original = getattr(error, "original", None) or error.__cause__ or error
+    if isinstance(original, UserFacingError):
+        return str(original), False
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down a little: try again in {error.retry_after:.0f} s.", False
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You need the " + ", ".join(error.missing_permissions) + " permission for that.", False
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "That only works in a server channel.", False
+    if isinstance(error, app_commands.TransformerError):
+        return (
+            f"That value isn't something I understand: {discord.utils.escape_markdown(str(error.value))[:200]}",
+            False,
+        )
+    if isinstance(error, app_commands.CheckFailure):
+        return "You can't use that here.", False
+    if isinstance(error, app_commands.CommandNotFound):
+        return "That command no longer exists; Discord will refresh the list shortly.", False
+    return "", True
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """The last net for commands and components: a short ephemeral answer, a traceback in the log."""
+    message, unexpected = describe_error(error)
+    if unexpected:
+        error_id = secrets.token_hex(4)
+        command = interaction.command.qualified_name if interaction.command else interaction.data
+        log.error(
+            "Unexpected error %s in %s (user %s, channel %s)",
+            error_id,
+            command,
+            interaction.user.id,
+            interaction.channel_id,
+            exc_info=error,
+        )
+        message = f"Something went wrong on my side (error id `{error_id}`). Please try again later."
+    try:
+        await reply(interaction, message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("Could not tell user %s about an error: the interaction expired", interaction.user.id)
+
+
+class GuardedView(discord.ui.View):
+    """A view that only its owner may use, whose errors reach the user, and that disables itself."""
+
+    message: discord.Message | discord.InteractionMessage | None = None
+
+    def __init__(self, owner_id: int | None, *, timeout: float | None = 600) -> None:
+        super().__init__(timeout=timeout)
+        self.owner_id = owner_id
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if self.owner_id is None or interaction.user.id == self.owner_id:
+            return True
+        await reply(interaction, "These buttons belong to whoever asked; run the command yourself.", ephemeral=True)
+        return False
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item) -> None:
+        await report_error(interaction, error)
+
+    async def on_timeout(self) -> None:
+        for child in self.children:
+            if isinstance(child, discord.ui.Button | discord.ui.Select):
+                child.disabled = True
+        if self.message is not None:
+            try:
+                await self.message.edit(view=self)
+            except discord.HTTPException:
+                pass
+
+
+class Paginator(GuardedView):
+    """Previous/Next over a list of embeds; only the requester can turn the pages."""
+
+    def __init__(self, pages: Sequence[discord.Embed], owner_id: int | None, *, timeout: float = 600) -> None:
+        super().__init__(owner_id, timeout=timeout)
+        if not pages:
+            raise ValueError("a paginator needs at least one page")
+        self.pages = list(pages)
+        self.index = 0
+        total = len(self.pages)
+        for number, page in enumerate(self.pages, start=1):
+            if total > 1:
+                footer = page.footer.text or ""
+                page.set_footer(text=f"{footer} · page {number}/{total}".lstrip(" ·"))
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self.previous.disabled = self.index == 0
+        self.next.disabled = self.index >= len(self.pages) - 1
+
+    @property
+    def current(self) -> discord.Embed:
+        return self.pages[self.index]
+
+    async def send(self, interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+        view = self if len(self.pages) > 1 else discord.utils.MISSING
+        await reply(interaction, embed=self.current, view=view, ephemeral=ephemeral)
+        if len(self.pages) > 1:
+            self.message = await interaction.original_response()
+
+    async def _turn(self, interaction: discord.Interaction, step: int) -> None:
+        self.index = max(0, min(len(self.pages) - 1, self.index + step))
+        self._refresh()
+        await interaction.response.edit_message(embed=self.current, view=self)
+
+    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
+    async def previous(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await self._turn(interaction, -1)
+
+    @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
+    async def next(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await self._turn(interaction, 1)
+
+
+def chunk_lines(lines: Sequence[str], limit: int = EMBED_DESCRIPTION_LIMIT) -> list[str]:
+    """Split lines into blocks of at most ``limit`` characters without cutting a line (long lines are split)."""
+    blocks: list[str] = []
+    current = ""
+    for line in lines:
+        while len(line) > limit:
+            if current:
+                blocks.append(current)
+                current = ""
+            blocks.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            blocks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not blocks:
+        blocks.append(current)
+    return blocks

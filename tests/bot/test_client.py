@@ -1,0 +1,93 @@
+"""The bot frame through the real discord.py stack (simcord): sync, errors, mentions, /about."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import CycleBot, discover_extensions
+
+
+def test_every_cog_module_is_discovered_and_private_helpers_are_not():
+    names = discover_extensions()
+    assert "cogs.about" in names
+    assert all(not name.split(".")[-1].startswith("_") for name in names)
+
+
+async def test_about_lists_commands_and_attribution(simcord_env, channel, alice):
+    result = await alice.slash(channel, "about")
+
+    assert result.ephemeral
+    embed = result.response.embeds[0]
+    fields = {field.name: field.value for field in embed.fields}
+    assert "/about" in fields["Commands"]
+    assert "Scryfall" in fields["Sources"]
+    assert "Wizards of the Coast" in fields["Sources"]
+    assert "Comprehensive Rules" in fields
+
+
+async def test_help_is_the_same_as_about(simcord_env, channel, alice):
+    about = await alice.slash(channel, "about")
+    help_ = await alice.slash(channel, "help")
+    assert about.response.embeds[0].to_dict() == help_.response.embeds[0].to_dict()
+
+
+async def test_database_is_migrated_in_wal_mode(simcord_env):
+    bot = simcord_env.bot
+    assert await bot.db.schema_version() >= 1
+    row = await bot.db.fetchone("PRAGMA journal_mode")
+    assert row[0] == "wal"
+
+
+class TestBrokenExtensions:
+    @pytest.fixture
+    def simcord_bot(self, bot_config):
+        return CycleBot(bot_config, extensions=["tests.support.broken_cog", "cogs.about"])
+
+    async def test_one_failing_extension_does_not_stop_the_others(self, simcord_env, channel, alice):
+        bot = simcord_env.bot
+        assert "tests.support.broken_cog" in bot.failed_extensions
+        result = await alice.slash(channel, "about")
+        fields = {field.name: field.value for field in result.response.embeds[0].fields}
+        assert "tests.support.broken_cog" in fields["Unavailable right now"]
+
+
+class TestErrors:
+    @pytest.fixture
+    def simcord_bot(self, bot_config):
+        return CycleBot(bot_config, extensions=["tests.support.boom_cog"])
+
+    async def test_unexpected_error_gets_an_ephemeral_answer_with_an_error_id(
+        self, simcord_env, channel, alice, caplog
+    ):
+        result = await alice.slash(channel, "boom")
+
+        assert result.acknowledged and result.ephemeral
+        assert "error id" in result.response.content
+        error_id = result.response.content.split("`")[1]
+        assert any(error_id in record.getMessage() and record.exc_info for record in caplog.records)
+        assert isinstance(simcord_env.errors[0].original, RuntimeError)
+
+    async def test_error_after_defer_is_answered_as_a_follow_up(self, simcord_env, channel, alice):
+        result = await alice.slash(channel, "slowboom")
+
+        # The first follow-up after a defer replaces the "thinking…" message (as on Discord).
+        assert result.acknowledged
+        assert "error id" in result.response.content
+        assert simcord_env.errors
+
+    async def test_user_facing_error_is_shown_as_is_without_pinging(self, simcord_env, channel, alice):
+        result = await alice.slash(channel, "refuse")
+
+        assert result.ephemeral
+        assert result.response.content == "No such card: @everyone"
+        assert not result.response.message.mention_everyone
+        assert simcord_env.errors
+
+    async def test_echoed_mentions_ping_nobody(self, simcord_env, channel, alice, bob):
+        result = await alice.slash(channel, "echo", text=f"@everyone @here {bob.mention}")
+
+        message = result.response.message
+        assert "@everyone" in message.content
+        assert not message.mention_everyone
+        request = next(r for r in simcord_env.http_requests if "callback" in r.path)
+        assert request.json["data"]["allowed_mentions"] == {"parse": []}

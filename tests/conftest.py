@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import CycleBot
+from bot.config import Config
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+CR_DIR = SHARED / "cr"
+SCRYFALL_CARDS = SHARED / "scryfall" / "cycling-cards.jsonl"
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "data"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def bot_config(data_dir: Path) -> Config:
+    """Offline config: an unroutable Scryfall, so a test that forgets its fake fails loudly."""
+    return Config(token=None, data_dir=data_dir, scryfall_api_url="http://127.0.0.1:9")
+
+
+@pytest.fixture
+def simcord_bot(bot_config: Config) -> CycleBot:
+    return CycleBot(bot_config)
+
+
+@pytest.fixture
+def guild(simcord_env):
+    return simcord_env.create_guild("Magic night")
+
+
+@pytest.fixture
+def channel(guild):
+    return guild.create_text_channel("cycling")
+
+
+@pytest.fixture
+def alice(simcord_env, guild):
+    return guild.add_member(simcord_env.create_user("alice"))
+
+
+@pytest.fixture
+def bob(simcord_env, guild):
+    return guild.add_member(simcord_env.create_user("bob"))

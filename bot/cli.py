@@ -31,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     run = subparsers.add_parser("run", help="connect to Discord and serve (needs DISCORD_TOKEN)")
     run.add_argument("--force-sync", action="store_true", help="sync the slash commands even if they did not change")
     run.set_defaults(handler=run_bot)
+    health = subparsers.add_parser("health", help="exit 0 if a running bot is connected (for container health checks)")
+    health.set_defaults(handler=check_health)
     for module_name in FEATURE_COMMANDS:
         importlib.import_module(module_name).register(subparsers)
     return parser
@@ -83,4 +85,25 @@ def run_bot(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_CONFIG
+    return 0
+
+
+HEALTHY_WITHIN_SECONDS = 120
+
+
+def check_health(args: argparse.Namespace) -> int:
+    """The bot touches ``BOT_DATA_DIR/heartbeat`` every 30 s while connected to Discord."""
+    import time
+
+    config = Config.from_env()
+    path = config.data_dir / "heartbeat"
+    try:
+        age = time.time() - path.stat().st_mtime
+    except FileNotFoundError:
+        print("unhealthy: the bot has not connected yet (no heartbeat file)")
+        return 1
+    if age > HEALTHY_WITHIN_SECONDS:
+        print(f"unhealthy: last heartbeat {age:.0f} s ago")
+        return 1
+    print(f"healthy: last heartbeat {age:.0f} s ago")
     return 0

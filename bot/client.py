@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import pkgutil
+import time
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 import cogs
 from bot import __version__
@@ -18,6 +20,9 @@ from bot.storage import Database
 from bot.ui import NO_MENTIONS, report_error
 
 log = logging.getLogger(__name__)
+
+
+HEARTBEAT_SECONDS = 30
 
 
 class CommandTree(app_commands.CommandTree):
@@ -66,6 +71,7 @@ class CycleBot(commands.Bot):
                 self.failed_extensions[name] = f"{type(error).__name__}: {error}"
                 log.exception("Could not load extension %s", name)
         await self.sync_commands()
+        self.heartbeat.start()
 
     def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict]:
         return [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
@@ -90,7 +96,22 @@ class CycleBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("Connected as %s (id %s) to %d servers", self.user, self.user and self.user.id, len(self.guilds))
 
+    @property
+    def heartbeat_path(self):
+        return self.config.data_dir / "heartbeat"
+
+    @tasks.loop(seconds=HEARTBEAT_SECONDS)
+    async def heartbeat(self) -> None:
+        """Touch a file while connected, so a container health check can tell a live bot from a stuck one."""
+        if self.is_ready() and not self.is_closed() and self.latency < HEARTBEAT_SECONDS:
+            await asyncio.to_thread(self.heartbeat_path.write_text, str(int(time.time())))
+
+    @heartbeat.before_loop
+    async def _wait_for_ready(self) -> None:
+        await self.wait_until_ready()
+
     async def close(self) -> None:
+        self.heartbeat.cancel()
         try:
             await super().close()
         finally:

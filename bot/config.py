@@ -59,7 +59,8 @@ class Config:
             if load_dotenv:
                 from dotenv import load_dotenv as _load
 
-                _load(override=False)
+                # The .env of the directory the bot is started from; real environment variables win.
+                _load(Path.cwd() / ".env", override=False)
             environ = os.environ
         token = environ.get("DISCORD_TOKEN", "").strip()
         log_level = environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"

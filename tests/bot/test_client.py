@@ -91,3 +91,7 @@ class TestErrors:
         assert not message.mention_everyone
         request = next(r for r in simcord_env.http_requests if "callback" in r.path)
         assert request.json["data"]["allowed_mentions"] == {"parse": []}
+
+
+async def test_heartbeat_file_is_written_once_connected(simcord_env, bot_config):
+    assert (bot_config.data_dir / "heartbeat").read_text().isdigit()

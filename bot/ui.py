@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 from discord import app_commands
@@ -69,6 +70,19 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         await reply(interaction, message, ephemeral=True)
     except discord.HTTPException:
         log.warning("Could not tell user %s about an error: the interaction expired", interaction.user.id)
+
+
+def guarded(callback: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """For ``DynamicItem`` callbacks, whose errors discord.py only logs: the user gets an answer too."""
+
+    @functools.wraps(callback)
+    async def wrapper(self, interaction: discord.Interaction, *args) -> None:
+        try:
+            await callback(self, interaction, *args)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    return wrapper
 
 
 class GuardedView(discord.ui.View):

@@ -5,7 +5,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserFacingError
-from bot.ui import reply
+from bot.ui import Paginator, chunk_lines, guarded, reply
 
 
 class Boom(commands.Cog):
@@ -31,5 +31,45 @@ class Boom(commands.Cog):
         await reply(interaction, text)
 
 
+class BoomButton(discord.ui.DynamicItem[discord.ui.Button], template=r"boom:(?P<n>\d+)"):
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Boom {n}", custom_id=f"boom:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["n"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.n == 0:
+            raise UserFacingError("That button is out of order.")
+        raise RuntimeError("dynamic kaboom")
+
+
+class Pages(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(BoomButton)
+
+    @app_commands.command(name="pages")
+    async def pages(self, interaction: discord.Interaction, count: int) -> None:
+        """Shows a number of pages."""
+        lines = [f"line {i}" for i in range(count * 10)]
+        blocks = chunk_lines(lines, limit=70)
+        await Paginator([discord.Embed(description=b) for b in blocks], interaction.user.id).send(interaction)
+
+    @app_commands.command(name="buttons")
+    async def buttons(self, interaction: discord.Interaction) -> None:
+        """Shows failing persistent buttons."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(BoomButton(0))
+        view.add_item(BoomButton(1))
+        await reply(interaction, "buttons", view=view)
+
+
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Boom())
+    await bot.add_cog(Pages(bot))

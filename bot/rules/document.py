@@ -56,12 +56,13 @@ class Rule:
     text: str
     examples: list[str] = field(default_factory=list)
     order: int = 0
+    kind: str = field(init=False)  # "section", "heading", "rule" or "subrule"
 
-    @property
-    def kind(self) -> str:
+    def __post_init__(self) -> None:
         if "." not in self.number:
-            return "section" if len(self.number) == 1 else "heading"
-        return "subrule" if self.number[-1].isalpha() else "rule"
+            self.kind = "section" if len(self.number) == 1 else "heading"
+        else:
+            self.kind = "subrule" if self.number[-1].isalpha() else "rule"
 
     @property
     def parent(self) -> str | None:

@@ -19,7 +19,7 @@ MAX_QUERY = 200  # longer queries are answered with a "too long" message and sug
 SEE_ALSO = 5
 
 NUMBER_RE = re.compile(r"^(?:(?:cr|rules?)\s*)?(\d{1,3})(?:\.(\d+)([a-z])?)?\.?$", re.IGNORECASE)
-REFERENCE_RE = re.compile(r"\b(\d{3}\.\d+[a-z]?)(?![\d])|\brules?\s+(\d{3})\b")
+REFERENCE_RE = re.compile(r"\b(\d{3}\.\d+[a-z]?)(?!\d)|\b(?:rules?|see)\s+(\d{3})(?!\.?\d)")
 WORD_RE = re.compile(r"\w+")
 # Words that only slow full-text search down and blur its ranking ("how does typecycling work?").
 STOPWORDS = frozenset(

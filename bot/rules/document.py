@@ -21,6 +21,7 @@ HEADING_RE = re.compile(r"^(\d{3})\.\s+(\S.*)$")
 RULE_RE = re.compile(r"^(\d{3}\.\d+)([a-z]?)(?![a-z\d])\.?\s*(\S.*)$")
 EXAMPLE_RE = re.compile(r"^Example:\s*", re.IGNORECASE)
 EFFECTIVE_RE = re.compile(r"These rules are effective as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
+DATE_RE = re.compile(r"\b[A-Z][a-z]+ \d{1,2}, \d{4}\b")
 REDIRECT_RE = re.compile(r"^See ([^.,;:]+?)\.?$")
 
 
@@ -108,6 +109,7 @@ class Document:
     entries: list[Rule]
     glossary: list[GlossaryEntry]
     has_credits: bool = False
+    preamble_dates: list[str] = field(default_factory=list)
     by_number: dict[str, list[Rule]] = field(default_factory=dict)
     children: dict[str, list[Rule]] = field(default_factory=dict)
 
@@ -218,7 +220,14 @@ def parse_text(text: str) -> Document:
                 block = []
     if not any(rule.kind in ("rule", "subrule") for rule in entries):
         raise RulesFormatError("no numbered rules found (is this a Comprehensive Rules text file?)")
-    return Document(title=title, effective=effective, entries=entries, glossary=glossary, has_credits=has_credits)
+    return Document(
+        title=title,
+        effective=effective,
+        entries=entries,
+        glossary=glossary,
+        has_credits=has_credits,
+        preamble_dates=DATE_RE.findall("\n".join(lines[:start])),
+    )
 
 
 def parse_bytes(data: bytes) -> Document:

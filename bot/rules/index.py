@@ -106,11 +106,15 @@ def sort_key(number: str) -> tuple[int, int, str]:
 class RulesIndex:
     def __init__(self, document: Document) -> None:
         self.document = document
-        self.edition = (
-            f"effective as of {document.effective}"
-            if document.effective
-            else ("bundled excerpt" if document.is_excerpt else "(edition date not stated)")
-        )
+        dates = document.preamble_dates
+        if document.effective:
+            self.edition = f"effective as of {document.effective}"
+        elif document.is_excerpt and dates:
+            self.edition = f"bundled excerpt (editions of {dates[0]} to {dates[-1]})"
+        elif document.is_excerpt:
+            self.edition = "bundled excerpt"
+        else:
+            self.edition = "(edition date not stated)"
         entries = document.entries
         # Rule numbers in text order for prefix matching; each maps to its first entry.
         self._numbers = sorted(document.by_number)

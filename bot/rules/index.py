@@ -134,6 +134,8 @@ class RulesIndex:
         self._sorted_names = sorted(range(len(self._names)), key=lambda i: self._name_keys[i])
         self._sorted_name_keys = [self._name_keys[i] for i in self._sorted_names]
         self._titles: dict[str, str] = {}
+        # Rule numbers each entry's text mentions, found on first use (scanning every text here costs 20 ms).
+        self._refs: list[tuple[str, ...] | None] = [None] * len(entries)
         self._lock = threading.Lock()
         self._db = self._build_search(document)
 
@@ -265,19 +267,27 @@ class RulesIndex:
         return f"Rule {rule.number}" + (f" · {context}" if context else "")
 
     def _references(self, shown: list[Rule], number: str) -> list[Choice]:
+        """Rules the shown text refers to ("See rule 704"), in order of first mention, without the shown ones."""
         refs: list[Choice] = []
         seen = {rule.number for rule in shown}
         for rule in shown:
-            for example_or_text in [rule.text, *rule.examples]:
-                for match in REFERENCE_RE.finditer(example_or_text):
-                    ref = match.group(1) or match.group(2)
-                    if ref in seen:
-                        continue
+            found = self._refs[rule.order]
+            if found is None:
+                found = self._refs[rule.order] = self._find_references("\n".join([rule.text, *rule.examples]))
+            for ref in found:
+                if ref not in seen:
                     seen.add(ref)
                     target = self.document.get(ref)
-                    if target is not None:
-                        refs.append(Choice(clip(f"{target.label()} {target.text}"), ref))
+                    refs.append(Choice(clip(f"{target.label()} {target.text}"), ref))
         return refs
+
+    def _find_references(self, text: str) -> tuple[str, ...]:
+        found: dict[str, None] = {}
+        for match in REFERENCE_RE.finditer(text):
+            ref = match.group(1) or match.group(2)
+            if ref in self.document.by_number:
+                found[ref] = None
+        return tuple(found)
 
     def glossary_answer(self, entry: GlossaryEntry) -> Answer:
         intro = ""

@@ -74,7 +74,7 @@ class RelatedSelect(discord.ui.Select):
             discord.SelectOption(label=clip(choice.name, 100), value=choice.value[:100])
             for choice in choices[:SELECT_LIMIT]
         ]
-        super().__init__(placeholder="Open a related rule…", options=options, custom_id="rules:related")
+        super().__init__(placeholder="Open a related rule…", options=options)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         view = self.view

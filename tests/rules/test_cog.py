@@ -171,3 +171,14 @@ class TestDownloadedRules:
         result = await alice.slash(channel, "rule", query="100.1")
         assert "November 8, 2024" in result.response.embeds[0].footer.text
         assert simcord_env.bot.get_cog("Rules")._refresh_task is not None
+
+
+@pytest.mark.parametrize("query", ["704.5", "702", "100", "7", "613", "cycling", "state-based actions", "999.99"])
+def test_every_page_fits_discords_embed_limits_and_nothing_is_dropped(full_index, query):
+    from cogs.rules import render_pages
+
+    answer = full_index.lookup(query)
+    pages = render_pages(answer)
+    assert all(len(page) <= 6000 and len(page.description) <= 4096 for page in pages)
+    shown = "\n".join(page.description for page in pages)
+    assert all(line.number in shown for line in answer.lines if line.number)

@@ -1,0 +1,128 @@
+"""Benchmark the Comprehensive Rules core: parse + index time, index memory, lookup/autocomplete/search latency.
+
+Usage: python benchmarks/bench_rules.py [PATH_TO_CR_TXT] [--runs N]
+Without a path it uses the 2026 CR in ../shared/cr/ beside the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bot.rules.document import load_document  # noqa: E402
+from bot.rules.index import RulesIndex  # noqa: E402
+
+DEFAULT_FILE = REPO.parent / "shared" / "cr" / "MagicCompRules-2026-01-16.txt"
+
+NUMBER_QUERIES = ["702.29", "702.29c", "704.5", "704.5k", "100.1", "121.4", "601.2f", "903.4", "999.99", "100"]
+AUTOCOMPLETE_QUERIES = ["7", "70", "702.2", "704.5", "cyc", "cycl", "typecyc", "state based", "tramp", "zzz", ""]
+SEARCH_QUERIES = [
+    "state-based actions",
+    "how does typecycling work",
+    "draw from an empty library",
+    "commander damage",
+    "first strike combat damage step",
+    "mana ability",
+    "legend rule",
+    "sacrifice a creature as a cost",
+    "copy of a spell",
+    "deathtouch trample",
+]
+TARGETS = {"parse+index": 100.0, "number lookup": 0.2, "autocomplete": 1.0, "full-text search": 1.0}
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def time_calls(function, queries: list[str], runs: int) -> list[float]:
+    samples = []
+    for _ in range(runs):
+        for query in queries:
+            start = time.perf_counter()
+            function(query)
+            samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("path", nargs="?", type=Path, default=DEFAULT_FILE)
+    parser.add_argument("--runs", type=int, default=200, help="repetitions of each query set (default 200)")
+    args = parser.parse_args(argv)
+    if not args.path.is_file():
+        print(f"error: no such file: {args.path}", file=sys.stderr)
+        return 1
+
+    build_times = []
+    for _ in range(7):
+        gc.collect()
+        start = time.perf_counter()
+        index = RulesIndex(load_document(args.path))
+        build_times.append((time.perf_counter() - start) * 1000)
+        index.close()
+
+    gc.collect()
+    tracemalloc.start()
+    index = RulesIndex(load_document(args.path))
+    current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    # sqlite's own allocations are not seen by tracemalloc; report its page cache use separately.
+    sqlite_pages = (
+        index._db.execute("PRAGMA page_count").fetchone()[0] * index._db.execute("PRAGMA page_size").fetchone()[0]
+    )
+
+    document = index.document
+    print(
+        f"Rules file: {args.path.name} (effective {document.effective}; {document.rule_count} rules, "
+        f"{len(document.glossary)} glossary entries)"
+    )
+    print(
+        f"Index memory: {current / 1e6:.1f} MB held by Python objects (peak {peak / 1e6:.1f} MB during build), "
+        f"+ {sqlite_pages / 1e6:.1f} MB SQLite full-text index"
+    )
+    print()
+    rows = [("parse+index", build_times, "ms per build, 7 builds")]
+    rows.append(
+        ("number lookup", time_calls(index.lookup, NUMBER_QUERIES, args.runs), f"{len(NUMBER_QUERIES)} queries")
+    )
+    rows.append(
+        (
+            "autocomplete",
+            time_calls(index.autocomplete, AUTOCOMPLETE_QUERIES, args.runs),
+            f"{len(AUTOCOMPLETE_QUERIES)} queries",
+        )
+    )
+    rows.append(
+        ("full-text search", time_calls(index.search, SEARCH_QUERIES, args.runs), f"{len(SEARCH_QUERIES)} queries")
+    )
+
+    print(f"{'operation':<18}{'median ms':>11}{'p99 ms':>10}{'target ms':>11}  {'ok':<4}samples")
+    failed = False
+    for name, samples, note in rows:
+        median, p99 = statistics.median(samples), percentile(samples, 0.99)
+        measured = median if name == "parse+index" else p99
+        ok = measured < TARGETS[name]
+        failed |= not ok
+        print(
+            f"{name:<18}{median:>11.3f}{p99:>10.3f}{TARGETS[name]:>11.1f}  {'yes' if ok else 'NO':<4}"
+            f"{len(samples)} ({note})"
+        )
+    memory = (current + sqlite_pages) / 1e6
+    memory_ok = memory < 30
+    verdict = "yes" if memory_ok else "NO"
+    print(f"{'index memory':<18}{memory:>11.1f}{'':>10}{30.0:>11.1f}  {verdict:<4}MB (Python objects + SQLite index)")
+    return 1 if failed or not memory_ok else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Comprehensive Rules: parsing, lookup and search, download. Framework-free (no discord import)."""

@@ -1,0 +1,80 @@
+"""``python -m bot rule …`` and ``python -m bot rules update``: the rules from a terminal, no token needed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bot.config import Config
+from bot.rules.document import RulesFormatError
+
+EXIT_NOT_FOUND = 1
+EXIT_FAILED = 1
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    rule = subparsers.add_parser(
+        "rule",
+        help="look up a Comprehensive Rules number, glossary term or words",
+        description="Print the answer /rule would give, as plain text. Exit code 1 when nothing matches.",
+    )
+    rule.add_argument("query", nargs="+", help="a rule number (702.29, 704.5k, 702), a glossary term or words")
+    rule.add_argument("--rules-file", type=Path, help="a Comprehensive Rules .txt file (default: RULES_FILE, …)")
+    rule.add_argument("--no-examples", action="store_true", help="leave out the examples under each rule")
+    rule.set_defaults(handler=run_rule)
+
+    rules = subparsers.add_parser("rules", help="manage the Comprehensive Rules text (update)")
+    actions = rules.add_subparsers(title="actions", metavar="ACTION")
+    update = actions.add_parser(
+        "update",
+        help="download the current Comprehensive Rules into BOT_DATA_DIR",
+        description="Download the current rules text from Wizards of the Coast (or --url / RULES_URL), "
+        "check it parses, and replace the stored copy. A failed download keeps the previous text.",
+    )
+    update.add_argument("--url", help="the rules page or .txt address (default: RULES_URL, else the official page)")
+    update.set_defaults(handler=run_update)
+    rules.set_defaults(handler=lambda args: _usage(rules))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def run_rule(args: argparse.Namespace) -> int:
+    from bot.rules.sources import load_configured, load_rules
+
+    try:
+        if args.rules_file is not None:
+            loaded = load_rules(args.rules_file, "--rules-file")
+        else:
+            config = Config.from_env()
+            loaded = load_configured(config.rules_file, config.data_dir, strict=True)
+    except (OSError, RulesFormatError) as error:
+        print(f"error: could not load the rules: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    answer = loaded.index.lookup(" ".join(args.query), examples=not args.no_examples)
+    if not answer.found:
+        print(answer.to_text(), file=sys.stderr)
+        return EXIT_NOT_FOUND
+    print(answer.to_text())
+    return 0
+
+
+def run_update(args: argparse.Namespace) -> int:
+    from bot.rules.updater import UpdateError, update_rules
+
+    config = Config.from_env()
+    url = args.url or config.rules_url
+    try:
+        result = update_rules(config.data_dir, url)
+    except UpdateError as error:
+        print(f"error: rules not updated: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    document = result.document
+    print(
+        f"Stored the Comprehensive Rules effective {document.effective} ({document.rule_count:,} rules, "
+        f"{len(document.glossary):,} glossary entries) from {result.url} in {result.path}"
+    )
+    return 0

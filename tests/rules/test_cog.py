@@ -1,0 +1,184 @@
+"""/rule through the real discord.py stack (simcord): answers, paging, related rules, autocomplete."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import pytest
+
+from bot.client import CycleBot
+from bot.rules.sources import downloaded_path
+from tests.conftest import CR_DIR
+
+CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
+
+
+def buttons(message) -> list[dict]:
+    return [item for row in message.components for item in row.get("components", [])]
+
+
+def bold_numbers(description: str) -> list[str]:
+    return [part.split("**")[0] for part in description.split("\n**")[1:]] if description else []
+
+
+async def test_rule_702_29_from_the_bundled_excerpt_shows_702_29a_to_f(simcord_env, channel, alice):
+    result = await alice.slash(channel, "rule", query="702.29")
+
+    assert not result.ephemeral
+    embed = result.response.embeds[0]
+    assert embed.title == "702.29. Cycling"
+    assert bold_numbers(embed.description) == [f"702.29{c}" for c in "abcdef"]
+    assert embed.description.startswith("**702.29.** Cycling")
+    assert embed.footer.text.startswith("Comprehensive Rules bundled excerpt")
+    assert result.response.components == []  # one page, nothing related: no buttons
+    assert not simcord_env.errors
+
+
+async def test_about_names_the_bundled_excerpt(simcord_env, channel, alice):
+    result = await alice.slash(channel, "about")
+    fields = {field.name: field.value for field in result.response.embeds[0].fields}
+    assert "bundled excerpt" in fields["Comprehensive Rules"]
+
+
+async def test_glossary_answer_offers_the_referenced_rule_to_the_requester_only(simcord_env, channel, alice, bob):
+    result = await alice.slash(channel, "rule", query="cycling")
+    embed = result.response.embeds[0]
+    assert embed.title == "Glossary: Cycling"
+    assert {field.name: field.value for field in embed.fields}["Related rules"] == "702.29"
+
+    opened = await alice.select(result.response, ["702.29"])
+    assert opened.ephemeral
+    assert opened.response.embeds[0].title == "702.29. Cycling"
+
+    refused = await bob.select(result.response, ["702.29"])
+    assert refused.ephemeral
+    assert "belong to whoever asked" in refused.response.content
+
+
+@pytest.mark.parametrize("query", ["999.99", "abc!!", "x" * 6000])
+async def test_bad_input_gets_a_no_such_rule_answer_not_an_error(simcord_env, channel, alice, query):
+    result = await alice.slash(channel, "rule", query=query)
+
+    assert result.ephemeral
+    embed = result.response.embeds[0]
+    assert embed.title.startswith("No such rule")
+    assert "error id" not in (result.response.content or "")
+    assert not simcord_env.errors
+
+
+async def test_autocomplete_offers_rule_numbers_from_the_excerpt(simcord_env, channel, alice):
+    choices = await alice.autocomplete(channel, "rule", "query", "702.2")
+    assert [choice["value"] for choice in choices] == ["702.29"] + [f"702.29{c}" for c in "abcdef"]
+
+
+class TestFullRules:
+    @pytest.fixture
+    def simcord_bot(self, bot_config):
+        return CycleBot(dataclasses.replace(bot_config, rules_file=CR_2026))
+
+    async def test_rule_704_5_pages_through_every_subrule_in_order(self, simcord_env, channel, alice):
+        result = await alice.slash(channel, "rule", query="704.5")
+        message = result.response
+        first = message.embeds[0]
+        assert first.title == "Rule 704.5 · State-Based Actions"
+        total = int(first.footer.text.rsplit("/", 1)[1])
+        assert total >= 2
+        assert first.footer.text.startswith("Comprehensive Rules effective as of January 16, 2026")
+
+        descriptions = [first.description]
+        for _ in range(total - 1):
+            turned = await alice.click(message, label="Next")
+            message = turned.response
+            descriptions.append(message.embeds[0].description)
+        assert message.embeds[0].footer.text.endswith(f"page {total}/{total}")
+        assert all(len(text) <= 4096 for text in descriptions)
+        shown = [n for text in descriptions for n in bold_numbers("\n" + text)]
+        assert shown == ["704.5."] + [f"704.5{c}" for c in "abcdefghijkmnpqrstuvwxyz"]
+        assert not simcord_env.errors
+
+    async def test_next_page_is_refused_to_someone_else(self, simcord_env, channel, alice, bob):
+        result = await alice.slash(channel, "rule", query="704.5")
+        before = result.response.embeds[0].to_dict()
+
+        refused = await bob.click(result.response, label="Next")
+
+        assert refused.ephemeral
+        assert "belong to whoever asked" in refused.response.content
+        after = simcord_env.backend.get_message(result.response.channel_id, result.response.id)
+        assert after.embeds[0]["description"] == before["description"]
+
+    async def test_section_702_lists_keyword_abilities(self, simcord_env, channel, alice):
+        result = await alice.slash(channel, "rule", query="702")
+        message = result.response
+        assert message.embeds[0].title == "702. Keyword Abilities"
+        descriptions = [message.embeds[0].description]
+        while any(button.get("label") == "Next" and not button.get("disabled") for button in buttons(message)):
+            message = (await alice.click(message, label="Next")).response
+            descriptions.append(message.embeds[0].description)
+        text = "\n".join(descriptions)
+        assert "**702.29.** Cycling" in text and "**702.2.** Deathtouch" in text
+        assert "702.29a" not in text
+
+    async def test_examples_false_leaves_examples_out_101_2(self, simcord_env, channel, alice):
+        with_examples = await alice.slash(channel, "rule", query="101.2")
+        without = await alice.slash(channel, "rule", query="101.2", examples=False)
+        assert "*Example:*" in with_examples.response.embeds[0].description
+        assert "*Example:*" not in without.response.embeds[0].description
+
+    async def test_words_run_a_search_with_see_also(self, simcord_env, channel, alice):
+        result = await alice.slash(channel, "rule", query="how does typecycling work?")
+        embed = result.response.embeds[0]
+        assert embed.title == "Glossary: Typecycling"
+        fields = {field.name: field.value for field in embed.fields}
+        assert "702.29f" in fields["See also"]
+
+    async def test_autocomplete_is_limited_to_25_choices_of_100_characters(self, simcord_env, channel, alice):
+        choices = await alice.autocomplete(channel, "rule", "query", "702.2")
+        assert len(choices) == 25
+        assert choices[0] == {"name": "702.2. Deathtouch", "value": "702.2"}
+        assert all(len(choice["name"]) <= 100 and len(choice["value"]) <= 100 for choice in choices)
+        terms = await alice.autocomplete(channel, "rule", "query", "typecyc")
+        assert terms[0]["value"] == "Typecycling"
+
+    async def test_about_names_the_full_edition(self, simcord_env, channel, alice):
+        result = await alice.slash(channel, "about")
+        fields = {field.name: field.value for field in result.response.embeds[0].fields}
+        assert fields["Comprehensive Rules"].startswith("Comprehensive Rules effective January 16, 2026 (full text")
+
+
+class TestBrokenRulesFile:
+    @pytest.fixture
+    def simcord_bot(self, bot_config, tmp_path):
+        broken = tmp_path / "broken.txt"
+        broken.write_text("<html>not the rules</html>")
+        return CycleBot(dataclasses.replace(bot_config, rules_file=broken))
+
+    async def test_broken_rules_file_is_logged_and_the_excerpt_answers(self, simcord_env, channel, alice, caplog):
+        result = await alice.slash(channel, "rule", query="702.29")
+        assert result.response.embeds[0].title == "702.29. Cycling"
+        records = caplog.get_records("setup")
+        assert any(r.levelno == logging.ERROR and "RULES_FILE" in r.getMessage() for r in records)
+
+
+class TestDownloadedRules:
+    @pytest.fixture
+    def simcord_bot(self, bot_config):
+        downloaded_path(bot_config.data_dir).write_bytes((CR_DIR / "MagicCompRules-2024-11-08.txt").read_bytes())
+        return CycleBot(bot_config)
+
+    async def test_a_previous_download_is_used_without_rules_file(self, simcord_env, channel, alice):
+        result = await alice.slash(channel, "rule", query="100.1")
+        assert "November 8, 2024" in result.response.embeds[0].footer.text
+        assert simcord_env.bot.get_cog("Rules")._refresh_task is not None
+
+
+@pytest.mark.parametrize("query", ["704.5", "702", "100", "7", "613", "cycling", "state-based actions", "999.99"])
+def test_every_page_fits_discords_embed_limits_and_nothing_is_dropped(full_index, query):
+    from cogs.rules import render_pages
+
+    answer = full_index.lookup(query)
+    pages = render_pages(answer)
+    assert all(len(page) <= 6000 and len(page.description) <= 4096 for page in pages)
+    shown = "\n".join(page.description for page in pages)
+    assert all(line.number in shown for line in answer.lines if line.number)

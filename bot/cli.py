@@ -52,6 +52,19 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def use_discord_endpoints(config: Config) -> None:
+    """Point discord.py at DISCORD_API_BASE / DISCORD_GATEWAY_URL when set (advanced: a proxy or a test fake)."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    if config.discord_api_base:
+        # Interaction callbacks and webhook follow-ups use the same Route class.
+        discord.http.Route.BASE = config.discord_api_base
+    if config.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.discord_gateway_url)
+
+
 def run_bot(args: argparse.Namespace) -> int:
     import discord
 
@@ -60,6 +73,7 @@ def run_bot(args: argparse.Namespace) -> int:
     config = Config.from_env()
     token = config.require_token()
     setup_logging(config)
+    use_discord_endpoints(config)
     bot = CycleBot(config)
     bot.force_sync = args.force_sync
 

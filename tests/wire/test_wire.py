@@ -183,6 +183,17 @@ async def test_python_m_bot_serves_and_stops_cleanly_on_ctrl_c(spawn_bot, fake_d
     assert fake_discord.unexpected == []
 
 
+async def test_python_m_bot_stops_cleanly_on_sigterm(spawn_bot, fake_discord: FakeDiscord):
+    bot = await spawn_bot()
+    await fake_discord.wait_until_connected()
+
+    bot.process.send_signal(signal.SIGTERM)
+
+    assert await bot.wait() == 0, bot.stderr
+    assert "Traceback" not in bot.stdout + bot.stderr
+    assert fake_discord.gateway_close_codes == [1000]
+
+
 @pytest.mark.parametrize("log_level", ["ERROR", "INFO", "DEBUG"])
 async def test_a_rejected_token_is_one_clear_line_and_exit_code_2(spawn_bot, fake_discord: FakeDiscord, log_level):
     bot = await spawn_bot(DISCORD_TOKEN=REJECTED_TOKEN, LOG_LEVEL=log_level)

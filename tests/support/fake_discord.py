@@ -26,6 +26,7 @@ EPHEMERAL, LOADING = 1 << 6, 1 << 7
 GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT = 1 << 1, 1 << 8, 1 << 15
 PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 APP_FLAG_MESSAGE_CONTENT, APP_FLAG_MESSAGE_CONTENT_LIMITED = 1 << 18, 1 << 19
+PERMISSIONS = "2248473465835073"  # what the bot and the members may do in the one channel
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 # Which callback types Discord accepts for each interaction type (2 command, 3 component, 4 autocomplete, 5 modal).
 CALLBACK_TYPES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
@@ -50,22 +51,19 @@ async def _body(request: web.Request) -> Any:
     return await request.json() if request.body_exists and request.content_type == "application/json" else None
 
 
-def _truthy(value: str | None) -> bool:
-    return (value or "").lower() in {"1", "true"}
-
-
-def _command_problem(command: Any) -> str | None:
-    """Why Discord would reject this command (400 Invalid Form Body), or None."""
-    if not isinstance(command, dict) or not COMMAND_NAME.match(str(command.get("name", ""))):
-        return "name"
-    if command.get("type", 1) == 1 and (command["name"] != command["name"].lower()):
-        return "name must be lower case"
-    if command.get("type", 1) in (1, None) and not 1 <= len(command.get("description") or "") <= 100:
-        return f"{command['name']}: description must be 1-100 characters"
-    options = command.get("options") or []
+def _command_problem(item: Any, option: bool = False) -> str | None:
+    """Why Discord would reject this command or option (400 Invalid Form Body), or None."""
+    name = item.get("name") if isinstance(item, dict) else None
+    if not isinstance(name, str) or not COMMAND_NAME.match(name):
+        return f"invalid name {name!r}"
+    if (option or item.get("type", 1) == 1) and (
+        name != name.lower() or not 1 <= len(item.get("description") or "") <= 100
+    ):
+        return f"{name}: slash commands and options need a lower-case name and a 1-100 character description"
+    options = item.get("options") or []
     if len(options) > 25:
-        return f"{command['name']}: more than 25 options"
-    return next(filter(None, (_command_problem(option) for option in options)), None)
+        return f"{name}: more than 25 options"
+    return next(filter(None, (_command_problem(o, option=True) for o in options)), None)
 
 
 @dataclass
@@ -75,7 +73,12 @@ class Recorded:
     query: dict[str, str]
     json: Any
     authorization: str | None
-    status: int = 0
+    status: int = 0  # what the fake answered; 0 until then
+
+
+def _accepted(record: Recorded) -> Any:
+    assert 200 <= record.status < 300, f"the fake refused {record.method} {record.path} ({record.status})"
+    return record.json
 
 
 class FakeDiscord:
@@ -91,7 +94,6 @@ class FakeDiscord:
         self.requests: list[Recorded] = []
         self.unexpected: list[Recorded] = []
         self.gateway_received: list[dict] = []
-        self.gateway_sent: list[dict] = []
         self.gateway_close_codes: list[int | None] = []  # how each gateway connection ended
         self.commands: dict[str, list[dict]] = {}  # "global" or a guild id -> commands as Discord stores them
         self.interactions: dict[str, dict] = {}
@@ -118,17 +120,17 @@ class FakeDiscord:
     async def start(self) -> FakeDiscord:
         app = web.Application(middlewares=[self._middleware])
         r = app.router
-        r.add_get(f"{API}/users/@me", self._me)
-        for path in ("/oauth2/applications/@me", "/applications/@me"):
-            r.add_get(API + path, self._application_info)
-        r.add_get(f"{API}/gateway", self._gateway_info)
-        r.add_get(f"{API}/gateway/bot", self._gateway_info)
+        r.add_get(f"{API}/users/@me", self._answer(lambda: self.bot_user))
+        r.add_get(f"{API}/oauth2/applications/@me", self._answer(self._application))
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        gateway = self._answer(lambda: {"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        r.add_get(f"{API}/gateway", gateway)
+        r.add_get(f"{API}/gateway/bot", gateway)
         for path in ("/applications/{app_id}/commands", "/applications/{app_id}/guilds/{guild_id}/commands"):
             r.add_put(API + path, self._put_commands)
-            r.add_get(API + path, self._get_commands)
         r.add_post(API + "/interactions/{interaction_id}/{token}/callback", self._callback)
         r.add_post(API + "/webhooks/{app_id}/{token}", self._followup)
-        for method in ("GET", "PATCH", "DELETE"):
+        for method in ("GET", "PATCH"):
             r.add_route(method, API + "/webhooks/{app_id}/{token}/messages/{message_id}", self._webhook_message)
         r.add_get("/gateway", self._gateway)
         self._runner = web.AppRunner(app, access_log=None)
@@ -153,32 +155,37 @@ class FakeDiscord:
 
     # -- waiting -----------------------------------------------------------------------------------------
 
-    async def _until(self, found: Callable[[], Any]) -> Any:
+    async def _until(self, found: Callable[[], Any], what: str) -> Any:
         """Wait until ``found()`` is truthy and return it; fail after ``wait_timeout`` rather than hang."""
-        async with self._changed:
-            return await asyncio.wait_for(self._changed.wait_for(found), self.wait_timeout)
+        try:
+            async with self._changed:
+                return await asyncio.wait_for(self._changed.wait_for(found), self.wait_timeout)
+        except TimeoutError:
+            raise AssertionError(f"waited {self.wait_timeout:g} s in vain for {what}") from None
 
     async def wait_for(self, predicate: Callable[[Recorded], bool]) -> Recorded:
         """The first answered REST request matching ``predicate``, past or future."""
-        return await self._until(lambda: next((r for r in self.requests if r.status and predicate(r)), None))
+        found = lambda: next((r for r in self.requests if r.status and predicate(r)), None)  # noqa: E731
+        return await self._until(found, "a matching request from the bot")
 
     async def wait_for_gateway(self, op: int) -> dict:
         """The first gateway frame with opcode ``op`` the bot sent."""
-        return await self._until(lambda: next((p for p in self.gateway_received if p.get("op") == op), None))
+        found = lambda: next((p for p in self.gateway_received if p.get("op") == op), None)  # noqa: E731
+        return await self._until(found, f"a gateway frame with op {op}")
 
     async def wait_until_connected(self) -> None:
         """Until the bot identified (or resumed) and got its READY and GUILD_CREATE."""
-        await self._until(lambda: self._ready)
+        await self._until(lambda: self._ready, "the bot to connect to the gateway")
 
     async def callback(self, interaction: dict) -> dict:
         """The body the bot POSTed to answer ``interaction``."""
         path = f"/interactions/{interaction['id']}/{interaction['token']}/callback"
-        return (await self.wait_for(lambda r: r.method == "POST" and r.path == path)).json
+        return _accepted(await self.wait_for(lambda r: r.method == "POST" and r.path == path))
 
     async def followup(self, interaction: dict) -> dict:
         """The body of the bot's first follow-up to ``interaction``."""
         path = f"/webhooks/{self.app_id}/{interaction['token']}"
-        return (await self.wait_for(lambda r: r.method == "POST" and r.path == path)).json
+        return _accepted(await self.wait_for(lambda r: r.method == "POST" and r.path == path))
 
     def command_syncs(self) -> list[Recorded]:
         return [r for r in self.requests if r.method == "PUT" and r.path.endswith("/commands")]
@@ -193,93 +200,45 @@ class FakeDiscord:
         return str(((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(self._ids) % 4096))
 
     def _user(self, name: str) -> dict:
-        return {"id": self.snowflake(), "username": name, "discriminator": "0", "global_name": name.title()} | {
-            "avatar": None,
-            "flags": 0,
-        }
+        user = {"id": self.snowflake(), "username": name, "discriminator": "0", "global_name": name.title()}
+        return user | {"avatar": None, "flags": 0}
 
     def _member(self, user: dict) -> dict:
-        return {"user": user, "roles": [], "joined_at": _now(), "deaf": False, "mute": False, "flags": 0} | {
-            "nick": None,
-            "avatar": None,
-            "pending": False,
-        }
+        member = {"user": user, "roles": [], "joined_at": _now(), "deaf": False, "mute": False, "flags": 0}
+        return member | {"nick": None, "avatar": None, "pending": False}
 
     def _application(self) -> dict:
         flags = APP_FLAG_MESSAGE_CONTENT if self.message_content_enabled else APP_FLAG_MESSAGE_CONTENT_LIMITED
-        return {"id": self.app_id, "name": "Cyclebot", "icon": None, "description": "", "summary": ""} | {
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "owner": self.users["alice"],
-            "team": None,
-            "verify_key": "0" * 64,
-            "flags": flags,
-            "interactions_endpoint_url": None,
-            "bot": self.bot_user,
-        }
+        app = {"id": self.app_id, "name": "Cyclebot", "description": "", "summary": "", "flags": flags}
+        app |= {"bot_public": True, "bot_require_code_grant": False, "owner": self.users["alice"], "bot": self.bot_user}
+        return app | {"verify_key": "0" * 64} | dict.fromkeys(("icon", "team", "interactions_endpoint_url"))
 
     def channel(self) -> dict:
-        return {"id": self.channel_id, "type": 0, "guild_id": self.guild_id, "name": "cycling", "position": 0} | {
-            "permission_overwrites": [],
-            "nsfw": False,
-            "parent_id": None,
-            "topic": None,
-            "last_message_id": None,
-            "rate_limit_per_user": 0,
-            "flags": 0,
-        }
+        channel = {"id": self.channel_id, "type": 0, "guild_id": self.guild_id, "name": "cycling", "position": 0}
+        channel |= {"permission_overwrites": [], "nsfw": False, "rate_limit_per_user": 0, "flags": 0}
+        return channel | dict.fromkeys(("parent_id", "topic", "last_message_id"))
 
     def guild(self) -> dict:
-        everyone = {"id": self.guild_id, "name": "@everyone", "permissions": "2248473465835073", "position": 0}
-        everyone |= {"color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
+        everyone = {"id": self.guild_id, "name": "@everyone", "permissions": PERMISSIONS, "position": 0, "flags": 0}
+        everyone |= dict.fromkeys(("hoist", "managed", "mentionable"), False) | {"color": 0}
+        guild = {"id": self.guild_id, "name": "Magic night", "icon": None, "owner_id": self.users["alice"]["id"]}
+        guild |= {"unavailable": False, "large": False, "joined_at": _now(), "preferred_locale": "en-US"}
         # Without the (privileged) GUILD_MEMBERS intent Discord sends only the bot's own member.
-        members = [self._member(self.bot_user)]
-        return {"id": self.guild_id, "name": "Magic night", "icon": None, "owner_id": self.users["alice"]["id"]} | {
-            "unavailable": False,
-            "large": False,
-            "joined_at": _now(),
-            "member_count": 1 + len(self.users),
-            "members": members,
-            "channels": [self.channel()],
-            "roles": [everyone],
-            "features": [],
-            "preferred_locale": "en-US",
-            "threads": [],
-            "presences": [],
-            "voice_states": [],
-            "emojis": [],
-            "stickers": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-            "soundboard_sounds": [],
-            "premium_tier": 0,
-            "verification_level": 0,
-            "mfa_level": 0,
-            "nsfw_level": 0,
-        }
+        guild |= {"member_count": 1 + len(self.users), "members": [self._member(self.bot_user)]}
+        guild |= {"channels": [self.channel()], "roles": [everyone]}
+        guild |= dict.fromkeys(("premium_tier", "verification_level", "mfa_level", "nsfw_level"), 0)
+        lists = "features threads presences voice_states emojis stickers stage_instances guild_scheduled_events"
+        return guild | {key: [] for key in [*lists.split(), "soundboard_sounds"]}
 
     def _interaction(self, kind: int, data: dict, user: str, **extra: Any) -> dict:
-        member = self._member(self.users[user]) | {"permissions": "2248473465835073"}
-        return (
-            {"id": self.snowflake(), "application_id": self.app_id, "type": kind, "data": data}
-            | {
-                "guild_id": self.guild_id,
-                "guild": {"id": self.guild_id, "locale": "en-US", "features": []},
-                "channel_id": self.channel_id,
-                "channel": self.channel(),
-                "member": member,
-                "token": f"interaction-token-{self.snowflake()}",
-                "version": 1,
-                "app_permissions": "2248473465835073",
-                "locale": "en-GB",
-                "guild_locale": "en-US",
-                "entitlements": [],
-                "authorizing_integration_owners": {"0": self.guild_id},
-                "context": 0,
-                "attachment_size_limit": 10 * 1024 * 1024,
-            }
-            | extra
-        )
+        member = self._member(self.users[user]) | {"permissions": PERMISSIONS}
+        token = f"interaction-token-{self.snowflake()}"
+        interaction = {"id": self.snowflake(), "application_id": self.app_id, "type": kind, "data": data}
+        interaction |= {"token": token, "version": 1, "member": member, "app_permissions": PERMISSIONS}
+        interaction |= {"guild_id": self.guild_id, "guild": {"id": self.guild_id, "locale": "en-US", "features": []}}
+        interaction |= {"channel_id": self.channel_id, "channel": self.channel(), "entitlements": [], "context": 0}
+        interaction |= {"locale": "en-GB", "guild_locale": "en-US", "attachment_size_limit": 10 * 1024 * 1024}
+        return interaction | {"authorizing_integration_owners": {"0": self.guild_id}} | extra
 
     def command_interaction(self, name: str, *, user: str = "alice", options: list | None = None) -> dict:
         """A CHAT_INPUT interaction for a command the bot synced (Discord only knows synced commands)."""
@@ -295,22 +254,11 @@ class FakeDiscord:
         return self._interaction(3, {"custom_id": custom_id, "component_type": 2}, user, message=message)
 
     def _message(self, token: str, body: dict, flags: int, kind: int = 0) -> dict:
-        message = {"id": self.snowflake(), "type": kind, "channel_id": self.channel_id, "author": self.bot_user} | {
-            "content": body.get("content") or "",
-            "embeds": body.get("embeds") or [],
-            "components": body.get("components") or [],
-            "attachments": [],
-            "mentions": [],
-            "mention_roles": [],
-            "mention_everyone": False,
-            "pinned": False,
-            "tts": False,
-            "timestamp": _now(),
-            "edited_timestamp": None,
-            "flags": flags,
-            "application_id": self.app_id,
-            "webhook_id": self.app_id,
-        }
+        message = {"id": self.snowflake(), "type": kind, "channel_id": self.channel_id, "author": self.bot_user}
+        message |= {"content": body.get("content") or ""} | {k: body.get(k) or [] for k in ("embeds", "components")}
+        message |= {"flags": flags, "timestamp": _now(), "edited_timestamp": None, "attachments": [], "mentions": []}
+        message |= {"mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False}
+        message |= {"application_id": self.app_id, "webhook_id": self.app_id}
         self.messages[message["id"]] = message
         self._owner_token[message["id"]] = token
         return message
@@ -334,39 +282,31 @@ class FakeDiscord:
         path = request.path.removeprefix(API)
         record = Recorded(request.method, path, dict(request.query), body, request.headers.get("Authorization"))
         self.requests.append(record)
-        if not path.startswith(("/interactions/", "/webhooks/")) and path != "/gateway":
-            if record.authorization != f"Bot {self.token}":
-                response = _error(401, "401: Unauthorized")
-                record.status = response.status
-                await self._notify()
-                return response
-        try:
-            response = await handler(request)
-        except web.HTTPException as error:
-            self.unexpected.append(record)
-            response = _error(error.status if error.status in (404, 405) else 404, f"{error.status}: {error.reason}")
+        # Interaction callbacks and webhooks are authorised by their token in the path, not by a header.
+        needs_auth = not path.startswith(("/interactions/", "/webhooks/")) and path != "/gateway"
+        if needs_auth and record.authorization != f"Bot {self.token}":
+            response = _error(401, "401: Unauthorized")
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPException as error:  # no such route (404) or method (405)
+                self.unexpected.append(record)
+                response = _error(error.status, f"{error.status}: {error.reason}")
         record.status = response.status
         await self._notify()
         return response
 
-    async def _me(self, request: web.Request) -> web.Response:
-        return _json(self.bot_user)
+    @staticmethod
+    def _answer(make: Callable[[], Any]) -> Callable:
+        async def handler(request: web.Request) -> web.Response:
+            return _json(make())
 
-    async def _application_info(self, request: web.Request) -> web.Response:
-        return _json(self._application())
-
-    async def _gateway_info(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return _json({"url": f"ws://127.0.0.1:{self.port}", "shards": 1, "session_start_limit": limit})
+        return handler
 
     def _scope(self, request: web.Request) -> str | None:
         if request.match_info["app_id"] != self.app_id:
             return None
         return request.match_info.get("guild_id", "global")
-
-    async def _get_commands(self, request: web.Request) -> web.Response:
-        scope = self._scope(request)
-        return _json(self.commands.get(scope, [])) if scope else _error(403, "Missing Access", 50001)
 
     async def _put_commands(self, request: web.Request) -> web.Response:
         scope, body = self._scope(request), await _body(request)
@@ -408,7 +348,7 @@ class FakeDiscord:
             message = self._edit(message, data) if kind == 7 else message
         if message is not None:
             self.original[token] = message["id"]
-        if not _truthy(request.query.get("with_response")):
+        if request.query.get("with_response") not in ("1", "true"):
             return web.Response(status=204)
         flags = message["flags"] if message else 0
         answer = {"id": interaction_id, "type": interaction["type"], "response_message_loading": bool(flags & LOADING)}
@@ -432,7 +372,7 @@ class FakeDiscord:
             message = self._edit(original, body)  # the first follow-up after a defer replaces "thinking..."
         else:
             message = self._message(token, body, (body.get("flags") or 0) & EPHEMERAL)
-        return _json(message) if _truthy(request.query.get("wait")) else web.Response(status=204)
+        return _json(message) if request.query.get("wait") in ("1", "true") else web.Response(status=204)
 
     async def _webhook_message(self, request: web.Request) -> web.StreamResponse:
         token, message_id = self._token(request), request.match_info["message_id"]
@@ -441,9 +381,6 @@ class FakeDiscord:
         message = self.messages.get(message_id)
         if token is None or message is None or self._owner_token.get(message_id, token) != token:
             return _error(404, "Unknown Message", 10008)
-        if request.method == "DELETE":
-            del self.messages[message_id]
-            return web.Response(status=204)
         return _json(self._edit(message, await _body(request) or {}) if request.method == "PATCH" else message)
 
     # -- gateway -----------------------------------------------------------------------------------------
@@ -456,7 +393,6 @@ class FakeDiscord:
 
         async def send(payload: dict) -> None:
             async with self._send_lock:
-                self.gateway_sent.append(payload)
                 text = json.dumps(payload)
                 if compressor is None:
                     await ws.send_str(text)
@@ -493,8 +429,7 @@ class FakeDiscord:
                         identified = True
                         await self._identify(ws, send)
                 elif op == 6:
-                    identified = True
-                    await self._resume(ws, send, data)
+                    identified = await self._resume(ws, send, data)
                 elif op == 3 and identified:
                     pass  # presence update
                 elif not identified:
@@ -524,16 +459,17 @@ class FakeDiscord:
         self._ready = True
         await self._notify()
 
-    async def _resume(self, ws: web.WebSocketResponse, send, data: dict) -> None:
+    async def _resume(self, ws: web.WebSocketResponse, send, data: dict) -> bool:
         if data.get("session_id") != self.session_id or not isinstance(data.get("seq"), int):
-            await send({"op": 9, "d": False, "s": None, "t": None})
-            return
+            await send({"op": 9, "d": False, "s": None, "t": None})  # INVALID_SESSION, not resumable
+            return False
         self._ws, self._send, self._ready = ws, send, True
         for payload in self._history:
             if payload["s"] > data["seq"]:
                 await send(payload)
         await self.dispatch("RESUMED", {})
         await self._notify()
+        return True
 
     async def dispatch(self, event: str, data: dict) -> None:
         """Send a DISPATCH (op 0) with the session's next sequence number."""
@@ -553,4 +489,5 @@ class FakeDiscord:
     async def drop_connection(self, code: int = 4000) -> None:
         """Close the gateway like Discord does on a hiccup (4000: unknown error, the client may resume)."""
         if self._ws is not None:
+            self._ready = False
             await self._close(self._ws, code, b"Unknown error")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import discord.gateway
 import discord.http
+import discord.webhook.async_
 import pytest
 import yarl
 
@@ -39,6 +40,7 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
 @pytest.fixture
 def wired(fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> FakeDiscord:
     """discord.py in this process talks to the fake (REST, interaction callbacks and webhooks share Route)."""
+    assert discord.webhook.async_.Route is discord.http.Route, "webhooks got their own Route: point it at the fake"
     monkeypatch.setattr(discord.http.Route, "BASE", fake_discord.api_base)
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake_discord.gateway_url))
     return fake_discord

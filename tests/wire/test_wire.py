@@ -7,6 +7,8 @@ import signal
 
 import pytest
 
+from bot.config import Config
+from bot.errors import ConfigError
 from tests.support.fake_discord import EPHEMERAL, LOADING, FakeDiscord
 from tests.support.wire_cog import CYCLE_BUTTON_ID
 from tests.wire.conftest import TOKEN
@@ -229,3 +231,11 @@ async def test_inline_cards_without_the_message_content_intent_is_one_clear_line
     assert "Traceback" not in bot.stdout + bot.stderr
     [line] = error_lines(bot.stderr)
     assert line.startswith("error: INLINE_CARDS=1 needs the Message Content intent")
+
+
+def test_discord_endpoints_come_from_the_environment_and_must_be_urls():
+    config = Config.from_env({"DISCORD_API_BASE": "http://proxy:8080/api/v10/", "DISCORD_GATEWAY_URL": "wss://gw"})
+    assert (config.discord_api_base, config.discord_gateway_url) == ("http://proxy:8080/api/v10", "wss://gw")
+    assert Config.from_env({}).discord_api_base is None
+    with pytest.raises(ConfigError, match="DISCORD_GATEWAY_URL must start with ws:// or wss://"):
+        Config.from_env({"DISCORD_GATEWAY_URL": "https://gateway.discord.gg"})

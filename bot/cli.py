@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import importlib
 import logging
+import signal
 import sys
 
 from bot import BOT_NAME, __version__
@@ -54,6 +55,38 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def use_discord_endpoints(config: Config) -> None:
+    """Point discord.py at DISCORD_API_BASE / DISCORD_GATEWAY_URL when set (advanced: a proxy or a test fake)."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    if config.discord_api_base:
+        # Interaction callbacks and webhook follow-ups use the same Route class.
+        discord.http.Route.BASE = config.discord_api_base
+    if config.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.discord_gateway_url)
+
+
+def cancel_on_sigterm() -> asyncio.Event:
+    """Make SIGTERM (docker stop, systemd) stop the bot the way Ctrl-C does: cancel the main task so it closes.
+
+    A bot closed from another task sends close code 4000 and Discord keeps the session; this way it sends 1000.
+    """
+    received = asyncio.Event()
+    main = asyncio.current_task()
+
+    def on_sigterm() -> None:
+        received.set()
+        main.cancel()
+
+    try:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, on_sigterm)
+    except NotImplementedError:  # Windows event loops have no signal handlers
+        pass
+    return received
+
+
 def run_bot(args: argparse.Namespace) -> int:
     import discord
 
@@ -62,12 +95,18 @@ def run_bot(args: argparse.Namespace) -> int:
     config = Config.from_env()
     token = config.require_token()
     setup_logging(config)
+    use_discord_endpoints(config)
     bot = CycleBot(config)
     bot.force_sync = args.force_sync
 
     async def runner() -> None:
-        async with bot:
-            await bot.start(token)
+        terminated = cancel_on_sigterm()
+        try:
+            async with bot:
+                await bot.start(token)
+        except asyncio.CancelledError:
+            if not terminated.is_set():
+                raise
 
     try:
         asyncio.run(runner())

@@ -41,6 +41,13 @@ def _optional_int(environ: Mapping[str, str], name: str) -> int | None:
     return int(value)
 
 
+def _optional_url(environ: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
+    value = environ.get(name, "").strip().rstrip("/")
+    if value and not value.startswith(schemes):
+        raise ConfigError(f"{name} must start with {' or '.join(schemes)} (got {value!r})")
+    return value or None
+
+
 @dataclass(frozen=True)
 class Config:
     token: Secret | None = field(default=None, repr=False)
@@ -51,6 +58,9 @@ class Config:
     guild_id: int | None = None
     log_level: str = "INFO"
     inline_cards: bool = False
+    # Advanced: where discord.py finds Discord's REST API and gateway (a proxy, or a fake in tests).
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, load_dotenv: bool = True) -> Config:
@@ -70,6 +80,8 @@ class Config:
         if not api_url.startswith(("http://", "https://")):
             raise ConfigError(f"SCRYFALL_API_URL must be an http(s) URL (got {api_url!r})")
         rules_file = environ.get("RULES_FILE", "").strip()
+        discord_api_base = _optional_url(environ, "DISCORD_API_BASE", ("http://", "https://"))
+        discord_gateway_url = _optional_url(environ, "DISCORD_GATEWAY_URL", ("ws://", "wss://"))
         return cls(
             token=Secret(token) if token else None,
             data_dir=Path(environ.get("BOT_DATA_DIR", "").strip() or "data"),
@@ -79,6 +91,8 @@ class Config:
             guild_id=_optional_int(environ, "DISCORD_GUILD_ID"),
             log_level=log_level,
             inline_cards=_flag(environ, "INLINE_CARDS"),
+            discord_api_base=discord_api_base,
+            discord_gateway_url=discord_gateway_url,
         )
 
     def require_token(self) -> Secret:

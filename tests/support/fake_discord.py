@@ -1,0 +1,493 @@
+"""A small fake of Discord on 127.0.0.1: the REST routes and the gateway the bot uses, nothing more.
+
+It answers like Discord does (status codes, JSON shapes, opcodes, sequence numbers, close codes), records
+every REST request and gateway frame, and lets a test push INTERACTION_CREATE events and wait for the bot's
+answers. Anything it does not know is answered 404 and kept in ``unexpected``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+API = "/api/v10"
+DISCORD_EPOCH_MS = 1_420_070_400_000
+EPHEMERAL, LOADING = 1 << 6, 1 << 7
+GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT = 1 << 1, 1 << 8, 1 << 15
+PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
+APP_FLAG_MESSAGE_CONTENT, APP_FLAG_MESSAGE_CONTENT_LIMITED = 1 << 18, 1 << 19
+PERMISSIONS = "2248473465835073"  # what the bot and the members may do in the one channel
+COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+# Which callback types Discord accepts for each interaction type (2 command, 3 component, 4 autocomplete, 5 modal).
+CALLBACK_TYPES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+WAIT_TIMEOUT = 10.0
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # Discord's Content-Type is exactly "application/json"; discord.py only decodes that.
+    return web.Response(status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
+
+
+def _error(status: int, message: str, code: int = 0) -> web.Response:
+    return _json({"message": message, "code": code}, status)
+
+
+async def _body(request: web.Request) -> Any:
+    """The request's JSON body (aiohttp caches the bytes, so every handler may read it again)."""
+    return await request.json() if request.body_exists and request.content_type == "application/json" else None
+
+
+def _command_problem(item: Any, option: bool = False) -> str | None:
+    """Why Discord would reject this command or option (400 Invalid Form Body), or None."""
+    name = item.get("name") if isinstance(item, dict) else None
+    if not isinstance(name, str) or not COMMAND_NAME.match(name):
+        return f"invalid name {name!r}"
+    if (option or item.get("type", 1) == 1) and (
+        name != name.lower() or not 1 <= len(item.get("description") or "") <= 100
+    ):
+        return f"{name}: slash commands and options need a lower-case name and a 1-100 character description"
+    options = item.get("options") or []
+    if len(options) > 25:
+        return f"{name}: more than 25 options"
+    return next(filter(None, (_command_problem(o, option=True) for o in options)), None)
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str  # without the /api/v10 prefix
+    query: dict[str, str]
+    json: Any
+    authorization: str | None
+    status: int = 0  # what the fake answered; 0 until then
+
+
+def _accepted(record: Recorded) -> Any:
+    assert 200 <= record.status < 300, f"the fake refused {record.method} {record.path} ({record.status})"
+    return record.json
+
+
+class FakeDiscord:
+    def __init__(self, token: str, *, message_content_enabled: bool = False) -> None:
+        self.token = token
+        self.message_content_enabled = message_content_enabled
+        self._ids = itertools.count()
+        self.app_id = self.bot_id = self.snowflake()
+        self.guild_id, self.channel_id = self.snowflake(), self.snowflake()
+        self.bot_user = {"id": self.bot_id, "username": "Cyclebot", "discriminator": "0", "global_name": None}
+        self.bot_user |= {"avatar": None, "bot": True, "verified": True, "mfa_enabled": True, "flags": 0}
+        self.users = {name: self._user(name) for name in ("alice", "bob")}
+        self.requests: list[Recorded] = []
+        self.unexpected: list[Recorded] = []
+        self.gateway_received: list[dict] = []
+        self.gateway_close_codes: list[int | None] = []  # how each gateway connection ended
+        self.commands: dict[str, list[dict]] = {}  # "global" or a guild id -> commands as Discord stores them
+        self.interactions: dict[str, dict] = {}
+        self.acknowledged: set[str] = set()
+        self.messages: dict[str, dict] = {}
+        self.original: dict[str, str] = {}  # interaction token -> id of its original response
+        self.session_id: str | None = None
+        self.seq = 0
+        self._history: list[dict] = []  # dispatches of the session, replayed on RESUME
+        self._owner_token: dict[str, str] = {}  # message id -> token of the interaction that made it
+        self._ws: web.WebSocketResponse | None = None
+        self._send: Callable | None = None
+        self._ready = False
+        self._send_lock = asyncio.Lock()
+        self._changed = asyncio.Condition()
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._closed_by_fake: dict[web.WebSocketResponse, int] = {}
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.wait_timeout = WAIT_TIMEOUT
+
+    # -- lifecycle ---------------------------------------------------------------------------------------
+
+    async def start(self) -> FakeDiscord:
+        app = web.Application(middlewares=[self._middleware])
+        r = app.router
+        r.add_get(f"{API}/users/@me", self._answer(lambda: self.bot_user))
+        r.add_get(f"{API}/oauth2/applications/@me", self._answer(self._application))
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        gateway = self._answer(lambda: {"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        r.add_get(f"{API}/gateway", gateway)
+        r.add_get(f"{API}/gateway/bot", gateway)
+        for path in ("/applications/{app_id}/commands", "/applications/{app_id}/guilds/{guild_id}/commands"):
+            r.add_put(API + path, self._put_commands)
+        r.add_post(API + "/interactions/{interaction_id}/{token}/callback", self._callback)
+        r.add_post(API + "/webhooks/{app_id}/{token}", self._followup)
+        for method in ("GET", "PATCH"):
+            r.add_route(method, API + "/webhooks/{app_id}/{token}/messages/{message_id}", self._webhook_message)
+        r.add_get("/gateway", self._gateway)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", 0).start()
+        self.port = self._runner.addresses[0][1]
+        return self
+
+    async def close(self) -> None:
+        for ws in list(self._sockets):
+            await self._close(ws, 1001, b"shutting down")
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}{API}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # -- waiting -----------------------------------------------------------------------------------------
+
+    async def _until(self, found: Callable[[], Any], what: str) -> Any:
+        """Wait until ``found()`` is truthy and return it; fail after ``wait_timeout`` rather than hang."""
+        try:
+            async with self._changed:
+                return await asyncio.wait_for(self._changed.wait_for(found), self.wait_timeout)
+        except TimeoutError:
+            raise AssertionError(f"waited {self.wait_timeout:g} s in vain for {what}") from None
+
+    async def wait_for(self, predicate: Callable[[Recorded], bool]) -> Recorded:
+        """The first answered REST request matching ``predicate``, past or future."""
+        found = lambda: next((r for r in self.requests if r.status and predicate(r)), None)  # noqa: E731
+        return await self._until(found, "a matching request from the bot")
+
+    async def wait_for_gateway(self, op: int) -> dict:
+        """The first gateway frame with opcode ``op`` the bot sent."""
+        found = lambda: next((p for p in self.gateway_received if p.get("op") == op), None)  # noqa: E731
+        return await self._until(found, f"a gateway frame with op {op}")
+
+    async def wait_until_connected(self) -> None:
+        """Until the bot identified (or resumed) and got its READY and GUILD_CREATE."""
+        await self._until(lambda: self._ready, "the bot to connect to the gateway")
+
+    async def callback(self, interaction: dict) -> dict:
+        """The body the bot POSTed to answer ``interaction``."""
+        path = f"/interactions/{interaction['id']}/{interaction['token']}/callback"
+        return _accepted(await self.wait_for(lambda r: r.method == "POST" and r.path == path))
+
+    async def followup(self, interaction: dict) -> dict:
+        """The body of the bot's first follow-up to ``interaction``."""
+        path = f"/webhooks/{self.app_id}/{interaction['token']}"
+        return _accepted(await self.wait_for(lambda r: r.method == "POST" and r.path == path))
+
+    def command_syncs(self) -> list[Recorded]:
+        return [r for r in self.requests if r.method == "PUT" and r.path.endswith("/commands")]
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    # -- payloads ----------------------------------------------------------------------------------------
+
+    def snowflake(self) -> str:
+        return str(((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(self._ids) % 4096))
+
+    def _user(self, name: str) -> dict:
+        user = {"id": self.snowflake(), "username": name, "discriminator": "0", "global_name": name.title()}
+        return user | {"avatar": None, "flags": 0}
+
+    def _member(self, user: dict) -> dict:
+        member = {"user": user, "roles": [], "joined_at": _now(), "deaf": False, "mute": False, "flags": 0}
+        return member | {"nick": None, "avatar": None, "pending": False}
+
+    def _application(self) -> dict:
+        flags = APP_FLAG_MESSAGE_CONTENT if self.message_content_enabled else APP_FLAG_MESSAGE_CONTENT_LIMITED
+        app = {"id": self.app_id, "name": "Cyclebot", "description": "", "summary": "", "flags": flags}
+        app |= {"bot_public": True, "bot_require_code_grant": False, "owner": self.users["alice"], "bot": self.bot_user}
+        return app | {"verify_key": "0" * 64} | dict.fromkeys(("icon", "team", "interactions_endpoint_url"))
+
+    def channel(self) -> dict:
+        channel = {"id": self.channel_id, "type": 0, "guild_id": self.guild_id, "name": "cycling", "position": 0}
+        channel |= {"permission_overwrites": [], "nsfw": False, "rate_limit_per_user": 0, "flags": 0}
+        return channel | dict.fromkeys(("parent_id", "topic", "last_message_id"))
+
+    def guild(self) -> dict:
+        everyone = {"id": self.guild_id, "name": "@everyone", "permissions": PERMISSIONS, "position": 0, "flags": 0}
+        everyone |= dict.fromkeys(("hoist", "managed", "mentionable"), False) | {"color": 0}
+        guild = {"id": self.guild_id, "name": "Magic night", "icon": None, "owner_id": self.users["alice"]["id"]}
+        guild |= {"unavailable": False, "large": False, "joined_at": _now(), "preferred_locale": "en-US"}
+        # Without the (privileged) GUILD_MEMBERS intent Discord sends only the bot's own member.
+        guild |= {"member_count": 1 + len(self.users), "members": [self._member(self.bot_user)]}
+        guild |= {"channels": [self.channel()], "roles": [everyone]}
+        guild |= dict.fromkeys(("premium_tier", "verification_level", "mfa_level", "nsfw_level"), 0)
+        lists = "features threads presences voice_states emojis stickers stage_instances guild_scheduled_events"
+        return guild | {key: [] for key in [*lists.split(), "soundboard_sounds"]}
+
+    def _interaction(self, kind: int, data: dict, user: str, **extra: Any) -> dict:
+        member = self._member(self.users[user]) | {"permissions": PERMISSIONS}
+        token = f"interaction-token-{self.snowflake()}"
+        interaction = {"id": self.snowflake(), "application_id": self.app_id, "type": kind, "data": data}
+        interaction |= {"token": token, "version": 1, "member": member, "app_permissions": PERMISSIONS}
+        interaction |= {"guild_id": self.guild_id, "guild": {"id": self.guild_id, "locale": "en-US", "features": []}}
+        interaction |= {"channel_id": self.channel_id, "channel": self.channel(), "entitlements": [], "context": 0}
+        interaction |= {"locale": "en-GB", "guild_locale": "en-US", "attachment_size_limit": 10 * 1024 * 1024}
+        return interaction | {"authorizing_integration_owners": {"0": self.guild_id}} | extra
+
+    def command_interaction(self, name: str, *, user: str = "alice", options: list | None = None) -> dict:
+        """A CHAT_INPUT interaction for a command the bot synced (Discord only knows synced commands)."""
+        for scope, commands in self.commands.items():
+            for command in commands:
+                if command["name"] == name:
+                    data = {"id": command["id"], "name": name, "type": 1, "options": options or []}
+                    return self._interaction(2, data | ({} if scope == "global" else {"guild_id": scope}), user)
+        raise AssertionError(f"/{name} was never synced to Discord")
+
+    def component_interaction(self, message: dict, custom_id: str, *, user: str = "alice") -> dict:
+        """A click on the button ``custom_id`` of a message the bot sent."""
+        return self._interaction(3, {"custom_id": custom_id, "component_type": 2}, user, message=message)
+
+    def _message(self, token: str, body: dict, flags: int, kind: int = 0) -> dict:
+        message = {"id": self.snowflake(), "type": kind, "channel_id": self.channel_id, "author": self.bot_user}
+        message |= {"content": body.get("content") or ""} | {k: body.get(k) or [] for k in ("embeds", "components")}
+        message |= {"flags": flags, "timestamp": _now(), "edited_timestamp": None, "attachments": [], "mentions": []}
+        message |= {"mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False}
+        message |= {"application_id": self.app_id, "webhook_id": self.app_id}
+        self.messages[message["id"]] = message
+        self._owner_token[message["id"]] = token
+        return message
+
+    @staticmethod
+    def _edit(message: dict, body: dict) -> dict:
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                message[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        message["flags"] &= ~LOADING
+        message["edited_timestamp"] = _now()
+        return message
+
+    # -- REST --------------------------------------------------------------------------------------------
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler) -> web.StreamResponse:
+        if request.path == "/gateway":
+            return await handler(request)
+        body = await _body(request)
+        path = request.path.removeprefix(API)
+        record = Recorded(request.method, path, dict(request.query), body, request.headers.get("Authorization"))
+        self.requests.append(record)
+        # Interaction callbacks and webhooks are authorised by their token in the path, not by a header.
+        needs_auth = not path.startswith(("/interactions/", "/webhooks/")) and path != "/gateway"
+        if needs_auth and record.authorization != f"Bot {self.token}":
+            response = _error(401, "401: Unauthorized")
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPException as error:  # no such route (404) or method (405)
+                self.unexpected.append(record)
+                response = _error(error.status, f"{error.status}: {error.reason}")
+        record.status = response.status
+        await self._notify()
+        return response
+
+    @staticmethod
+    def _answer(make: Callable[[], Any]) -> Callable:
+        async def handler(request: web.Request) -> web.Response:
+            return _json(make())
+
+        return handler
+
+    def _scope(self, request: web.Request) -> str | None:
+        if request.match_info["app_id"] != self.app_id:
+            return None
+        return request.match_info.get("guild_id", "global")
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        scope, body = self._scope(request), await _body(request)
+        if scope is None:
+            return _error(403, "Missing Access", 50001)
+        if not isinstance(body, list) or len(body) > 100:
+            return _error(400, "Invalid Form Body", 50035)
+        problem = next(filter(None, map(_command_problem, body)), None)
+        if problem:
+            return _error(400, f"Invalid Form Body ({problem})", 50035)
+        known = {c["name"]: c["id"] for c in self.commands.get(scope, [])}
+        stored = []
+        for command in body:
+            entry = {"type": 1, "options": [], "default_member_permissions": None, "nsfw": False} | command
+            entry |= {"id": known.get(command["name"]) or self.snowflake(), "application_id": self.app_id}
+            entry |= {"version": self.snowflake()} | ({} if scope == "global" else {"guild_id": scope})
+            stored.append(entry)
+        self.commands[scope] = stored
+        return _json(stored)
+
+    async def _callback(self, request: web.Request) -> web.StreamResponse:
+        interaction_id, token = request.match_info["interaction_id"], request.match_info["token"]
+        interaction = self.interactions.get(interaction_id)
+        if interaction is None or interaction["token"] != token:
+            return _error(404, "Unknown interaction", 10062)
+        if interaction_id in self.acknowledged:
+            return _error(400, "Interaction has already been acknowledged.", 40060)
+        body = await _body(request) or {}
+        kind, data = body.get("type"), body.get("data") or {}
+        if kind not in CALLBACK_TYPES[interaction["type"]]:
+            return _error(400, "Invalid Form Body (type)", 50035)
+        self.acknowledged.add(interaction_id)
+        message = None
+        if kind in (4, 5):
+            flags = (data.get("flags") or 0) & EPHEMERAL | (LOADING if kind == 5 else 0)
+            message = self._message(token, data, flags, 20 if interaction["type"] == 2 else 0)
+        elif kind in (6, 7):
+            message = self.messages.setdefault(interaction["message"]["id"], interaction["message"])
+            message = self._edit(message, data) if kind == 7 else message
+        if message is not None:
+            self.original[token] = message["id"]
+        if request.query.get("with_response") not in ("1", "true"):
+            return web.Response(status=204)
+        flags = message["flags"] if message else 0
+        answer = {"id": interaction_id, "type": interaction["type"], "response_message_loading": bool(flags & LOADING)}
+        answer |= {"response_message_ephemeral": bool(flags & EPHEMERAL)}
+        if message is None:
+            return _json({"interaction": answer})
+        answer["response_message_id"] = message["id"]
+        return _json({"interaction": answer, "resource": {"type": kind, "message": message}})
+
+    def _token(self, request: web.Request) -> str | None:
+        token = request.match_info["token"]
+        known = any(i["token"] == token and i["id"] in self.acknowledged for i in self.interactions.values())
+        return token if known and request.match_info["app_id"] == self.app_id else None
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        token, body = self._token(request), await _body(request) or {}
+        if token is None:
+            return _error(404, "Unknown Webhook", 10015)
+        original = self.messages.get(self.original.get(token, ""))
+        if original is not None and original["flags"] & LOADING:
+            message = self._edit(original, body)  # the first follow-up after a defer replaces "thinking..."
+        else:
+            message = self._message(token, body, (body.get("flags") or 0) & EPHEMERAL)
+        return _json(message) if request.query.get("wait") in ("1", "true") else web.Response(status=204)
+
+    async def _webhook_message(self, request: web.Request) -> web.StreamResponse:
+        token, message_id = self._token(request), request.match_info["message_id"]
+        if token is not None and message_id == "@original":
+            message_id = self.original.get(token, "")
+        message = self.messages.get(message_id)
+        if token is None or message is None or self._owner_token.get(message_id, token) != token:
+            return _error(404, "Unknown Message", 10008)
+        return _json(self._edit(message, await _body(request) or {}) if request.method == "PATCH" else message)
+
+    # -- gateway -----------------------------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        compressor = zlib.compressobj() if request.query.get("compress") == "zlib-stream" else None
+
+        async def send(payload: dict) -> None:
+            async with self._send_lock:
+                text = json.dumps(payload)
+                if compressor is None:
+                    await ws.send_str(text)
+                else:
+                    await ws.send_bytes(compressor.compress(text.encode()) + compressor.flush(zlib.Z_SYNC_FLUSH))
+
+        try:
+            if request.query.get("v") != "10" or request.query.get("encoding") != "json":
+                await self._close(ws, 4012, b"Invalid API version")
+                return ws
+            await send({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+            identified = False
+            async for frame in ws:
+                if frame.type is not WSMsgType.TEXT:
+                    break
+                payload = json.loads(frame.data)
+                self.gateway_received.append(payload)
+                await self._notify()
+                op, data = payload.get("op"), payload.get("d") or {}
+                if op == 1:
+                    await send({"op": 11, "d": None, "s": None, "t": None})
+                elif op in (2, 6) and identified:
+                    await self._close(ws, 4005, b"Already authenticated")
+                elif op in (2, 6) and data.get("token") != self.token:
+                    await self._close(ws, 4004, b"Authentication failed")
+                elif op == 2:
+                    intents = data.get("intents")
+                    enabled = MESSAGE_CONTENT if self.message_content_enabled else 0
+                    if not isinstance(intents, int) or intents < 0:
+                        await self._close(ws, 4013, b"Invalid intent(s)")
+                    elif intents & PRIVILEGED & ~enabled:
+                        await self._close(ws, 4014, b"Disallowed intent(s)")
+                    else:
+                        identified = True
+                        await self._identify(ws, send)
+                elif op == 6:
+                    identified = await self._resume(ws, send, data)
+                elif op == 3 and identified:
+                    pass  # presence update
+                elif not identified:
+                    await self._close(ws, 4003, b"Not authenticated")
+                else:
+                    await self._close(ws, 4001, b"Unknown opcode")
+        finally:
+            self.gateway_close_codes.append(self._closed_by_fake.pop(ws, ws.close_code))
+            self._sockets.discard(ws)
+            if self._ws is ws:
+                self._ws, self._ready = None, False
+        return ws
+
+    async def _close(self, ws: web.WebSocketResponse, code: int, reason: bytes) -> None:
+        self._closed_by_fake.setdefault(ws, code)
+        await ws.close(code=code, message=reason)
+
+    async def _identify(self, ws: web.WebSocketResponse, send) -> None:
+        self._ws, self.session_id, self.seq, self._history = ws, self.snowflake(), 0, []
+        self._send = send
+        application = {"id": self.app_id, "flags": self._application()["flags"]}
+        ready = {"v": 10, "user": self.bot_user, "guilds": [{"id": self.guild_id, "unavailable": True}]}
+        ready |= {"session_id": self.session_id, "session_type": "normal", "resume_gateway_url": self.gateway_url}
+        ready |= {"application": application, "private_channels": [], "relationships": [], "presences": []}
+        await self.dispatch("READY", ready)
+        await self.dispatch("GUILD_CREATE", self.guild())
+        self._ready = True
+        await self._notify()
+
+    async def _resume(self, ws: web.WebSocketResponse, send, data: dict) -> bool:
+        if data.get("session_id") != self.session_id or not isinstance(data.get("seq"), int):
+            await send({"op": 9, "d": False, "s": None, "t": None})  # INVALID_SESSION, not resumable
+            return False
+        self._ws, self._send, self._ready = ws, send, True
+        for payload in self._history:
+            if payload["s"] > data["seq"]:
+                await send(payload)
+        await self.dispatch("RESUMED", {})
+        await self._notify()
+        return True
+
+    async def dispatch(self, event: str, data: dict) -> None:
+        """Send a DISPATCH (op 0) with the session's next sequence number."""
+        if self._ws is None:
+            raise AssertionError("the bot has no gateway session")
+        self.seq += 1
+        payload = {"op": 0, "t": event, "s": self.seq, "d": data}
+        self._history.append(payload)
+        await self._send(payload)
+
+    async def send_interaction(self, interaction: dict) -> dict:
+        """Push INTERACTION_CREATE to the bot; Discord then expects a callback within 3 seconds."""
+        self.interactions[interaction["id"]] = interaction
+        await self.dispatch("INTERACTION_CREATE", interaction)
+        return interaction
+
+    async def drop_connection(self, code: int = 4000) -> None:
+        """Close the gateway like Discord does on a hiccup (4000: unknown error, the client may resume)."""
+        if self._ws is not None:
+            self._ready = False
+            await self._close(self._ws, code, b"Unknown error")

@@ -1,0 +1,49 @@
+"""A test-only extension with the interaction shapes the wire tests need: a button, a defer, pages."""
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ui import GuardedView, Paginator, reply
+
+CYCLE_BUTTON_ID = "wire:cycle"
+
+
+class CycleView(GuardedView):
+    """A persistent view: its button keeps working after a restart because its custom_id is fixed."""
+
+    def __init__(self) -> None:
+        super().__init__(owner_id=None, timeout=None)
+
+    @discord.ui.button(label="Cycle", style=discord.ButtonStyle.primary, custom_id=CYCLE_BUTTON_ID)
+    async def cycle(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.edit_message(content=f"Cycled by {interaction.user.name}", view=self)
+
+
+class Wire(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_view(CycleView())
+
+    @app_commands.command(name="cycle")
+    async def cycle(self, interaction: discord.Interaction) -> None:
+        """Shows a persistent button."""
+        await reply(interaction, "Press to cycle", view=CycleView())
+
+    @app_commands.command(name="slow")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        """Defers, then answers with a follow-up."""
+        await interaction.response.defer(thinking=True)
+        await reply(interaction, "Done thinking")
+
+    @app_commands.command(name="pages")
+    async def pages(self, interaction: discord.Interaction) -> None:
+        """Three pages only the requester can turn."""
+        embeds = [discord.Embed(title=f"Page {n}") for n in (1, 2, 3)]
+        await Paginator(embeds, owner_id=interaction.user.id).send(interaction)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Wire(bot))

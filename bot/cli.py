@@ -92,6 +92,9 @@ def run_bot(args: argparse.Namespace) -> int:
 
     from bot.client import CycleBot
 
+    # The bot never joins voice: don't warn at start-up about voice libraries it doesn't need.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+
     config = Config.from_env()
     token = config.require_token()
     setup_logging(config)

@@ -15,6 +15,8 @@ API notes (additions to the first published contract, all backwards compatible):
   land whose loss keeps the most mana). ``pay`` says whether optional "you may pay {1}" triggers
   (Lightning Rift, Drake Haven) are paid when mana is available.
 * ``Game.cast_options`` / ``Game.cast`` for the modelled payoff permanents.
+* ``Game.apply(action)`` applies one action-log entry (``replay`` uses it); ``Game.drew_from_empty``
+  is the pending 121.4 loss until state-based actions are checked.
 * ``Game.unmodelled_text(name)`` lists the abilities of a card that the engine does not model.
 * ``Deck.key`` is the preset key (``None`` for a deck read from a decklist).
 * Zones hold ``CardInstance``; the battlefield holds ``Permanent`` (tokens too).

@@ -174,7 +174,7 @@ def hand_lines(game: Game) -> list[str]:
     for card in game.hand:
         parts = []
         for option in options.get(card.iid, []):
-            if option.affordable:
+            if option.affordable or game.phase == "mulligan":
                 parts.append(safe(cycle_label(option)))
             else:
                 parts.append(f"~~{safe(cycle_label(option))}~~ ✗ {safe(option.reason or 'cannot pay')}")

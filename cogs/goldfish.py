@@ -56,16 +56,24 @@ class Refusal(UserFacingError):
 def card_lookup(bot: commands.Bot) -> CollectionFetcher | None:
     """The Scryfall ``collection`` lookup that resolves custom decklists, or None if this build has none.
 
-    A card cog that already owns a client is preferred; otherwise one is made from the config.
+    A card cog that already owns a client is preferred; otherwise a client is made from the
+    config on first use. ``Goldfish.fetch_collection`` holds the result and can be replaced.
     """
     client = getattr(bot.get_cog("Cards"), "client", None)
-    if client is None:
-        try:
-            from bot.scryfall import ScryfallClient  # type: ignore[import-not-found]
-        except ImportError:
-            return None
-        client = ScryfallClient.from_config(bot.config)
-    return getattr(client, "collection", None)
+    if client is not None:
+        return getattr(client, "collection", None)
+    try:
+        from bot.scryfall import ScryfallClient  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    made: list[Any] = []
+
+    async def collection(identifiers: list[dict]) -> tuple[list[dict], list[Any]]:
+        if not made:
+            made.append(ScryfallClient.from_config(bot.config))
+        return await made[0].collection(identifiers)
+
+    return collection
 
 
 # --------------------------------------------------------------------------- actions
@@ -848,6 +856,33 @@ class Goldfish(commands.Cog):
             app_commands.Choice(name=clip(c.name), value=str(c.iid))
             for c in game.playable_lands()
             if current in c.name.casefold()
+        ][:SELECT_LIMIT]
+
+    @goldfish.command(name="cast")
+    @app_commands.describe(card="A payoff permanent in your hand, such as Astral Slide or Lightning Rift")
+    async def cast(self, interaction: discord.Interaction, card: app_commands.Range[str, 1, MAX_OPTION_CHARS]) -> None:
+        """Cast a cycling payoff permanent from your hand so its abilities work."""
+        async with self.refusals(interaction):
+            table = await self.my_table(interaction)
+            if table.game.phase != "main":
+                raise Refusal("You can cast spells once the game is under way (keep your hand first).")
+            options = table.game.cast_options()
+            castable = [c for c in table.game.hand if any(o.iid == c.iid for o in options)]
+            iid = self.hand_card(table, card, castable, "payoff permanent")
+            await self.run(interaction, Action("cast", iid), edit=False)
+
+    @cast.autocomplete("card")
+    async def cast_autocomplete(self, interaction: discord.Interaction, current: str):
+        game = await self.autocomplete_game(interaction)
+        if game is None or game.phase != "main":
+            return []
+        current = current.casefold()
+        return [
+            app_commands.Choice(
+                name=clip(f"{o.name} — {o.cost}" + ("" if o.affordable else " (can't pay now)")), value=str(o.iid)
+            )
+            for o in game.cast_options()
+            if current in o.name.casefold()
         ][:SELECT_LIMIT]
 
     @goldfish.command(name="next")

@@ -271,3 +271,21 @@ async def test_one_game_per_channel_independent_channels(simcord_env, guild, cha
 
     assert (await game_of(simcord_env, channel)).phase == "mulligan"
     assert (await game_of(simcord_env, other)).phase == "main"
+
+
+async def test_cast_a_payoff_permanent_with_autocomplete(simcord_env, channel, alice):
+    message = (await alice.slash(channel, "goldfish start", deck="slide", seed=15)).response
+    await alice.click(message, label="Keep")
+    game = await game_of(simcord_env, channel)
+    await choose(alice, message, "gf:land:", game.playable_lands()[0].name)
+    await alice.click(message, label="Next turn")
+    game = await game_of(simcord_env, channel)
+    await choose(alice, message, "gf:land:", game.playable_lands()[0].name)
+
+    choices = await alice.autocomplete(channel, "goldfish cast", "card", "rift")
+    assert choices and choices[0]["name"].startswith("Lightning Rift — {1}{R}")
+    result = await alice.slash(channel, "goldfish cast", card=choices[0]["value"])
+
+    assert not result.ephemeral
+    assert "Lightning Rift" in fields(result.response)["Battlefield"]
+    assert "Lightning Rift" in [p.name for p in (await game_of(simcord_env, channel)).battlefield]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.client import CycleBot
+from tests.goldfish import helpers
 from tests.goldfish.helpers import (
     LANDCYCLING_ENT,
     SLIDE_FULL,
@@ -15,6 +16,8 @@ from tests.goldfish.helpers import (
     hand_field,
     stored,
 )
+
+close_databases = helpers.close_databases  # autouse: closes every bot's database
 
 
 async def test_start_posts_a_public_game_message_with_keep_and_mulligan(simcord_env, channel, alice):

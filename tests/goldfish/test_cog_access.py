@@ -5,7 +5,10 @@ from __future__ import annotations
 import discord
 import pytest
 
+from tests.goldfish import helpers
 from tests.goldfish.helpers import LANDCYCLING_ENT, SLIDE_SIMPLE, choose, game_of, stored
+
+close_databases = helpers.close_databases  # autouse: closes every bot's database
 
 
 @pytest.fixture

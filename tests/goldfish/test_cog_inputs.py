@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.goldfish import helpers
 from tests.goldfish.helpers import SLIDE_SIMPLE, fake_collection, fields, game_of, stored
+
+close_databases = helpers.close_databases  # autouse: closes every bot's database
 
 
 def goldfish_schema(env) -> dict:
@@ -40,7 +43,20 @@ async def test_the_command_group_is_guild_only_with_length_limits(simcord_env):
     assert option(schema, "cycle", "card")["max_length"] == 100
     assert option(schema, "start", "seed")["min_value"] == 0
     names = {o["name"] for o in schema["options"]}
-    assert {"start", "hand", "cycle", "play", "cast", "next", "mulligan", "keep", "status", "log", "end", "stats"} <= names
+    assert {
+        "start",
+        "hand",
+        "cycle",
+        "play",
+        "cast",
+        "next",
+        "mulligan",
+        "keep",
+        "status",
+        "log",
+        "end",
+        "stats",
+    } <= names
     assert {o["name"] for o in option(schema, "", "stats")["options"]} == {"show", "forget"}
 
 

@@ -292,3 +292,25 @@ async def test_cast_a_payoff_permanent_with_autocomplete(simcord_env, channel, a
     assert not result.ephemeral
     assert "Lightning Rift" in fields(result.response)["Battlefield"]
     assert "Lightning Rift" in [p.name for p in (await game_of(simcord_env, channel)).battlefield]
+
+
+async def test_a_write_from_elsewhere_in_between_is_not_overwritten(simcord_env, channel, alice):
+    message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
+    await alice.click(message, label="Keep")
+    store = simcord_env.bot.get_cog("Goldfish").store
+    save = store.save
+
+    async def another_process_wrote_first(channel_id, state, expected_version, **kwargs):
+        await save(channel_id, dict(state, elsewhere=True), expected_version)
+        return await save(channel_id, state, expected_version, **kwargs)
+
+    store.save = another_process_wrote_first
+    try:
+        result = await alice.click(message, label="Next turn")
+    finally:
+        store.save = save
+
+    assert result.ephemeral and "try again" in result.response.content
+    record = await stored(simcord_env, channel)
+    assert record.state.get("elsewhere") is True and record.version == 3
+    assert (await store.get_stats(alice.id)).turns == 1  # only the keep's turn 1: the lost write added nothing

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.client import CycleBot
-from tests.goldfish import helpers
-from tests.goldfish.helpers import (
+from tests.goldfish import cog_support
+from tests.goldfish.cog_support import (
     LANDCYCLING_ENT,
     SLIDE_FULL,
     SLIDE_SIMPLE,
@@ -17,7 +17,7 @@ from tests.goldfish.helpers import (
     stored,
 )
 
-close_databases = helpers.close_databases  # autouse: closes every bot's database
+close_databases = cog_support.close_databases  # autouse: closes every bot's database
 
 
 async def test_start_posts_a_public_game_message_with_keep_and_mulligan(simcord_env, channel, alice):

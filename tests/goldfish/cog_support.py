@@ -1,4 +1,4 @@
-"""Shared helpers for the /goldfish tests: read the stored game, find controls on a game message."""
+"""Shared pieces of the /goldfish tests: read the stored game, find controls on a game message."""
 
 from __future__ import annotations
 

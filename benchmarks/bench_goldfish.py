@@ -1,0 +1,247 @@
+"""Goldfish on the Discord side: one cycle action end to end, and many channels playing at once.
+
+1. Latency of one cycle action through simcord (the real discord.py stack): from the select
+   interaction to the edited game message, including the SQLite write. Each sample is a fresh
+   channel with the same seeded game, so every sample cycles the same card.
+2. The same action through ``Goldfish.act`` alone (load → engine → versioned save), to show how
+   much of (1) is the simulated Discord round trip.
+3. Throughput with many channels playing at once. simcord runs one operation at a time, so
+   this drives the cog's action path (``Goldfish.act``: per-channel lock, load, engine,
+   transactional save) concurrently with ``asyncio.gather`` against a real on-disk Database;
+   each channel plays its own game like a player clicking (keep, play a land, cycle, next turn).
+
+Run: ``python benchmarks/bench_goldfish.py [--samples 200] [--channels 500] [--actions 20]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import simcord  # noqa: E402
+
+from bot.client import CycleBot  # noqa: E402
+from bot.config import Config  # noqa: E402
+from bot.goldfish import Game, preset_decks  # noqa: E402
+from bot.goldfish.store import GameStore, StatsDelta  # noqa: E402
+from bot.storage import Database  # noqa: E402
+from cogs.goldfish import Action, Goldfish, Table  # noqa: E402
+
+SEED = 12  # slide: keep, play Plains, then Secluded Steppe (Cycling {W}) is affordable
+TARGET_MEDIAN_MS, TARGET_P99_MS, TARGET_RATE = 10.0, 50.0, 500.0
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def option(message, prefix: str, label: str) -> tuple[str, str]:
+    for row in message.components:
+        for component in row.get("components", []):
+            if component.get("custom_id", "").startswith(prefix):
+                for choice in component["options"]:
+                    if choice["label"] == label:
+                        return component["custom_id"], choice["value"]
+    raise LookupError(f"no {label!r} in {prefix}")
+
+
+async def simcord_cycle_latency(samples: int, data_dir: Path) -> list[float]:
+    """Milliseconds from the cycle select to the updated game message, one fresh channel a sample."""
+    timings = []
+    async with simcord.run(CycleBot(Config(data_dir=data_dir))) as env:
+        guilds = [env.create_guild(f"bench {n}") for n in range((samples + 399) // 400)]
+        users = [env.create_user("player")]
+        members = [guild.add_member(users[0]) for guild in guilds]
+        for index in range(samples):
+            guild, member = guilds[index // 400], members[index // 400]
+            channel = guild.create_text_channel(f"goldfish-{index}")
+            message = (await member.slash(channel, "goldfish start", deck="slide", seed=SEED)).response
+            await member.click(message, label="Keep")
+            custom_id, value = option(message, "gf:land:", "Plains")
+            await member.select(message, [value], custom_id=custom_id)
+            custom_id, value = option(message, "gf:cycle:", "Cycle Secluded Steppe")
+            start = time.perf_counter()
+            result = await member.select(message, [value], custom_id=custom_id)
+            timings.append((time.perf_counter() - start) * 1000)
+            if result.ephemeral or "Cycled Secluded Steppe" not in str(result.response.embeds[0].to_dict()):
+                raise RuntimeError("the benchmark's cycle action did not happen")
+    return timings
+
+
+def bare_cog(db: Database) -> Goldfish:
+    cog = Goldfish(SimpleNamespace())
+    cog.store = GameStore(db)
+    return cog
+
+
+async def new_games(store: GameStore, channels: int, user_id: int) -> None:
+    slide = preset_decks()["slide"]
+    for channel_id in range(1, channels + 1):
+        game = Game.new(slide, seed=channel_id)
+        await store.create(
+            channel_id=channel_id,
+            guild_id=1,
+            owner_id=user_id,
+            shared=False,
+            state=game.to_dict(),
+            stats=StatsDelta(games=1),
+        )
+
+
+def next_action(game: Game) -> Action | None:
+    """What a player practising cycling does next."""
+    if game.phase == "over":
+        return None
+    if game.phase == "mulligan":
+        return Action("keep")
+    lands = game.playable_lands()
+    if lands:
+        return Action("play", lands[0].iid)
+    cycle = [o for o in game.cycle_options() if o.affordable]
+    if cycle:
+        return Action("cycle", cycle[0].iid, cycle[0].ability_index)
+    return Action("next")
+
+
+async def act_latency(samples: int, data_dir: Path) -> list[float]:
+    """Milliseconds for one cycle through ``Goldfish.act`` alone, same games as the simcord run."""
+    db = await Database.open(data_dir / "act.sqlite3")
+    try:
+        cog, timings = bare_cog(db), []
+        slide = preset_decks()["slide"]
+        for channel_id in range(1, samples + 1):
+            game = Game.new(slide, seed=SEED)
+            await cog.store.create(channel_id=channel_id, guild_id=1, owner_id=7, shared=False, state=game.to_dict())
+            await cog.act(channel_id, 7, Action("keep"))
+            table = await cog.act(channel_id, 7, Action("play", plains(game)))
+            steppe = next(o for o in table.game.cycle_options() if o.name == "Secluded Steppe" and o.affordable)
+            start = time.perf_counter()
+            await cog.act(channel_id, 7, Action("cycle", steppe.iid, steppe.ability_index))
+            timings.append((time.perf_counter() - start) * 1000)
+        return timings
+    finally:
+        await db.close()
+
+
+def plains(game: Game) -> int:
+    return next(card.iid for card in game.hand if card.name == "Plains")
+
+
+async def throughput(channels: int, actions: int, data_dir: Path) -> tuple[int, float, list[float]]:
+    """(actions done, seconds, per-action ms) with every channel playing at once."""
+    db = await Database.open(data_dir / "throughput.sqlite3")
+    try:
+        cog = bare_cog(db)
+        await new_games(cog.store, channels, user_id=7)
+        tables: dict[int, Table] = {}
+        for channel_id in range(1, channels + 1):
+            tables[channel_id] = await cog.load_table(channel_id)
+        latencies: list[float] = []
+
+        async def play(channel_id: int) -> int:
+            done = 0
+            game = tables[channel_id].game
+            for _ in range(actions):
+                action = next_action(game)
+                if action is None:
+                    break
+                start = time.perf_counter()
+                game = (await cog.act(channel_id, 7, action)).game
+                latencies.append((time.perf_counter() - start) * 1000)
+                done += 1
+            return done
+
+        start = time.perf_counter()
+        counts = await asyncio.gather(*(play(channel_id) for channel_id in range(1, channels + 1)))
+        elapsed = time.perf_counter() - start
+        stats = await cog.store.get_stats(7)
+        if stats is None or stats.games != channels:
+            raise RuntimeError("statistics were not written")
+        return sum(counts), elapsed, latencies
+    finally:
+        await db.close()
+
+
+def row(name: str, n: int, median: str, p99: str, target: str, ok: bool) -> str:
+    return f"| {name:<52} | {n:>6} | {median:>10} | {p99:>9} | {target:<20} | {'yes' if ok else 'NO':<4} |"
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--channels", type=int, default=500)
+    parser.add_argument("--actions", type=int, default=20, help="actions per channel in the throughput run")
+    args = parser.parse_args()
+    logging.disable(logging.WARNING)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        (base / "simcord").mkdir()
+        (base / "act").mkdir()
+        (base / "many").mkdir()
+        via_discord = await simcord_cycle_latency(args.samples, base / "simcord")
+        via_act = await act_latency(args.samples, base / "act")
+        done, elapsed, under_load = await throughput(args.channels, args.actions, base / "many")
+
+    rate = done / elapsed
+    d_med, d_p99 = statistics.median(via_discord), percentile(via_discord, 0.99)
+    a_med, a_p99 = statistics.median(via_act), percentile(via_act, 0.99)
+    l_med, l_p99 = statistics.median(under_load), percentile(under_load, 0.99)
+    header = row("measurement", 0, "median ms", "p99 ms", "target", True)
+    print(header.replace("|      0 |", "|      n |").replace("| yes  |", "| met  |"))
+    print("|" + "|".join("-" * (len(cell) + 0) for cell in header.split("|")[1:-1]) + "|")
+    print(
+        row(
+            "one cycle via simcord (interaction → reply, DB write)",
+            len(via_discord),
+            f"{d_med:.2f}",
+            f"{d_p99:.2f}",
+            "< 10 median, < 50 p99",
+            d_med < TARGET_MEDIAN_MS and d_p99 < TARGET_P99_MS,
+        )
+    )
+    print(
+        row(
+            "one cycle via Goldfish.act (load → engine → save)",
+            len(via_act),
+            f"{a_med:.2f}",
+            f"{a_p99:.2f}",
+            "< 10 median, < 50 p99",
+            a_med < TARGET_MEDIAN_MS and a_p99 < TARGET_P99_MS,
+        )
+    )
+    print(
+        row(
+            f"{args.channels} channels at once: act() latency",
+            len(under_load),
+            f"{l_med:.2f}",
+            f"{l_p99:.2f}",
+            "(queueing included)",
+            True,
+        )
+    )
+    print(
+        row(
+            f"{args.channels} channels at once: actions per second",
+            done,
+            f"{rate:.0f}/s",
+            f"{elapsed:.2f} s",
+            "≥ 500 actions/s",
+            rate >= TARGET_RATE,
+        )
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

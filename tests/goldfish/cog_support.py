@@ -1,0 +1,100 @@
+"""Shared pieces of the /goldfish tests: read the stored game, find controls on a game message."""
+
+from __future__ import annotations
+
+import pytest
+from simcord.components import walk_components
+
+from bot.goldfish import Game
+from bot.goldfish.decks import bundled_cards
+
+# Seeds checked against the engine's shuffle (the engine is deterministic for a seed):
+# slide 12: keep 7 with Plains and Secluded Steppe ({W}) → play Plains, cycle the Steppe on turn 1.
+# slide 11: mulligan, bottom Akroma's Vengeance, Plains, cycle Winged Shepherd ({W}); turn 2 a Mountain
+#           pays for Eternal Dragon's Plainscycling {2}.
+# landcycling 2: keep, play a Forest, Generous Ent's Forestcycling {1} is affordable at once.
+SLIDE_SIMPLE = 12
+SLIDE_FULL = 11
+LANDCYCLING_ENT = 2
+
+
+async def stored(env, channel):
+    """The channel's stored record, or None."""
+    return await env.bot.get_cog("Goldfish").store.load(channel.id)
+
+
+async def game_of(env, channel) -> Game:
+    record = await stored(env, channel)
+    assert record is not None, "no game stored for this channel"
+    return Game.from_dict(record.state)
+
+
+@pytest.fixture(autouse=True)
+async def close_databases(simcord_env):
+    """Close every bot's database after the test, restarted generations included.
+
+    simcord detaches a bot without closing it, and an open aiosqlite connection keeps a
+    non-daemon thread alive that can stop the interpreter from exiting.
+    """
+    generations = []
+    restart = simcord_env.restart_bot
+
+    async def restart_and_remember(bot=None):
+        generations.append(simcord_env.bot)
+        await restart(bot)
+
+    simcord_env.restart_bot = restart_and_remember
+    yield
+    for bot in [*generations, simcord_env.bot]:
+        db = getattr(bot, "db", None)
+        if db is not None:
+            await db.close()
+
+
+def controls(message) -> list[dict]:
+    return [c for c in walk_components(message.components) if c.get("custom_id")]
+
+
+def control(message, prefix: str) -> dict:
+    found = [c for c in controls(message) if c["custom_id"].startswith(prefix)]
+    assert len(found) == 1, f"expected one control {prefix}…, got {[c['custom_id'] for c in controls(message)]}"
+    return found[0]
+
+
+def option_value(message, prefix: str, label: str) -> tuple[str, str]:
+    """(custom_id, value) of the first option labelled ``label`` in the select whose id starts with ``prefix``."""
+    select = control(message, prefix)
+    for option in select["options"]:
+        if option["label"] == label:
+            return select["custom_id"], option["value"]
+    raise AssertionError(f"no option {label!r} in {[o['label'] for o in select['options']]}")
+
+
+async def choose(actor, message, prefix: str, label: str):
+    custom_id, value = option_value(message, prefix, label)
+    return await actor.select(message, [value], custom_id=custom_id)
+
+
+def fields(message) -> dict[str, str]:
+    return {field.name: field.value for field in message.embeds[0].fields}
+
+
+def hand_field(message) -> str:
+    return next(value for name, value in fields(message).items() if name.startswith("Hand ("))
+
+
+def fake_collection(extra_unknown: tuple[str, ...] = ()):
+    """A stand-in for Scryfall's collection lookup, answering from the bundled card data."""
+    cards = bundled_cards()
+    calls: list[list[dict]] = []
+
+    async def fetch(identifiers: list[dict]):
+        calls.append(identifiers)
+        found, missing = [], []
+        for identifier in identifiers:
+            card = cards.get(identifier.get("name", ""))
+            (found if card else missing).append(card or identifier)
+        return found, missing
+
+    fetch.calls = calls
+    return fetch

@@ -1,0 +1,190 @@
+"""Hostile and mistaken input to /goldfish: unknown cards, long text, mentions, big and custom decklists."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.goldfish import cog_support
+from tests.goldfish.cog_support import SLIDE_SIMPLE, fake_collection, fields, game_of, stored
+
+close_databases = cog_support.close_databases  # autouse: closes every bot's database
+
+
+def goldfish_schema(env) -> dict:
+    return next(c for c in env.bot.command_payload(None) if c["name"] == "goldfish")
+
+
+def option(schema: dict, path: str, name: str) -> dict:
+    node = schema
+    for part in path.split():
+        node = next(o for o in node["options"] if o["name"] == part)
+    return next(o for o in node["options"] if o["name"] == name)
+
+
+def no_pings(env) -> bool:
+    requests = [r for r in env.http_requests if r.json and ("callback" in r.path or "webhooks" in r.path)]
+    return all(
+        (r.json.get("data", r.json) or {}).get("allowed_mentions") == {"parse": []}
+        for r in requests
+        if isinstance(r.json, dict) and (r.json.get("data", r.json) or {}).get("content")
+    )
+
+
+@pytest.fixture
+def cog(simcord_env):
+    return simcord_env.bot.get_cog("Goldfish")
+
+
+async def test_the_command_group_is_guild_only_with_length_limits(simcord_env):
+    schema = goldfish_schema(simcord_env)
+    assert schema["contexts"] == [0] or schema.get("dm_permission") is False
+    assert option(schema, "start", "decklist")["max_length"] == 6000
+    assert option(schema, "start", "deck")["max_length"] == 100
+    assert option(schema, "cycle", "card")["max_length"] == 100
+    assert option(schema, "start", "seed")["min_value"] == 0
+    names = {o["name"] for o in schema["options"]}
+    assert {
+        "start",
+        "hand",
+        "cycle",
+        "play",
+        "cast",
+        "next",
+        "mulligan",
+        "keep",
+        "status",
+        "log",
+        "end",
+        "stats",
+    } <= names
+    assert {o["name"] for o in option(schema, "", "stats")["options"]} == {"show", "forget"}
+
+
+async def test_actions_without_a_game_say_how_to_start_one(simcord_env, channel, alice):
+    for command, options in (("goldfish next", {}), ("goldfish cycle", {"card": "Plains"}), ("goldfish status", {})):
+        result = await alice.slash(channel, command, **options)
+        assert result.ephemeral and "/goldfish start" in result.response.content
+    assert not simcord_env.errors
+
+
+async def test_an_unknown_card_name_lists_the_hand(simcord_env, channel, alice):
+    await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
+    await alice.slash(channel, "goldfish keep")
+
+    result = await alice.slash(channel, "goldfish cycle", card="Black Lotus")
+
+    assert result.ephemeral
+    assert "no card with cycling called “Black Lotus”" in result.response.content
+    assert "Your hand: Solar Blast, Plains" in result.response.content
+    assert (await stored(simcord_env, channel)).version == 2
+
+
+async def test_a_land_that_is_not_in_hand_is_refused(simcord_env, channel, alice):
+    await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
+    await alice.slash(channel, "goldfish keep")
+
+    result = await alice.slash(channel, "goldfish play", card="Island")
+
+    assert result.ephemeral and "no playable land called “Island”" in result.response.content
+
+
+async def test_an_illegal_action_is_explained_and_changes_nothing(simcord_env, channel, alice):
+    await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
+    await alice.slash(channel, "goldfish keep")
+
+    result = await alice.slash(channel, "goldfish cycle", card="Sweltering Suns")
+
+    assert result.ephemeral and "can't cycle Sweltering Suns" in result.response.content
+    assert (await game_of(simcord_env, channel)).stats["cards_cycled"] == 0
+
+
+async def test_an_unknown_preset_deck_lists_the_presets_and_never_pings(simcord_env, channel, alice):
+    result = await alice.slash(channel, "goldfish start", deck="@everyone")
+
+    assert result.ephemeral
+    assert "slide" in result.response.content and "landcycling" in result.response.content
+    assert not result.response.message.mention_everyone
+    assert no_pings(simcord_env)
+    assert await stored(simcord_env, channel) is None
+
+
+async def test_deck_autocomplete_offers_the_presets(simcord_env, channel, alice):
+    choices = await alice.autocomplete(channel, "goldfish start", "deck", "")
+    assert [c["value"] for c in choices] == ["landcycling", "slide", "two-colour"]
+
+
+async def test_deck_and_decklist_together_are_refused(simcord_env, channel, alice):
+    result = await alice.slash(channel, "goldfish start", deck="slide", decklist="4 Plains")
+    assert result.ephemeral and "not both" in result.response.content
+
+
+async def test_a_decklist_over_250_cards_is_refused_with_the_reason(simcord_env, channel, alice, cog):
+    cog.fetch_collection = fake_collection()
+
+    result = await alice.slash(channel, "goldfish start", decklist="200 Plains; 51 Secluded Steppe")
+
+    assert "more than 250 cards" in result.response.content
+    assert cog.fetch_collection.calls == []  # refused before any lookup
+    assert await stored(simcord_env, channel) is None
+
+
+async def test_a_6000_character_decklist_of_nonsense_gets_a_readable_refusal(simcord_env, channel, alice, cog):
+    cog.fetch_collection = fake_collection()
+
+    result = await alice.slash(channel, "goldfish start", decklist="x" * 6000)
+
+    assert "isn't a card line" in result.response.content or "not a card line" in result.response.content
+    assert len(result.response.content) < 2000
+    assert not simcord_env.errors
+
+
+async def test_custom_decklist_unknown_names_are_listed_without_pinging(simcord_env, channel, alice, cog):
+    cog.fetch_collection = fake_collection()
+
+    result = await alice.slash(channel, "goldfish start", decklist="20 Plains; 4 @everyone; 4 Flame Jetz; 36 Mountain")
+
+    content = result.response.content
+    assert "couldn't find these cards" in content and "Flame Jetz" in content and "everyone" in content
+    assert not result.response.message.mention_everyone
+    assert no_pings(simcord_env)
+    assert await stored(simcord_env, channel) is None
+
+
+async def test_a_custom_decklist_starts_a_game(simcord_env, channel, alice, cog):
+    cog.fetch_collection = fake_collection()
+    decklist = "4 Secluded Steppe; 4 Winged Shepherd; 4 Eternal Dragon\n24 Plains; 4 Renewed Faith"
+
+    result = await alice.slash(channel, "goldfish start", decklist=decklist, seed=3)
+
+    # The first follow-up replaces the private "thinking…" answer; the game itself is public.
+    ready, game_message = result.response, result.followups[-1]
+    assert ready.ephemeral and "40 cards" in ready.content
+    assert not game_message.ephemeral and "Custom deck" in game_message.embeds[0].title
+    game = await game_of(simcord_env, channel)
+    assert len(game.library) + len(game.hand) == 40
+    assert cog.fetch_collection.calls and {"name": "Secluded Steppe"} in cog.fetch_collection.calls[0]
+    kept = await alice.click(game_message, label="Keep")
+    assert "**Turn 1**" in kept.response.embeds[0].description
+
+
+async def test_custom_decklists_without_the_card_lookup_say_so(simcord_env, channel, alice, cog):
+    cog.fetch_collection = None
+
+    result = await alice.slash(channel, "goldfish start", decklist="20 Plains")
+
+    assert "need the card lookup feature" in result.response.content
+    assert await stored(simcord_env, channel) is None
+
+
+async def test_keep_after_a_mulligan_by_names(simcord_env, channel, alice):
+    await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
+    await alice.slash(channel, "goldfish mulligan")
+    game = await game_of(simcord_env, channel)
+    wrong = await alice.slash(channel, "goldfish keep", bottom=f"{game.hand[0].name}, {game.hand[1].name}")
+    assert wrong.ephemeral and "exactly 1" in wrong.response.content
+
+    kept = await alice.slash(channel, "goldfish keep", bottom=game.hand[0].name.upper())
+
+    after = await game_of(simcord_env, channel)
+    assert after.phase == "main" and after.library[-1].name == game.hand[0].name
+    assert "Mulligan" in fields(kept.response)["What happened"] or after.turn == 1

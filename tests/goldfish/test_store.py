@@ -1,0 +1,160 @@
+"""GameStore against a real migrated SQLite database: versions, atomicity, statistics."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StatsDelta
+from bot.storage import Database
+
+CHANNEL, GUILD, ALICE, BOB = 100, 10, 1, 2
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+@pytest.fixture
+def store(db):
+    return GameStore(db)
+
+
+async def new_game(store, **overrides):
+    values = dict(channel_id=CHANNEL, guild_id=GUILD, owner_id=ALICE, shared=False, state={"turn": 1})
+    values.update(overrides)
+    return await store.create(**values)
+
+
+async def test_migration_creates_the_goldfish_tables(db):
+    assert await db.schema_version() >= 2
+    names = {row["name"] for row in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"goldfish_games", "goldfish_stats"} <= names
+
+
+async def test_a_created_game_loads_back_at_version_one(store):
+    created = await new_game(store, shared=True, state={"turn": 1, "name": "Ségolène @everyone"})
+    loaded = await store.load(CHANNEL)
+    assert loaded == created
+    assert loaded.version == 1 and loaded.shared and loaded.owner_id == ALICE
+    assert loaded.state == {"turn": 1, "name": "Ségolène @everyone"}
+
+
+async def test_loading_a_channel_without_a_game_gives_none(store):
+    assert await store.load(999) is None
+
+
+async def test_save_bumps_the_version(store):
+    await new_game(store)
+    assert await store.save(CHANNEL, {"turn": 2}, 1) == 2
+    loaded = await store.load(CHANNEL)
+    assert loaded.version == 2 and loaded.state == {"turn": 2}
+
+
+async def test_a_save_with_a_stale_version_raises_and_writes_nothing(store):
+    await new_game(store)
+    await store.save(CHANNEL, {"turn": 2}, 1)
+    with pytest.raises(StaleGameError):
+        await store.save(CHANNEL, {"turn": 99}, 1, user_id=ALICE, stats=StatsDelta(cards_cycled=5))
+    loaded = await store.load(CHANNEL)
+    assert loaded.version == 2 and loaded.state == {"turn": 2}
+    assert await store.get_stats(ALICE) is None
+
+
+async def test_two_concurrent_saves_of_the_same_version_only_one_wins(store):
+    await new_game(store)
+    results = await asyncio.gather(
+        store.save(CHANNEL, {"by": "first"}, 1), store.save(CHANNEL, {"by": "second"}, 1), return_exceptions=True
+    )
+    assert sorted(type(r).__name__ for r in results) == ["StaleGameError", "int"]
+    assert (await store.load(CHANNEL)).version == 2
+
+
+async def test_saving_a_deleted_game_raises(store):
+    await new_game(store)
+    assert await store.delete(CHANNEL)
+    with pytest.raises(StaleGameError):
+        await store.save(CHANNEL, {"turn": 2}, 1)
+
+
+async def test_creating_over_an_existing_game_needs_an_explicit_replace(store):
+    await new_game(store)
+    with pytest.raises(GameExistsError):
+        await new_game(store, owner_id=BOB)
+    replaced = await new_game(store, owner_id=BOB, replace_version=1, state={"turn": 7})
+    assert replaced.owner_id == BOB and replaced.version == 1 and replaced.state == {"turn": 7}
+
+
+async def test_replacing_a_game_that_moved_on_raises_and_keeps_it(store):
+    await new_game(store)
+    await store.save(CHANNEL, {"turn": 2}, 1)
+    with pytest.raises(StaleGameError):
+        await new_game(store, owner_id=BOB, replace_version=1)
+    loaded = await store.load(CHANNEL)
+    assert loaded.owner_id == ALICE and loaded.state == {"turn": 2}
+
+
+async def test_transaction_is_atomic_when_the_statistics_write_fails(store, db):
+    await new_game(store)
+    # Make the statistics write fail after the game UPDATE has already run in the same transaction.
+    async with db.transaction() as conn:
+        await conn.execute(
+            "CREATE TRIGGER fail_stats BEFORE INSERT ON goldfish_stats BEGIN SELECT RAISE(ABORT, 'boom'); END"
+        )
+    with pytest.raises(Exception, match="boom"):
+        await store.save(CHANNEL, {"turn": 2}, 1, user_id=ALICE, stats=StatsDelta(cards_cycled=1))
+    loaded = await store.load(CHANNEL)
+    assert loaded.version == 1 and loaded.state == {"turn": 1}
+    assert not db.connection.in_transaction
+
+
+async def test_delete_with_a_stale_version_keeps_the_game(store):
+    await new_game(store)
+    await store.save(CHANNEL, {"turn": 2}, 1)
+    assert not await store.delete(CHANNEL, expected_version=1)
+    assert await store.delete(CHANNEL, expected_version=2)
+    assert await store.load(CHANNEL) is None
+
+
+async def test_statistics_add_up_and_keep_the_longest_game(store):
+    await store.add_stats(ALICE, StatsDelta(games=1, cards_cycled=3, turns=2, longest_game=2))
+    await store.add_stats(ALICE, StatsDelta(cards_cycled=2, typecycling_searches=1, turns=1, longest_game=5))
+    await store.add_stats(ALICE, StatsDelta(games=1, longest_game=3))
+    stats = await store.get_stats(ALICE)
+    assert (stats.games, stats.cards_cycled, stats.typecycling_searches, stats.turns, stats.longest_game) == (
+        2,
+        5,
+        1,
+        3,
+        5,
+    )
+
+
+async def test_save_credits_the_acting_player_in_the_same_write(store):
+    await new_game(store, shared=True, stats=StatsDelta(games=1))
+    await store.save(CHANNEL, {"turn": 1}, 1, user_id=BOB, stats=StatsDelta(cards_cycled=1, longest_game=1))
+    assert (await store.get_stats(ALICE)).games == 1
+    bob = await store.get_stats(BOB)
+    assert bob.cards_cycled == 1 and bob.games == 0
+
+
+async def test_forget_deletes_only_that_players_statistics(store):
+    await new_game(store, stats=StatsDelta(games=1))
+    await store.add_stats(BOB, StatsDelta(games=1))
+    assert await store.forget_stats(ALICE)
+    assert await store.get_stats(ALICE) is None
+    assert await store.get_stats(BOB) is not None
+    assert await store.load(CHANNEL) is not None  # the running game stays
+    assert not await store.forget_stats(ALICE)
+
+
+async def test_hostile_text_is_stored_as_data(store):
+    evil = "'); DROP TABLE goldfish_games; --"
+    await new_game(store, state={"deck_name": evil})
+    assert (await store.load(CHANNEL)).state["deck_name"] == evil

@@ -6,10 +6,32 @@ import pytest
 
 from bot.client import CycleBot
 from bot.config import Config
+from bot.storage import Database
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 CR_DIR = SHARED / "cr"
 SCRYFALL_CARDS = SHARED / "scryfall" / "cycling-cards.jsonl"
+
+
+@pytest.fixture(autouse=True)
+async def close_databases(monkeypatch):
+    """Close every database a test opened, restarted bots' included.
+
+    simcord detaches a bot without closing it, and an open aiosqlite connection keeps a
+    non-daemon thread alive that can stop the interpreter from exiting.
+    """
+    opened: list[Database] = []
+    original = Database.open.__func__
+
+    async def open_and_remember(cls, *args, **kwargs):
+        db = await original(cls, *args, **kwargs)
+        opened.append(db)
+        return db
+
+    monkeypatch.setattr(Database, "open", classmethod(open_and_remember))
+    yield
+    for db in opened:
+        await db.close()
 
 
 @pytest.fixture

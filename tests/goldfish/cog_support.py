@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from simcord.components import walk_components
 
 from bot.goldfish import Game
@@ -27,28 +26,6 @@ async def game_of(env, channel) -> Game:
     record = await stored(env, channel)
     assert record is not None, "no game stored for this channel"
     return Game.from_dict(record.state)
-
-
-@pytest.fixture(autouse=True)
-async def close_databases(simcord_env):
-    """Close every bot's database after the test, restarted generations included.
-
-    simcord detaches a bot without closing it, and an open aiosqlite connection keeps a
-    non-daemon thread alive that can stop the interpreter from exiting.
-    """
-    generations = []
-    restart = simcord_env.restart_bot
-
-    async def restart_and_remember(bot=None):
-        generations.append(simcord_env.bot)
-        await restart(bot)
-
-    simcord_env.restart_bot = restart_and_remember
-    yield
-    for bot in [*generations, simcord_env.bot]:
-        db = getattr(bot, "db", None)
-        if db is not None:
-            await db.close()
 
 
 def controls(message) -> list[dict]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bot.client import CycleBot
-from tests.goldfish import cog_support
 from tests.goldfish.cog_support import (
     LANDCYCLING_ENT,
     SLIDE_FULL,
@@ -16,8 +15,6 @@ from tests.goldfish.cog_support import (
     hand_field,
     stored,
 )
-
-close_databases = cog_support.close_databases  # autouse: closes every bot's database
 
 
 async def test_start_posts_a_public_game_message_with_keep_and_mulligan(simcord_env, channel, alice):

@@ -5,10 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.goldfish import cog_support
 from tests.goldfish.cog_support import LANDCYCLING_ENT, SLIDE_SIMPLE, choose, game_of, stored
-
-close_databases = cog_support.close_databases  # autouse: closes every bot's database
 
 
 @pytest.fixture

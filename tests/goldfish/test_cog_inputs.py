@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.goldfish import cog_support
 from tests.goldfish.cog_support import SLIDE_SIMPLE, fake_collection, fields, game_of, stored
-
-close_databases = cog_support.close_databases  # autouse: closes every bot's database
 
 
 def goldfish_schema(env) -> dict:

@@ -119,27 +119,28 @@ SELF_SEARCHES: dict[str, tuple[str, ...]] = {
 SELF_X: frozenset[str] = frozenset({"Decree of Justice"})
 
 
-def _lightning_rift(game: Game, ctx: CycleContext, source: int) -> list[Event]:
+def _pay_one_then(game: Game, ctx: CycleContext, name: str, missed: str, effect) -> list[Event]:
+    """The optional "you may pay {1}" of Lightning Rift and Drake Haven, then the effect."""
     from bot.goldfish.engine import Event
 
     paid = game._pay_optional(("1",), ctx.pay)
     if paid is None:
         why = "you chose not to pay {1}" if not ctx.pay else "no untapped land to pay {1}"
-        return [Event("trigger", f"Lightning Rift: {why}, no damage", "702.29d")]
-    return [Event("mana", f"Paid {{1}} for Lightning Rift ({paid})", "107.3")] + game._damage_opponent(
-        2, "Lightning Rift"
-    )
+        return [Event("trigger", f"{name}: {why}, {missed}", "702.29d")]
+    return [Event("mana", f"Paid {{1}} for {name} ({paid})", "107.3")] + effect()
+
+
+def _lightning_rift(game: Game, ctx: CycleContext, source: int) -> list[Event]:
+    return _pay_one_then(game, ctx, "Lightning Rift", "no damage", lambda: game._damage_opponent(2, "Lightning Rift"))
 
 
 def _drake_haven(game: Game, ctx: CycleContext, source: int) -> list[Event]:
-    from bot.goldfish.engine import Event
-
-    paid = game._pay_optional(("1",), ctx.pay)
-    if paid is None:
-        why = "you chose not to pay {1}" if not ctx.pay else "no untapped land to pay {1}"
-        return [Event("trigger", f"Drake Haven: {why}, no Drake", "702.29d")]
-    return [Event("mana", f"Paid {{1}} for Drake Haven ({paid})", "107.3")] + game._create_tokens(
-        1, "Drake", 2, 2, "2/2 blue Drake with flying", "Drake Haven"
+    return _pay_one_then(
+        game,
+        ctx,
+        "Drake Haven",
+        "no Drake",
+        lambda: game._create_tokens(1, "Drake", 2, 2, "2/2 blue Drake with flying", "Drake Haven"),
     )
 
 

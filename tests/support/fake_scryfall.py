@@ -556,7 +556,9 @@ class FakeScryfall:
         self._server.daemon_threads = True
         host, port = self._server.server_address[:2]
         self.base_url = f"http://{host}:{port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-scryfall", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-scryfall", daemon=True
+        )
         self._thread.start()
         return self
 

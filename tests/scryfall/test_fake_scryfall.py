@@ -73,7 +73,7 @@ def test_named_fuzzy_exact_ambiguous_and_not_found(fake_scryfall):
         ("drake -t:creature", {"Drake Haven"}),
         ('o:"when you cycle" t:drake', set()),
         ("(t:drake or t:wizard) c=u mv>=5", {"Shimmerscale Drake", "Windcaller Aven"}),
-        ("(t:drake or t:wizard) c:ub", {"Architects of Will"}),
+        ("(t:drake or t:wizard) c:ub", {"Architects of Will", "Esper Sojourners"}),
         ("kw:wizardcycling", {"Step Through", "Vedalken Aethermage"}),
         ("set:tst kw:cycling", {"Test Cycling Face // Test Far Face", "Test Xcycler"}),
         ("s:tst c=ur", {"Fire // Ice"}),

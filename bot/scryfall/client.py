@@ -275,6 +275,8 @@ class ScryfallClient:
     stale, when Scryfall cannot answer.
     ``pause_seconds``: minimum pause of an endpoint class after a 429 (Scryfall asks for 30 s+).
     ``backoff``: first retry delay in seconds, doubled on each further retry.
+    ``keep_days``: answers older than this are dropped from the cache when the client starts
+    (until then an expired answer can still be served stale).
     """
 
     def __init__(
@@ -291,6 +293,7 @@ class ScryfallClient:
         search_interval: float = SEARCH_INTERVAL + SAFETY_MARGIN,
         general_interval: float = GENERAL_INTERVAL + SAFETY_MARGIN / 4,
         max_workers: int = 8,
+        keep_days: float = 30,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         parts = urlsplit(self.base_url)
@@ -325,6 +328,7 @@ class ScryfallClient:
         )
         self._session.headers.update({"User-Agent": self.user_agent, "Accept": ACCEPT})
         self._closed = False
+        self._prune(keep_days)
 
     @classmethod
     def from_config(cls, config: Any, **kwargs: Any) -> ScryfallClient:
@@ -429,6 +433,13 @@ class ScryfallClient:
         return max(0.0, self._paused_until[klass] - time.monotonic())
 
     # ------------------------------------------------------------------ internals
+
+    def _prune(self, keep_days: float) -> None:
+        """Drop answers too old to be worth serving even stale, so the cache file stays small."""
+        try:
+            self._session.cache.delete(older_than=timedelta(days=max(keep_days, self.cache_hours / 24)))
+        except Exception:
+            log.exception("Could not prune the Scryfall cache")
 
     def _local_uri(self, uri: str) -> str:
         parts = urlsplit(uri.strip())

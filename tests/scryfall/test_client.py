@@ -399,3 +399,22 @@ async def test_closed_client_refuses_calls(make_client):
     await client.close()
     with pytest.raises(RuntimeError):
         await client.named("Pendrell Drake")
+
+
+def test_the_client_does_not_import_discord():
+    import subprocess
+    import sys
+
+    code = "import sys, bot.scryfall; assert not any(m.startswith('discord') for m in sys.modules)"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+async def test_old_answers_are_pruned_when_a_client_starts(make_client, fake_scryfall):
+    first = make_client()
+    await first.named("Pendrell Drake")
+    await first.close()
+    await asyncio.sleep(0.05)
+    second = make_client(keep_days=0.01 / 86400, cache_hours=0.01 / 3600, retries=0)
+    fake_scryfall.fail_next(500)
+    with pytest.raises(ScryfallUnavailable):  # no stale copy left to fall back on
+        await second.named("Pendrell Drake")

@@ -416,7 +416,7 @@ class ScryfallClient:
         return await self._call("GET", self._local_uri(uri))
 
     async def close(self) -> None:
-        """Wait for nothing: cancel in-flight calls, close the session and the cache."""
+        """Cancel calls still in flight, then close the HTTP session and its cache."""
         if self._closed:
             return
         self._closed = True

@@ -15,7 +15,7 @@ from bot.errors import ConfigError
 log = logging.getLogger(__name__)
 
 # Each module has ``register(subparsers)``; its sub-commands need no Discord token.
-FEATURE_COMMANDS: tuple[str, ...] = ()
+FEATURE_COMMANDS: tuple[str, ...] = ("bot.cards.cli",)
 
 EXIT_CONFIG = 2
 

@@ -26,7 +26,7 @@ from bot.scryfall import (
     ScryfallError,
     ScryfallUnavailable,
 )
-from bot.ui import NO_MENTIONS, GuardedView, Paginator, chunk_lines, report_error
+from bot.ui import NO_MENTIONS, GuardedView, Paginator, chunk_lines, reply, report_error
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +157,8 @@ class CandidatePicker(GuardedView):
         try:
             answer = await within(LOOKUP_SECONDS, self.cog.client.named(name, set_code=self.set_code, fuzzy=False))
         except (ScryfallError, ScryfallUnavailable, TimeoutError) as error:
-            raise UserFacingError(scryfall_message(error)) from error
+            await reply(interaction, scryfall_message(error), ephemeral=True)
+            return
         self.stop()
         await interaction.edit_original_response(content=None, **self.cog.card_message(answer))
 
@@ -175,7 +176,7 @@ class CyclingResults(GuardedView):
         self.next_url = first.get("next_page") if first.get("has_more") else None
         self.warnings = [str(warning) for warning in first.get("warnings") or []]
         self.index = 0
-        self._refresh()
+        self._sync_buttons()
 
     @property
     def page_count(self) -> int:
@@ -206,7 +207,7 @@ class CyclingResults(GuardedView):
         embed.set_footer(text=render.clip(footer, render.FOOTER_LIMIT))
         return embed
 
-    def _refresh(self) -> None:
+    def _sync_buttons(self) -> None:
         self.previous.disabled = self.index == 0
         self.next.disabled = self.index >= self.page_count - 1
 
@@ -225,13 +226,15 @@ class CyclingResults(GuardedView):
             try:
                 await self.load_until(target)
             except (ScryfallError, ScryfallUnavailable, TimeoutError) as error:
-                raise UserFacingError(scryfall_message(error)) from error
+                # The page stays as it was; pressing Next again retries.
+                await reply(interaction, scryfall_message(error), ephemeral=True)
+                return
             self.index = min(target, self.page_count - 1)
-            self._refresh()
+            self._sync_buttons()
             await interaction.edit_original_response(embed=self.embed(), view=self)
         else:
             self.index = target
-            self._refresh()
+            self._sync_buttons()
             await interaction.response.edit_message(embed=self.embed(), view=self)
 
     @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
@@ -277,7 +280,7 @@ class Cards(commands.Cog):
         try:
             answer = await within(LOOKUP_SECONDS, self.client.get_uri(f"{self.client.base_url}/cards/{card_id}"))
         except (ScryfallError, ScryfallUnavailable, TimeoutError) as error:
-            raise UserFacingError(scryfall_message(error)) from error
+            raise UserFacingError(scryfall_message(error)) from None
         return answer.data
 
     async def suggestions(self, name: str) -> list[str]:
@@ -389,7 +392,7 @@ class Cards(commands.Cog):
         try:
             answer = await within(LOOKUP_SECONDS, self.client.get_uri(uri))
         except (ScryfallError, ScryfallUnavailable, TimeoutError) as error:
-            raise UserFacingError(scryfall_message(error)) from error
+            raise UserFacingError(scryfall_message(error)) from None
         lines = render.ruling_lines(answer.data.get("data") or [])
         if not lines:
             await interaction.followup.send(f"Scryfall has no rulings for {echo(name)}.", ephemeral=True)

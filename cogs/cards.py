@@ -455,8 +455,9 @@ class Cards(commands.Cog):
         references = find_references(message.content)
         if not references:
             return
-        bucket = self.inline_cooldown.get_bucket(message)
-        if bucket is not None and bucket.update_rate_limit(self.clock()):
+        now = self.clock()
+        bucket = self.inline_cooldown.get_bucket(message, now)
+        if bucket is not None and bucket.update_rate_limit(now):
             log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
             return
         results = await asyncio.gather(

@@ -15,8 +15,11 @@ def bot_config(data_dir, fake_scryfall) -> Config:
 
 
 @pytest.fixture
-def simcord_bot(bot_config) -> CycleBot:
-    return CycleBot(bot_config)
+async def simcord_bot(bot_config):
+    bot = CycleBot(bot_config)
+    yield bot
+    # simcord never closes the bot: closing unloads the cogs (closing the Scryfall client) and the database.
+    await bot.close()
 
 
 def quicken(client) -> None:

@@ -30,7 +30,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, **
 
 def describe_error(error: BaseException) -> tuple[str, bool]:
     """The text a user sees for ``error`` and whether it was unexpected (worth a traceback)."""
-    original = getattr(error, "original", None) or error.__cause__ or error
+    original = getattr(error, "original", None) or error
     if isinstance(original, UserFacingError):
         return str(original), False
     if isinstance(error, app_commands.CommandOnCooldown):
@@ -128,9 +128,9 @@ class Paginator(GuardedView):
             if total > 1:
                 footer = page.footer.text or ""
                 page.set_footer(text=f"{footer} · page {number}/{total}".lstrip(" ·"))
-        self._refresh()
+        self._update_buttons()
 
-    def _refresh(self) -> None:
+    def _update_buttons(self) -> None:
         self.previous.disabled = self.index == 0
         self.next.disabled = self.index >= len(self.pages) - 1
 
@@ -146,7 +146,7 @@ class Paginator(GuardedView):
 
     async def _turn(self, interaction: discord.Interaction, step: int) -> None:
         self.index = max(0, min(len(self.pages) - 1, self.index + step))
-        self._refresh()
+        self._update_buttons()
         await interaction.response.edit_message(embed=self.current, view=self)
 
     @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)

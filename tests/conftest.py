@@ -70,3 +70,12 @@ def alice(simcord_env, guild):
 @pytest.fixture
 def bob(simcord_env, guild):
     return guild.add_member(simcord_env.create_user("bob"))
+
+
+@pytest.fixture
+def fake_scryfall():
+    """A fake Scryfall API on 127.0.0.1 serving the sample cards (see tests/support/fake_scryfall.py)."""
+    from tests.support.fake_scryfall import FakeScryfall
+
+    with FakeScryfall(SCRYFALL_CARDS) as fake:
+        yield fake

@@ -1,0 +1,160 @@
+"""/card through the whole discord.py stack (simcord) against the fake Scryfall.
+
+* Cached /card: time from the interaction reaching the bot to its reply (bot side), and the full
+  simcord round trip of ``alice.slash`` (which also waits for the bot to go idle).
+* 100 distinct /card lookups in flight at once: every interaction must be acknowledged (deferred)
+  within Discord's 3 s; the fake measures the upstream rate per endpoint class (Scryfall allows
+  2/s for the search class, 10/s overall); and the time until the last reply.
+
+simcord runs one actor operation at a time, so the concurrent part delivers the 100
+INTERACTION_CREATE events itself (``start_slash``, as the tests do) and then waits for the bot.
+
+Run from the project root: ``python benchmarks/bench_cards.py`` (about a minute). The client's
+rate limiter is given the real clock (see ``use_real_clock_for_rate_limits``); ``--virtual-clock``
+leaves simcord's virtual ``time.monotonic`` in place and shows the limiter bunching requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import discord  # noqa: E402
+from simcord.env import Env  # noqa: E402
+
+import bot.scryfall.client as scryfall_client  # noqa: E402
+from bot.client import CycleBot  # noqa: E402
+from bot.config import Config  # noqa: E402
+from tests.cards.conftest import start_slash  # noqa: E402
+from tests.support.fake_scryfall import FakeScryfall  # noqa: E402
+
+CARDS = ROOT.parent / "shared" / "scryfall" / "cycling-cards.jsonl"
+CACHED_LOOKUPS = 300
+CONCURRENT = 100
+ACK_LIMIT = 3.0
+
+
+def use_real_clock_for_rate_limits() -> None:
+    """simcord replaces ``time.monotonic`` with its virtual clock, which jumps ahead whenever the bot
+    is idle; the client's rate limiter reads ``time.monotonic`` and so lets requests bunch up under
+    simcord. Outside simcord (in production) the two clocks are the same. This gives the client's
+    module the real clock, as a real deployment has."""
+    from types import SimpleNamespace
+
+    from simcord._dpy_internals import real_monotonic
+
+    scryfall_client.time = SimpleNamespace(monotonic=real_monotonic, sleep=time.sleep, time=time.time)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+class Stopwatch:
+    """Times of the first acknowledgement and the reply of each interaction, by interaction id."""
+
+    def __init__(self) -> None:
+        self.acked: dict[int, float] = {}
+        self.replied: dict[int, float] = {}
+        self._originals = (discord.InteractionResponse.defer, discord.Webhook.send)
+
+    def install(self) -> None:
+        defer, send = self._originals
+        watch = self
+
+        async def timed_defer(response, *args, **kwargs):
+            result = await defer(response, *args, **kwargs)
+            watch.acked.setdefault(response._parent.id, time.perf_counter())
+            return result
+
+        async def timed_send(webhook, *args, **kwargs):
+            result = await send(webhook, *args, **kwargs)
+            token = webhook.token or ""
+            watch.replied.setdefault(token, time.perf_counter())
+            return result
+
+        discord.InteractionResponse.defer = timed_defer
+        discord.Webhook.send = timed_send
+
+    def uninstall(self) -> None:
+        discord.InteractionResponse.defer, discord.Webhook.send = self._originals
+
+
+async def main() -> None:
+    if "--virtual-clock" not in sys.argv:
+        use_real_clock_for_rate_limits()
+    names = sorted({json.loads(line)["name"] for line in CARDS.open(encoding="utf-8")})
+    watch = Stopwatch()
+    with FakeScryfall(CARDS) as fake, tempfile.TemporaryDirectory() as tmp:
+        config = Config(data_dir=Path(tmp), scryfall_api_url=fake.base_url)
+        env = Env(CycleBot(config), settle_timeout=180)
+        await env.start()
+        try:
+            guild = env.create_guild("Bench")
+            channel = guild.create_text_channel("cards")
+            alice = guild.add_member(env.create_user("alice"))
+            watch.install()
+
+            # --- cached /card
+            await alice.slash(channel, "card", name="Street Wraith")
+            bot_side, round_trip = [], []
+            for _ in range(CACHED_LOOKUPS):
+                started = time.perf_counter()
+                result = start_slash(env, alice, channel, "card", name="Street Wraith")
+                token = result._interaction.token
+                await env.settle()
+                round_trip.append(time.perf_counter() - started)
+                bot_side.append(watch.replied[token] - started)
+            simcord_trip = []
+            for _ in range(50):
+                started = time.perf_counter()
+                await alice.slash(channel, "card", name="Street Wraith")
+                simcord_trip.append(time.perf_counter() - started)
+
+            # --- 100 distinct lookups at once
+            fake.reset()
+            chosen = [name for name in names if name != "Street Wraith"][:CONCURRENT]
+            started = time.perf_counter()
+            results = [start_slash(env, alice, channel, "card", name=name) for name in chosen]
+            await env.settle(timeout=180)
+            finished = time.perf_counter()
+            acks = [watch.acked[r._interaction.id] - started for r in results]
+            replies = [watch.replied[r._interaction.token] - started for r in results]
+            answered = sum(1 for r in results if r.response is not None and r.response.embeds)
+        finally:
+            watch.uninstall()
+            await env.shutdown()
+            await env.bot.close()
+
+    rows = [
+        ("cached /card, bot side: median", f"{statistics.median(bot_side) * 1000:.2f} ms"),
+        ("cached /card, bot side: p99", f"{percentile(bot_side, 0.99) * 1000:.2f} ms"),
+        ("cached /card, emit → idle: median", f"{statistics.median(round_trip) * 1000:.2f} ms"),
+        ("cached /card, alice.slash round trip: median", f"{statistics.median(simcord_trip) * 1000:.2f} ms"),
+        (f"{CONCURRENT} concurrent /card: answered with a card", f"{answered}/{CONCURRENT}"),
+        (f"{CONCURRENT} concurrent /card: slowest acknowledgement", f"{max(acks) * 1000:.1f} ms"),
+        (f"{CONCURRENT} concurrent /card: all acknowledged < 3 s", "yes" if max(acks) < ACK_LIMIT else "NO"),
+        ("upstream requests", f"{len(fake.requests)}"),
+        ("upstream max search-class requests in any 1 s (limit 2)", f"{fake.max_rate('search')}"),
+        ("upstream max other requests in any 1 s (limit 10)", f"{fake.max_rate('other')}"),
+        ("upstream 429 answers", f"{len(fake.statuses(429))}"),
+        ("time to the last reply", f"{max(replies):.1f} s (settled after {finished - started:.1f} s)"),
+    ]
+    width = max(len(title) for title, _ in rows)
+    print(f"{'/card through simcord, fake Scryfall on 127.0.0.1':<{width}}  result")
+    print("-" * (width + 2 + max(len(value) for _, value in rows)))
+    for title, value in rows:
+        print(f"{title:<{width}}  {value}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,1 @@
+"""Card lookups and cycling searches: rendering, query building and inline references, free of Discord."""

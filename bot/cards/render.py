@@ -1,0 +1,348 @@
+"""Scryfall card objects turned into text: embed-shaped displays for Discord and plain text for the terminal.
+
+Nothing here imports discord: a :class:`CardDisplay` holds what an embed needs (title, link,
+description, fields, image, footer) already clipped to Discord's limits, and the cog copies it
+into a ``discord.Embed``. Cycling abilities come from :mod:`bot.cycling`, so cards Scryfall tags
+only as landcyclers, or with a cost such as "Pay 2 life", read the same everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.cycling import card_faces, cycling_abilities, describe_abilities
+
+Card = Mapping[str, Any]
+
+TITLE_LIMIT = 256
+DESCRIPTION_LIMIT = 4096
+FIELD_VALUE_LIMIT = 1024
+FOOTER_LIMIT = 2048
+COMPACT_TEXT_LIMIT = 600
+
+# Layouts whose faces each have their own image (front face first).
+FACE_IMAGE_LAYOUTS = frozenset({"transform", "modal_dfc", "double_faced_token", "reversible_card", "meld"})
+MULTI_FACE_LAYOUTS = frozenset({"split", "flip", "adventure", "transform", "modal_dfc", "reversible_card"})
+
+FORMAT_NAMES = {
+    "standard": "Standard",
+    "pioneer": "Pioneer",
+    "modern": "Modern",
+    "legacy": "Legacy",
+    "vintage": "Vintage",
+    "commander": "Commander",
+    "pauper": "Pauper",
+    "paupercommander": "Pauper Commander",
+    "oathbreaker": "Oathbreaker",
+    "brawl": "Brawl",
+    "standardbrawl": "Standard Brawl",
+    "historic": "Historic",
+    "timeless": "Timeless",
+    "alchemy": "Alchemy",
+    "explorer": "Explorer",
+    "gladiator": "Gladiator",
+    "penny": "Penny Dreadful",
+    "duel": "Duel Commander",
+    "predh": "PreDH",
+    "premodern": "Premodern",
+    "oldschool": "Old School",
+    "future": "Future Standard",
+    "frontier": "Frontier",
+}
+LEGALITY_LABELS = {
+    "legal": "Legal",
+    "restricted": "Restricted",
+    "banned": "Banned",
+    "not_legal": "Not legal",
+}
+PRICE_LABELS = (
+    ("usd", "USD", "${}"),
+    ("usd_foil", "USD foil", "${}"),
+    ("usd_etched", "USD etched", "${}"),
+    ("eur", "EUR", "€{}"),
+    ("eur_foil", "EUR foil", "€{}"),
+    ("eur_etched", "EUR etched", "€{}"),
+    ("tix", "MTGO", "{} tix"),
+)
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, ending with an ellipsis when it was cut."""
+    text = text or ""
+    if len(text) <= limit:
+        return text
+    return text[: max(0, limit - 1)].rstrip() + "…"
+
+
+@dataclass
+class CardDisplay:
+    """What a card embed shows, already within Discord's limits."""
+
+    title: str
+    url: str | None = None
+    description: str = ""
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    image_url: str | None = None
+    thumbnail_url: str | None = None
+    footer: str = ""
+
+    def add_field(self, name: str, value: str) -> None:
+        if value:
+            self.fields.append((clip(name, TITLE_LIMIT), clip(value, FIELD_VALUE_LIMIT)))
+
+
+# ------------------------------------------------------------------ card parts
+
+
+def faces(card: Card) -> list[Card]:
+    """The faces to show: every ``card_faces`` entry, or the card itself."""
+    return card_faces(card)
+
+
+def is_multi_faced(card: Card) -> bool:
+    return len(faces(card)) > 1
+
+
+def mana_cost(card: Card) -> str:
+    """The printed mana cost, with ``//`` between faces of a multi-faced card."""
+    cost = card.get("mana_cost")
+    if cost:
+        return cost
+    costs = [face.get("mana_cost") or "" for face in faces(card)]
+    if not any(costs[1:]):
+        # A transforming card's back face has no cost of its own.
+        return costs[0]
+    return " // ".join(cost or "—" for cost in costs)
+
+
+def title(card: Card) -> str:
+    name = card.get("name") or "Unknown card"
+    cost = mana_cost(card)
+    return clip(f"{name} {cost}" if cost else name, TITLE_LIMIT)
+
+
+def stats(face: Card) -> str:
+    """``3/4``, ``Loyalty 3`` or ``Defense 5``; empty for cards without any."""
+    if face.get("power") is not None or face.get("toughness") is not None:
+        return f"{face.get('power', '?')}/{face.get('toughness', '?')}"
+    if face.get("loyalty") is not None:
+        return f"Loyalty {face['loyalty']}"
+    if face.get("defense") is not None:
+        return f"Defense {face['defense']}"
+    return ""
+
+
+def face_lines(face: Card, *, with_name: bool) -> list[str]:
+    lines = []
+    if with_name:
+        cost = face.get("mana_cost") or ""
+        lines.append(f"**{face.get('name', '?')}** {cost}".rstrip())
+    if face.get("type_line"):
+        lines.append(f"*{face['type_line']}*")
+    if face.get("oracle_text"):
+        lines.append(face["oracle_text"])
+    if stat := stats(face):
+        lines.append(stat)
+    return lines
+
+
+def oracle_block(card: Card) -> str:
+    """Type line, rules text and stats of every face, faces separated by a blank line."""
+    card_faces_ = faces(card)
+    if len(card_faces_) == 1:
+        return "\n".join(face_lines(card_faces_[0], with_name=False))
+    return "\n\n".join("\n".join(face_lines(face, with_name=True)) for face in card_faces_)
+
+
+def cycling_line(card: Card) -> str:
+    """Every cycling ability with its cost, e.g. ``Plainscycling {2}, Islandcycling {2}``."""
+    return describe_abilities(cycling_abilities(card))
+
+
+def set_line(card: Card) -> str:
+    set_name = card.get("set_name") or ""
+    code = (card.get("set") or "").upper()
+    rarity = (card.get("rarity") or "").replace("_", " ")
+    where = f"{set_name} ({code})" if set_name and code else set_name or code
+    return " · ".join(part for part in (where, rarity) if part)
+
+
+def scryfall_link(card: Card) -> str | None:
+    uri = card.get("scryfall_uri")
+    if not uri:
+        return None
+    return uri.split("?utm_source=", 1)[0]
+
+
+def image_url(card: Card, size: str = "normal") -> str | None:
+    """The card's image; a double-faced card has none at the top level, so its front face's."""
+    images = card.get("image_uris")
+    if not images:
+        for face in card.get("card_faces") or ():
+            if face.get("image_uris"):
+                images = face["image_uris"]
+                break
+    if not images:
+        return None
+    return images.get(size) or images.get("normal") or images.get("large") or images.get("small")
+
+
+def face_image_url(face: Card, size: str = "normal") -> str | None:
+    images = face.get("image_uris") or {}
+    return images.get(size) or images.get("normal") or images.get("large")
+
+
+def stale_note(cached_at: datetime | str | float | None) -> str:
+    """The footer telling that Scryfall could not be reached and the card is an older copy."""
+    when = format_time(cached_at)
+    return "Scryfall is unreachable; showing a cached copy" + (f" from {when}" if when else "")
+
+
+def format_time(value: datetime | str | float | None) -> str:
+    if value is None or value == "":
+        return ""
+    if isinstance(value, int | float):
+        value = datetime.fromtimestamp(value, tz=UTC)
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return value
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+# ------------------------------------------------------------------ whole cards
+
+
+def render_card(card: Card, *, stale: bool = False, cached_at: datetime | str | float | None = None) -> CardDisplay:
+    """Everything /card shows: cost, type, text, stats, cycling, set and rarity, link and image."""
+    display = CardDisplay(
+        title=title(card),
+        url=scryfall_link(card),
+        description=clip(oracle_block(card), DESCRIPTION_LIMIT),
+        image_url=image_url(card),
+    )
+    display.add_field("Cycling", cycling_line(card))
+    display.add_field("Set", set_line(card))
+    footer = "Data from Scryfall"
+    if stale:
+        footer = stale_note(cached_at)
+    display.footer = clip(footer, FOOTER_LIMIT)
+    return display
+
+
+def render_compact(card: Card) -> CardDisplay:
+    """The short form for inline ``[[card]]`` answers: text clipped, a thumbnail instead of the image."""
+    display = CardDisplay(
+        title=title(card),
+        url=scryfall_link(card),
+        description=clip(oracle_block(card), COMPACT_TEXT_LIMIT),
+        thumbnail_url=image_url(card, "small"),
+    )
+    display.add_field("Cycling", cycling_line(card))
+    return display
+
+
+def render_faces(card: Card) -> list[CardDisplay]:
+    """One display per face, each with that face's own image where it has one."""
+    displays = []
+    card_faces_ = faces(card)
+    for face in card_faces_:
+        cost = face.get("mana_cost") or ""
+        name = face.get("name") or card.get("name") or "?"
+        displays.append(
+            CardDisplay(
+                title=clip(f"{name} {cost}".rstrip(), TITLE_LIMIT),
+                url=scryfall_link(card),
+                description=clip("\n".join(face_lines(face, with_name=False)), DESCRIPTION_LIMIT),
+                image_url=face_image_url(face) or (image_url(card) if len(displays) == 0 else None),
+                footer=f"{card.get('name', '')} · face {len(displays) + 1} of {len(card_faces_)}",
+            )
+        )
+    return displays
+
+
+def render_text(card: Card, *, stale: bool = False, cached_at: datetime | str | float | None = None) -> str:
+    """The plain-text card for the terminal: the same parts as the embed, without markdown."""
+    lines = [title(card)]
+    card_faces_ = faces(card)
+    for index, face in enumerate(card_faces_):
+        if len(card_faces_) > 1:
+            if index:
+                lines.append("//")
+            lines.append(f"{face.get('name', '?')} {face.get('mana_cost') or ''}".rstrip())
+        if face.get("type_line"):
+            lines.append(face["type_line"])
+        if face.get("oracle_text"):
+            lines.append(face["oracle_text"])
+        if stat := stats(face):
+            lines.append(stat)
+    if cycling := cycling_line(card):
+        lines.append(f"Cycling: {cycling}")
+    if where := set_line(card):
+        lines.append(f"Set: {where}")
+    if link := scryfall_link(card):
+        lines.append(link)
+    if stale:
+        lines.append(f"({stale_note(cached_at)})")
+    return "\n".join(lines)
+
+
+def cycling_result_line(card: Card) -> str:
+    """One /cycling result: ``Name {cost} — Cycling {2}``."""
+    head = title(card)
+    cycling = cycling_line(card)
+    return f"{head} — {cycling}" if cycling else head
+
+
+# ------------------------------------------------------------------ extra panels
+
+
+def legality_groups(card: Card) -> list[tuple[str, list[str]]]:
+    """``[("Legal", ["Modern", ...]), ("Banned", [...]), ...]`` in a stable, familiar order."""
+    legalities = card.get("legalities") or {}
+    known_order = list(FORMAT_NAMES)
+    ordered = sorted(legalities, key=lambda fmt: (known_order.index(fmt) if fmt in known_order else 99, fmt))
+    groups: list[tuple[str, list[str]]] = []
+    for status, label in LEGALITY_LABELS.items():
+        formats = [FORMAT_NAMES.get(fmt, fmt.capitalize()) for fmt in ordered if legalities[fmt] == status]
+        if formats:
+            groups.append((label, formats))
+    return groups
+
+
+def legality_lines(card: Card) -> list[str]:
+    groups = legality_groups(card)
+    if not groups:
+        return ["Scryfall lists no format legalities for this card."]
+    return [f"{label}: {', '.join(formats)}" for label, formats in groups]
+
+
+def price_lines(card: Card) -> list[str]:
+    """Prices of this printing as Scryfall reports them (``USD: $0.25``); a note when there are none."""
+    prices = card.get("prices") or {}
+    lines = [f"{label}: {pattern.format(prices[key])}" for key, label, pattern in PRICE_LABELS if prices.get(key)]
+    if not lines:
+        return [f"Scryfall lists no prices for this printing ({(card.get('set') or '?').upper()})."]
+    return lines
+
+
+def ruling_lines(rulings: Iterable[Card]) -> list[str]:
+    lines = []
+    for ruling in rulings:
+        date = ruling.get("published_at") or ""
+        comment = (ruling.get("comment") or "").strip()
+        if comment:
+            lines.append(f"{date} — {comment}" if date else comment)
+    return lines
+
+
+def paginate(lines: Sequence[str], per_page: int) -> list[list[str]]:
+    """Lines in pages of ``per_page`` (at least one page, maybe empty)."""
+    pages = [list(lines[start : start + per_page]) for start in range(0, len(lines), per_page)]
+    return pages or [[]]

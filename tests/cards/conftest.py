@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import pytest
+
+# Imported here, before any bot loads its extensions: requests-cache keeps the tracebacks of its
+# optional imports, which would otherwise pin the first bot (and its database thread) in memory.
+import bot.scryfall  # noqa: F401
+from bot.client import CycleBot
+from bot.config import Config
+
+
+@pytest.fixture
+def bot_config(data_dir, fake_scryfall) -> Config:
+    return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url, inline_cards=True)
+
+
+@pytest.fixture
+async def simcord_bot(bot_config):
+    bot = CycleBot(bot_config)
+    yield bot
+    # simcord never closes the bot: closing unloads the cogs (closing the Scryfall client) and the database.
+    await bot.close()
+
+
+def quicken(client) -> None:
+    """Test-sized timeouts and backoff, so a hanging or failing Scryfall is noticed in well under a second."""
+    client.timeout = 0.5
+    client.retries = 1
+    client.backoff = 0.01
+    client.pause_seconds = 2.0
+
+
+@pytest.fixture
+def cards(simcord_env):
+    """The Cards cog of the running bot, its Scryfall client made test-quick."""
+    cog = simcord_env.bot.get_cog("Cards")
+    quicken(cog.client)
+    return cog
+
+
+def start_slash(env, actor, channel, command: str, /, **options):
+    """Deliver a slash command like ``actor.slash`` but return at once, without waiting for the bot.
+
+    simcord runs one operation at a time; this lets a test (or the benchmark) have several
+    interactions in flight, e.g. /about answered while /card waits on a hanging Scryfall.
+    """
+    from simcord.actors import _resolve_visible_command
+    from simcord.enums import AppCommandType, InteractionType
+    from simcord.interactions import base_payload, build_options, nest_options, walk_to_subcommand
+    from simcord.results import InteractionResult
+
+    root = _resolve_visible_command(actor, channel.id, command, AppCommandType.CHAT_INPUT)
+    leaf, nesting = walk_to_subcommand(root, [])
+    leaf_options, _resolved = build_options(actor, command, leaf, options, channel_id=channel.id)
+    data = {"id": root["id"], "name": root["name"], "type": root.get("type", AppCommandType.CHAT_INPUT)}
+    data["options"] = nest_options(root, nesting, leaf_options)
+    record, payload = base_payload(
+        env.backend,
+        type=InteractionType.APPLICATION_COMMAND,
+        channel_id=channel.id,
+        guild_id=actor.guild.id,
+        user_id=actor.id,
+        data=data,
+    )
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return InteractionResult(env, record)

@@ -1,0 +1,85 @@
+"""``python -m bot card`` and ``python -m bot cycling``: the same answers as plain text, no token needed."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cli import main
+
+
+@pytest.fixture(autouse=True)
+def environment(monkeypatch, fake_scryfall, data_dir):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("SCRYFALL_API_URL", fake_scryfall.base_url)
+    monkeypatch.setenv("BOT_DATA_DIR", str(data_dir))
+
+
+def test_card_prints_the_card_as_text(capsys):
+    assert main(["card", "Street", "Wraith"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Street Wraith {3}{B}{B}"
+    assert "Cycling: Cycling—Pay 2 life" in out
+    assert out[-1].startswith("https://scryfall.com/card/")
+
+
+def test_card_with_a_set(capsys, fake_scryfall):
+    assert main(["card", "Test Xcycler", "--set", "tst"]) == 0
+    assert capsys.readouterr().out.startswith("Test Xcycler {3}{U}\n")
+    assert fake_scryfall.requests_to("/cards/named")[0].query["set"] == "tst"
+
+
+def test_card_not_found_exits_1_with_scryfalls_message(capsys):
+    assert main(["card", "Street Wraithh"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "error: No cards found matching “Street Wraithh”\n"
+
+
+def test_ambiguous_card_exits_1_and_names_the_candidates(capsys):
+    assert main(["card", "gempalm"]) == 1
+    err = capsys.readouterr().err
+    assert "Too many cards match ambiguous name" in err and "Gempalm Incinerator" in err
+
+
+def test_cycling_prints_a_header_and_one_line_per_card(capsys):
+    assert main(["cycling", "--kind", "basic"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == '11 cards with basic landcycling (keyword:"basic landcycling")'
+    assert "Ash Barrens — Basic landcycling {1}" in out
+    assert len(out) == 12
+
+
+def test_cycling_follows_scryfalls_pages_up_to_the_limit(capsys, fake_scryfall):
+    assert main(["cycling", "--limit", "200"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("235 cards with any cycling")
+    assert len(out) == 1 + 200 + 1
+    assert out[-1] == "… showing 200 of 235; use --limit to see more"
+    assert len(fake_scryfall.requests_to("/cards/search")) == 2
+
+
+def test_cycling_with_extra_terms(capsys):
+    assert main(["cycling", "c:r", "cmc<=2"]) == 0
+    assert capsys.readouterr().out.startswith("8 cards with any cycling")
+
+
+def test_cycling_malformed_query_exits_1_with_scryfalls_details(capsys):
+    assert main(["cycling", "c:r)"]) == 1
+    assert "unmatched closing parenthesis" in capsys.readouterr().err
+
+
+def test_cycling_without_results_exits_1(capsys):
+    assert main(["cycling", "--kind", "basic", "t:dragon"]) == 1
+    assert "No cards with basic landcycling match that search." in capsys.readouterr().err
+
+
+def test_scryfall_down_exits_1(capsys, fake_scryfall):
+    fake_scryfall.fail_next(500, count=10)
+    assert main(["card", "Street Wraith"]) == 1
+    assert "Scryfall is not answering" in capsys.readouterr().err
+
+
+def test_overlong_query_is_refused_before_asking_scryfall(capsys, fake_scryfall):
+    assert main(["cycling", "c:r " * 100]) == 1
+    assert "under 200 characters" in capsys.readouterr().err
+    assert not fake_scryfall.requests

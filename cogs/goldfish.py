@@ -28,6 +28,7 @@ from discord.ext import commands
 from bot.errors import UserFacingError
 from bot.goldfish import CycleOption, Deck, Event, Game, IllegalAction, parse_decklist, preset_decks, resolve_decklist
 from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StatsDelta, StoredGame
+from bot.scryfall import ScryfallError, ScryfallUnavailable
 from bot.ui import GuardedView, Paginator, chunk_lines, reply, report_error
 
 log = logging.getLogger(__name__)
@@ -54,26 +55,13 @@ class Refusal(UserFacingError):
 
 
 def card_lookup(bot: commands.Bot) -> CollectionFetcher | None:
-    """The Scryfall ``collection`` lookup that resolves custom decklists, or None if this build has none.
+    """Scryfall's ``collection`` lookup from the card feature's client, which resolves custom decklists.
 
-    A card cog that already owns a client is preferred; otherwise a client is made from the
-    config on first use. ``Goldfish.fetch_collection`` holds the result and can be replaced.
+    Looked up when needed, so that the one rate-limited, cached client the card commands own
+    serves goldfish too; None when the card feature is not loaded.
     """
     client = getattr(bot.get_cog("Cards"), "client", None)
-    if client is not None:
-        return getattr(client, "collection", None)
-    try:
-        from bot.scryfall import ScryfallClient  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    made: list[Any] = []
-
-    async def collection(identifiers: list[dict]) -> tuple[list[dict], list[Any]]:
-        if not made:
-            made.append(ScryfallClient.from_config(bot.config))
-        return await made[0].collection(identifiers)
-
-    return collection
+    return getattr(client, "collection", None)
 
 
 # --------------------------------------------------------------------------- actions
@@ -428,7 +416,6 @@ class Goldfish(commands.Cog):
 
     async def cog_load(self) -> None:
         self.store = GameStore(self.bot.db)  # type: ignore[attr-defined]
-        self.fetch_collection = card_lookup(self.bot)
         self.bot.add_dynamic_items(GoldfishButton, GoldfishSelect)
 
     async def cog_unload(self) -> None:
@@ -707,7 +694,7 @@ class Goldfish(commands.Cog):
         total = sum(count for count, *_ in entries)
         if total > MAX_DECKLIST_CARDS:
             raise Refusal(f"That decklist has {total} cards; a goldfish deck can have at most {MAX_DECKLIST_CARDS}.")
-        fetch = self.fetch_collection
+        fetch = self.fetch_collection or card_lookup(self.bot)
         if fetch is None:
             raise Refusal(
                 "Custom decklists need the card lookup feature, which this bot doesn't have right now. "
@@ -717,6 +704,8 @@ class Goldfish(commands.Cog):
             built, unknown = await resolve_decklist(entries, fetch)
         except IllegalAction as illegal:
             raise Refusal(f"I can't use that decklist: {illegal}") from None
+        except (ScryfallError, ScryfallUnavailable) as error:
+            raise Refusal(f"I couldn't look the decklist up on Scryfall: {error.user_message()}") from None
         if unknown:
             names = ", ".join(clip(safe(name), 60) for name in unknown[:20])
             more = f" and {len(unknown) - 20} more" if len(unknown) > 20 else ""

@@ -48,8 +48,11 @@ def bot_config(data_dir: Path) -> Config:
 
 
 @pytest.fixture
-def simcord_bot(bot_config: Config) -> CycleBot:
-    return CycleBot(bot_config)
+async def simcord_bot(bot_config: Config):
+    bot = CycleBot(bot_config)
+    yield bot
+    # simcord detaches the bot without closing it: closing unloads the cogs (and their clients).
+    await bot.close()
 
 
 @pytest.fixture

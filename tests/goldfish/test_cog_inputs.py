@@ -166,6 +166,7 @@ async def test_a_custom_decklist_starts_a_game(simcord_env, channel, alice, cog)
 
 async def test_custom_decklists_without_the_card_lookup_say_so(simcord_env, channel, alice, cog):
     cog.fetch_collection = None
+    await simcord_env.bot.remove_cog("Cards")  # as when the card feature failed to load
 
     result = await alice.slash(channel, "goldfish start", decklist="20 Plains")
 

@@ -46,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     if handler is None:
         args.force_sync = False
         handler = run_bot
+    if handler is not run_bot:
+        # Terminal sub-commands print their own answers; the log only speaks up for errors.
+        logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     try:
         return handler(args)
     except ConfigError as error:

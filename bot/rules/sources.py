@@ -28,7 +28,7 @@ class LoadedRules:
     def description(self) -> str:
         document = self.index.document
         if document.is_excerpt:
-            return "Comprehensive Rules: bundled excerpt (rules 121 and 702.29, a few glossary terms)"
+            return f"Comprehensive Rules {self.index.edition}: rules 121 and 702.29 and a few glossary terms"
         edition = f"effective {document.effective}" if document.effective else "(edition date not stated)"
         return f"Comprehensive Rules {edition} (full text, {document.rule_count:,} rules)"
 

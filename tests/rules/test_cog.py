@@ -35,10 +35,11 @@ async def test_rule_702_29_from_the_bundled_excerpt_shows_702_29a_to_f(simcord_e
     assert not simcord_env.errors
 
 
-async def test_about_names_the_bundled_excerpt(simcord_env, channel, alice):
+async def test_about_names_the_bundled_excerpt_and_its_edition_dates(simcord_env, channel, alice):
     result = await alice.slash(channel, "about")
     fields = {field.name: field.value for field in result.response.embeds[0].fields}
     assert "bundled excerpt" in fields["Comprehensive Rules"]
+    assert "November 8, 2024" in fields["Comprehensive Rules"]
 
 
 async def test_glossary_answer_offers_the_referenced_rule_to_the_requester_only(simcord_env, channel, alice, bob):

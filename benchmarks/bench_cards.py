@@ -9,9 +9,8 @@
 simcord runs one actor operation at a time, so the concurrent part delivers the 100
 INTERACTION_CREATE events itself (``start_slash``, as the tests do) and then waits for the bot.
 
-Run from the project root: ``python benchmarks/bench_cards.py`` (about a minute). The client's
-rate limiter is given the real clock (see ``use_real_clock_for_rate_limits``); ``--virtual-clock``
-leaves simcord's virtual ``time.monotonic`` in place and shows the limiter bunching requests.
+Run from the project root: ``python benchmarks/bench_cards.py`` (about a minute). simcord's
+virtual clock does not affect the rate limits: the client spaces requests on ``time.perf_counter``.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ sys.path.insert(0, str(ROOT))
 import discord  # noqa: E402
 from simcord.env import Env  # noqa: E402
 
-import bot.scryfall.client as scryfall_client  # noqa: E402
 from bot.client import CycleBot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from tests.cards.conftest import start_slash  # noqa: E402
@@ -40,18 +38,6 @@ CARDS = ROOT.parent / "shared" / "scryfall" / "cycling-cards.jsonl"
 CACHED_LOOKUPS = 300
 CONCURRENT = 100
 ACK_LIMIT = 3.0
-
-
-def use_real_clock_for_rate_limits() -> None:
-    """simcord replaces ``time.monotonic`` with its virtual clock, which jumps ahead whenever the bot
-    is idle; the client's rate limiter reads ``time.monotonic`` and so lets requests bunch up under
-    simcord. Outside simcord (in production) the two clocks are the same. This gives the client's
-    module the real clock, as a real deployment has."""
-    from types import SimpleNamespace
-
-    from simcord._dpy_internals import real_monotonic
-
-    scryfall_client.time = SimpleNamespace(monotonic=real_monotonic, sleep=time.sleep, time=time.time)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -90,8 +76,6 @@ class Stopwatch:
 
 
 async def main() -> None:
-    if "--virtual-clock" not in sys.argv:
-        use_real_clock_for_rate_limits()
     names = sorted({json.loads(line)["name"] for line in CARDS.open(encoding="utf-8")})
     watch = Stopwatch()
     with FakeScryfall(CARDS) as fake, tempfile.TemporaryDirectory() as tmp:

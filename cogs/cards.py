@@ -26,7 +26,7 @@ from bot.scryfall import (
     ScryfallError,
     ScryfallUnavailable,
 )
-from bot.ui import NO_MENTIONS, GuardedView, Paginator, chunk_lines, reply, report_error
+from bot.ui import NO_MENTIONS, GuardedView, Paginator, chunk_lines, guarded, reply
 
 log = logging.getLogger(__name__)
 
@@ -114,14 +114,12 @@ class CardInfoButton(
     ) -> CardInfoButton:
         return cls(match["action"], match["card_id"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            cog = interaction.client.get_cog(Cards.__cog_name__)
-            if not isinstance(cog, Cards):
-                raise UserFacingError("Card lookups are not available right now.")
-            await cog.show_info(interaction, self.action, self.card_id)
-        except Exception as error:  # dynamic item errors are otherwise only logged
-            await report_error(interaction, error)
+        cog = interaction.client.get_cog(Cards.__cog_name__)
+        if not isinstance(cog, Cards):
+            raise UserFacingError("Card lookups are not available right now.")
+        await cog.show_info(interaction, self.action, self.card_id)
 
 
 def card_buttons(card: dict) -> discord.ui.View | None:

@@ -114,7 +114,51 @@ class GuardedView(discord.ui.View):
                 pass
 
 
-class Paginator(GuardedView):
+class PagedView(GuardedView):
+    """Previous/Next buttons that only the requester can press; subclasses supply the pages."""
+
+    def __init__(self, owner_id: int | None, *, timeout: float = 600) -> None:
+        super().__init__(owner_id, timeout=timeout)
+        self.index = 0
+
+    @property
+    def page_count(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def current(self) -> discord.Embed:
+        """The page at ``self.index``."""
+        raise NotImplementedError
+
+    async def prepare(self, interaction: discord.Interaction, target: int) -> bool:
+        """Make page ``target`` available (a subclass may fetch it); False keeps the page as it is."""
+        return True
+
+    def _update_buttons(self) -> None:
+        self.previous.disabled = self.index == 0
+        self.next.disabled = self.index >= self.page_count - 1
+
+    async def _turn(self, interaction: discord.Interaction, step: int) -> None:
+        target = max(0, min(self.page_count - 1, self.index + step))
+        if not await self.prepare(interaction, target):
+            return
+        self.index = min(target, self.page_count - 1)
+        self._update_buttons()
+        if interaction.response.is_done():
+            await interaction.edit_original_response(embed=self.current, view=self)
+        else:
+            await interaction.response.edit_message(embed=self.current, view=self)
+
+    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
+    async def previous(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await self._turn(interaction, -1)
+
+    @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
+    async def next(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await self._turn(interaction, 1)
+
+
+class Paginator(PagedView):
     """Previous/Next over a list of embeds; only the requester can turn the pages."""
 
     def __init__(self, pages: Sequence[discord.Embed], owner_id: int | None, *, timeout: float = 600) -> None:
@@ -122,7 +166,6 @@ class Paginator(GuardedView):
         if not pages:
             raise ValueError("a paginator needs at least one page")
         self.pages = list(pages)
-        self.index = 0
         total = len(self.pages)
         for number, page in enumerate(self.pages, start=1):
             if total > 1:
@@ -130,9 +173,9 @@ class Paginator(GuardedView):
                 page.set_footer(text=f"{footer} · page {number}/{total}".lstrip(" ·"))
         self._update_buttons()
 
-    def _update_buttons(self) -> None:
-        self.previous.disabled = self.index == 0
-        self.next.disabled = self.index >= len(self.pages) - 1
+    @property
+    def page_count(self) -> int:
+        return len(self.pages)
 
     @property
     def current(self) -> discord.Embed:
@@ -143,19 +186,6 @@ class Paginator(GuardedView):
         await reply(interaction, embed=self.current, view=view, ephemeral=ephemeral)
         if len(self.pages) > 1:
             self.message = await interaction.original_response()
-
-    async def _turn(self, interaction: discord.Interaction, step: int) -> None:
-        self.index = max(0, min(len(self.pages) - 1, self.index + step))
-        self._update_buttons()
-        await interaction.response.edit_message(embed=self.current, view=self)
-
-    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
-    async def previous(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        await self._turn(interaction, -1)
-
-    @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
-    async def next(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        await self._turn(interaction, 1)
 
 
 def chunk_lines(lines: Sequence[str], limit: int = EMBED_DESCRIPTION_LIMIT) -> list[str]:

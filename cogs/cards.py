@@ -26,7 +26,7 @@ from bot.scryfall import (
     ScryfallError,
     ScryfallUnavailable,
 )
-from bot.ui import NO_MENTIONS, GuardedView, Paginator, chunk_lines, guarded, reply
+from bot.ui import NO_MENTIONS, GuardedView, PagedView, Paginator, chunk_lines, guarded, reply
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +161,7 @@ class CandidatePicker(GuardedView):
         await interaction.edit_original_response(content=None, **self.cog.card_message(answer))
 
 
-class CyclingResults(GuardedView):
+class CyclingResults(PagedView):
     """Previous/Next over /cycling results, fetching Scryfall's next page only when it is reached."""
 
     def __init__(self, cog: Cards, owner_id: int, heading: str, query: str, first: dict) -> None:
@@ -173,8 +173,7 @@ class CyclingResults(GuardedView):
         self.total = int(first.get("total_cards") or len(self.lines))
         self.next_url = first.get("next_page") if first.get("has_more") else None
         self.warnings = [str(warning) for warning in first.get("warnings") or []]
-        self.index = 0
-        self._sync_buttons()
+        self._update_buttons()
 
     @property
     def page_count(self) -> int:
@@ -205,10 +204,6 @@ class CyclingResults(GuardedView):
         embed.set_footer(text=render.clip(footer, render.FOOTER_LIMIT))
         return embed
 
-    def _sync_buttons(self) -> None:
-        self.previous.disabled = self.index == 0
-        self.next.disabled = self.index >= self.page_count - 1
-
     async def send(self, interaction: discord.Interaction) -> None:
         if self.page_count > 1:
             self.message = await interaction.followup.send(
@@ -217,31 +212,21 @@ class CyclingResults(GuardedView):
         else:
             await interaction.followup.send(embed=self.embed(), allowed_mentions=NO_MENTIONS)
 
-    async def _turn(self, interaction: discord.Interaction, step: int) -> None:
-        target = max(0, min(self.page_count - 1, self.index + step))
-        if self.needs_fetch(target):
-            await interaction.response.defer()
-            try:
-                await self.load_until(target)
-            except (ScryfallError, ScryfallUnavailable, TimeoutError) as error:
-                # The page stays as it was; pressing Next again retries.
-                await reply(interaction, scryfall_message(error), ephemeral=True)
-                return
-            self.index = min(target, self.page_count - 1)
-            self._sync_buttons()
-            await interaction.edit_original_response(embed=self.embed(), view=self)
-        else:
-            self.index = target
-            self._sync_buttons()
-            await interaction.response.edit_message(embed=self.embed(), view=self)
+    async def prepare(self, interaction: discord.Interaction, target: int) -> bool:
+        if not self.needs_fetch(target):
+            return True
+        await interaction.response.defer()
+        try:
+            await self.load_until(target)
+        except (ScryfallError, ScryfallUnavailable, TimeoutError) as error:
+            # The page stays as it was; pressing Next again retries.
+            await reply(interaction, scryfall_message(error), ephemeral=True)
+            return False
+        return True
 
-    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
-    async def previous(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        await self._turn(interaction, -1)
-
-    @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
-    async def next(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        await self._turn(interaction, 1)
+    @property
+    def current(self) -> discord.Embed:
+        return self.embed()
 
 
 # ------------------------------------------------------------------ the cog

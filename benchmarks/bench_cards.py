@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import discord  # noqa: E402
+from _table import print_table  # noqa: E402
 from simcord.env import Env  # noqa: E402
 
 from bot.client import CycleBot  # noqa: E402
@@ -133,11 +134,7 @@ async def main() -> None:
         ("upstream 429 answers", f"{len(fake.statuses(429))}"),
         ("time to the last reply", f"{max(replies):.1f} s (settled after {finished - started:.1f} s)"),
     ]
-    width = max(len(title) for title, _ in rows)
-    print(f"{'/card through simcord, fake Scryfall on 127.0.0.1':<{width}}  result")
-    print("-" * (width + 2 + max(len(value) for _, value in rows)))
-    for title, value in rows:
-        print(f"{title:<{width}}  {value}")
+    print_table("/card through simcord, fake Scryfall on 127.0.0.1", rows)
 
 
 if __name__ == "__main__":

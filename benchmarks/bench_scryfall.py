@@ -15,6 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _table import print_table  # noqa: E402
+
 from bot.scryfall import ScryfallClient  # noqa: E402
 from tests.support.fake_scryfall import FakeScryfall  # noqa: E402
 
@@ -96,11 +98,7 @@ async def main() -> None:
         assert not fake.violations, fake.violations
         await client.close()
 
-    width = max(len(title) for title, _ in rows)
-    print(f"{'Scryfall client (fake Scryfall on 127.0.0.1)':<{width}}  result")
-    print("-" * (width + 2 + max(len(value) for _, value in rows)))
-    for title, value in rows:
-        print(f"{title:<{width}}  {value}")
+    print_table("Scryfall client (fake Scryfall on 127.0.0.1)", rows)
 
 
 if __name__ == "__main__":

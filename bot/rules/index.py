@@ -318,13 +318,12 @@ class RulesIndex:
         return Answer(False, "none", f"No such rule: “{shown}”", lines, self.edition, see_also=list(suggestions or []))
 
     def nearby(self, number: str, count: int = SEE_ALSO) -> list[Choice]:
-        """Existing rule numbers closest to a missing one: its parent first, then numeric neighbours."""
+        """Existing rule numbers closest to a missing one: its longest existing prefix first
+        (a typo like 702.299 most likely meant 702.29), then numeric neighbours."""
         out: list[Choice] = []
         parent = number
-        while True:
-            parent = parent[:-1] if parent[-1:].isalpha() else parent.rpartition(".")[0]
-            if not parent:
-                break
+        while "." in parent:
+            parent = parent[:-1].rstrip(".")
             rule = self.document.get(parent)
             if rule is not None:
                 out.append(Choice(clip(f"{rule.label()} {rule.text}"), parent))

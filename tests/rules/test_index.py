@@ -114,6 +114,12 @@ def test_missing_subrule_suggests_its_rule_first_702_29z(full_index):
     assert not answer.found and answer.see_also[0].value == "702.29"
 
 
+@pytest.mark.parametrize(("typo", "meant"), [("702.299", "702.29"), ("121.44", "121.4")])
+def test_a_mistyped_number_suggests_its_longest_existing_prefix_first(full_index, typo, meant):
+    answer = full_index.lookup(typo)
+    assert not answer.found and answer.see_also[0].value == meant
+
+
 def test_punctuation_only_query_is_not_found_without_error(full_index):
     answer = full_index.lookup("abc!!")
     assert not answer.found and "abc!!" in answer.title

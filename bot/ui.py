@@ -16,7 +16,6 @@ log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
 EMBED_DESCRIPTION_LIMIT = 4096
-MESSAGE_LIMIT = 2000
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:

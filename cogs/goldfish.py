@@ -197,7 +197,7 @@ def render_embed(table: Table, *, note: str | None = None) -> discord.Embed:
         status = f"**Turn {game.turn}** ({'on the play' if game.on_the_play else 'on the draw'}) · {land}"
     embed.description = f"{status}\n{who}" + (f"\n\n{note}" if note else "")
     embed.add_field(name="Life", value=f"You **{game.life}** · Opponent **{game.opponent_life}**", inline=True)
-    lands = [p for p in game.battlefield if _is_land(game, p.name)]
+    lands = [p for p in game.battlefield if game.is_land(p.name)]
     mana = game.available_mana() if game.phase != "mulligan" else ""
     embed.add_field(name="Mana", value=f"{len(lands)} lands · {mana or 'no mana'} available", inline=True)
     embed.add_field(
@@ -217,11 +217,6 @@ def render_embed(table: Table, *, note: str | None = None) -> discord.Embed:
     side = "on the play" if game.on_the_play else "on the draw"
     embed.set_footer(text=f"Seed {game.seed} · {side} · game version {table.version} · /goldfish log for the full log")
     return embed
-
-
-def _is_land(game: Game, name: str) -> bool:
-    data = game.cards.get(name) or {}
-    return "Land" in str(data.get("type_line", ""))
 
 
 # --------------------------------------------------------------------------- components

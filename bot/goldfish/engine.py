@@ -495,15 +495,19 @@ class Game:
 
     # ----------------------------------------------------------- lands, mana
 
-    def _is_land(self, name: str) -> bool:
-        type_line = self.cards[name].get("type_line") or ""
+    def is_land(self, name: str) -> bool:
+        """Whether the card named ``name`` is a land (its front face, for double-faced cards); tokens are not."""
+        card = self.cards.get(name)
+        if card is None:
+            return False
+        type_line = card.get("type_line") or ""
         return "land" in type_line.split("//")[0].lower().split()
 
     def playable_lands(self) -> list[CardInstance]:
         """Lands in hand that can be played now (one land per turn, main phase)."""
         if self.phase != "main" or self.land_played:
             return []
-        return [c for c in self.hand if self._is_land(c.name)]
+        return [c for c in self.hand if self.is_land(c.name)]
 
     def play_land(self, iid: int) -> list[Event]:
         """Play a land from hand (305.2: one per turn)."""
@@ -511,7 +515,7 @@ class Game:
         card = next((c for c in self.hand if c.iid == iid), None)
         if card is None:
             raise IllegalAction(f"Card #{iid} is not in your hand.")
-        if not self._is_land(card.name):
+        if not self.is_land(card.name):
             raise IllegalAction(f"{card.name} is not a land (this engine casts no spells except the payoffs).")
         if self.land_played:
             raise IllegalAction("You have already played a land this turn (305.2).")
@@ -531,7 +535,7 @@ class Game:
         if permanent.token or permanent.name not in self.cards:
             return frozenset()
         card = self.cards[permanent.name]
-        if not self._is_land(permanent.name):
+        if not self.is_land(permanent.name):
             return frozenset()
         return _land_colours_cached(permanent.name, card.get("type_line") or "", card.get("oracle_text") or "")
 

@@ -144,6 +144,7 @@ def test_702_29d_cycle_or_discard_payoff_triggers_once_per_cycle(build):
     assert kinds(events).count("token") == 1
     assert [p.name for p in game.battlefield if p.token] == ["Drake token"]
     assert game.stats["tokens"] == 1
+    assert not game.is_land("Drake token") and game.is_land("Mountain")
     assert all(p.tapped for p in game.battlefield if not p.token and p.name != "Drake Haven")
 
 

@@ -16,8 +16,9 @@ from discord.ext import commands, tasks
 import cogs
 from bot import __version__
 from bot.config import Config
+from bot.scryfall import ScryfallClient
 from bot.storage import Database
-from bot.ui import NO_MENTIONS, report_error
+from cogs._ui import NO_MENTIONS, report_error
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ def discover_extensions() -> list[str]:
 
 class CycleBot(commands.Bot):
     db: Database
+    scryfall: ScryfallClient
 
     def __init__(self, config: Config, *, extensions: list[str] | None = None) -> None:
         intents = discord.Intents.default()
@@ -63,6 +65,8 @@ class CycleBot(commands.Bot):
         self.config.data_dir.mkdir(parents=True, exist_ok=True)
         self.db = await Database.open(self.config.database_path)
         log.info("Database ready at schema version %s", await self.db.schema_version())
+        # One rate-limited, cached Scryfall client for every feature: Scryfall counts requests per application.
+        self.scryfall = ScryfallClient.from_config(self.config)
         for name in self.extension_names:
             try:
                 await self.load_extension(name)
@@ -115,6 +119,9 @@ class CycleBot(commands.Bot):
         try:
             await super().close()
         finally:
+            scryfall = getattr(self, "scryfall", None)
+            if scryfall is not None:
+                await scryfall.close()
             db = getattr(self, "db", None)
             if db is not None:
                 await db.close()

@@ -26,7 +26,8 @@ from bot.scryfall import (
     ScryfallError,
     ScryfallUnavailable,
 )
-from bot.ui import NO_MENTIONS, GuardedView, PagedView, Paginator, chunk_lines, guarded, reply
+from bot.text import chunk_lines
+from cogs._ui import NO_MENTIONS, GuardedView, PagedView, Paginator, guarded, reply
 
 log = logging.getLogger(__name__)
 
@@ -235,20 +236,21 @@ class CyclingResults(PagedView):
 class Cards(commands.Cog):
     """Scryfall card lookups with cycling costs up front."""
 
-    client: ScryfallClient
-
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.inline_cooldown = commands.CooldownMapping.from_cooldown(3, 30, commands.BucketType.channel)
         self.clock = time.monotonic
 
+    @property
+    def client(self) -> ScryfallClient:
+        """The bot's Scryfall client: the bot owns it, every feature shares its cache and rate limits."""
+        return self.bot.scryfall
+
     async def cog_load(self) -> None:
-        self.client = ScryfallClient.from_config(self.bot.config)
         self.bot.add_dynamic_items(CardInfoButton)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(CardInfoButton)
-        await self.client.close()
 
     # ---------------------------------------------------------- shared pieces
 

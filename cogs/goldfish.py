@@ -29,7 +29,8 @@ from bot.errors import UserFacingError
 from bot.goldfish import CycleOption, Deck, Event, Game, IllegalAction, parse_decklist, preset_decks, resolve_decklist
 from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StatsDelta, StoredGame
 from bot.scryfall import ScryfallError, ScryfallUnavailable
-from bot.ui import GuardedView, Paginator, chunk_lines, reply, report_error
+from bot.text import chunk_lines
+from cogs._ui import GuardedView, Paginator, reply, report_error
 
 log = logging.getLogger(__name__)
 
@@ -55,12 +56,8 @@ class Refusal(UserFacingError):
 
 
 def card_lookup(bot: commands.Bot) -> CollectionFetcher | None:
-    """Scryfall's ``collection`` lookup from the card feature's client, which resolves custom decklists.
-
-    Looked up when needed, so that the one rate-limited, cached client the card commands own
-    serves goldfish too; None when the card feature is not loaded.
-    """
-    client = getattr(bot.get_cog("Cards"), "client", None)
+    """Scryfall's ``collection`` lookup from the bot's client, which resolves custom decklists."""
+    client = getattr(bot, "scryfall", None)
     return getattr(client, "collection", None)
 
 

@@ -10,9 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.limits import EMBED_DESCRIPTION as EMBED_DESCRIPTION_LIMIT
 from bot.rules.index import Answer, Choice, RulesIndex, clip
 from bot.rules.sources import LoadedRules, downloaded_path, load_configured
-from bot.ui import EMBED_DESCRIPTION_LIMIT, Paginator, chunk_lines, reply
+from bot.text import chunk_lines
+from cogs._ui import Paginator, reply
 
 log = logging.getLogger(__name__)
 

@@ -417,6 +417,10 @@ class ScryfallClient:
         """
         return await self._call("GET", self._local_uri(uri))
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     async def close(self) -> None:
         """Cancel calls still in flight, then close the HTTP session and its cache."""
         if self._closed:

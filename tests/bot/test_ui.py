@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.client import CycleBot
-from bot.ui import chunk_lines
+from bot.text import chunk_lines, clip, escape, fit_lines, one_line
 
 
 def test_chunk_lines_never_loses_or_cuts_a_line_that_fits():
@@ -68,3 +68,43 @@ async def test_a_failing_dynamic_button_still_answers_the_user(simcord_env, chan
 
     unexpected = await alice.click(message, label="Boom 1")
     assert unexpected.ephemeral and "error id" in unexpected.response.content
+
+
+def test_escape_makes_a_masked_link_inert():
+    text = escape("[Free Nitro](https://evil.example/login)")
+    assert "](" not in text and "https://" not in text
+    assert "Free Nitro" in text and "evil.example/login" in text
+
+
+def test_escape_drops_bidirectional_controls_and_breaks_mass_mentions():
+    text = escape("\u202eevil\u2066 @everyone <@123>")
+    assert "\u202e" not in text and "\u2066" not in text
+    assert "@everyone" not in text and "<@123>" not in text
+
+
+def test_escape_neutralises_every_markdown_starter():
+    text = escape("**bold** __u__ ~~s~~ `code` ||spoiler|| > quote # heading - list")
+    for raw in ("**", "__", "~~", "||"):
+        assert raw not in text.replace("\\" + raw[0], "")
+
+
+def test_fit_lines_says_how_many_did_not_fit_and_stays_within_the_limit():
+    items = [f"card number {i}" for i in range(200)]
+    text = fit_lines(items, 300)
+    assert len(text) <= 300
+    shown = text.count("card number")
+    assert text.endswith(f"… and {200 - shown} more")
+
+
+def test_fit_lines_keeps_everything_that_fits_and_clips_an_overlong_first_item():
+    assert fit_lines(["a", "b"], 10) == "a\nb"
+    assert fit_lines([], 10) == "—"
+    text = fit_lines(["x" * 50, "y"], 30)
+    assert len(text) <= 30 and text.startswith("xxx") and "…\ny" in text
+    assert fit_lines(["x" * 50, "y" * 50], 30).endswith("…\n… and 1 more")
+
+
+def test_clip_and_one_line():
+    assert clip("abcdef", 4) == "abc…"
+    assert clip(None, 3) == ""
+    assert one_line("a\n  b\tc", 100) == "a b c"

@@ -9,7 +9,7 @@ from simcord.interactions import OptionError
 
 from bot.client import CycleBot
 from bot.scryfall import ScryfallClient
-from tests.cards.conftest import quicken, start_slash
+from tests.cards.conftest import start_slash
 
 XCYCLER_ID = "f0000000-0000-4000-8000-000000000004"
 
@@ -214,7 +214,8 @@ async def test_scryfall_rate_limiting_tells_the_user_when_to_retry(cards, channe
 
 
 async def test_a_cached_card_is_shown_as_stale_when_scryfall_is_down(cards, channel, alice, fake_scryfall, data_dir):
-    cards.client = ScryfallClient(fake_scryfall.base_url, data_dir, cache_hours=1e-6, timeout=0.5, retries=0)
+    await cards.bot.scryfall.close()
+    cards.bot.scryfall = ScryfallClient(fake_scryfall.base_url, data_dir, cache_hours=1e-6, timeout=0.5, retries=0)
     await alice.slash(channel, "card", name="Street Wraith")
     await asyncio.sleep(0.05)  # the cached copy has expired
     fake_scryfall.fail_next(500, count=5)
@@ -244,9 +245,11 @@ async def test_a_hanging_scryfall_times_out_while_other_commands_still_answer(
     assert about_answer < card_answer
 
 
-async def test_client_is_closed_when_the_cog_unloads(cards, simcord_env):
-    client = cards.client
+async def test_the_bot_owns_the_scryfall_client_and_closes_it_on_close(cards, simcord_env):
+    client = simcord_env.bot.scryfall
+    assert cards.client is client  # the card feature borrows the bot's client
     await simcord_env.bot.remove_cog("Cards")
+    assert not client.closed  # unloading a feature leaves the shared client to the others
+    await simcord_env.bot.close()
     with pytest.raises(RuntimeError):
         await client.named("Street Wraith")
-    quicken(client)

@@ -164,16 +164,6 @@ async def test_a_custom_decklist_starts_a_game(simcord_env, channel, alice, cog)
     assert "**Turn 1**" in kept.response.embeds[0].description
 
 
-async def test_custom_decklists_without_the_card_lookup_say_so(simcord_env, channel, alice, cog):
-    cog.fetch_collection = None
-    await simcord_env.bot.remove_cog("Cards")  # as when the card feature failed to load
-
-    result = await alice.slash(channel, "goldfish start", decklist="20 Plains")
-
-    assert "need the card lookup feature" in result.response.content
-    assert await stored(simcord_env, channel) is None
-
-
 async def test_keep_after_a_mulligan_by_names(simcord_env, channel, alice):
     await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
     await alice.slash(channel, "goldfish mulligan")

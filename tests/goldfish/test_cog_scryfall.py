@@ -15,7 +15,7 @@ def bot_config(data_dir, fake_scryfall) -> Config:
 
 @pytest.fixture
 def quick_client(simcord_env):
-    client = simcord_env.bot.get_cog("Cards").client
+    client = simcord_env.bot.scryfall
     client.timeout, client.retries, client.backoff = 0.5, 1, 0.01
     return client
 
@@ -52,3 +52,14 @@ async def test_scryfall_down_while_resolving_a_decklist_is_explained(
     assert "couldn't look the decklist up on Scryfall" in result.response.content
     assert "error id" not in result.response.content
     assert await stored(simcord_env, channel) is None
+
+
+async def test_custom_decklists_resolve_through_the_bots_client_without_the_card_feature(
+    simcord_env, channel, alice, fake_scryfall, quick_client
+):
+    await simcord_env.bot.remove_cog("Cards")  # as when the card feature failed to load
+
+    result = await alice.slash(channel, "goldfish start", decklist="4 Street Wraith; 36 Swamp", seed=5)
+
+    assert "40 cards" in result.response.content
+    assert [r.path for r in fake_scryfall.requests] == ["/cards/collection"]

@@ -5,7 +5,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserFacingError
-from bot.ui import Paginator, chunk_lines, guarded, reply
+from bot.text import chunk_lines
+from cogs._ui import Paginator, guarded, reply
 
 
 class Boom(commands.Cog):

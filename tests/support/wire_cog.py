@@ -4,7 +4,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ui import GuardedView, Paginator, reply
+from cogs._ui import GuardedView, Paginator, reply
 
 CYCLE_BUTTON_ID = "wire:cycle"
 

@@ -11,11 +11,11 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserFacingError
+from bot.text import escape, one_line
 
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
-EMBED_DESCRIPTION_LIMIT = 4096
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:
@@ -40,7 +40,7 @@ def describe_error(error: BaseException) -> tuple[str, bool]:
         return "That only works in a server channel.", False
     if isinstance(error, app_commands.TransformerError):
         return (
-            f"That value isn't something I understand: {discord.utils.escape_markdown(str(error.value))[:200]}",
+            f"That value isn't something I understand: {escape(one_line(str(error.value), 200))}",
             False,
         )
     if isinstance(error, app_commands.CheckFailure):
@@ -185,25 +185,3 @@ class Paginator(PagedView):
         await reply(interaction, embed=self.current, view=view, ephemeral=ephemeral)
         if len(self.pages) > 1:
             self.message = await interaction.original_response()
-
-
-def chunk_lines(lines: Sequence[str], limit: int = EMBED_DESCRIPTION_LIMIT) -> list[str]:
-    """Split lines into blocks of at most ``limit`` characters without cutting a line (long lines are split)."""
-    blocks: list[str] = []
-    current = ""
-    for line in lines:
-        while len(line) > limit:
-            if current:
-                blocks.append(current)
-                current = ""
-            blocks.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            blocks.append(current)
-            current = line
-        else:
-            current = candidate
-    if current or not blocks:
-        blocks.append(current)
-    return blocks

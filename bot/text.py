@@ -1,0 +1,94 @@
+"""Text helpers shared by every feature: clipping, fitting lines into a limit, escaping for Discord markdown.
+
+Framework-free on purpose: the core renders text that the cogs put into embeds, so the rules for
+making text safe and short live here once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bot import limits
+
+# Characters that reorder or hide text (bidirectional overrides and isolates, zero-width marks):
+# echoed back, they let a name display as something it is not.
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+# Discord markdown: emphasis, code, spoilers, quotes, headings, lists, masked links.
+_MARKDOWN = re.compile(r"([\\*_~`|>#\-\[\]()<@:])")
+_URL = re.compile(r"(?i)\b(https?)://")
+
+
+def clip(text: str | None, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, ending with an ellipsis when it was cut."""
+    text = text or ""
+    if len(text) <= limit:
+        return text
+    return text[: max(0, limit - 1)].rstrip() + "…"
+
+
+def one_line(text: str | None, limit: int = limits.CHOICE_NAME) -> str:
+    """Whitespace folded to single spaces, then clipped: for names, labels and choices."""
+    return clip(" ".join((text or "").split()), limit)
+
+
+def escape(text: str | None) -> str:
+    """User or third-party text made inert for Discord: no markdown, no masked links, no mentions.
+
+    Every character that starts markdown (``*_~`|>#-[]()``), a mention (``<@``, ``@everyone``) or an
+    emoji (``:``) is backslash-escaped, URLs lose their scheme separator's power to autolink inside
+    masked links, and bidirectional controls and zero-width characters are dropped.
+    """
+    text = _INVISIBLE.sub("", text or "")
+    text = _MARKDOWN.sub(r"\\\1", text)
+    text = text.replace("@", "@\u200b")  # never a working @everyone or @here, even where mentions parse
+    return _URL.sub(lambda match: f"{match.group(1)}:\u2060//", text)
+
+
+def chunk_lines(lines: Sequence[str], limit: int = limits.EMBED_DESCRIPTION) -> list[str]:
+    """Split lines into blocks of at most ``limit`` characters without cutting a line (long lines are split)."""
+    blocks: list[str] = []
+    current = ""
+    for line in lines:
+        while len(line) > limit:
+            if current:
+                blocks.append(current)
+                current = ""
+            blocks.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            blocks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not blocks:
+        blocks.append(current)
+    return blocks
+
+
+def fit_lines(
+    items: Sequence[str], limit: int = limits.EMBED_FIELD_VALUE, *, separator: str = "\n", empty: str = "—"
+) -> str:
+    """Join ``items`` into at most ``limit`` characters, saying how many did not fit (never cut silently).
+
+    Each item is kept only if the "… and N more" note for the items after it still fits, so the
+    note always fits when the list stops; an overlong first item is clipped rather than hidden.
+    """
+    if not items:
+        return empty
+    whole = separator.join(items)
+    if len(whole) <= limit:
+        return whole
+    text = ""
+    for index, item in enumerate(items):
+        after = len(items) - index - 1
+        tail = f"{separator}… and {after} more" if after else ""
+        if not text:
+            candidate = clip(item, limit - len(tail))
+        else:
+            candidate = f"{text}{separator}{item}"
+        if len(candidate) + len(tail) > limit:
+            return f"{text}{separator}… and {len(items) - index} more"
+        text = candidate
+    return text

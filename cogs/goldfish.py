@@ -199,7 +199,7 @@ def render_embed(table: Table, *, note: str | None = None) -> discord.Embed:
     embed.add_field(name="Mana", value=f"{len(lands)} lands · {mana or 'no mana'} available", inline=True)
     embed.add_field(
         name="Zones",
-        value=f"Library {len(game.library)} · Graveyard {len(game.graveyard)} · Exile {len(game.exile)}",
+        value=f"Library {len(game.library)} · Graveyard {len(game.graveyard)}",
         inline=True,
     )
     if game.battlefield:

@@ -1,17 +1,22 @@
 """Goldfish games for practising cycling: the engine, preset decks and decklists (no Discord code)."""
 
-from bot.goldfish.engine import (
+from bot.goldfish.decklist import parse_decklist, resolve_decklist
+from bot.goldfish.decks import preset_decks
+from bot.goldfish.engine import Game
+from bot.goldfish.model import (
+    Action,
     CardInstance,
     CastOption,
     CycleOption,
     Deck,
     Event,
-    Game,
     IllegalAction,
     Permanent,
+    UnreadableGame,
 )
 
 __all__ = [
+    "Action",
     "CardInstance",
     "CastOption",
     "CycleOption",
@@ -20,19 +25,8 @@ __all__ = [
     "Game",
     "IllegalAction",
     "Permanent",
+    "UnreadableGame",
     "parse_decklist",
     "preset_decks",
     "resolve_decklist",
 ]
-
-
-def __getattr__(name: str):
-    if name == "preset_decks":
-        from bot.goldfish.decks import preset_decks
-
-        return preset_decks
-    if name in ("parse_decklist", "resolve_decklist"):
-        from bot.goldfish import decklist
-
-        return getattr(decklist, name)
-    raise AttributeError(name)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from bot.goldfish.engine import Deck, IllegalAction
+from bot.goldfish.model import Deck, IllegalAction
 
 MAX_CARDS = 250
 ENGINE_FIELDS = (

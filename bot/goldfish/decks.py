@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 from importlib import resources
 
-from bot.goldfish.engine import Deck
+from bot.goldfish.model import Deck
 
 DISPLAY_NAMES = {
     "slide": "Astral Slide (W/R cycling)",

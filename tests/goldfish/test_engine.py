@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections import Counter
 
 import pytest
 
-from bot.goldfish import Deck, Game, IllegalAction, Permanent, abilities
+from bot.goldfish import Deck, Game, IllegalAction, Permanent, scripts
 from bot.goldfish.decklist import trim_card
 from bot.goldfish.mana import plan_payment
+from bot.goldfish.scenario import position
 from tests.conftest import SCRYFALL_CARDS
 
 X_CYCLER = {
@@ -37,30 +38,16 @@ def build(cards):
     """A game in its main phase with exactly the given zones (lands and permanents untapped)."""
 
     def make(hand=(), library=(), lands=(), permanents=(), *, tapped=(), on_the_play=True, life=20) -> Game:
-        names = [*hand, *library, *lands, *permanents, *tapped]
-        counts = Counter(names)
-        deck = Deck("test", {n: cards[n] for n in counts}, [(c, n) for n, c in counts.items()])
-        game = Game.new(deck, seed=7, on_the_play=on_the_play)
-        pool: dict[str, list] = {}
-        for card in game.library + game.hand:
-            pool.setdefault(card.name, []).append(card)
-        game.keep() if len(game.hand) == 7 else None
-        game.hand = [pool[n].pop() for n in hand]
-        game.library = [pool[n].pop() for n in library]
-        game.graveyard = []
-        game.battlefield = []
-        for n in [*lands, *permanents]:
-            card = pool[n].pop()
-            data = cards[n]
-            power = int(data["power"]) if "power" in data else None
-            toughness = int(data["toughness"]) if "toughness" in data else None
-            game.battlefield.append(Permanent(card.iid, n, power=power, toughness=toughness, entered_turn=0))
-        for n in tapped:
-            game.battlefield.append(Permanent(pool[n].pop().iid, n, tapped=True))
-        game.phase = "main"
-        game.turn = 1
-        game.life = life
-        return game
+        return position(
+            cards,
+            hand=hand,
+            library=library,
+            lands=lands,
+            permanents=permanents,
+            tapped=tapped,
+            on_the_play=on_the_play,
+            life=life,
+        )
 
     return make
 
@@ -78,14 +65,14 @@ def kinds(events) -> list[str]:
 
 def test_702_29a_cycling_pays_discards_then_draws(build):
     game = build(hand=["Spark Spray"], library=["Plains", "Island"], lands=["Mountain"])
-    version = game.version
+    version = len(game.actions)
     events = game.cycle(iid(game, "Spark Spray"))
     assert [c.name for c in game.graveyard] == ["Spark Spray"]
     assert [c.name for c in game.hand] == ["Plains"]
     assert game.battlefield[0].tapped
     assert events[1].kind == "cycle" and events[1].rule == "702.29a"
     assert events[-1].kind == "draw" and events[-1].rule == "121.1"
-    assert game.stats["cards_cycled"] == 1 and game.version == version + 1
+    assert game.stats["cards_cycled"] == 1 and len(game.actions) == version + 1
 
 
 @pytest.mark.parametrize("zone", ["library", "graveyard", "battlefield"])
@@ -110,14 +97,14 @@ def test_702_29a_cycling_only_from_the_hand(build, zone):
 def test_702_29c_when_you_cycle_trigger_resolves_from_graveyard_before_the_draw(build, monkeypatch):
     game = build(hand=["Renewed Faith"], library=["Plains", "Island"], lands=["Plains", "Plains"])
     seen = {}
-    original = abilities.SELF_TRIGGERS["Renewed Faith"]
+    original = scripts.SCRIPTS["Renewed Faith"]
 
     def spy(g, ctx):
         seen["graveyard"] = [c.name for c in g.graveyard]
         seen["hand"] = [c.name for c in g.hand]
-        return original(g, ctx)
+        return original.when_cycled(g, ctx)
 
-    monkeypatch.setitem(abilities.SELF_TRIGGERS, "Renewed Faith", spy)
+    monkeypatch.setitem(scripts.SCRIPTS, "Renewed Faith", dataclasses.replace(original, when_cycled=spy))
     events = game.cycle(iid(game, "Renewed Faith"))
     assert seen == {"graveyard": ["Renewed Faith"], "hand": []}  # discarded already, not drawn yet
     order = kinds(events)

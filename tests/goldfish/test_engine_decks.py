@@ -11,9 +11,9 @@ import pytest
 
 from bot.cycling import cycling_abilities, has_cycling
 from bot.goldfish import Game, IllegalAction, parse_decklist, preset_decks, resolve_decklist
-from bot.goldfish.abilities import MODELLED, unmodelled_text
 from bot.goldfish.decks import bundled_cards
-from bot.goldfish.engine import Deck
+from bot.goldfish.model import Deck
+from bot.goldfish.scripts import MODELLED, unmodelled_text
 from tests.conftest import SCRYFALL_CARDS
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -1,0 +1,207 @@
+"""The public effects API of a goldfish game: what card scripts and actions do to the game.
+
+A mixin of :class:`~bot.goldfish.engine.Game`, kept apart so the engine file stays about the
+actions and their legality.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.goldfish.mana import plan_payment, symbol_text
+from bot.goldfish.model import CardInstance, CycleChoices, Event, IllegalAction, Permanent
+
+
+class Effects:
+    """Draw, gain life, deal damage, create tokens, pay mana, search, untap, sacrifice; state-based actions."""
+
+    # ------------------------------------------------------------ cards and life
+
+    def draw(self, count: int, reason: str) -> list[Event]:
+        """Draw ``count`` cards one at a time (121.2); drawing from an empty library loses at the next check."""
+        events = []
+        for _ in range(count):
+            if not self.library:
+                self.drew_from_empty = True
+                events.append(
+                    Event(
+                        "draw",
+                        f"Tried to draw ({reason}) from an empty library: you lose when state-based actions are "
+                        "next checked",
+                        "121.4",
+                    )
+                )
+                continue
+            card = self.library.pop(0)
+            self.hand.append(card)
+            self.stats["cards_drawn"] += 1
+            events.append(Event("draw", f"Drew {card.name} ({reason})", "121.1"))
+        return events
+
+    def gain_life(self, amount: int, source: str) -> list[Event]:
+        self.life += amount
+        self.stats["life_gained"] += amount
+        return [Event("life", f"{source}: you gain {amount} life ({self.life})", "119.3")]
+
+    def pay_life(self, amount: int) -> None:
+        self.life -= amount
+        self.stats["life_paid"] += amount
+
+    def damage_opponent(self, amount: int, source: str) -> list[Event]:
+        self.opponent_life -= amount
+        self.stats["damage_dealt"] += amount
+        return [Event("damage", f"{source} deals {amount} damage to the opponent ({self.opponent_life})", "120.3")]
+
+    def create_tokens(
+        self, count: int, name: str, power: int, toughness: int, description: str, source: str
+    ) -> list[Event]:
+        for _ in range(count):
+            iid = max(self.iid_names) + 1
+            self.iid_names[iid] = f"{name} token"
+            self.battlefield.append(
+                Permanent(iid, f"{name} token", token=True, power=power, toughness=toughness, entered_turn=self.turn)
+            )
+        self.stats["tokens"] += count
+        return [Event("token", f"{source}: created {count} {description} token(s)", "111.1")]
+
+    def creatures(self) -> list[Permanent]:
+        """Your creatures on the battlefield (the opponent controls none)."""
+        return [p for p in self.battlefield if p.power is not None]
+
+    # ------------------------------------------------------------ mana
+
+    def colours_of(self, permanent: Permanent) -> frozenset[str]:
+        """The mana a permanent can tap for (lands only; tokens make none)."""
+        if permanent.token or permanent.name not in self.book:
+            return frozenset()
+        return self.book[permanent.name].colours
+
+    def mana_sources(self) -> list[tuple[int, frozenset[str]]]:
+        return [(p.iid, c) for p in self.battlefield if not p.tapped and (c := self.colours_of(p))]
+
+    def can_pay(self, symbols: Sequence[str]) -> bool:
+        return not symbols or plan_payment(symbols, self.mana_sources()) is not None
+
+    def pay_mana(self, symbols: Sequence[str]) -> str | None:
+        """Tap lands for ``symbols`` (601.2g); ``"tapped …"``, or None (nothing tapped) when it can't be paid."""
+        plan = plan_payment(symbols, self.mana_sources())
+        if plan is None:
+            return None
+        names = []
+        for permanent in self.battlefield:
+            if permanent.iid in plan:
+                permanent.tapped = True
+                names.append(permanent.name)
+        self.stats["mana_spent"] += len(symbols)
+        return "tapped " + ", ".join(names)
+
+    def available_mana(self) -> str:
+        """The mana the untapped lands can make, one symbol per land: ``"{W}{W/R}{C}"``."""
+        return "".join(symbol_text(colours) for _, colours in self.mana_sources())
+
+    def untap_best_land(self, source: str) -> list[Event]:
+        tapped = [p for p in self.battlefield if p.tapped and self.colours_of(p)]
+        if not tapped:
+            return [Event("trigger", f"{source}: no tapped land to untap", "702.29c")]
+        best = max(tapped, key=lambda p: (len(self.colours_of(p)), -p.iid))
+        best.tapped = False
+        return [Event("untap", f"{source}: untapped {best.name}", "702.29c")]
+
+    # ------------------------------------------------------------ zones
+
+    def matching(self, searches: Sequence[str]) -> list[CardInstance]:
+        """Library cards that a search for any of ``searches`` could find."""
+        return [c for c in self.library if any(self.book.matches(c.name, s) for s in searches)]
+
+    def search_library(
+        self, choices: CycleChoices, searches: Sequence[str], *, to: str, source: str, rule: str
+    ) -> list[Event]:
+        """Search (the player's ``find``, or the first by name), put the card ``to`` hand or battlefield, shuffle."""
+        wanted = " or ".join(searches)
+        candidates = self.matching(searches)
+        found = None
+        if choices.find is not None:
+            found = next((c for c in candidates if c.iid == choices.find), None)
+        elif not choices.find_nothing and candidates:
+            found = min(candidates, key=lambda c: (c.name, self.library.index(c)))
+        events = []
+        if found is None:
+            why = "by choice" if choices.find_nothing else "none left in the library"
+            events.append(Event("search", f"{source}: searched for a {wanted} card and found nothing ({why})", rule))
+        else:
+            self.take(self.library, found.iid)
+            if to == "hand":
+                self.hand.append(found)
+                events.append(
+                    Event(
+                        "search",
+                        f"{source}: searched for a {wanted} card, revealed {found.name} and put it into your hand "
+                        "(a search, not a draw: 121.5)",
+                        rule,
+                    )
+                )
+            else:
+                events.append(Event("search", f"{source}: searched for a {wanted} card: {found.name}", rule))
+                events += self.put_land_onto_battlefield(found, "Put onto the battlefield:")
+        self.rng.shuffle(self.library)
+        events.append(Event("shuffle", "Shuffled your library", rule))
+        return events
+
+    def put_land_onto_battlefield(self, card: CardInstance, verb: str) -> list[Event]:
+        tapped = self.book[card.name].enters_tapped
+        self.battlefield.append(Permanent(card.iid, card.name, tapped=tapped, entered_turn=self.turn))
+        return [Event("land", f"{verb} {card.name}" + (" (it enters tapped)" if tapped else ""), "305.1")]
+
+    def is_sacrificable(self, permanent: Permanent, what: str) -> bool:
+        if permanent.token:
+            return what in ("creature", "permanent") and permanent.power is not None
+        return what == "permanent" or what in self.book[permanent.name].types
+
+    def sacrifice(self, permanent: Permanent) -> list[Event]:
+        self.remove_permanent(permanent)
+        return [Event("sacrifice", f"Sacrificed {permanent.name}", "701.21a")]
+
+    def remove_permanent(self, permanent: Permanent) -> None:
+        """The permanent leaves the battlefield; a card goes to the graveyard, a token ceases to exist."""
+        self.battlefield.remove(permanent)
+        if not permanent.token:
+            self.graveyard.append(CardInstance(permanent.iid, permanent.name))
+
+    def discard(self, iid: int) -> CardInstance:
+        card = self.take(self.hand, iid)
+        self.graveyard.append(card)
+        return card
+
+    @staticmethod
+    def take(zone: list, iid: int):
+        for index, item in enumerate(zone):
+            if item.iid == iid:
+                return zone.pop(index)
+        raise IllegalAction(f"Card #{iid} is not there.")
+
+    # ------------------------------------------------------------ state-based actions
+
+    def check_state(self) -> list[Event]:
+        """State-based actions (704), checked whenever a player would receive priority."""
+        if self.phase == "over":
+            return []
+        events = []
+        for permanent in [p for p in self.battlefield if p.toughness is not None and p.toughness <= 0]:
+            self.remove_permanent(permanent)
+            events.append(Event("dies", f"{permanent.name} dies", "704.5f"))
+        if self.drew_from_empty:
+            self.end("lost: drew from an empty library (704.5b)")
+            events.append(Event("loss", "You lose: you drew from an empty library", "704.5b"))
+        elif self.life <= 0:
+            self.end("lost: life total 0 or less (704.5a)")
+            events.append(Event("loss", f"You lose: your life total is {self.life}", "704.5a"))
+        elif self.opponent_life <= 0:
+            self.end(f"won: the opponent is at {self.opponent_life} life on turn {self.turn} (704.5a)")
+            events.append(
+                Event("win", f"You win on turn {self.turn}: the opponent is at {self.opponent_life}", "704.5a")
+            )
+        return events
+
+    def end(self, result: str) -> None:
+        self.phase = "over"
+        self.result = result

@@ -63,6 +63,8 @@ class Database:
                 "PRAGMA synchronous=NORMAL",
                 "PRAGMA foreign_keys=ON",
                 "PRAGMA busy_timeout=5000",
+                # Deleted rows are overwritten with zeros, so a deletion request leaves no copy behind.
+                "PRAGMA secure_delete=ON",
             ):
                 # Some pragmas answer with a row: close each cursor so no statement stays open.
                 await (await connection.execute(pragma)).close()
@@ -75,6 +77,11 @@ class Database:
 
     async def close(self) -> None:
         await self.connection.close()
+
+    async def checkpoint(self) -> None:
+        """Copy the WAL into the database file and empty it (after a deletion, so no old copy stays in -wal)."""
+        async with self._write_lock:
+            await (await self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")).close()
 
     async def schema_version(self) -> int:
         async with self.connection.execute("PRAGMA user_version") as cursor:

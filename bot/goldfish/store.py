@@ -1,20 +1,34 @@
-"""Goldfish games and per-player statistics in SQLite (tables from migration 0002_goldfish).
+"""Goldfish games and per-player statistics in SQLite (tables from migration 0002_goldfish): all the SQL.
 
 One game a channel. Its state is the engine's JSON; ``version`` grows by one with every
 write, and every write names the version it read (``UPDATE … WHERE channel_id = ? AND
 version = ?``), so a write based on a stale read changes nothing and raises
 :class:`StaleGameError` instead. Statistics change in the same transaction as the game
 write that caused them, so the two never disagree. Bound parameters only.
+
+Read-only views (``peek``, ``get_stats``) use a second, read-only connection: in WAL mode it
+reads the last committed state while a writer holds the write lock, so a stalled write never
+delays them.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
 from typing import Any
 
+import aiosqlite
+
+from bot.goldfish.engine import Game
+from bot.goldfish.model import Event, UnreadableGame
+from bot.goldfish.stats import KEYS, PLAYER_STATS, PlayerStats, StatsDelta
 from bot.storage import Database
+
+log = logging.getLogger(__name__)
 
 
 class StaleGameError(Exception):
@@ -27,39 +41,43 @@ class GameExistsError(Exception):
 
 @dataclass(frozen=True)
 class StoredGame:
+    """A channel's game as stored: the row, its state, and (after an action) that action's events.
+
+    ``state`` is None when the row's JSON is damaged; ``game`` raises :class:`UnreadableGame` then,
+    and whenever the engine can't load the state.
+    """
+
     channel_id: int
     guild_id: int
     owner_id: int
     shared: bool
     version: int
-    state: dict[str, Any]
+    state: dict[str, Any] | None
     created_at: str
     updated_at: str
+    events: tuple[Event, ...] = field(default=(), compare=False)
 
+    @cached_property
+    def game(self) -> Game:
+        if self.state is None:
+            raise UnreadableGame("the saved game is damaged (its data is not valid JSON)")
+        return Game.from_dict(self.state)
 
-@dataclass(frozen=True)
-class StatsDelta:
-    """What one write adds to a player's totals; ``longest_game`` is a candidate maximum, not a sum."""
-
-    games: int = 0
-    cards_cycled: int = 0
-    typecycling_searches: int = 0
-    turns: int = 0
-    longest_game: int = 0
-
-    def __bool__(self) -> bool:
-        return any(getattr(self, f.name) for f in fields(self))
-
-
-@dataclass(frozen=True)
-class PlayerStats:
-    user_id: int
-    games: int
-    cards_cycled: int
-    typecycling_searches: int
-    turns: int
-    longest_game: int
-    updated_at: str
+    def with_game(self, game: Game, version: int, events: list[Event]) -> StoredGame:
+        """The record after an action wrote ``game`` at ``version``."""
+        record = StoredGame(
+            self.channel_id,
+            self.guild_id,
+            self.owner_id,
+            self.shared,
+            version,
+            self.state,
+            self.created_at,
+            self.updated_at,
+            tuple(events),
+        )
+        record.__dict__["game"] = game  # the live game is the saved one: no need to parse it back
+        return record
 
 
 def _dump(state: dict[str, Any]) -> str:
@@ -67,13 +85,17 @@ def _dump(state: dict[str, Any]) -> str:
 
 
 def _game(row: sqlite3.Row) -> StoredGame:
+    try:
+        state = json.loads(row["state"])
+    except (TypeError, ValueError):
+        state = None
     return StoredGame(
         channel_id=row["channel_id"],
         guild_id=row["guild_id"],
         owner_id=row["owner_id"],
         shared=bool(row["shared"]),
         version=row["version"],
-        state=json.loads(row["state"]),
+        state=state,
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
@@ -89,33 +111,63 @@ async def _execute(conn, sql: str, params: tuple) -> int:
     return cursor.rowcount
 
 
+def _combine(stat_key: str, combine: str) -> str:
+    if combine == "max":
+        return f"{stat_key} = max({stat_key}, excluded.{stat_key})"
+    return f"{stat_key} = {stat_key} + excluded.{stat_key}"
+
+
+# Built once from the declared statistics (constant names, never user input).
+_ADD_STATS = (
+    f"INSERT INTO goldfish_stats (user_id, {', '.join(KEYS)}) "  # noqa: S608
+    f"VALUES (?, {', '.join('?' for _ in KEYS)}) "
+    "ON CONFLICT(user_id) DO UPDATE SET "
+    + ", ".join(_combine(s.key, s.combine) for s in PLAYER_STATS)
+    + ", updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+)
+
+
 async def _add_stats(conn, user_id: int, delta: StatsDelta) -> None:
-    await _execute(
-        conn,
-        "INSERT INTO goldfish_stats (user_id, games, cards_cycled, typecycling_searches, turns, longest_game) "
-        "VALUES (?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT(user_id) DO UPDATE SET "
-        "games = games + excluded.games, "
-        "cards_cycled = cards_cycled + excluded.cards_cycled, "
-        "typecycling_searches = typecycling_searches + excluded.typecycling_searches, "
-        "turns = turns + excluded.turns, "
-        "longest_game = max(longest_game, excluded.longest_game), "
-        "updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
-        (user_id, delta.games, delta.cards_cycled, delta.typecycling_searches, delta.turns, delta.longest_game),
-    )
+    await _execute(conn, _ADD_STATS, (user_id, *(delta.values[key] for key in KEYS)))
+
+
+def _read_only_uri(path: Path | str) -> str:
+    return Path(path).resolve().as_uri() + "?mode=ro"
 
 
 class GameStore:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.reader: aiosqlite.Connection | None = None
+
+    async def open_reader(self) -> None:
+        """Open the read-only connection (a file database only; in memory, reads share the writer's)."""
+        if self.reader is not None or str(self.db.path) == ":memory:":
+            return
+        self.reader = await aiosqlite.connect(_read_only_uri(self.db.path), uri=True, isolation_level=None)
+        self.reader.row_factory = aiosqlite.Row
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            await self.reader.close()
+            self.reader = None
+
+    async def _read(self, sql: str, params: tuple) -> sqlite3.Row | None:
+        conn = self.reader or self.db.connection
+        async with conn.execute(sql, params) as cursor:
+            return await cursor.fetchone()
 
     # ------------------------------------------------------------------ games
 
     async def load(self, channel_id: int) -> StoredGame | None:
-        rows = await self.db.connection.execute_fetchall(
-            "SELECT * FROM goldfish_games WHERE channel_id = ?", (channel_id,)
-        )
-        return _game(next(iter(rows))) if rows else None
+        """The channel's game, read on the writer's connection (before a write)."""
+        row = await self.db.fetchone("SELECT * FROM goldfish_games WHERE channel_id = ?", (channel_id,))
+        return None if row is None else _game(row)
+
+    async def peek(self, channel_id: int) -> StoredGame | None:
+        """The channel's game for a read-only view: never waits for a writer."""
+        row = await self._read("SELECT * FROM goldfish_games WHERE channel_id = ?", (channel_id,))
+        return None if row is None else _game(row)
 
     async def create(
         self,
@@ -199,17 +251,16 @@ class GameStore:
 
     # ------------------------------------------------------------- statistics
 
-    async def add_stats(self, user_id: int, delta: StatsDelta) -> None:
-        async with self.db.transaction() as conn:
-            await _add_stats(conn, user_id, delta)
-
     async def get_stats(self, user_id: int) -> PlayerStats | None:
-        row = await self.db.fetchone("SELECT * FROM goldfish_stats WHERE user_id = ?", (user_id,))
+        row = await self._read("SELECT * FROM goldfish_stats WHERE user_id = ?", (user_id,))
         if row is None:
             return None
-        return PlayerStats(**{f.name: row[f.name] for f in fields(PlayerStats)})
+        return PlayerStats(row["user_id"], {key: row[key] for key in KEYS}, row["updated_at"])
 
     async def forget_stats(self, user_id: int) -> bool:
-        """Delete the player's statistics row, and nothing else; True if there was one."""
+        """Delete the player's statistics row, and nothing else, leaving no copy in the WAL; True if there was one."""
         async with self.db.transaction() as conn:
-            return await _execute(conn, "DELETE FROM goldfish_stats WHERE user_id = ?", (user_id,)) == 1
+            deleted = await _execute(conn, "DELETE FROM goldfish_stats WHERE user_id = ?", (user_id,)) == 1
+        if deleted:
+            await self.db.checkpoint()
+        return deleted

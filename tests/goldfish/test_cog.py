@@ -210,7 +210,7 @@ async def test_a_stale_next_turn_button_does_not_advance_twice(simcord_env, chan
 async def test_concurrent_actions_on_one_channel_are_serialised(simcord_env, channel, alice):
     import asyncio
 
-    from cogs.goldfish import Action, Refusal
+    from bot.goldfish import Action, IllegalAction
 
     message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
     await alice.click(message, label="Keep")
@@ -218,11 +218,11 @@ async def test_concurrent_actions_on_one_channel_are_serialised(simcord_env, cha
     version = (await stored(simcord_env, channel)).version
 
     results = await asyncio.gather(
-        *(cog.act(channel.id, alice.id, Action("next", version=version)) for _ in range(5)), return_exceptions=True
+        *(cog.service.act(channel.id, alice.id, Action("next"), version) for _ in range(5)), return_exceptions=True
     )
 
     assert sum(not isinstance(r, BaseException) for r in results) == 1
-    assert all(isinstance(r, Refusal) for r in results if isinstance(r, BaseException))
+    assert all(isinstance(r, IllegalAction) for r in results if isinstance(r, BaseException))
     assert (await game_of(simcord_env, channel)).turn == 2
 
 

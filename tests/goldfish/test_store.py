@@ -123,9 +123,11 @@ async def test_delete_with_a_stale_version_keeps_the_game(store):
 
 
 async def test_statistics_add_up_and_keep_the_longest_game(store):
-    await store.add_stats(ALICE, StatsDelta(games=1, cards_cycled=3, turns=2, longest_game=2))
-    await store.add_stats(ALICE, StatsDelta(cards_cycled=2, typecycling_searches=1, turns=1, longest_game=5))
-    await store.add_stats(ALICE, StatsDelta(games=1, longest_game=3))
+    await new_game(store, stats=StatsDelta(games=1, cards_cycled=3, turns=2, longest_game=2))
+    await store.save(
+        CHANNEL, {}, 1, user_id=ALICE, stats=StatsDelta(cards_cycled=2, typecycling_searches=1, turns=1, longest_game=5)
+    )
+    await new_game(store, channel_id=CHANNEL + 1, stats=StatsDelta(games=1, longest_game=3))
     stats = await store.get_stats(ALICE)
     assert (stats.games, stats.cards_cycled, stats.typecycling_searches, stats.turns, stats.longest_game) == (
         2,
@@ -146,7 +148,7 @@ async def test_save_credits_the_acting_player_in_the_same_write(store):
 
 async def test_forget_deletes_only_that_players_statistics(store):
     await new_game(store, stats=StatsDelta(games=1))
-    await store.add_stats(BOB, StatsDelta(games=1))
+    await new_game(store, channel_id=CHANNEL + 1, owner_id=BOB, stats=StatsDelta(games=1))
     assert await store.forget_stats(ALICE)
     assert await store.get_stats(ALICE) is None
     assert await store.get_stats(BOB) is not None

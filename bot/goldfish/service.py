@@ -1,0 +1,180 @@
+"""The goldfish game service: one game a channel, every action under the channel's lock.
+
+``act`` loads the game, checks who is acting and whether what they clicked is still current,
+applies the engine action, and saves the new state with the version it read (a stale write
+changes nothing) together with the player's statistics, in one transaction. Every refusal is an
+:class:`~bot.goldfish.model.IllegalAction` whose text is meant for the player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+
+from bot.goldfish.engine import Game
+from bot.goldfish.model import Action, IllegalAction, UnreadableGame
+from bot.goldfish.stats import StatsDelta
+from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StoredGame
+
+log = logging.getLogger(__name__)
+
+CARD_ACTIONS = frozenset({"cycle", "play", "cast"})
+NO_GAME = "There is no goldfish game in this channel. Start one with `/goldfish start`."
+GAME_OVER = "This game is over. Start a new one with `/goldfish start`."
+
+
+def unreadable_note(error: UnreadableGame) -> str:
+    return (
+        f"The saved game in this channel could not be loaded: {error}. "
+        "End it with `/goldfish end`, or start a new one with `/goldfish start` (it replaces the old one)."
+    )
+
+
+def game_of(record: StoredGame) -> Game:
+    """The record's game, or a refusal that explains the saved game can't be loaded and what to do."""
+    try:
+        return record.game
+    except UnreadableGame as error:
+        log.warning("Goldfish game in channel %s can't be loaded: %s", record.channel_id, error)
+        raise IllegalAction(unreadable_note(error)) from None
+
+
+def is_loadable(record: StoredGame) -> bool:
+    try:
+        return record.game is not None
+    except UnreadableGame:
+        return False
+
+
+class GameService:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    # ------------------------------------------------------------ reading
+
+    async def peek(self, channel_id: int) -> StoredGame:
+        """The channel's game for a read-only view (never waits for a writer)."""
+        record = await self.store.peek(channel_id)
+        if record is None:
+            raise IllegalAction(NO_GAME)
+        return record
+
+    async def load(self, channel_id: int) -> StoredGame:
+        record = await self.store.load(channel_id)
+        if record is None:
+            raise IllegalAction(NO_GAME)
+        return record
+
+    @staticmethod
+    def check_player(record: StoredGame, user_id: int) -> None:
+        if record.shared or record.owner_id == user_id:
+            return
+        raise IllegalAction(
+            f"This is <@{record.owner_id}>'s goldfish game, so only they can play it. "
+            "Start your own with `/goldfish start` in another channel, or ask them to start one with `shared:true`."
+        )
+
+    @staticmethod
+    def check_fresh(record: StoredGame, action: Action | None, seen: int | None) -> None:
+        """Refuse an action on a finished game, on a card that left the hand, or from an outdated message."""
+        game = game_of(record)
+        if game.phase == "over":
+            raise IllegalAction(GAME_OVER)
+        kind = action.kind if action else "view"
+        if kind in CARD_ACTIONS and action.iid is not None and all(c.iid != action.iid for c in game.hand):
+            raise IllegalAction(
+                "That card is gone: it is no longer in the hand (it was probably just used). "
+                "The newest game message shows what you can do now."
+            )
+        if seen is not None and seen != record.version and kind not in CARD_ACTIONS:
+            raise IllegalAction(
+                "The game has moved on since this message was posted, so nothing happened. "
+                "Use the newest game message, or `/goldfish status` to post it again."
+            )
+
+    async def playable(self, channel_id: int, user_id: int, seen: int | None = None) -> StoredGame:
+        """The game for a control that changes only the message, after the same checks as an action."""
+        record = await self.load(channel_id)
+        self.check_player(record, user_id)
+        self.check_fresh(record, None, seen)
+        return record
+
+    # ------------------------------------------------------------ writing
+
+    async def act(self, channel_id: int, user_id: int, action: Action, seen: int | None = None) -> StoredGame:
+        """Load → check → apply → save, under the channel's lock; the record carries the action's events."""
+        async with self.lock(channel_id):
+            record = await self.load(channel_id)
+            self.check_player(record, user_id)
+            self.check_fresh(record, action, seen)
+            game = game_of(record)
+            before = dict(game.stats)
+            events = game.apply(action)
+            try:
+                version = await self.store.save(
+                    channel_id,
+                    game.to_dict(),
+                    record.version,
+                    user_id=user_id,
+                    stats=StatsDelta.of_action(before, game.stats),
+                )
+            except StaleGameError:
+                raise IllegalAction(
+                    "The game changed at the same moment, so nothing happened. Please try again."
+                ) from None
+            return record.with_game(game, version, events)
+
+    async def replaceable(self, channel_id: int, user_id: int, can_manage: bool) -> StoredGame | None:
+        """The game a new one would replace (None when there is none, it is over or it can't be loaded).
+
+        Refuses when that game belongs to someone else and the user can't manage messages.
+        """
+        existing = await self.store.load(channel_id)
+        if existing is None:
+            return None
+        if existing.owner_id != user_id and not can_manage and is_loadable(existing):
+            if existing.game.phase != "over":
+                raise IllegalAction(
+                    f"This channel already has a goldfish game by <@{existing.owner_id}>. "
+                    "Only they or someone with Manage Messages can replace it; or use another channel."
+                )
+        return existing
+
+    async def start(
+        self, *, channel_id: int, guild_id: int, owner_id: int, shared: bool, game: Game, replace_version: int | None
+    ) -> StoredGame:
+        async with self.lock(channel_id):
+            try:
+                record = await self.store.create(
+                    channel_id=channel_id,
+                    guild_id=guild_id,
+                    owner_id=owner_id,
+                    shared=shared,
+                    state=game.to_dict(),
+                    replace_version=replace_version,
+                    stats=StatsDelta(games=1),
+                )
+            except GameExistsError:
+                raise IllegalAction("Someone started a game in this channel at the same moment; try again.") from None
+            except StaleGameError:
+                raise IllegalAction("The game changed while you were deciding, so nothing was replaced.") from None
+        return record.with_game(game, record.version, [])
+
+    async def end(self, channel_id: int, user_id: int, can_manage: bool) -> StoredGame:
+        """End the channel's game (its starter, or someone who can manage messages); works on unreadable games too."""
+        async with self.lock(channel_id):
+            record = await self.load(channel_id)
+            if record.owner_id != user_id and not can_manage:
+                raise IllegalAction(
+                    f"Only <@{record.owner_id}>, who started this game, or someone with Manage Messages can end it."
+                )
+            await self.store.delete(channel_id)
+        return record

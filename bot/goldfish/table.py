@@ -1,0 +1,148 @@
+"""The game table as text: what a game message shows, fitted to Discord's limits but free of Discord.
+
+:func:`table_text` gives the title, description, fields and footer; the Discord shell turns them
+into an embed. Card and deck names come from players' decklists, so every one is escaped.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot import limits
+from bot.goldfish.engine import Game
+from bot.goldfish.model import CycleOption, Event, Permanent
+from bot.text import chunk_lines, clip, escape, fit_lines
+
+RECENT_EVENTS = 6
+BATTLEFIELD_FIELDS = 3
+
+
+@dataclass
+class TableText:
+    title: str
+    description: str
+    fields: list[tuple[str, str, bool]] = field(default_factory=list)
+    footer: str = ""
+    over: bool = False
+
+
+def event_line(event: Event) -> str:
+    rule = f" (CR {event.rule})" if event.rule else ""
+    return f"• {escape(event.text)}{rule}"
+
+
+def cycle_label(option: CycleOption) -> str:
+    return option.label or "Cycling"
+
+
+def hand_lines(game: Game) -> list[str]:
+    """One line per card in hand: its cycling abilities (struck through with the reason when unaffordable)."""
+    options: dict[int, list[CycleOption]] = {}
+    if game.phase != "over":
+        for option in game.cycle_options():
+            options.setdefault(option.iid, []).append(option)
+    playable = {card.iid for card in game.playable_lands()} if game.phase == "main" else set()
+    lines = []
+    for card in game.hand:
+        parts = []
+        for option in options.get(card.iid, []):
+            if option.affordable or game.phase == "mulligan":
+                parts.append(escape(cycle_label(option)))
+            else:
+                parts.append(f"~~{escape(cycle_label(option))}~~ ✗ {escape(option.reason or 'cannot pay')}")
+        if card.iid in playable:
+            parts.append("land: playable")
+        detail = f" — {'; '.join(parts)}" if parts else ""
+        lines.append(f"• **{escape(card.name)}**{detail}")
+    return lines
+
+
+def _permanent_key(p: Permanent) -> tuple:
+    return (p.name, p.token, p.power, p.toughness)
+
+
+def battlefield_lines(game: Game) -> list[str]:
+    """Identical permanents stacked on one line: ``Plains ×3 (1 tapped)``, in the order they arrived."""
+    counts: Counter[tuple] = Counter()
+    tapped: Counter[tuple] = Counter()
+    order: list[tuple] = []
+    for permanent in game.battlefield:
+        key = _permanent_key(permanent)
+        if key not in counts:
+            order.append(key)
+        counts[key] += 1
+        tapped[key] += permanent.tapped
+    lines = []
+    for key in order:
+        name, token, power, toughness = key
+        text = escape(name)
+        if token and power is not None:
+            text += f" {power}/{toughness}"
+        count, down = counts[key], tapped[key]
+        if count > 1:
+            text += f" ×{count}"
+        if down and count == 1:
+            text += " (tapped)"
+        elif down:
+            text += " (all tapped)" if down == count else f" ({down} tapped)"
+        lines.append(text)
+    return lines
+
+
+def battlefield_fields(game: Game) -> list[tuple[str, str, bool]]:
+    """The battlefield over as many fields as it needs (up to a few), never cutting a permanent."""
+    lines = battlefield_lines(game)
+    if not lines:
+        return []
+    one_line = ", ".join(lines)
+    if len(one_line) <= limits.EMBED_FIELD_VALUE:
+        return [("Battlefield", one_line, False)]
+    blocks = chunk_lines(lines, limits.EMBED_FIELD_VALUE)
+    if len(blocks) > BATTLEFIELD_FIELDS:
+        head = blocks[: BATTLEFIELD_FIELDS - 1]
+        shown = sum(block.count("\n") + 1 for block in head)
+        blocks = [*head, fit_lines(lines[shown:], limits.EMBED_FIELD_VALUE)]
+    names = ["Battlefield"] + [f"Battlefield ({n}/{len(blocks)})" for n in range(2, len(blocks) + 1)]
+    return [(name, block, False) for name, block in zip(names, blocks, strict=True)]
+
+
+def status_text(game: Game) -> str:
+    if game.phase == "mulligan":
+        return f"Mulligan: keep this hand or mulligan (London mulligan, CR 103.5). Mulligans so far: {game.mulligans}."
+    if game.phase == "over":
+        return f"**Game over** after {game.turn} turns: {escape(game.result or 'finished')}."
+    land = "land played" if game.land_played else "land drop available"
+    return f"**Turn {game.turn}** ({'on the play' if game.on_the_play else 'on the draw'}) · {land}"
+
+
+def table_text(
+    game: Game,
+    *,
+    owner_id: int,
+    shared: bool,
+    version: int,
+    events: Sequence[Event] = (),
+    note: str | None = None,
+) -> TableText:
+    """Everything the game message shows; ``events`` are the last action's (else the latest of the game)."""
+    who = f"<@{owner_id}>'s game" + (" (shared: anyone here can play)" if shared else "")
+    text = TableText(
+        title=clip(f"Goldfish · {game.deck_name}", limits.EMBED_TITLE),
+        description=f"{status_text(game)}\n{who}" + (f"\n\n{note}" if note else ""),
+        over=game.phase == "over",
+    )
+    text.fields.append(("Life", f"You **{game.life}** · Opponent **{game.opponent_life}**", True))
+    lands = sum(1 for p in game.battlefield if game.is_land(p.name))
+    mana = game.available_mana() if game.phase != "mulligan" else ""
+    text.fields.append(("Mana", f"{lands} lands · {mana or 'no mana'} available", True))
+    text.fields.append(("Zones", f"Library {len(game.library)} · Graveyard {len(game.graveyard)}", True))
+    text.fields += battlefield_fields(game)
+    text.fields.append((f"Hand ({len(game.hand)})", fit_lines(hand_lines(game), empty="empty"), False))
+    recent = [event_line(e) for e in (events or game.events)[-RECENT_EVENTS:]]
+    if recent:
+        text.fields.append(("What happened", fit_lines(recent), False))
+    side = "on the play" if game.on_the_play else "on the draw"
+    text.footer = f"Seed {game.seed} · {side} · game version {version} · /goldfish log for the full log"
+    return text

@@ -1,0 +1,17 @@
+"""/goldfish: practise cycling in a solitaire game, one game a channel, kept in the database.
+
+The game itself (engine, service, store, table text) lives in :mod:`bot.goldfish`; this package
+is the Discord shell: commands (``_cog``), buttons and selects (``_components``), embeds and views
+(``_render``) and input parsing (``_inputs``).
+"""
+
+from discord.ext import commands
+
+from cogs.goldfish._cog import Goldfish
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Goldfish(bot))
+
+
+__all__ = ["Goldfish", "setup"]

@@ -1,0 +1,132 @@
+"""Answering a game interaction: post or edit the game message, and the buttons' and selects' handlers.
+
+A mixin of the Goldfish cog, so the commands file stays about the commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import discord
+
+from bot.goldfish import Action, IllegalAction
+from bot.goldfish.service import GameService
+from bot.goldfish.store import StoredGame
+from bot.text import escape
+from cogs._ui import reply
+from cogs.goldfish._components import Deferral
+from cogs.goldfish._inputs import FIND_NOTHING, select_card, select_ints
+from cogs.goldfish._render import find_mode_note, game_embed, game_view
+
+
+@dataclass
+class PendingStart:
+    """A start waiting for "Replace the game?": lives in memory only, so a restart expires it."""
+
+    owner_id: int
+    begin: Callable[[discord.Interaction], Awaitable[None]]
+
+
+class TableActions:
+    """Post/show the game message and handle its components; needs ``service`` and ``pending``."""
+
+    service: GameService
+    pending: dict[str, PendingStart]
+
+    # ------------------------------------------------------------ answering
+
+    async def post(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
+        """A new public game message (slash commands)."""
+        await reply(interaction, embed=game_embed(record, note=note), view=game_view(record, mode=mode))
+
+    async def show(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
+        """The clicked game message, updated in place (components), whether or not it was deferred."""
+        embed, view = game_embed(record, note=note), game_view(record, mode=mode)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(embed=embed, view=view)
+        else:
+            await interaction.response.edit_message(embed=embed, view=view)
+
+    async def run(self, interaction: discord.Interaction, action: Action, *, seen: int | None, edit: bool) -> None:
+        async with Deferral(interaction, update=edit):
+            record = await self.service.act(interaction.channel_id, interaction.user.id, action, seen)
+        await (self.show if edit else self.post)(interaction, record)
+
+    async def playable(self, interaction: discord.Interaction, seen: int | None = None, *, edit: bool = False):
+        async with Deferral(interaction, update=edit):
+            return await self.service.playable(interaction.channel_id, interaction.user.id, seen)
+
+    @staticmethod
+    def can_manage(interaction: discord.Interaction) -> bool:
+        return interaction.permissions.manage_messages
+
+    # ------------------------------------------------------------ components
+
+    async def on_button(self, interaction: discord.Interaction, kind: str, version: int) -> None:
+        if kind in ("next", "mull"):
+            await self.run(interaction, Action("next" if kind == "next" else "mulligan"), seen=version, edit=True)
+        elif kind == "keep":
+            record = await self.playable(interaction, version, edit=True)
+            if record.game.mulligans:
+                await self.show(interaction, record, mode=("bottom",))
+            else:
+                await self.run(interaction, Action("keep"), seen=version, edit=True)
+        else:
+            await self.show(interaction, await self.playable(interaction, version, edit=True))
+
+    async def on_select(
+        self, interaction: discord.Interaction, kind: str, version: int, values: list[str], card: tuple[int, int] | None
+    ) -> None:
+        if kind == "cycle":
+            iid, ability = select_card(values)
+            await self.cycle_chosen(interaction, iid, ability, version, edit=True)
+        elif kind == "find":
+            iid, ability = card
+            nothing = values == [FIND_NOTHING]
+            found = None if nothing else select_ints(values)[0]
+            action = Action("cycle", iid, ability, find=found, find_nothing=nothing)
+            await self.run(interaction, action, seen=version, edit=True)
+        elif kind in ("land", "cast"):
+            action = Action("play" if kind == "land" else "cast", select_ints(values)[0])
+            await self.run(interaction, action, seen=version, edit=True)
+        elif kind == "bottom":
+            bottom = tuple(select_ints(values, count=None))
+            await self.run(interaction, Action("keep", bottom=bottom), seen=version, edit=True)
+
+    async def cycle_chosen(
+        self, interaction: discord.Interaction, iid: int, ability: int, version: int | None, *, edit: bool
+    ) -> None:
+        """Cycle now, or first ask what a search finds (typecycling and "when you cycle" searches)."""
+        async with Deferral(interaction, update=edit):
+            record = await self.service.load(interaction.channel_id)
+            self.service.check_player(record, interaction.user.id)
+            self.service.check_fresh(record, Action("cycle", iid, ability), version)
+        game = record.game
+        option = next((o for o in game.cycle_options() if o.iid == iid and o.ability_index == ability), None)
+        if option is None:
+            raise IllegalAction("That card has no such cycling ability.")
+        if not option.affordable:
+            raise IllegalAction(f"You can't cycle {escape(option.name)} now: {option.reason or 'you cannot pay'}.")
+        if option.search and game.search_candidates(iid, ability):
+            note = find_mode_note(option)
+            await (self.show if edit else self.post)(interaction, record, mode=("find", iid, ability), note=note)
+            return
+        action = Action("cycle", iid, ability, find_nothing=bool(option.search))
+        await self.run(interaction, action, seen=version, edit=edit)
+
+    async def on_replace(self, interaction: discord.Interaction, token: str, replace: bool) -> None:
+        pending = self.pending.get(token)
+        if pending is None:
+            await interaction.response.edit_message(
+                content="This question has expired, so nothing changed. Run `/goldfish start` again.", view=None
+            )
+            return
+        if interaction.user.id != pending.owner_id:
+            raise IllegalAction("These buttons belong to whoever asked; run the command yourself.")
+        del self.pending[token]
+        if not replace:
+            await interaction.response.edit_message(content="Nothing changed: the current game goes on.", view=None)
+            return
+        await interaction.response.edit_message(content="Starting the new game…", view=None)
+        await pending.begin(interaction)

@@ -1,0 +1,343 @@
+"""The /goldfish commands and the component callbacks: read the interaction, call the service, render."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.goldfish import Action, Game, IllegalAction, preset_decks
+from bot.goldfish.service import GameService, game_of, is_loadable
+from bot.goldfish.store import GameStore
+from bot.text import escape, one_line
+from cogs._ui import Paginator, reply
+from cogs.goldfish._actions import PendingStart, TableActions
+from cogs.goldfish._components import DYNAMIC_ITEMS, Deferral, replace_view
+from cogs.goldfish._inputs import (
+    FIND_NOTHING,
+    MAX_DECKLIST_CHARS,
+    CollectionFetcher,
+    HandCard,
+    collection_lookup,
+    custom_deck,
+    hand_card,
+    parse_card_value,
+    preset,
+)
+from cogs.goldfish._render import hand_embed, log_pages, stats_embed
+
+log = logging.getLogger(__name__)
+
+
+def refusals_answered(callback: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """A refusal (:class:`IllegalAction`) is the expected answer to a move the rules or the table don't allow:
+    it goes to the player privately and stops there; anything else goes on to the tree's error handler."""
+
+    @functools.wraps(callback)
+    async def wrapper(self, interaction: discord.Interaction, *args, **kwargs) -> None:
+        try:
+            await callback(self, interaction, *args, **kwargs)
+        except IllegalAction as refusal:
+            await reply(interaction, str(refusal), ephemeral=True)
+
+    return wrapper
+
+
+def command(group: app_commands.Group, name: str):
+    """Register a goldfish command whose refusals are answered to the player."""
+    return lambda callback: group.command(name=name)(refusals_answered(callback))
+
+
+MAX_NAME_CHARS = 100
+SEED_MAX = 2**31 - 1
+DEFAULT_DECK = "slide"
+PENDING_STARTS = 256
+
+
+class Goldfish(TableActions, commands.Cog):
+    goldfish = app_commands.Group(
+        name="goldfish", description="Practise cycling in a solitaire game in this channel", guild_only=True
+    )
+    stats = app_commands.Group(name="stats", description="Your goldfish statistics", parent=goldfish)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.store: GameStore
+        self.service: GameService
+        self.fetch_collection: CollectionFetcher | None = None
+        self.pending: dict[str, PendingStart] = {}
+
+    async def cog_load(self) -> None:
+        self.store = GameStore(self.bot.db)  # type: ignore[attr-defined]
+        await self.store.open_reader()
+        self.service = GameService(self.store)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        await self.store.close()
+
+    # ------------------------------------------------------------ /goldfish start
+
+    @command(goldfish, "start")
+    @app_commands.describe(
+        deck="A preset deck: slide, landcycling or two-colour (default slide)",
+        decklist='Your own list, entries separated by ";" or new lines: "4 Street Wraith; 4 Ash Barrens; 16 Plains"',
+        seed="Shuffle seed, to replay the same game",
+        play_first="Be on the play (default) or on the draw",
+        shared="Let anyone in this channel play the game (default: only you)",
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        deck: app_commands.Range[str, 1, MAX_NAME_CHARS] | None = None,
+        decklist: app_commands.Range[str, 1, MAX_DECKLIST_CHARS] | None = None,
+        seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
+        play_first: bool = True,
+        shared: bool = False,
+    ) -> None:
+        """Start a goldfish game in this channel: a preset deck or your own decklist."""
+        if deck and decklist:
+            raise IllegalAction("Choose either a preset `deck` or your own `decklist`, not both.")
+        async with Deferral(interaction, update=False):
+            existing = await self.service.replaceable(
+                interaction.channel_id, interaction.user.id, self.can_manage(interaction)
+            )
+        ask = existing is not None and is_loadable(existing) and existing.game.phase != "over"
+        if decklist:
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            built = await custom_deck(decklist, self.fetch_collection or collection_lookup(self.bot))
+        else:
+            built = preset(deck or DEFAULT_DECK)
+        game_seed = secrets.randbelow(SEED_MAX) if seed is None else seed
+        try:
+            game = Game.new(built, seed=game_seed, on_the_play=play_first)
+        except IllegalAction as illegal:
+            raise IllegalAction(f"I can't start a game with that deck: {illegal}") from None
+
+        async def begin(answer: discord.Interaction) -> None:
+            record = await self.service.start(
+                channel_id=answer.channel_id,
+                guild_id=answer.guild_id,
+                owner_id=answer.user.id,
+                shared=shared,
+                game=game,
+                replace_version=existing.version if existing else None,
+            )
+            if answer is interaction and decklist:
+                # Deferred ephemerally: the first follow-up answers privately, the second is the game.
+                await answer.followup.send(f"Deck ready: {escape(built.name)} ({built.size()} cards).", ephemeral=True)
+            await self.post(answer, record)
+
+        if not ask:
+            await begin(interaction)
+            return
+        token = secrets.token_hex(8)
+        if len(self.pending) >= PENDING_STARTS:
+            self.pending.pop(next(iter(self.pending)))
+        self.pending[token] = PendingStart(interaction.user.id, begin)
+        owner = "your" if existing.owner_id == interaction.user.id else f"<@{existing.owner_id}>'s"
+        await reply(
+            interaction,
+            f"This channel already has {owner} goldfish game in progress. Replace it with a new one?",
+            view=replace_view(token),
+            ephemeral=True,
+        )
+
+    @start.autocomplete("deck")
+    async def deck_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        current = current.lower()
+        return [
+            app_commands.Choice(name=one_line(f"{key} — {deck.name}"), value=key)
+            for key, deck in sorted(preset_decks().items())
+            if current in key or current in deck.name.lower()
+        ]
+
+    # ------------------------------------------------------------ play commands
+
+    async def autocomplete_game(self, interaction: discord.Interaction) -> Game | None:
+        """The channel's game for autocomplete, if this user may play it (read path: never waits for a writer)."""
+        record = await self.store.peek(interaction.channel_id)
+        if record is None or not (record.shared or record.owner_id == interaction.user.id) or not is_loadable(record):
+            return None
+        return None if record.game.phase == "over" else record.game
+
+    @command(goldfish, "cycle")
+    @app_commands.describe(
+        card="A card with cycling in your hand", ability="Which cycling ability, if it has several", find="What to find"
+    )
+    async def cycle(
+        self,
+        interaction: discord.Interaction,
+        card: app_commands.Transform[str, HandCard("cycle")],
+        ability: app_commands.Range[int, 1, 9] | None = None,
+        find: app_commands.Range[str, 1, MAX_NAME_CHARS] | None = None,
+    ) -> None:
+        """Cycle a card from your hand (CR 702.29): pay the cost, discard it, draw or search."""
+        record = await self.playable(interaction)
+        game = game_of(record)
+        options = game.cycle_options()
+        cyclers = [c for c in game.hand if any(o.iid == c.iid for o in options)]
+        iid = hand_card(game, card, cyclers, "card with cycling")
+        parsed = parse_card_value(card)
+        index = ability - 1 if ability else (parsed[1] if parsed and parsed[0] == iid and parsed[1] else None)
+        mine = [o for o in options if o.iid == iid]
+        if index is None:
+            index = next((o.ability_index for o in mine if o.affordable), mine[0].ability_index)
+        option = next((o for o in mine if o.ability_index == index), None)
+        if option is None:
+            raise IllegalAction(
+                f"{escape(mine[0].name)} has {len(mine)} cycling abilit{'y' if len(mine) == 1 else 'ies'}."
+            )
+        if find is None:
+            await self.cycle_chosen(interaction, iid, index, None, edit=False)
+            return
+        if find.strip().lower() in (FIND_NOTHING, "find nothing", "none"):
+            action = Action("cycle", iid, index, find_nothing=True)
+        else:
+            if not option.search:
+                raise IllegalAction(f"{escape(option.name)}'s {escape(option.label)} doesn't search for anything.")
+            candidates = game.search_candidates(iid, index)
+            found = hand_card(game, find, candidates, "card") if candidates else None
+            action = Action("cycle", iid, index, find=found, find_nothing=found is None)
+        await self.run(interaction, action, seen=None, edit=False)
+
+    @cycle.autocomplete("find")
+    async def cycle_find_autocomplete(self, interaction: discord.Interaction, current: str):
+        game = await self.autocomplete_game(interaction)
+        parsed = parse_card_value(str(interaction.namespace.card or ""))
+        if game is None or parsed is None:
+            return []
+        try:
+            candidates = game.search_candidates(parsed[0], parsed[1] or 0)
+        except IllegalAction:
+            return []
+        current = current.casefold()
+        choices = [
+            app_commands.Choice(name=one_line(c.name), value=str(c.iid))
+            for c in candidates
+            if current in c.name.casefold()
+        ]
+        return [*choices[:24], app_commands.Choice(name="Find nothing", value=FIND_NOTHING)]
+
+    @command(goldfish, "play")
+    @app_commands.describe(card="A land in your hand")
+    async def play(self, interaction: discord.Interaction, card: app_commands.Transform[str, HandCard("play")]) -> None:
+        """Play a land from your hand (one a turn, CR 305.2)."""
+        game = game_of(await self.playable(interaction))
+        if game.phase != "main":
+            raise IllegalAction("You can play a land once the game is under way (keep your hand first).")
+        iid = hand_card(game, card, game.playable_lands(), "playable land")
+        await self.run(interaction, Action("play", iid), seen=None, edit=False)
+
+    @command(goldfish, "cast")
+    @app_commands.describe(card="A payoff permanent in your hand, such as Astral Slide or Lightning Rift")
+    async def cast(self, interaction: discord.Interaction, card: app_commands.Transform[str, HandCard("cast")]) -> None:
+        """Cast a cycling payoff permanent from your hand so its abilities work."""
+        game = game_of(await self.playable(interaction))
+        if game.phase != "main":
+            raise IllegalAction("You can cast spells once the game is under way (keep your hand first).")
+        castable = [c for c in game.hand if any(o.iid == c.iid for o in game.cast_options())]
+        iid = hand_card(game, card, castable, "payoff permanent")
+        await self.run(interaction, Action("cast", iid), seen=None, edit=False)
+
+    @command(goldfish, "next")
+    async def next_turn(self, interaction: discord.Interaction) -> None:
+        """End this turn and play the next: untap, upkeep, draw."""
+        await self.run(interaction, Action("next"), seen=None, edit=False)
+
+    @command(goldfish, "mulligan")
+    async def mulligan(self, interaction: discord.Interaction) -> None:
+        """Shuffle your hand away and draw seven again (London mulligan, CR 103.5)."""
+        await self.run(interaction, Action("mulligan"), seen=None, edit=False)
+
+    @command(goldfish, "keep")
+    @app_commands.describe(bottom="After a mulligan: the cards to put on the bottom, separated by commas")
+    async def keep(
+        self, interaction: discord.Interaction, bottom: app_commands.Range[str, 1, 1000] | None = None
+    ) -> None:
+        """Keep your hand and begin turn 1."""
+        record = await self.playable(interaction)
+        game = game_of(record)
+        if game.phase != "mulligan":
+            raise IllegalAction("There is no hand to keep: the game is already under way.")
+        if not game.mulligans:
+            await self.run(interaction, Action("keep"), seen=None, edit=False)
+            return
+        if not bottom:
+            await self.post(interaction, record, mode=("bottom",))
+            return
+        remaining = list(game.hand)
+        chosen = []
+        for name in (part for part in bottom.split(",") if part.strip()):
+            iid = hand_card(game, name, remaining, "card")
+            chosen.append(iid)
+            remaining = [c for c in remaining if c.iid != iid]
+        if len(chosen) != game.mulligans:
+            raise IllegalAction(f"Put exactly {game.mulligans} card(s) on the bottom; you named {len(chosen)}.")
+        await self.run(interaction, Action("keep", bottom=tuple(chosen)), seen=None, edit=False)
+
+    # ------------------------------------------------------------ looking at the game
+
+    @command(goldfish, "status")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Post the game message again, with its buttons."""
+        record = await self.service.peek(interaction.channel_id)
+        game_of(record)
+        await self.post(interaction, record)
+
+    @command(goldfish, "hand")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """Your hand, with each cycling cost and what it would search for (only you see it)."""
+        game = game_of(await self.service.peek(interaction.channel_id))
+        await reply(interaction, embed=hand_embed(game), ephemeral=True)
+
+    @command(goldfish, "log")
+    async def log_command(self, interaction: discord.Interaction) -> None:
+        """The whole game log, page by page (only you see it)."""
+        game = game_of(await self.service.peek(interaction.channel_id))
+        await Paginator(log_pages(game), interaction.user.id).send(interaction, ephemeral=True)
+
+    @command(goldfish, "end")
+    async def end(self, interaction: discord.Interaction) -> None:
+        """End the game in this channel (its starter, or anyone with Manage Messages)."""
+        async with Deferral(interaction, update=False):
+            record = await self.service.end(interaction.channel_id, interaction.user.id, self.can_manage(interaction))
+        if not is_loadable(record):
+            await reply(interaction, f"Ended the goldfish game that could not be loaded ({interaction.user.mention}).")
+            return
+        game = record.game
+        cycled = game.stats.get("cards_cycled", 0)
+        await reply(
+            interaction,
+            f"Goldfish game ended by {interaction.user.mention} after {game.turn} turn(s): "
+            f"{cycled} card(s) cycled, opponent at {game.opponent_life} life.",
+        )
+
+    # ------------------------------------------------------------ statistics
+
+    @command(stats, "show")
+    async def stats_show(self, interaction: discord.Interaction) -> None:
+        """Your goldfish statistics (only you see them)."""
+        stats = await self.store.get_stats(interaction.user.id)
+        await reply(interaction, embed=stats_embed(interaction.user, stats), ephemeral=True)
+
+    @command(stats, "forget")
+    async def stats_forget(self, interaction: discord.Interaction) -> None:
+        """Delete your goldfish statistics (and nothing else)."""
+        async with Deferral(interaction, update=False):
+            deleted = await self.store.forget_stats(interaction.user.id)
+        if deleted:
+            text = (
+                "Deleted your goldfish statistics. Nothing else was touched: games in progress go on, "
+                "and if you keep playing, new statistics start from zero."
+            )
+        else:
+            text = "I had no goldfish statistics for you, so there was nothing to delete."
+        await reply(interaction, text, ephemeral=True)

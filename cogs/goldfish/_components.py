@@ -1,0 +1,168 @@
+"""The game message's buttons and selects: ``DynamicItem``s whose custom ids carry what they need.
+
+They keep working after a restart, and a click on an outdated message (a fast double click) is
+still matched and answered. The "Replace the game?" buttons carry a token for the pending start;
+after a restart that start is gone and the click is answered with "this has expired".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot import limits
+from bot.goldfish import IllegalAction
+from bot.text import clip
+from cogs._ui import guarded
+
+if TYPE_CHECKING:
+    from cogs.goldfish._cog import Goldfish
+
+# Discord drops an interaction that is not acknowledged within 3 s: answer at once when the
+# database is quick, acknowledge first when it is not.
+DEFER_AFTER = 1.5
+
+
+def cog_of(interaction: discord.Interaction) -> Goldfish:
+    cog = interaction.client.get_cog("Goldfish")  # type: ignore[union-attr]
+    if cog is None:
+        raise IllegalAction("Goldfish games are unavailable right now.")
+    return cog
+
+
+class Deferral:
+    """Acknowledge the interaction if the work inside takes longer than ``DEFER_AFTER`` seconds.
+
+    ``update=True`` (components) defers as a message update; otherwise (commands) Discord shows
+    "thinking…". Leaving the block settles it, so the answer never races the acknowledgement.
+    """
+
+    def __init__(self, interaction: discord.Interaction, *, update: bool, after: float = DEFER_AFTER) -> None:
+        self.interaction = interaction
+        self.update = update
+        self.after = after
+        self._answering = False
+        self._deferring = False
+        self._task: asyncio.Task | None = None
+
+    async def __aenter__(self) -> Deferral:
+        self._task = asyncio.create_task(self._later())
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        self._answering = True
+        if self._task is None:
+            return
+        if self._deferring:
+            with contextlib.suppress(discord.HTTPException):
+                await self._task
+        else:
+            self._task.cancel()
+
+    async def _later(self) -> None:
+        await asyncio.sleep(self.after)
+        if self._answering or self.interaction.response.is_done():
+            return
+        self._deferring = True
+        if self.update:
+            await self.interaction.response.defer()
+        else:
+            await self.interaction.response.defer(thinking=True)
+
+
+class GoldfishButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"gf:(?P<kind>next|mull|keep|back):(?P<version>\d{1,9})"
+):
+    """Next turn, Mulligan, Keep, Back: ``gf:<kind>:<version>``."""
+
+    def __init__(self, button: discord.ui.Button) -> None:
+        super().__init__(button)
+
+    @classmethod
+    def make(cls, kind: str, version: int, label: str, style: discord.ButtonStyle) -> GoldfishButton:
+        return cls(discord.ui.Button(label=label, style=style, custom_id=f"gf:{kind}:{version}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]):
+        return cls(item)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = self.__discord_ui_compiled_template__.fullmatch(self.custom_id)
+        await cog_of(interaction).on_button(interaction, match["kind"], int(match["version"]))
+
+
+class GoldfishSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"gf:(?P<kind>cycle|land|cast|find|bottom):(?P<version>\d{1,9})(?::(?P<iid>\d{1,9}):(?P<ability>\d{1,2}))?",
+):
+    """Card choices: ``gf:cycle|land|cast|bottom:<version>``, ``gf:find:<version>:<iid>:<ability>``."""
+
+    def __init__(self, select: discord.ui.Select) -> None:
+        super().__init__(select)
+
+    @classmethod
+    def make(cls, custom_id: str, placeholder: str, options: list[discord.SelectOption], count: int = 1):
+        select = discord.ui.Select(
+            custom_id=custom_id,
+            placeholder=clip(placeholder, limits.SELECT_PLACEHOLDER),
+            options=options[: limits.SELECT_OPTIONS],
+            min_values=count,
+            max_values=count,
+        )
+        return cls(select)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]):
+        return cls(item)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = self.__discord_ui_compiled_template__.fullmatch(self.custom_id)
+        values = [str(v) for v in ((interaction.data or {}).get("values") or [])]
+        card = (int(match["iid"]), int(match["ability"])) if match["iid"] else None
+        await cog_of(interaction).on_select(interaction, match["kind"], int(match["version"]), values, card)
+
+
+class ReplaceButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"gf:replace:(?P<token>[0-9a-f]{1,32}):(?P<choice>yes|no)"
+):
+    """ "Replace the game" / "Keep the current game": ``gf:replace:<token>:yes|no``."""
+
+    def __init__(self, button: discord.ui.Button) -> None:
+        super().__init__(button)
+
+    @classmethod
+    def make(cls, token: str, replace: bool) -> ReplaceButton:
+        if replace:
+            button = discord.ui.Button(
+                label="Replace the game", style=discord.ButtonStyle.danger, custom_id=f"gf:replace:{token}:yes"
+            )
+        else:
+            button = discord.ui.Button(
+                label="Keep the current game", style=discord.ButtonStyle.secondary, custom_id=f"gf:replace:{token}:no"
+            )
+        return cls(button)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]):
+        return cls(item)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = self.__discord_ui_compiled_template__.fullmatch(self.custom_id)
+        await cog_of(interaction).on_replace(interaction, match["token"], match["choice"] == "yes")
+
+
+def replace_view(token: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplaceButton.make(token, True))
+    view.add_item(ReplaceButton.make(token, False))
+    return view
+
+
+DYNAMIC_ITEMS = (GoldfishButton, GoldfishSelect, ReplaceButton)

@@ -1,0 +1,177 @@
+"""Reading what players type and pick: decklists, card values, select values, "a card in your hand"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot import limits
+from bot.goldfish import Deck, Game, IllegalAction, parse_decklist, preset_decks, resolve_decklist
+from bot.goldfish.decklist import MAX_CARDS
+from bot.goldfish.model import CardInstance
+from bot.goldfish.table import cycle_label
+from bot.scryfall import ScryfallError, ScryfallUnavailable
+from bot.text import clip, escape, one_line
+
+if TYPE_CHECKING:
+    from cogs.goldfish._cog import Goldfish
+
+FIND_NOTHING = "nothing"
+MAX_DECKLIST_CHARS = 6000
+CollectionFetcher = Callable[[list[dict]], Awaitable[tuple[list[dict], list[Any]]]]
+CARD_VALUE = re.compile(r"\s*(\d{1,9})(?::(\d{1,2}))?\s*")
+FORGED = "That choice isn't one I offered, so nothing happened. Use the newest game message."
+
+
+def parse_card_value(value: str) -> tuple[int, int | None] | None:
+    """``"12"`` or ``"12:1"`` (card iid, cycling ability index) as offered by autocomplete and selects."""
+    match = CARD_VALUE.fullmatch(value)
+    if not match:
+        return None
+    return int(match[1]), (int(match[2]) if match[2] else None)
+
+
+def select_ints(values: Sequence[str], count: int | None = 1) -> list[int]:
+    """The card iids a select sent; a forged, empty or non-numeric value is refused, not a crash."""
+    if not values or (count is not None and len(values) != count):
+        raise IllegalAction(FORGED)
+    found = []
+    for value in values:
+        parsed = parse_card_value(str(value))
+        if parsed is None or parsed[1] is not None:
+            raise IllegalAction(FORGED)
+        found.append(parsed[0])
+    return found
+
+
+def select_card(values: Sequence[str]) -> tuple[int, int]:
+    """The ``iid:ability`` value of the cycle select."""
+    if len(values) != 1 or (parsed := parse_card_value(str(values[0]))) is None:
+        raise IllegalAction(FORGED)
+    return parsed[0], parsed[1] or 0
+
+
+def split_decklist(text: str) -> str:
+    """A decklist typed in one line: entries may be separated by ``;`` as well as by newlines."""
+    return "\n".join(part.strip() for part in re.split(r"[;\n]", text) if part.strip())
+
+
+def collection_lookup(bot: object) -> CollectionFetcher | None:
+    """Scryfall's ``collection`` lookup of the bot's client, which resolves custom decklists."""
+    return getattr(getattr(bot, "scryfall", None), "collection", None)
+
+
+def preset(name: str) -> Deck:
+    decks = preset_decks()
+    key = name.strip().lower()
+    if key not in decks:
+        names = ", ".join(sorted(decks))
+        raise IllegalAction(
+            f"There is no preset deck called “{escape(clip(name, 60))}”. The preset decks are: {names}."
+        )
+    return decks[key]
+
+
+async def custom_deck(text: str, fetch: CollectionFetcher | None) -> Deck:
+    """A decklist read and resolved through Scryfall, or a refusal that says what is wrong with it."""
+    if len(text) > MAX_DECKLIST_CHARS:
+        raise IllegalAction(f"That decklist is too long: at most {MAX_DECKLIST_CHARS} characters.")
+    try:
+        entries = parse_decklist(split_decklist(text))
+    except IllegalAction as illegal:
+        raise IllegalAction(f"I couldn't read that decklist: {illegal}") from None
+    total = sum(count for count, *_ in entries)
+    if total > MAX_CARDS:
+        raise IllegalAction(f"That decklist has {total} cards; a goldfish deck can have at most {MAX_CARDS}.")
+    if fetch is None:
+        raise IllegalAction(
+            "Custom decklists need the card lookup feature, which this bot doesn't have right now. "
+            "Try a preset deck: " + ", ".join(sorted(preset_decks())) + "."
+        )
+    try:
+        built, unknown = await resolve_decklist(entries, fetch)
+    except IllegalAction as illegal:
+        raise IllegalAction(f"I can't use that decklist: {illegal}") from None
+    except (ScryfallError, ScryfallUnavailable) as error:
+        raise IllegalAction(f"I couldn't look the decklist up on Scryfall: {error.user_message()}") from None
+    if unknown:
+        names = ", ".join(escape(clip(name, 60)) for name in unknown[:20])
+        more = f" and {len(unknown) - 20} more" if len(unknown) > 20 else ""
+        raise IllegalAction(f"I couldn't find these cards: {names}{more}. Check the spelling and try again.")
+    return built
+
+
+def hand_card(game: Game, value: str, candidates: Sequence[CardInstance], what: str) -> int:
+    """The iid for what the player typed or picked: an autocomplete value or a card name."""
+    parsed = parse_card_value(value)
+    ids = {c.iid for c in candidates}
+    if parsed and parsed[0] in ids:
+        return parsed[0]
+    wanted = value.strip().casefold()
+    for exact in (True, False):
+        for card in candidates:
+            name = card.name.casefold()
+            if (name == wanted) if exact else (wanted and name.startswith(wanted)):
+                return card.iid
+    hand = ", ".join(escape(c.name) for c in game.hand) or "empty"
+    raise IllegalAction(f"There is no {what} called “{escape(clip(value, 60))}” in your hand. Your hand: {hand}.")
+
+
+class HandCard(app_commands.Transformer):
+    """A card in your hand, for one command: ``cycle`` (cards with cycling), ``play`` (lands) or ``cast``.
+
+    Autocomplete offers the matching cards of the channel's game (only to those who may play it);
+    the value is the card's id, or what the player typed (resolved by name when the command runs).
+    """
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.string
+
+    @property
+    def max_value(self) -> int:
+        return limits.SELECT_OPTION_LABEL
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> str:
+        return value
+
+    async def autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        cog: Goldfish | None = interaction.client.get_cog("Goldfish")  # type: ignore[union-attr]
+        game = await cog.autocomplete_game(interaction) if cog else None
+        if game is None:
+            return []
+        current = current.casefold()
+        choices = [(name, value) for name, value in self.offered(game) if current in name.casefold()]
+        return [
+            app_commands.Choice(name=one_line(name), value=value)
+            for name, value in choices[: limits.AUTOCOMPLETE_CHOICES]
+        ]
+
+    def offered(self, game: Game) -> list[tuple[str, str]]:
+        if self.kind == "cycle":
+            return [
+                (
+                    f"{o.name} — {cycle_label(o)}" + ("" if o.affordable else " (can't pay now)"),
+                    f"{o.iid}:{o.ability_index}",
+                )
+                for o in game.cycle_options()
+            ]
+        if game.phase != "main":
+            return []
+        if self.kind == "play":
+            return [(c.name, str(c.iid)) for c in game.playable_lands()]
+        return [
+            (f"{o.name} — {o.cost}" + ("" if o.affordable else " (can't pay now)"), str(o.iid))
+            for o in game.cast_options()
+        ]

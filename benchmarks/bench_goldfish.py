@@ -3,10 +3,10 @@
 1. Latency of one cycle action through simcord (the real discord.py stack): from the select
    interaction to the edited game message, including the SQLite write. Each sample is a fresh
    channel with the same seeded game, so every sample cycles the same card.
-2. The same action through ``Goldfish.act`` alone (load → engine → versioned save), to show how
+2. The same action through ``GameService.act`` alone (load → engine → versioned save), to show how
    much of (1) is the simulated Discord round trip.
 3. Throughput with many channels playing at once. simcord runs one operation at a time, so
-   this drives the cog's action path (``Goldfish.act``: per-channel lock, load, engine,
+   this drives the game service (``GameService.act``: per-channel lock, load, engine,
    transactional save) concurrently with ``asyncio.gather`` against a real on-disk Database;
    each channel plays its own game like a player clicking (keep, play a land, cycle, next turn).
 
@@ -18,32 +18,26 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import simcord  # noqa: E402
 
+from benchmarks._bench import Report, median, percentile  # noqa: E402
 from bot.client import CycleBot  # noqa: E402
 from bot.config import Config  # noqa: E402
-from bot.goldfish import Game, preset_decks  # noqa: E402
-from bot.goldfish.store import GameStore, StatsDelta  # noqa: E402
+from bot.goldfish import Action, Game, preset_decks  # noqa: E402
+from bot.goldfish.service import GameService  # noqa: E402
+from bot.goldfish.stats import StatsDelta  # noqa: E402
+from bot.goldfish.store import GameStore  # noqa: E402
 from bot.storage import Database  # noqa: E402
-from cogs.goldfish import Action, Goldfish, Table  # noqa: E402
 
 SEED = 12  # slide: keep, play Plains, then Secluded Steppe (Cycling {W}) is affordable
 TARGET_MEDIAN_MS, TARGET_P99_MS, TARGET_RATE = 10.0, 50.0, 500.0
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def option(message, prefix: str, label: str) -> tuple[str, str]:
@@ -79,10 +73,8 @@ async def simcord_cycle_latency(samples: int, data_dir: Path) -> list[float]:
     return timings
 
 
-def bare_cog(db: Database) -> Goldfish:
-    cog = Goldfish(SimpleNamespace())
-    cog.store = GameStore(db)
-    return cog
+def service_on(db: Database) -> GameService:
+    return GameService(GameStore(db))
 
 
 async def new_games(store: GameStore, channels: int, user_id: int) -> None:
@@ -115,19 +107,21 @@ def next_action(game: Game) -> Action | None:
 
 
 async def act_latency(samples: int, data_dir: Path) -> list[float]:
-    """Milliseconds for one cycle through ``Goldfish.act`` alone, same games as the simcord run."""
+    """Milliseconds for one cycle through ``GameService.act`` alone, same games as the simcord run."""
     db = await Database.open(data_dir / "act.sqlite3")
     try:
-        cog, timings = bare_cog(db), []
+        service, timings = service_on(db), []
         slide = preset_decks()["slide"]
         for channel_id in range(1, samples + 1):
             game = Game.new(slide, seed=SEED)
-            await cog.store.create(channel_id=channel_id, guild_id=1, owner_id=7, shared=False, state=game.to_dict())
-            await cog.act(channel_id, 7, Action("keep"))
-            table = await cog.act(channel_id, 7, Action("play", plains(game)))
-            steppe = next(o for o in table.game.cycle_options() if o.name == "Secluded Steppe" and o.affordable)
+            await service.store.create(
+                channel_id=channel_id, guild_id=1, owner_id=7, shared=False, state=game.to_dict()
+            )
+            await service.act(channel_id, 7, Action("keep"))
+            record = await service.act(channel_id, 7, Action("play", plains(game)))
+            steppe = next(o for o in record.game.cycle_options() if o.name == "Secluded Steppe" and o.affordable)
             start = time.perf_counter()
-            await cog.act(channel_id, 7, Action("cycle", steppe.iid, steppe.ability_index))
+            await service.act(channel_id, 7, Action("cycle", steppe.iid, steppe.ability_index))
             timings.append((time.perf_counter() - start) * 1000)
         return timings
     finally:
@@ -142,22 +136,22 @@ async def throughput(channels: int, actions: int, data_dir: Path) -> tuple[int, 
     """(actions done, seconds, per-action ms) with every channel playing at once."""
     db = await Database.open(data_dir / "throughput.sqlite3")
     try:
-        cog = bare_cog(db)
-        await new_games(cog.store, channels, user_id=7)
-        tables: dict[int, Table] = {}
+        service = service_on(db)
+        await new_games(service.store, channels, user_id=7)
+        games: dict[int, Game] = {}
         for channel_id in range(1, channels + 1):
-            tables[channel_id] = await cog.load_table(channel_id)
+            games[channel_id] = (await service.load(channel_id)).game
         latencies: list[float] = []
 
         async def play(channel_id: int) -> int:
             done = 0
-            game = tables[channel_id].game
+            game = games[channel_id]
             for _ in range(actions):
                 action = next_action(game)
                 if action is None:
                     break
                 start = time.perf_counter()
-                game = (await cog.act(channel_id, 7, action)).game
+                game = (await service.act(channel_id, 7, action)).game
                 latencies.append((time.perf_counter() - start) * 1000)
                 done += 1
             return done
@@ -165,7 +159,7 @@ async def throughput(channels: int, actions: int, data_dir: Path) -> tuple[int, 
         start = time.perf_counter()
         counts = await asyncio.gather(*(play(channel_id) for channel_id in range(1, channels + 1)))
         elapsed = time.perf_counter() - start
-        stats = await cog.store.get_stats(7)
+        stats = await service.store.get_stats(7)
         if stats is None or stats.games != channels:
             raise RuntimeError("statistics were not written")
         return sum(counts), elapsed, latencies
@@ -173,11 +167,7 @@ async def throughput(channels: int, actions: int, data_dir: Path) -> tuple[int, 
         await db.close()
 
 
-def row(name: str, n: int, median: str, p99: str, target: str, ok: bool) -> str:
-    return f"| {name:<52} | {n:>6} | {median:>10} | {p99:>9} | {target:<20} | {'yes' if ok else 'NO':<4} |"
-
-
-async def main() -> None:
+async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--channels", type=int, default=500)
@@ -194,54 +184,17 @@ async def main() -> None:
         via_act = await act_latency(args.samples, base / "act")
         done, elapsed, under_load = await throughput(args.channels, args.actions, base / "many")
 
-    rate = done / elapsed
-    d_med, d_p99 = statistics.median(via_discord), percentile(via_discord, 0.99)
-    a_med, a_p99 = statistics.median(via_act), percentile(via_act, 0.99)
-    l_med, l_p99 = statistics.median(under_load), percentile(under_load, 0.99)
-    header = row("measurement", 0, "median ms", "p99 ms", "target", True)
-    print(header.replace("|      0 |", "|      n |").replace("| yes  |", "| met  |"))
-    print("|" + "|".join("-" * (len(cell) + 0) for cell in header.split("|")[1:-1]) + "|")
-    print(
-        row(
-            "one cycle via simcord (interaction → reply, DB write)",
-            len(via_discord),
-            f"{d_med:.2f}",
-            f"{d_p99:.2f}",
-            "< 10 median, < 50 p99",
-            d_med < TARGET_MEDIAN_MS and d_p99 < TARGET_P99_MS,
-        )
-    )
-    print(
-        row(
-            "one cycle via Goldfish.act (load → engine → save)",
-            len(via_act),
-            f"{a_med:.2f}",
-            f"{a_p99:.2f}",
-            "< 10 median, < 50 p99",
-            a_med < TARGET_MEDIAN_MS and a_p99 < TARGET_P99_MS,
-        )
-    )
-    print(
-        row(
-            f"{args.channels} channels at once: act() latency",
-            len(under_load),
-            f"{l_med:.2f}",
-            f"{l_p99:.2f}",
-            "(queueing included)",
-            True,
-        )
-    )
-    print(
-        row(
-            f"{args.channels} channels at once: actions per second",
-            done,
-            f"{rate:.0f}/s",
-            f"{elapsed:.2f} s",
-            "≥ 500 actions/s",
-            rate >= TARGET_RATE,
-        )
-    )
+    report = Report("Goldfish actions (milliseconds)")
+    report.add("one cycle via simcord: median", median(via_discord), " ms", at_most=TARGET_MEDIAN_MS)
+    report.add("one cycle via simcord: p99", percentile(via_discord, 0.99), " ms", at_most=TARGET_P99_MS)
+    report.add("one cycle via GameService.act: median", median(via_act), " ms", at_most=TARGET_MEDIAN_MS)
+    report.add("one cycle via GameService.act: p99", percentile(via_act, 0.99), " ms", at_most=TARGET_P99_MS)
+    report.add(f"{args.channels} channels at once: act() median (queueing included)", median(under_load), " ms")
+    report.add(f"{args.channels} channels at once: act() p99", percentile(under_load, 0.99), " ms")
+    report.add(f"{args.channels} channels at once: actions per second", done / elapsed, "/s", at_least=TARGET_RATE)
+    report.print()
+    return report.exit_code()
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    sys.exit(asyncio.run(main()))

@@ -1,21 +1,25 @@
 """Time one goldfish cycle action, engine only, with and without ``to_dict``.
 
+Targets: a cycle (rules, triggers, draw) under 1 ms median, and with the snapshot for the
+database (``to_dict``) under 2 ms median, for each preset deck; medians over several runs.
+
 Run: ``python benchmarks/bench_goldfish_engine.py``
 """
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks._bench import Report, median, percentile  # noqa: E402
 from bot.goldfish import Game, preset_decks  # noqa: E402
 
 RUNS = 5
 GAMES_PER_RUN = 40
+TARGET_CYCLE_US, TARGET_WITH_SAVE_US = 1000.0, 2000.0
 
 
 def sample(key: str, seed: int) -> list[tuple[float, float]]:
@@ -44,23 +48,22 @@ def sample(key: str, seed: int) -> list[tuple[float, float]]:
     return timings
 
 
-def main() -> None:
-    header = f"{'deck':<12} {'run':>3} {'cycles':>6} {'median µs':>10} {'p99 µs':>8}"
-    print(header + f" {'+to_dict med':>13} {'+to_dict p99':>13}")
+def main() -> int:
+    report = Report("Goldfish engine: one cycle (µs, median of per-run medians)")
     for key in preset_decks():
+        run_medians, run_full, p99s = [], [], []
         for run in range(RUNS):
             timings = [t for seed in range(run * GAMES_PER_RUN, (run + 1) * GAMES_PER_RUN) for t in sample(key, seed)]
-            only = sorted(t[0] * 1e6 for t in timings)
-            full = sorted(t[1] * 1e6 for t in timings)
-
-            def p99(values: list[float]) -> float:
-                return values[min(len(values) - 1, int(len(values) * 0.99))]
-
-            print(
-                f"{key:<12} {run + 1:>3} {len(only):>6} {statistics.median(only):>10.0f} {p99(only):>8.0f} "
-                f"{statistics.median(full):>13.0f} {p99(full):>13.0f}"
-            )
+            only = [t[0] * 1e6 for t in timings]
+            run_medians.append(median(only))
+            run_full.append(median([t[1] * 1e6 for t in timings]))
+            p99s.append(percentile(only, 0.99))
+        report.add(f"{key}: cycle", median(run_medians), " µs", at_most=TARGET_CYCLE_US)
+        report.add(f"{key}: cycle + to_dict", median(run_full), " µs", at_most=TARGET_WITH_SAVE_US)
+        report.add(f"{key}: cycle p99", median(p99s), " µs")
+    report.print()
+    return report.exit_code()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -70,6 +70,9 @@ def parse_decklist(text: str) -> list[Entry]:
                 f"Line {number} ({line[:60]!r}) is not a card line: write it as '4 Flame Jet', "
                 "'4x Flame Jet' or '4 Flame Jet (ONS) 199'."
             )
+        if len(match["count"].lstrip("0")) > len(str(MAX_CARDS)):
+            # Checked on the digits: int() of thousands of digits is slow, and refused past 4,300.
+            raise IllegalAction(f"Line {number}: that count is too large; a deck has at most {MAX_CARDS} cards.")
         count = int(match["count"])
         if count < 1:
             raise IllegalAction(f"Line {number}: the count must be at least 1.")

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import re
+import threading
 from typing import TYPE_CHECKING
 
 import discord
@@ -39,35 +41,41 @@ class Deferral:
 
     ``update=True`` (components) defers as a message update; otherwise (commands) Discord shows
     "thinking…". Leaving the block settles it, so the answer never races the acknowledgement.
+    The timer is a wall-clock thread timer: it must fire even when the loop's own clock is driven
+    by something else (a test harness) while the work waits on the database thread.
     """
 
     def __init__(self, interaction: discord.Interaction, *, update: bool, after: float = DEFER_AFTER) -> None:
         self.interaction = interaction
         self.update = update
         self.after = after
-        self._answering = False
-        self._deferring = False
+        self._timer: threading.Timer | None = None
         self._task: asyncio.Task | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def __aenter__(self) -> Deferral:
-        self._task = asyncio.create_task(self._later())
+        self._loop = asyncio.get_running_loop()
+        # The interaction's context (contextvars) goes with the callback, as a task would carry it.
+        context = contextvars.copy_context()
+        self._timer = threading.Timer(self.after, lambda: self._loop.call_soon_threadsafe(self._fire, context=context))
+        self._timer.daemon = True
+        self._timer.start()
         return self
 
     async def __aexit__(self, *exc_info) -> None:
-        self._answering = True
-        if self._task is None:
-            return
-        if self._deferring:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._task is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self._task
-        else:
-            self._task.cancel()
 
-    async def _later(self) -> None:
-        await asyncio.sleep(self.after)
-        if self._answering or self.interaction.response.is_done():
+    def _fire(self) -> None:
+        if not self.interaction.response.is_done():
+            self._task = self._loop.create_task(self._defer())
+
+    async def _defer(self) -> None:
+        if self.interaction.response.is_done():
             return
-        self._deferring = True
         if self.update:
             await self.interaction.response.defer()
         else:

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits
 from bot.goldfish import Action, Game, IllegalAction, preset_decks
 from bot.goldfish.service import GameService, game_of, is_loadable
 from bot.goldfish.store import GameStore
@@ -224,28 +225,36 @@ class Goldfish(TableActions, commands.Cog):
             for c in candidates
             if current in c.name.casefold()
         ]
-        return [*choices[:24], app_commands.Choice(name="Find nothing", value=FIND_NOTHING)]
+        return [
+            *choices[: limits.AUTOCOMPLETE_CHOICES - 1],
+            app_commands.Choice(name="Find nothing", value=FIND_NOTHING),
+        ]
 
     @command(goldfish, "play")
     @app_commands.describe(card="A land in your hand")
     async def play(self, interaction: discord.Interaction, card: app_commands.Transform[str, HandCard("play")]) -> None:
         """Play a land from your hand (one a turn, CR 305.2)."""
-        game = game_of(await self.playable(interaction))
-        if game.phase != "main":
-            raise IllegalAction("You can play a land once the game is under way (keep your hand first).")
-        iid = hand_card(game, card, game.playable_lands(), "playable land")
-        await self.run(interaction, Action("play", iid), seen=None, edit=False)
+        await self.from_hand(interaction, "play", card)
 
     @command(goldfish, "cast")
     @app_commands.describe(card="A payoff permanent in your hand, such as Astral Slide or Lightning Rift")
     async def cast(self, interaction: discord.Interaction, card: app_commands.Transform[str, HandCard("cast")]) -> None:
         """Cast a cycling payoff permanent from your hand so its abilities work."""
+        await self.from_hand(interaction, "cast", card)
+
+    async def from_hand(self, interaction: discord.Interaction, kind: str, card: str) -> None:
+        """Play a land or cast a payoff named by the player."""
         game = game_of(await self.playable(interaction))
         if game.phase != "main":
-            raise IllegalAction("You can cast spells once the game is under way (keep your hand first).")
-        castable = [c for c in game.hand if any(o.iid == c.iid for o in game.cast_options())]
-        iid = hand_card(game, card, castable, "payoff permanent")
-        await self.run(interaction, Action("cast", iid), seen=None, edit=False)
+            doing = "play a land" if kind == "play" else "cast spells"
+            raise IllegalAction(f"You can {doing} once the game is under way (keep your hand first).")
+        if kind == "play":
+            candidates, what = game.playable_lands(), "playable land"
+        else:
+            castable = {o.iid for o in game.cast_options()}
+            candidates, what = [c for c in game.hand if c.iid in castable], "payoff permanent"
+        iid = hand_card(game, card, candidates, what)
+        await self.run(interaction, Action(kind, iid), seen=None, edit=False)
 
     @command(goldfish, "next")
     async def next_turn(self, interaction: discord.Interaction) -> None:

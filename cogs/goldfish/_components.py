@@ -82,36 +82,40 @@ class Deferral:
             await self.interaction.response.defer(thinking=True)
 
 
+class FromOwnComponent:
+    """A ``DynamicItem`` rebuilt from the component that was clicked: its custom id is all it needs."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]):
+        return cls(item)
+
+    def parsed(self) -> re.Match[str]:
+        return self.__discord_ui_compiled_template__.fullmatch(self.custom_id)
+
+
 class GoldfishButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"gf:(?P<kind>next|mull|keep|back):(?P<version>\d{1,9})"
+    FromOwnComponent,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"gf:(?P<kind>next|mull|keep|back):(?P<version>\d{1,9})",
 ):
     """Next turn, Mulligan, Keep, Back: ``gf:<kind>:<version>``."""
-
-    def __init__(self, button: discord.ui.Button) -> None:
-        super().__init__(button)
 
     @classmethod
     def make(cls, kind: str, version: int, label: str, style: discord.ButtonStyle) -> GoldfishButton:
         return cls(discord.ui.Button(label=label, style=style, custom_id=f"gf:{kind}:{version}"))
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]):
-        return cls(item)
-
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.__discord_ui_compiled_template__.fullmatch(self.custom_id)
+        match = self.parsed()
         await cog_of(interaction).on_button(interaction, match["kind"], int(match["version"]))
 
 
 class GoldfishSelect(
+    FromOwnComponent,
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"gf:(?P<kind>cycle|land|cast|find|bottom):(?P<version>\d{1,9})(?::(?P<iid>\d{1,9}):(?P<ability>\d{1,2}))?",
 ):
     """Card choices: ``gf:cycle|land|cast|bottom:<version>``, ``gf:find:<version>:<iid>:<ability>``."""
-
-    def __init__(self, select: discord.ui.Select) -> None:
-        super().__init__(select)
 
     @classmethod
     def make(cls, custom_id: str, placeholder: str, options: list[discord.SelectOption], count: int = 1):
@@ -124,25 +128,20 @@ class GoldfishSelect(
         )
         return cls(select)
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]):
-        return cls(item)
-
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.__discord_ui_compiled_template__.fullmatch(self.custom_id)
+        match = self.parsed()
         values = [str(v) for v in ((interaction.data or {}).get("values") or [])]
         card = (int(match["iid"]), int(match["ability"])) if match["iid"] else None
         await cog_of(interaction).on_select(interaction, match["kind"], int(match["version"]), values, card)
 
 
 class ReplaceButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"gf:replace:(?P<token>[0-9a-f]{1,32}):(?P<choice>yes|no)"
+    FromOwnComponent,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"gf:replace:(?P<token>[0-9a-f]{1,32}):(?P<choice>yes|no)",
 ):
     """ "Replace the game" / "Keep the current game": ``gf:replace:<token>:yes|no``."""
-
-    def __init__(self, button: discord.ui.Button) -> None:
-        super().__init__(button)
 
     @classmethod
     def make(cls, token: str, replace: bool) -> ReplaceButton:
@@ -156,13 +155,9 @@ class ReplaceButton(
             )
         return cls(button)
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]):
-        return cls(item)
-
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.__discord_ui_compiled_template__.fullmatch(self.custom_id)
+        match = self.parsed()
         await cog_of(interaction).on_replace(interaction, match["token"], match["choice"] == "yes")
 
 

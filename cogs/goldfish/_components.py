@@ -52,6 +52,7 @@ class Deferral:
         self._timer: threading.Timer | None = None
         self._task: asyncio.Task | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._closed = False
 
     async def __aenter__(self) -> Deferral:
         self._loop = asyncio.get_running_loop()
@@ -63,6 +64,7 @@ class Deferral:
         return self
 
     async def __aexit__(self, *exc_info) -> None:
+        self._closed = True
         if self._timer is not None:
             self._timer.cancel()
         if self._task is not None:
@@ -70,7 +72,8 @@ class Deferral:
                 await self._task
 
     def _fire(self) -> None:
-        if not self.interaction.response.is_done():
+        # Runs on the loop: after the block has closed, the answer is the acknowledgement.
+        if not self._closed and not self.interaction.response.is_done():
             self._task = self._loop.create_task(self._defer())
 
     async def _defer(self) -> None:

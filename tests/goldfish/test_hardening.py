@@ -124,20 +124,27 @@ async def test_a_database_stall_over_three_seconds_is_acknowledged_in_time_and_a
 
 
 async def test_read_only_views_do_not_wait_for_a_stalled_writer(simcord_env, channel, alice, bot_config):
-    await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
+    message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
+    await alice.click(message, label="Keep")
     held = threading.Event()
     holder = threading.Thread(target=hold_write_lock, args=(bot_config.data_dir / "bot.sqlite3", 3.5, held))
     holder.start()
     held.wait()
     try:
+        # An action waits for the write lock on the bot's connection...
+        stalled_write = asyncio.ensure_future(simcord_env.bot.get_cog("Goldfish").store.forget_stats(alice.id))
+        await asyncio.to_thread(time.sleep, 0.3)
         began = time.monotonic()
+        # ...while the read-only views answer at once.
         status = await alice.slash(channel, "goldfish status")
         stats = await alice.slash(channel, "goldfish stats show")
         took = time.monotonic() - began
+        assert not stalled_write.done()
+        await stalled_write
     finally:
         holder.join()
     assert took < 1.5
-    assert not status.ephemeral and "Secluded Steppe" in status.response.embeds[0].fields[-2].value
+    assert not status.ephemeral and "**Turn 1**" in status.response.embeds[0].description
     assert fields(stats.response)["Games started"] == "1"
 
 

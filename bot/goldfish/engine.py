@@ -55,10 +55,10 @@ class Game(Cycling, Effects, Saving):
     rng: random.Random = field(default_factory=random.Random, repr=False, compare=False)
     drew_from_empty: bool = False
     iid_names: dict[int, str] = field(default_factory=dict, repr=False)
+    book: CardBook = field(init=False, repr=False, compare=False)
 
-    @property
-    def book(self) -> CardBook:
-        return book_for(self.cards)
+    def __post_init__(self) -> None:
+        self.book = book_for(self.cards)
 
     @property
     def log(self) -> list[str]:
@@ -113,7 +113,9 @@ class Game(Cycling, Effects, Saving):
             "play": self._play_land,
             "cast": self._cast,
             "next": self._next_turn,
-        }[action.kind]
+        }.get(action.kind)
+        if handler is None:
+            raise IllegalAction(f"Unknown action {action.kind!r}.")
         events = handler(action)
         self.actions.append(action)
         self.events.extend(events)

@@ -6,7 +6,7 @@ This module imports nothing of the goldfish package, so everything else can impo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.errors import UserFacingError
 
@@ -21,30 +21,25 @@ class UnreadableGame(UserFacingError):
     """A saved game this version of the engine can't load; ``str(e)`` says why, briefly."""
 
 
-@dataclass(frozen=True)
-class Event:
-    """Something that happened, with the rule behind it: ``("draw", "Drew Flame Jet", "121.1")``."""
+class Event(NamedTuple):
+    """Something that happened, with the rule behind it: ``("draw", "Drew Flame Jet", "121.1")``.
+
+    A named tuple: a game keeps every event and saves them with each action, so they are cheap to
+    make and serialise as JSON lists as they are.
+    """
 
     kind: str
     text: str
     rule: str | None = None
 
-    def to_list(self) -> list[str | None]:
-        return [self.kind, self.text, self.rule]
 
-    @classmethod
-    def from_list(cls, item: list) -> Event:
-        kind, text, rule = item
-        return cls(str(kind), str(text), None if rule is None else str(rule))
-
-
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """One thing a player does; the game's action log is a list of these, replayed from the seed.
 
     ``iid`` is the card (hand card; for ``keep``, ``bottom`` lists the cards put on the bottom).
     For ``cycle``: ``ability`` (index), ``find``/``find_nothing`` (a search's choice), ``x``,
     ``sacrifice`` (the permanent's iid) and ``pay`` (optional "you may pay {1}" triggers).
+    Immutable, and a named tuple because every saved game holds its whole log: cheap to rebuild.
     """
 
     kind: str
@@ -57,38 +52,36 @@ class Action:
     pay: bool = True
     bottom: tuple[int, ...] = ()
 
-    def __post_init__(self) -> None:
-        if self.kind not in ACTION_KINDS:
-            raise IllegalAction(f"Unknown action {self.kind!r}.")
-
     def to_dict(self) -> dict[str, Any]:
         """The action by field name, defaults left out: ``{"do": "cycle", "iid": 12}``."""
         data: dict[str, Any] = {"do": self.kind}
-        for name, default in (("iid", None), ("ability", 0), ("find", None), ("x", 0), ("sacrifice", None)):
-            value = getattr(self, name)
+        for name, value, default in zip(_ACTION_FIELDS, self, _ACTION_DEFAULTS, strict=True):
             if value != default:
-                data[name] = value
-        if self.find_nothing:
-            data["find_nothing"] = True
-        if not self.pay:
-            data["pay"] = False
-        if self.bottom:
-            data["bottom"] = list(self.bottom)
+                data[name] = list(value) if name == "bottom" else value
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Action:
+        kind = data["do"]
+        if kind not in ACTION_KINDS:
+            raise IllegalAction(f"Unknown action {kind!r}.")
+        if len(data) == 1:
+            return cls(kind)
         return cls(
-            kind=data["do"],
-            iid=data.get("iid"),
-            ability=int(data.get("ability", 0)),
-            find=data.get("find"),
-            find_nothing=bool(data.get("find_nothing", False)),
-            x=int(data.get("x", 0)),
-            sacrifice=data.get("sacrifice"),
-            pay=bool(data.get("pay", True)),
-            bottom=tuple(int(b) for b in data.get("bottom", ())),
+            kind,
+            data.get("iid"),
+            data.get("ability", 0),
+            data.get("find"),
+            data.get("find_nothing", False),
+            data.get("x", 0),
+            data.get("sacrifice"),
+            data.get("pay", True),
+            tuple(data["bottom"]) if "bottom" in data else (),
         )
+
+
+_ACTION_FIELDS = ("do", *Action._fields[1:])
+_ACTION_DEFAULTS = (None, *(Action._field_defaults[name] for name in Action._fields[1:]))
 
 
 @dataclass

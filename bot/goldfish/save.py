@@ -60,7 +60,7 @@ class Saving:
             "phase": self.phase,
             "result": self.result,
             "drew_from_empty": self.drew_from_empty,
-            "events": [event.to_list() for event in self.events],
+            "events": [list(event) for event in self.events],
             "actions": [action.to_dict() for action in self.actions],
             "stats": dict(self.stats),
             "rng": [rng_version, list(state), gauss],
@@ -102,7 +102,7 @@ class Saving:
     def _from_fields(cls, data: dict[str, Any], cards: dict[str, dict]):
         names = data["names"]
         iid_names = {i + 1: names[n] for i, n in enumerate(data["iids"])}
-        rng = random.Random()
+        rng = random.Random(0)  # replaced by the saved state at once; no need to seed from the OS
         rng_version, state, gauss = data["rng"]
         rng.setstate((rng_version, tuple(state), gauss))
 
@@ -128,7 +128,7 @@ class Saving:
                 )
                 for p in data["battlefield"]
             ]
-            events = [Event.from_list(item) for item in data["events"]]
+            events = [Event._make(item) for item in data["events"]]
         stats = dict.fromkeys(GAME_STATS, 0) | {k: int(v) for k, v in data["stats"].items()}
         if not isinstance(cards, dict) or any(name not in cards for name in names if not name.endswith(" token")):
             raise UnreadableGame("the saved game has no card data for some of its cards")

@@ -152,16 +152,17 @@ class GameStore:
             await self.reader.close()
             self.reader = None
 
-    async def _read(self, sql: str, params: tuple) -> sqlite3.Row | None:
-        conn = self.reader or self.db.connection
-        async with conn.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+    async def _read(self, sql: str, params: tuple, *, writer: bool = False) -> sqlite3.Row | None:
+        # One round trip to the database thread (execute, fetch and close together).
+        conn = self.db.connection if writer else (self.reader or self.db.connection)
+        rows = await conn.execute_fetchall(sql, params)
+        return next(iter(rows), None)
 
     # ------------------------------------------------------------------ games
 
     async def load(self, channel_id: int) -> StoredGame | None:
         """The channel's game, read on the writer's connection (before a write)."""
-        row = await self.db.fetchone("SELECT * FROM goldfish_games WHERE channel_id = ?", (channel_id,))
+        row = await self._read("SELECT * FROM goldfish_games WHERE channel_id = ?", (channel_id,), writer=True)
         return None if row is None else _game(row)
 
     async def peek(self, channel_id: int) -> StoredGame | None:

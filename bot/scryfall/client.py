@@ -338,7 +338,9 @@ class ScryfallClient:
                 return self._stale_or_raise(cached, RateLimited(self.paused_for(klass)))
             await self.limiter.reserve(klass)
             paused = functools.partial(self.paused_for, klass)
-            send = functools.partial(self.transport.send, prepared, klass, deadline, key=key, paused=paused)
+            send = functools.partial(
+                self.transport.send, prepared, klass, deadline, key=key, paused=paused, timeout=self.timeout
+            )
             try:
                 raw = await loop.run_in_executor(self._http_pool, send)
             except Paused:
@@ -350,7 +352,9 @@ class ScryfallClient:
                 log.warning("Scryfall timed out (%s %s)", prepared.method, prepared.url)
             except (requests.RequestException, ScryfallUnavailable) as exc:
                 failure = exc if isinstance(exc, ScryfallUnavailable) else ScryfallUnavailable(str(exc))
-                log.warning("Scryfall request failed (%s %s): %s", prepared.method, prepared.url, exc)
+                log.warning(
+                    "Scryfall request failed (%s %s): %s", prepared.method, prepared.url, getattr(exc, "details", exc)
+                )
             else:
                 if raw.status == 429:
                     pause = retry_after_seconds(

@@ -182,6 +182,7 @@ class Transport:
         *,
         key: str | None = None,
         paused: Callable[[], float] = lambda: 0.0,
+        timeout: float | None = None,
     ) -> Raw:
         """Send ``prepared``, following redirects, by ``deadline`` (``time.monotonic()``).
 
@@ -193,7 +194,7 @@ class Transport:
             self.limiter.guard(klass)
             if paused():
                 raise Paused()
-            response = self._send_one(request, deadline)
+            response = self._send_one(request, deadline, self.timeout if timeout is None else timeout)
             location = response.headers.get("Location")
             if response.status_code not in REDIRECT_STATUSES or not location:
                 data = decode(response.content)
@@ -211,11 +212,11 @@ class Transport:
             request.prepare_url(target, None)
         raise ScryfallUnavailable(f"Scryfall redirected more than {MAX_REDIRECTS} times")
 
-    def _send_one(self, request: requests.PreparedRequest, deadline: float) -> requests.Response:
+    def _send_one(self, request: requests.PreparedRequest, deadline: float, timeout: float) -> requests.Response:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise DeadlineExceeded()
-        wait = min(self.timeout, remaining)
+        wait = min(timeout, remaining)
         response = self.session.send(request, timeout=(wait, wait), stream=True, allow_redirects=False)
         try:
             response._content = self._read_body(response, deadline)

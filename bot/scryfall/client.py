@@ -319,15 +319,24 @@ class ScryfallClient:
         if cached is not None and not cached.expired:
             return self._answer(cached, from_cache=True)
         self._maybe_prune(loop)
-        seconds = self.stale_deadline if cached is not None else self.deadline
+        key_or_none = key if store else None
+        if cached is None:
+            return await self._attempts(prepared, key_or_none, None, None)
+        # With a copy to fall back on, the whole call (queue included) is short: a stale answer now
+        # beats a fresh one after the person has given up.
+        deadline = time.monotonic() + self.stale_deadline
         try:
-            async with asyncio.timeout(seconds):
-                return await self._attempts(prepared, key if store else None, cached, time.monotonic() + seconds)
+            async with asyncio.timeout(self.stale_deadline):
+                return await self._attempts(prepared, key_or_none, cached, deadline)
         except TimeoutError:
-            log.warning("Scryfall did not answer %s %s within %.1f s", prepared.method, prepared.url, seconds)
+            log.warning("Scryfall did not answer %s %s in time; serving a stale copy", prepared.method, prepared.url)
             return self._stale_or_raise(cached, DeadlineExceeded())
 
-    async def _attempts(self, prepared: requests.PreparedRequest, key: str | None, cached: Raw | None, deadline: float):
+    async def _attempts(
+        self, prepared: requests.PreparedRequest, key: str | None, cached: Raw | None, deadline: float | None
+    ) -> Answer:
+        """Send with retries. Without a cached copy the deadline starts when the first request may
+        leave: waiting in the rate limiter's queue is not Scryfall's slowness."""
         loop = asyncio.get_running_loop()
         klass = endpoint_class(self._path(prepared.url or ""))
         failure: ScryfallUnavailable = ScryfallUnavailable()
@@ -337,12 +346,18 @@ class ScryfallClient:
             if self.paused_for(klass):
                 return self._stale_or_raise(cached, RateLimited(self.paused_for(klass)))
             await self.limiter.reserve(klass)
+            if deadline is None:
+                deadline = time.monotonic() + self.deadline
             paused = functools.partial(self.paused_for, klass)
             send = functools.partial(
                 self.transport.send, prepared, klass, deadline, key=key, paused=paused, timeout=self.timeout
             )
             try:
-                raw = await loop.run_in_executor(self._http_pool, send)
+                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                    raw = await loop.run_in_executor(self._http_pool, send)
+            except TimeoutError:
+                log.warning("Scryfall did not answer %s %s in time", prepared.method, prepared.url)
+                return self._stale_or_raise(cached, DeadlineExceeded())
             except Paused:
                 return self._stale_or_raise(cached, RateLimited(self.paused_for(klass)))
             except DeadlineExceeded as exc:

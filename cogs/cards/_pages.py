@@ -124,22 +124,14 @@ class PageButton(
     """Previous or Next of the pager whose key is in the custom id."""
 
     def __init__(self, key: str, step: str, *, disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Previous" if step == "prev" else "Next",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"cards:page:{key}:{step}",
-                disabled=disabled,
-            )
-        )
-        self.key = key
-        self.step = step
+        label = "Previous" if step == "prev" else "Next"
+        custom_id = f"cards:page:{key}:{step}"
+        super().__init__(discord.ui.Button(label=label, custom_id=custom_id, disabled=disabled))
+        self.key, self.step = key, step
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> PageButton:
-        return cls(match["key"], match["step"])
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
+        return cls(**match.groupdict())
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit, urlunsplit
 import requests
 
 from bot import BOT_NAME, __version__
-from bot.scryfall.errors import BadQuery, RateLimited, ScryfallError, ScryfallUnavailable, error_for
+from bot.scryfall.errors import AmbiguousCard, BadQuery, RateLimited, ScryfallError, ScryfallUnavailable, error_for
 from bot.scryfall.limiter import (
     DEFAULT_PAUSE_SECONDS,
     GENERAL_INTERVAL,
@@ -169,8 +169,8 @@ class ScryfallClient:
             params["set"] = set_code.strip().lower()
         try:
             return await self._get("/cards/named", params)
-        except ScryfallError as exc:
-            if getattr(exc, "candidates", None) == []:  # ambiguous, and Scryfall named no candidates
+        except AmbiguousCard as exc:
+            if not exc.candidates:
                 exc.candidates = await self.autocomplete(name)
             raise
 

@@ -74,12 +74,12 @@ async def main() -> int:
             (
                 f"{BURST} distinct named() at once",
                 [client.named(n, fuzzy=False) for n in names[5 : 5 + BURST]],
-                BURST / 2 + 5,
+                BURST * 0.58 + 5,
             ),
             (
                 f"{BURST} distinct autocomplete() at once",
                 [client.autocomplete(n[:7] + str(i)) for i, n in enumerate(names[:BURST])],
-                BURST / 10 + 3,
+                BURST * 0.12 + 3,
             ),
             (
                 f"the same {BURST} named() again (cached)",

@@ -104,7 +104,7 @@ class ScryfallClient:
         max_pause_seconds: float = MAX_PAUSE_SECONDS,
         backoff: float = 0.5,
         search_interval: float = SEARCH_INTERVAL + SAFETY_MARGIN,
-        general_interval: float = GENERAL_INTERVAL + SAFETY_MARGIN / 4,
+        general_interval: float = GENERAL_INTERVAL + SAFETY_MARGIN / 4,  # 11 requests span 1.2 s
         max_workers: int = 8,
         keep_days: float = 30,
         max_body: int | None = None,

@@ -22,11 +22,9 @@ def echo(text: str, limit: int = 100) -> str:
     return escape(one_line(text, limit))
 
 
-def failure_text(error: BaseException) -> str:
-    """What the user reads when Scryfall could not give an answer."""
-    if isinstance(error, ScryfallError):
-        return clip(str(error), limits.MESSAGE_CONTENT)  # str() is the escaped form
-    raise TypeError(f"not a Scryfall failure: {error!r}")
+def failure_text(error: ScryfallError) -> str:
+    """What the user reads when Scryfall could not give an answer (``str()`` is the escaped form)."""
+    return clip(str(error), limits.MESSAGE_CONTENT)
 
 
 def to_embed(display: render.CardDisplay) -> discord.Embed:

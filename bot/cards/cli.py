@@ -8,10 +8,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from typing import TYPE_CHECKING
 
 from bot.cards import render
 from bot.cards.query import DEFAULT_KIND, KINDS, QueryTooLong, cycling_query
 from bot.config import Config
+
+if TYPE_CHECKING:
+    from bot.scryfall import ScryfallError
 
 DEFAULT_LIMIT = 100
 EXIT_OK = 0
@@ -42,9 +46,8 @@ def _client():
     return ScryfallClient.from_config(Config.from_env())
 
 
-def _failure(error: BaseException) -> int:
-    message = error.user_message() if hasattr(error, "user_message") else str(error)
-    print(f"error: {message}", file=sys.stderr)
+def _failure(error: ScryfallError) -> int:
+    print(f"error: {error.user_message()}", file=sys.stderr)  # a terminal: plain text, not Discord's
     return EXIT_FAILED
 
 
@@ -53,12 +56,12 @@ def card_command(args: argparse.Namespace) -> int:
 
 
 async def _card(name: str, set_code: str | None) -> int:
-    from bot.scryfall import ScryfallError, ScryfallUnavailable
+    from bot.scryfall import ScryfallError
 
     client = _client()
     try:
         answer = await client.named(name, set_code=set_code, fuzzy=True)
-    except (ScryfallError, ScryfallUnavailable) as error:
+    except ScryfallError as error:
         return _failure(error)
     finally:
         await client.close()
@@ -77,7 +80,7 @@ def cycling_command(args: argparse.Namespace) -> int:
 
 
 async def _cycling(query: str, kind: str, limit: int) -> int:
-    from bot.scryfall import CardNotFound, ScryfallError, ScryfallUnavailable
+    from bot.scryfall import CardNotFound, ScryfallError
 
     client = _client()
     try:
@@ -90,7 +93,7 @@ async def _cycling(query: str, kind: str, limit: int) -> int:
     except CardNotFound as error:
         print(f"No cards with {KINDS[kind].label} match that search.", file=sys.stderr)
         return _failure(error)
-    except (ScryfallError, ScryfallUnavailable) as error:
+    except ScryfallError as error:
         return _failure(error)
     finally:
         await client.close()

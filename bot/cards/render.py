@@ -8,19 +8,21 @@ only as landcyclers, or with a cost such as "Pay 2 life", read the same everywhe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from bot import limits
 from bot.cycling import card_faces, cycling_abilities, describe_abilities
+from bot.text import clip
 
 Card = Mapping[str, Any]
 
-TITLE_LIMIT = 256
-DESCRIPTION_LIMIT = 4096
-FIELD_VALUE_LIMIT = 1024
-FOOTER_LIMIT = 2048
+TITLE_LIMIT = limits.EMBED_TITLE
+DESCRIPTION_LIMIT = limits.EMBED_DESCRIPTION
+FIELD_VALUE_LIMIT = limits.EMBED_FIELD_VALUE
+FOOTER_LIMIT = limits.EMBED_FOOTER
 COMPACT_TEXT_LIMIT = 600
 
 # Layouts whose faces each have their own image (front face first).
@@ -67,14 +69,6 @@ PRICE_LABELS = (
     ("eur_etched", "EUR etched", "€{}"),
     ("tix", "MTGO", "{} tix"),
 )
-
-
-def clip(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, ending with an ellipsis when it was cut."""
-    text = text or ""
-    if len(text) <= limit:
-        return text
-    return text[: max(0, limit - 1)].rstrip() + "…"
 
 
 @dataclass
@@ -340,9 +334,3 @@ def ruling_lines(rulings: Iterable[Card]) -> list[str]:
         if comment:
             lines.append(f"{date} — {comment}" if date else comment)
     return lines
-
-
-def paginate(lines: Sequence[str], per_page: int) -> list[list[str]]:
-    """Lines in pages of ``per_page`` (at least one page, maybe empty)."""
-    pages = [list(lines[start : start + per_page]) for start in range(0, len(lines), per_page)]
-    return pages or [[]]

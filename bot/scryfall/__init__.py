@@ -1,16 +1,23 @@
-"""A polite, cached, rate-limited Scryfall API client (framework-free: no Discord imports)."""
+"""A polite, cached, rate-limited Scryfall API client (framework-free: no Discord imports).
 
-from bot.scryfall.client import (
-    DEFAULT_PAUSE_SECONDS,
-    SEARCH_CLASS_PATHS,
+``errors``: the exceptions; ``limiter``: rate limits and 429 pauses; ``transport``: HTTP and the
+cache in worker threads; ``client``: the public API.
+"""
+
+from bot.scryfall.client import Answer, ScryfallClient
+from bot.scryfall.errors import (
     AmbiguousCard,
-    Answer,
     BadQuery,
     CardNotFound,
     RateLimited,
-    ScryfallClient,
     ScryfallError,
     ScryfallUnavailable,
+)
+from bot.scryfall.limiter import (
+    DEFAULT_PAUSE_SECONDS,
+    SEARCH_CLASS_PATHS,
+    Budget,
+    LocalBudget,
     endpoint_class,
 )
 
@@ -20,7 +27,9 @@ __all__ = [
     "AmbiguousCard",
     "Answer",
     "BadQuery",
+    "Budget",
     "CardNotFound",
+    "LocalBudget",
     "RateLimited",
     "ScryfallClient",
     "ScryfallError",

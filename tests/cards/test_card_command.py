@@ -141,7 +141,9 @@ async def test_a_miss_suggests_names_scryfall_autocompletes(cards, channel, alic
 async def test_everyone_as_a_card_name_pings_nobody(cards, channel, alice, simcord_env):
     result = await alice.slash(channel, "card", name="@everyone")
     message = result.response.message
-    assert "@everyone" in message.content
+    # Echoed as the user reads it (Discord hides the escapes), yet inert even where mentions parse.
+    assert "@everyone" in message.content.replace("\\", "").replace("\u200b", "")
+    assert "@everyone" not in message.content
     assert not message.mention_everyone
     sent = [r for r in simcord_env.http_requests if "/webhooks/" in r.path and r.json]
     assert all(r.json.get("allowed_mentions") == {"parse": []} for r in sent)

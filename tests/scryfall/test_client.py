@@ -20,7 +20,8 @@ from bot.scryfall import (
     ScryfallError,
     ScryfallUnavailable,
 )
-from bot.scryfall.client import ACCEPT, CACHE_FILE, DEFAULT_PAUSE_SECONDS
+from bot.scryfall.limiter import DEFAULT_PAUSE_SECONDS
+from bot.scryfall.transport import ACCEPT, CACHE_FILE
 
 # --------------------------------------------------------------------------- etiquette and answers
 
@@ -170,7 +171,7 @@ def test_from_config_keeps_the_cache_in_the_data_dir(data_dir, fake_scryfall):
 
 
 def test_error_objects_become_typed_exceptions():
-    from bot.scryfall.client import error_for
+    from bot.scryfall.errors import error_for
 
     assert isinstance(error_for({"status": 404, "code": "not_found", "details": "x"}), CardNotFound)
     assert isinstance(error_for({"status": 404, "type": "ambiguous", "details": "x"}), AmbiguousCard)

@@ -7,7 +7,9 @@ search / collection / rulings / random endpoints, a small but real subset of the
 required headers and the published rate limits (answered with 429 when exceeded).
 
 Tests can inspect ``fake.requests`` and ``fake.max_rate(klass)``, and script failures with
-``fail_next`` and ``hang_next``. Because it runs in its own threads it keeps answering while the
+``fail_next``, ``hang_next`` and ``break_next`` (what a broken proxy or network does: a truncated,
+HTML, empty or non-object 200, an HTML 404, a body trickling a byte at a time, a 60 MB body
+generated on the fly, a redirect loop). Because it runs in its own threads it keeps answering while the
 test's event loop is blocked or busy.
 """
 
@@ -491,12 +493,13 @@ class RecordedRequest:
 
 @dataclass
 class _Rule:
-    kind: str  # "fail" or "hang"
+    kind: str  # "fail", "hang" or "break"
     count: int
     path: str | None = None
     status: int | str = 500
-    retry_after: float | None = None
+    retry_after: float | str | None = None
     seconds: float = 0.0
+    fault: str = ""
 
     def matches(self, path: str) -> bool:
         return self.count > 0 and (self.path is None or re.search(self.path, path) is not None)
@@ -507,6 +510,37 @@ class _State:
     requests: list[RecordedRequest] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
     rules: list[_Rule] = field(default_factory=list)
+
+
+FAULTS = ("truncated", "html", "empty", "not_object", "html_404", "trickle", "huge", "redirect_loop")
+HTML_PAGE = (
+    b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
+    b"<body><h1>Bad gateway</h1><p>The upstream server did not answer.</p></body></html>"
+)
+HUGE_BYTES = 60 * 1024 * 1024
+
+
+@dataclass
+class Fault:
+    """A broken answer written as is: ``body`` bytes, or a ``stream`` of chunks with ``length`` declared."""
+
+    status: int
+    content_type: str = "application/json; charset=utf-8"
+    body: bytes = b""
+    stream: Callable[[], Iterable[bytes]] | None = None
+    length: int | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def huge_body() -> Iterable[bytes]:
+    """60 MB of a valid-looking Scryfall list, generated a chunk at a time (never held in memory)."""
+    yield b'{"object":"list","has_more":false,"data":['
+    filler = b'{"object":"card","name":"' + b"x" * 1000 + b'"},'
+    sent = 42
+    while sent + len(filler) < HUGE_BYTES - 2:
+        yield filler
+        sent += len(filler)
+    yield b" " * (HUGE_BYTES - 2 - sent) + b"]}"
 
 
 def error_object(status: int, code: str, details: str, **extra: Any) -> dict[str, Any]:
@@ -618,6 +652,16 @@ class FakeScryfall:
         with self._lock:
             self._state.rules.append(_Rule("hang", count, path, seconds=seconds or self.hang_seconds))
 
+    def break_next(self, fault: str, count: int = 1, path: str | None = None, seconds: float = 5.0) -> None:
+        """Answer the next ``count`` matching requests with a broken answer, one of ``FAULTS``.
+
+        ``trickle`` sends the real answer one byte every ``seconds``.
+        """
+        if fault not in FAULTS:
+            raise ValueError(f"unknown fault {fault!r}")
+        with self._lock:
+            self._state.rules.append(_Rule("break", count, path, seconds=seconds, fault=fault))
+
     def reset(self) -> None:
         """Forget recorded requests, violations and scripted failures."""
         with self._lock:
@@ -640,7 +684,7 @@ class FakeScryfall:
         with self._lock:
             self._state.violations.append(text)
 
-    def handle(self, request: RecordedRequest) -> tuple[int, dict[str, Any], dict[str, str]]:
+    def handle(self, request: RecordedRequest) -> tuple[int, Any, dict[str, str]]:
         """Answer one request: ``(status, JSON object, extra headers)``."""
         rule, window = self._record(request)
         agent = request.headers.get("user-agent", "").strip()
@@ -658,6 +702,8 @@ class FakeScryfall:
             return 429, error_object(429, "rate_limited", details), headers
         if rule is not None and rule.kind == "hang":
             self._stopping.wait(rule.seconds)
+        elif rule is not None and rule.kind == "break":
+            return self._broken(rule, request)
         elif rule is not None:
             return self._scripted(rule, request)
         try:
@@ -674,13 +720,45 @@ class FakeScryfall:
         if status == 404:
             return 404, error_object(404, "not_found", NO_MATCH), {}
         if status == 429:
-            headers = {"Retry-After": f"{rule.retry_after:g}"} if rule.retry_after is not None else {}
+            after = rule.retry_after
+            headers = {} if after is None else {"Retry-After": after if isinstance(after, str) else f"{after:g}"}
             return 429, error_object(429, "rate_limited", "You have made too many requests."), headers
         if status in (400, 422):
             details = "All of your terms were ignored." if status == 400 else "Your request could not be processed."
             warnings = ["Invalid expression “foo:bar” was ignored. Unknown keyword “foo”."]
             return status, error_object(status, "bad_request", details, warnings=warnings), {}
         return status, error_object(status, "internal_error", "Scryfall is having trouble right now."), {}
+
+    def _broken(self, rule: _Rule, request: RecordedRequest) -> tuple[int, Any, dict[str, str]]:
+        fault = rule.fault
+        if fault == "html":
+            return 200, Fault(200, "text/html; charset=utf-8", HTML_PAGE), {}
+        if fault == "html_404":
+            return 404, Fault(404, "text/html; charset=utf-8", HTML_PAGE.replace(b"502 Bad Gateway", b"404")), {}
+        if fault == "empty":
+            return 200, Fault(200), {}
+        if fault == "not_object":
+            return 200, Fault(200, body=b'["Pendrell Drake"]'), {}
+        if fault == "huge":
+            # No Content-Length: the body runs until the connection closes, so only a cap enforced
+            # while reading can stop it.
+            return 200, Fault(200, stream=huge_body), {}
+        if fault == "redirect_loop":
+            target = request.path + ("?" + request.raw_query if request.raw_query else "")
+            return 302, Fault(302, "text/html", b"", headers={"Location": target}), {}
+        status, payload, headers = self._route(request)
+        body = json.dumps(payload, ensure_ascii=False).replace(SCRYFALL, self.base_url).encode("utf-8")
+        if fault == "truncated":
+            return status, Fault(status, body=body[: len(body) // 2]), headers
+        seconds = rule.seconds  # trickle: the real answer, a byte at a time
+
+        def trickle() -> Iterable[bytes]:
+            for byte in body:
+                yield bytes([byte])
+                if self._stopping.wait(seconds):
+                    return
+
+        return status, Fault(status, stream=trickle, length=len(body)), headers
 
     # ------------------------------------------------------------------ endpoints
 
@@ -910,6 +988,9 @@ class _Handler(BaseHTTPRequestHandler):
         )
         status, payload, headers = fake.handle(request)
         request.status = status
+        if isinstance(payload, Fault):
+            self._write_fault(payload, headers)
+            return
         content = json.dumps(payload, ensure_ascii=False).replace(SCRYFALL, fake.base_url).encode("utf-8")
         try:
             self.send_response(status)
@@ -920,6 +1001,27 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(content)
         except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout)
+            self.close_connection = True
+
+    def _write_fault(self, fault: Fault, headers: dict[str, str]) -> None:
+        try:
+            self.send_response(fault.status)
+            self.send_header("Content-Type", fault.content_type)
+            if fault.stream is not None and fault.length is None:
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            else:
+                self.send_header("Content-Length", str(fault.length if fault.length is not None else len(fault.body)))
+            for key, value in {**headers, **fault.headers}.items():
+                self.send_header(key, value)
+            self.end_headers()
+            if fault.stream is None:
+                self.wfile.write(fault.body)
+                return
+            for chunk in fault.stream():
+                self.wfile.write(chunk)
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up
             self.close_connection = True
 
     do_GET = _serve

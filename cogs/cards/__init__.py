@@ -1,0 +1,12 @@
+"""Card lookups on Discord: /card, /cycling, inline [[card]] and their buttons."""
+
+from discord.ext import commands
+
+from cogs.cards._cog import Cards
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Cards(bot))
+
+
+__all__ = ["Cards", "setup"]

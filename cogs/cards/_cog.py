@@ -1,0 +1,241 @@
+"""/card, /cycling and inline [[card]] lookups: a thin shell over the Scryfall client and bot.cards."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import limits
+from bot.cards import render
+from bot.cards.inline import find_references
+from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, cycling_query
+from bot.scryfall import AmbiguousCard, BadQuery, CardNotFound, ScryfallClient, ScryfallError
+from bot.text import clip, escape, one_line
+from cogs._ui import NO_MENTIONS
+from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_buttons
+from cogs.cards._pages import COG_NAME, ListSource, PageButton, Pagers, send_pages
+from cogs.cards._render import (
+    echo,
+    failure_text,
+    legality_embed,
+    prices_embed,
+    rulings_embeds,
+    to_embed,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_NAME = 150
+AUTOCOMPLETE_SECONDS = 2.0
+SET_CODE = re.compile(r"[a-z0-9]{2,6}")
+KIND_CHOICES = [app_commands.Choice(name=kind.label, value=kind.value) for kind in KINDS.values()]
+
+
+class Cards(commands.Cog, name=COG_NAME):
+    """Scryfall card lookups with cycling costs up front."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.inline_cooldown = commands.CooldownMapping.from_cooldown(3, 30, commands.BucketType.channel)
+        self.clock = time.monotonic
+        self.pagers = Pagers()
+
+    @property
+    def client(self) -> ScryfallClient:
+        """The bot's Scryfall client: the bot owns it, every feature shares its cache and rate limits."""
+        return self.bot.scryfall
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(CardInfoButton, PageButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(CardInfoButton, PageButton)
+        self.pagers.clear()
+
+    # ---------------------------------------------------------- shared pieces
+
+    def card_message(self, answer: Any) -> dict[str, Any]:
+        """``embed`` and ``view`` keyword arguments for a full card answer."""
+        card = answer.data
+        view = card_buttons(card)
+        embed = to_embed(render.render_card(card, stale=answer.stale))
+        return {"embed": embed, "view": view if view is not None else discord.utils.MISSING}
+
+    async def suggestions(self, name: str) -> list[str]:
+        try:
+            async with asyncio.timeout(AUTOCOMPLETE_SECONDS):
+                return await self.client.autocomplete(name)
+        except TimeoutError:
+            return []
+
+    # ---------------------------------------------------------- /card
+
+    async def card_name_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        current = " ".join(current.split())[:MAX_NAME]
+        names = await self.suggestions(current)  # errors and slowness give no choices: nothing else fits
+        choices = dict.fromkeys(one_line(name, limits.CHOICE_VALUE) for name in names)
+        return [app_commands.Choice(name=name, value=name) for name in choices][: limits.AUTOCOMPLETE_CHOICES]
+
+    @app_commands.command(name="card")
+    @app_commands.rename(set_code="set")
+    @app_commands.describe(name="Card name; partial or misspelt names work", set_code="Set code, e.g. akh or mh2")
+    @app_commands.autocomplete(name=card_name_autocomplete)
+    async def card(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, MAX_NAME],
+        set_code: app_commands.Range[str, 1, 8] | None = None,
+    ) -> None:
+        """Look a card up on Scryfall: text, cycling costs, set, image, rulings and prices."""
+        name = " ".join(name.split())
+        if set_code is not None:
+            set_code = set_code.strip().lower()
+            if not SET_CODE.fullmatch(set_code):
+                message = f"“{echo(set_code)}” is not a set code (2–6 letters or digits, like akh)."
+                await interaction.response.send_message(message, ephemeral=True)
+                return
+        if not name:
+            await interaction.response.send_message("Give a card name.", ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        try:
+            answer = await self.client.named(name, set_code=set_code, fuzzy=True)
+        except AmbiguousCard as error:
+            candidates = error.candidates or await self.suggestions(name)
+            if not candidates:
+                await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
+                return
+            picker = CandidatePicker(self, interaction.user.id, candidates, set_code)
+            picker.message = await interaction.followup.send(
+                f"“{echo(name)}” matches several cards. Pick one:", view=picker, allowed_mentions=NO_MENTIONS, wait=True
+            )
+            return
+        except CardNotFound as error:
+            message = await self.miss_message(name, set_code, error)
+            await interaction.followup.send(message, allowed_mentions=NO_MENTIONS)
+            return
+        except ScryfallError as error:
+            await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
+            return
+        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **self.card_message(answer))
+
+    async def miss_message(self, name: str, set_code: str | None, error: ScryfallError) -> str:
+        where = f" in set {set_code.upper()}" if set_code else ""
+        lines = [f"No card named “{echo(name)}”{where}. Scryfall says: {error}"]
+        suggestions = await self.suggestions(name)
+        if suggestions:
+            lines.append("Did you mean: " + ", ".join(echo(s) for s in suggestions[:10]) + "?")
+        return clip("\n".join(lines), limits.MESSAGE_CONTENT)
+
+    # ---------------------------------------------------------- card buttons
+
+    async def show_info(self, interaction: discord.Interaction, action: str, card_id: str) -> None:
+        """The answer to a card's info button; Scryfall's failures reach the user through ``guarded``."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        card = (await self.client.get_uri(f"{self.client.base_url}/cards/{card_id}")).data
+        if action == "rulings":
+            await self.show_rulings(interaction, card)
+        elif action == "legality":
+            await interaction.followup.send(embed=legality_embed(card), ephemeral=True)
+        elif action == "prices":
+            await interaction.followup.send(embed=prices_embed(card), ephemeral=True)
+        else:
+            embeds = [to_embed(display) for display in render.render_faces(card)][: limits.EMBEDS_PER_MESSAGE]
+            await interaction.followup.send(embeds=embeds, ephemeral=True)
+
+    async def show_rulings(self, interaction: discord.Interaction, card: dict) -> None:
+        name = card.get("name") or "this card"
+        uri = card.get("rulings_uri") or f"{self.client.base_url}/cards/{card['id']}/rulings"
+        answer = await self.client.get_uri(uri)
+        pages = rulings_embeds(name, answer.data.get("data") or [])
+        if not pages:
+            await interaction.followup.send(f"Scryfall has no rulings for {echo(name)}.", ephemeral=True)
+            return
+        await send_pages(interaction, self.pagers, ListSource(pages), ephemeral=True)
+
+    # ---------------------------------------------------------- /cycling
+
+    @app_commands.command(name="cycling")
+    @app_commands.describe(
+        kind="Which cycling: plain, typecycling, landcycling...; default any",
+        query="More Scryfall search terms, e.g. c:r cmc<=3 or set:akh",
+    )
+    @app_commands.choices(kind=KIND_CHOICES)
+    async def cycling(
+        self,
+        interaction: discord.Interaction,
+        kind: app_commands.Choice[str] | None = None,
+        query: app_commands.Range[str, 1, MAX_EXTRA_QUERY] | None = None,
+    ) -> None:
+        """List cards with cycling on Scryfall, with each card's cycling costs."""
+        kind_value = kind.value if kind is not None else DEFAULT_KIND
+        try:
+            full_query = cycling_query(kind_value, query)
+        except QueryTooLong as error:
+            await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        label = KINDS[kind_value].label
+        heading = label + (f" · {echo(query, MAX_EXTRA_QUERY)}" if query and query.strip() else "")
+        try:
+            answer = await self.client.search(full_query, order="name")
+        except CardNotFound as error:
+            message = f"No cards with {label} match that search."
+            message = "\n".join([message, *(f"• {escape(warning)}" for warning in error.warnings)])
+            await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
+            return
+        except BadQuery as error:
+            message = f"Scryfall could not read that search: {error}"
+            await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
+            return
+        except ScryfallError as error:
+            await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
+            return
+        await send_pages(interaction, self.pagers, SearchSource(self.client, heading, full_query, answer.data))
+
+    # ---------------------------------------------------------- inline [[card]]
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if not self.bot.config.inline_cards or message.author.bot or not message.content:
+            return
+        references = find_references(message.content)
+        if not references:
+            return
+        now = self.clock()
+        bucket = self.inline_cooldown.get_bucket(message, now)
+        if bucket is not None and bucket.update_rate_limit(now):
+            log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
+            return
+        lookups = (self.client.named(ref.name, set_code=ref.set_code, fuzzy=True) for ref in references)
+        results = await asyncio.gather(*lookups, return_exceptions=True)
+        embeds, misses, trouble = [], [], None
+        for reference, result in zip(references, results, strict=True):
+            if isinstance(result, CardNotFound | AmbiguousCard):
+                misses.append(echo(reference.name, 60))
+            elif isinstance(result, ScryfallError):
+                trouble = failure_text(result)
+            elif isinstance(result, BaseException):
+                log.error("Inline lookup failed", exc_info=result)
+                trouble = "Something went wrong looking that up."
+            else:
+                embeds.append(to_embed(render.render_compact(result.data)))
+        lines = (["No single card found for: " + ", ".join(misses)] if misses else []) + ([trouble] if trouble else [])
+        if not embeds and not lines:
+            return
+        try:
+            await message.reply(
+                content=clip("\n".join(lines), limits.MESSAGE_CONTENT) or None,
+                embeds=embeds,
+                mention_author=False,
+                allowed_mentions=NO_MENTIONS,
+            )
+        except discord.HTTPException:
+            log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)

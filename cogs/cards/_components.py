@@ -1,0 +1,120 @@
+"""The cards' components: info buttons that survive restarts, the picker for ambiguous names, and
+the lazy Scryfall source behind /cycling's pages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot import limits
+from bot.cards import render
+from bot.errors import UserFacingError
+from bot.scryfall import ScryfallClient, ScryfallError
+from bot.text import one_line
+from cogs._ui import GuardedView, guarded, reply
+from cogs.cards._pages import COG_NAME
+from cogs.cards._render import RESULTS_PER_PAGE, failure_text, page_count, results_embed
+
+if TYPE_CHECKING:
+    from cogs.cards._cog import Cards
+
+CARD_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+INFO_LABELS = {"rulings": "Rulings", "legality": "Legality", "prices": "Prices", "faces": "Other faces"}
+
+
+class CardInfoButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"card:(?P<action>rulings|legality|prices|faces):(?P<card_id>{CARD_ID})",
+):
+    """Rulings, Legality, Prices or Other faces of the card whose Scryfall id is in the custom id.
+
+    Read-only information: anyone may press, and the answer is shown only to whoever pressed.
+    """
+
+    def __init__(self, action: str, card_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=INFO_LABELS[action],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"card:{action}:{card_id}",
+            )
+        )
+        self.action = action
+        self.card_id = card_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> CardInfoButton:
+        return cls(match["action"], match["card_id"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog(COG_NAME)
+        if cog is None:
+            raise UserFacingError("Card lookups are not available right now.")
+        await cog.show_info(interaction, self.action, self.card_id)
+
+
+def card_buttons(card: dict) -> discord.ui.View | None:
+    card_id = str(card.get("id") or "")
+    if not re.fullmatch(CARD_ID, card_id):
+        return None
+    view = discord.ui.View(timeout=None)
+    actions = ["rulings", "legality", "prices"]
+    if render.is_multi_faced(card):
+        actions.append("faces")
+    for action in actions:
+        view.add_item(CardInfoButton(action, card_id))
+    return view
+
+
+class CandidatePicker(GuardedView):
+    """A select menu of the cards an ambiguous name could mean; only the requester may pick."""
+
+    def __init__(self, cog: Cards, owner_id: int, candidates: Sequence[str], set_code: str | None) -> None:
+        super().__init__(owner_id, timeout=300)
+        self.cog = cog
+        self.set_code = set_code
+        names = dict.fromkeys(one_line(name, limits.SELECT_OPTION_VALUE) for name in candidates)
+        self.choice.options = [discord.SelectOption(label=name, value=name) for name in names][: limits.SELECT_OPTIONS]
+
+    @discord.ui.select(placeholder="Which card did you mean?")
+    async def choice(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.defer()
+        name = select.values[0]
+        try:
+            answer = await self.cog.client.named(name, set_code=self.set_code, fuzzy=False)
+        except ScryfallError as error:
+            await reply(interaction, failure_text(error), ephemeral=True)
+            return
+        self.stop()
+        await interaction.edit_original_response(content=None, **self.cog.card_message(answer))
+
+
+class SearchSource:
+    """/cycling results as pages, fetching Scryfall's next page only when the reader gets there."""
+
+    def __init__(self, client: ScryfallClient, heading: str, query: str, first: dict) -> None:
+        self.client = client
+        self.heading = heading
+        self.query = query
+        self.lines = [render.cycling_result_line(card) for card in first.get("data") or []]
+        self.total = int(first.get("total_cards") or len(self.lines))
+        self.next_url = first.get("next_page") if first.get("has_more") else None
+        self.warnings = [str(warning) for warning in first.get("warnings") or []]
+
+    @property
+    def page_count(self) -> int:
+        return page_count(self.total if self.next_url else len(self.lines))
+
+    async def page(self, index: int) -> discord.Embed:
+        while self.next_url is not None and len(self.lines) < (index + 1) * RESULTS_PER_PAGE:
+            answer = await self.client.next_page(self.next_url)
+            self.lines.extend(render.cycling_result_line(card) for card in answer.data.get("data") or [])
+            self.next_url = answer.data.get("next_page") if answer.data.get("has_more") else None
+        index = min(index, self.page_count - 1)
+        return results_embed(self.heading, self.query, self.lines, self.total, index, self.page_count, self.warnings)

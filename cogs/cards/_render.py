@@ -1,0 +1,99 @@
+"""Card displays and Scryfall answers drawn as Discord embeds and texts; the one place that turns
+an error into what the user reads."""
+
+from __future__ import annotations
+
+import math
+
+import discord
+
+from bot import limits
+from bot.cards import render
+from bot.scryfall import ScryfallError
+from bot.text import chunk_lines, clip, escape, one_line
+
+CARD_COLOUR = discord.Colour.dark_teal()
+RESULTS_PER_PAGE = 15
+RULINGS_PAGE_CHARS = 1800
+
+
+def echo(text: str, limit: int = 100) -> str:
+    """User input quoted back safely: one line, clipped, escaped (mentions never ping anyway)."""
+    return escape(one_line(text, limit))
+
+
+def failure_text(error: ScryfallError) -> str:
+    """What the user reads when Scryfall could not give an answer (``str()`` is the escaped form)."""
+    return clip(str(error), limits.MESSAGE_CONTENT)
+
+
+def to_embed(display: render.CardDisplay) -> discord.Embed:
+    embed = discord.Embed(
+        title=display.title, url=display.url, description=display.description or None, colour=CARD_COLOUR
+    )
+    for name, value in display.fields:
+        embed.add_field(name=name, value=value, inline=True)
+    if display.image_url:
+        embed.set_image(url=display.image_url)
+    if display.thumbnail_url:
+        embed.set_thumbnail(url=display.thumbnail_url)
+    if display.footer:
+        embed.set_footer(text=display.footer)
+    return embed
+
+
+def legality_embed(card: dict) -> discord.Embed:
+    name = card.get("name") or "This card"
+    embed = discord.Embed(title=clip(f"Legality: {name}", limits.EMBED_TITLE), colour=CARD_COLOUR)
+    groups = render.legality_groups(card)
+    for label, formats in groups:
+        embed.add_field(name=label, value=clip(", ".join(formats), limits.EMBED_FIELD_VALUE), inline=False)
+    if not groups:
+        embed.description = render.legality_lines(card)[0]
+    return embed
+
+
+def prices_embed(card: dict) -> discord.Embed:
+    name = card.get("name") or "This card"
+    embed = discord.Embed(
+        title=clip(f"Prices: {name}", limits.EMBED_TITLE),
+        description="\n".join(render.price_lines(card)),
+        url=(card.get("purchase_uris") or {}).get("tcgplayer"),
+        colour=CARD_COLOUR,
+    )
+    embed.set_footer(text=f"{render.set_line(card)} · prices from Scryfall, updated daily")
+    return embed
+
+
+def rulings_embeds(name: str, rulings: list[dict]) -> list[discord.Embed]:
+    """Rulings in pages (none when Scryfall lists none)."""
+    lines = render.ruling_lines(rulings)
+    if not lines:
+        return []
+    title = clip(f"Rulings: {name}", limits.EMBED_TITLE)
+    return [
+        discord.Embed(title=title, description=block, colour=CARD_COLOUR)
+        for block in chunk_lines(lines, RULINGS_PAGE_CHARS)
+    ]
+
+
+def results_embed(
+    heading: str, query: str, lines: list[str], total: int, index: int, pages: int, warnings
+) -> discord.Embed:
+    start = index * RESULTS_PER_PAGE
+    embed = discord.Embed(
+        title=clip(f"Cycling cards: {heading}", limits.EMBED_TITLE),
+        description=chunk_lines(lines[start : start + RESULTS_PER_PAGE])[0] or "No more results.",
+        colour=CARD_COLOUR,
+    )
+    if warnings:
+        text = "\n".join(escape(str(warning)) for warning in warnings)
+        embed.add_field(name="Scryfall warnings", value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
+    noun = "card" if total == 1 else "cards"
+    footer = f"{total} {noun} · page {index + 1}/{pages} · {query}"
+    embed.set_footer(text=clip(footer, limits.EMBED_FOOTER))
+    return embed
+
+
+def page_count(known: int) -> int:
+    return max(1, math.ceil(known / RESULTS_PER_PAGE))

@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import pkgutil
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 
@@ -137,8 +138,13 @@ class CycleBot(commands.Bot):
     async def checkpoint(self) -> None:
         try:
             await self.db.checkpoint()
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) and "busy" not in str(error):
+                raise
+            # It met a transaction in progress: the next one will do.
+            log.warning("WAL checkpoint postponed: %s", error)
         except Exception:
-            # A busy or failing checkpoint is retried next time; the bot keeps serving meanwhile.
+            # A failing checkpoint is tried again next time; the bot keeps serving meanwhile.
             log.exception("WAL checkpoint failed")
 
     @checkpoint.before_loop
@@ -196,6 +202,12 @@ class CycleBot(commands.Bot):
             # A handler answered in the same instant, or the interaction timed out: either way nothing to add.
             log.debug("Could not answer interaction %s: %s", interaction.id, error.status)
 
+    async def _follow_up(self, interaction: discord.Interaction, message: str) -> None:
+        try:
+            await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:
+            log.debug("Could not follow up interaction %s: %s", interaction.id, error.status)
+
     async def drain(self, grace: float = DRAIN_SECONDS) -> None:
         """Stop taking interactions (new ones hear "restarting"), and give those in flight ``grace`` seconds."""
         self.draining = True
@@ -204,7 +216,13 @@ class CycleBot(commands.Bot):
             log.info("Shutting down: finishing %d interaction(s) in flight", len(pending))
             done, pending = await asyncio.wait(pending, timeout=grace)
         for task in pending:
-            await self._answer_if_open(self._in_flight[task], RESTARTING)
+            interaction = self._in_flight[task]
+            if interaction.response.is_done():
+                await self._follow_up(interaction, RESTARTING)
+            else:
+                await self._answer_if_open(interaction, RESTARTING)
+            # Stopped here rather than by the closing database, which would make it report an error.
+            task.cancel()
         if self._watchers:
             await asyncio.wait(set(self._watchers), timeout=grace)
         log.info("Shutting down: no interaction in flight")

@@ -121,7 +121,7 @@ async def test_a_failing_checkpoint_is_logged_and_tried_again_later(simcord_env,
 
     async def failing() -> None:
         calls.append(1)
-        raise sqlite3.OperationalError("database table is locked")
+        raise sqlite3.DatabaseError("disk I/O error")
 
     monkeypatch.setattr(bot.db, "checkpoint", failing)
     await simcord_env.advance_time(CHECKPOINT_SECONDS + 1)
@@ -129,3 +129,16 @@ async def test_a_failing_checkpoint_is_logged_and_tried_again_later(simcord_env,
 
     assert len(calls) == 2 and bot.checkpoint.is_running()
     assert any(r.getMessage() == "WAL checkpoint failed" and r.exc_info for r in caplog.records)
+
+
+async def test_a_checkpoint_that_meets_a_transaction_in_progress_is_postponed_without_a_traceback(simcord_env, caplog):
+    bot = simcord_env.bot
+    await bot.db.set_meta("filler", "x" * 20_000)
+    async with bot.db.transaction() as conn:
+        await conn.execute("INSERT INTO meta (key, value) VALUES ('open', 'transaction')")
+        await bot.checkpoint()  # one run of the loop's body, as the timer would start it
+
+    postponed = [r for r in caplog.records if r.getMessage().startswith("WAL checkpoint postponed")]
+    assert postponed and not postponed[0].exc_info
+    assert not any(r.getMessage() == "WAL checkpoint failed" for r in caplog.records)
+    assert await bot.db.get_meta("open") == "transaction"

@@ -68,10 +68,10 @@ class Wire(commands.Cog):
         await reply(interaction, "Counted 0", view=view)
 
     @app_commands.command(name="linger")
-    async def linger(self, interaction: discord.Interaction) -> None:
+    async def linger(self, interaction: discord.Interaction, seconds: float = LINGER_SECONDS) -> None:
         """Defers, works for a while, then answers."""
         await interaction.response.defer(thinking=True)
-        await asyncio.sleep(LINGER_SECONDS)
+        await asyncio.sleep(seconds)
         await reply(interaction, "Done lingering")
 
     @app_commands.command(name="pages")

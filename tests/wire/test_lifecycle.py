@@ -8,7 +8,7 @@ import copy
 import signal
 from pathlib import Path
 
-from bot.client import EXPIRED, RESTARTING
+from bot.client import DRAIN_SECONDS, EXPIRED, RESTARTING
 from tests.support.fake_discord import EPHEMERAL, FakeDiscord
 from tests.wire.conftest import TOKEN
 from tests.wire.test_wire import buttons, error_lines
@@ -99,6 +99,26 @@ async def test_sigterm_lets_a_slow_command_in_flight_answer_and_tells_newcomers_
     assert "Traceback" not in bot.stdout + bot.stderr
     assert fake_discord.gateway_close_codes == [1000]
     assert fake_discord.unexpected == []
+
+
+async def test_sigterm_tells_a_command_that_outlasts_the_drain_to_retry_and_still_exits_cleanly(
+    spawn_bot, fake_discord: FakeDiscord
+):
+    fake_discord.wait_timeout = DRAIN_SECONDS + 5
+    bot = await spawn_bot(module=WIRE_BOT)
+    await fake_discord.wait_until_connected()
+    await fake_discord.wait_for(lambda r: r.method == "PUT" and r.path.endswith("/commands"))
+    options = [{"name": "seconds", "type": 10, "value": 60}]
+    stuck = await fake_discord.send_interaction(fake_discord.command_interaction("linger", options=options))
+    assert (await fake_discord.callback(stuck))["type"] == 5
+
+    bot.process.send_signal(signal.SIGTERM)
+
+    told = await fake_discord.followup(stuck)
+    assert told["content"] == RESTARTING
+    assert await bot.wait() == 0, bot.stderr
+    assert "Traceback" not in bot.stdout + bot.stderr
+    assert fake_discord.gateway_close_codes == [1000]
 
 
 async def test_a_debug_log_holds_no_interaction_token_no_message_text_and_no_sql_payload(

@@ -9,11 +9,15 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import BOT_NAME, __version__
 from bot.config import Config, setup_logging
 from bot.errors import ConfigError
 from bot.storage import StorageError, backup, data_dir_lock, restore
+
+if TYPE_CHECKING:
+    from bot.client import CycleBot
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +89,7 @@ def use_discord_endpoints(config: Config) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.discord_gateway_url)
 
 
-def cancel_on_sigterm(bot) -> asyncio.Event:
+def cancel_on_sigterm(bot: CycleBot) -> asyncio.Event:
     """Make SIGTERM (docker stop, systemd) stop the bot the way Ctrl-C does, once the interactions in flight are
     answered: then cancel the main task so it closes.
 
@@ -93,6 +97,7 @@ def cancel_on_sigterm(bot) -> asyncio.Event:
     """
     received = asyncio.Event()
     main = asyncio.current_task()
+    draining: set[asyncio.Task] = set()  # a reference, so the task cannot be garbage-collected half-way
 
     async def drain_then_stop() -> None:
         try:
@@ -105,8 +110,7 @@ def cancel_on_sigterm(bot) -> asyncio.Event:
     def on_sigterm() -> None:
         if not received.is_set():
             received.set()
-            # Held by the event so the task cannot be garbage-collected half-way.
-            received.drainer = asyncio.ensure_future(drain_then_stop())
+            draining.add(asyncio.ensure_future(drain_then_stop()))
 
     try:
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, on_sigterm)

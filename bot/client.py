@@ -30,11 +30,11 @@ HEARTBEAT_SECONDS = 30
 # The -wal file holds every write since the last checkpoint; folding it into the main file regularly keeps it small
 # and keeps the main file close to current.
 CHECKPOINT_SECONDS = 300
-# Discord waits 3 s for an answer: a click that no handler answered by then gets "expired" before that.
-UNANSWERED_GRACE_SECONDS = 2.2
 DRAIN_SECONDS = 8.0
 EXPIRED = "This has expired: run the command again."
 RESTARTING = "I'm restarting: try again in a moment."
+# How discord.py names the tasks that run a command, a view's item, a dynamic item or a modal.
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-", "discord-ui-modal-")
 # Component clicks (3) and modal submits (5) can be told they expired; autocomplete (4) cannot.
 ANSWERABLE_TYPES = frozenset({3, 5})
 
@@ -162,8 +162,8 @@ class CycleBot(commands.Bot):
         before = asyncio.all_tasks()
         self._parsed = None
         parse(data)
-        # The tasks discord.py just started for this interaction: its command, view or dynamic item handlers.
-        handlers = asyncio.all_tasks() - before
+        # The tasks discord.py just started to handle this interaction (not, say, a view's timeout).
+        handlers = {task for task in asyncio.all_tasks() - before if task.get_name().startswith(HANDLER_TASKS)}
         interaction, self._parsed = self._parsed, None
         if interaction is None:
             return
@@ -171,7 +171,7 @@ class CycleBot(commands.Bot):
             self._in_flight[task] = interaction
             task.add_done_callback(self._in_flight.pop)
         if data.get("type") in ANSWERABLE_TYPES:
-            self._watch(self._expire_if_unanswered(interaction, handlers))
+            self._expire_if_unanswered(interaction, handlers)
 
     def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
         if event_name == "interaction":
@@ -184,14 +184,20 @@ class CycleBot(commands.Bot):
         self._watchers.add(task)
         task.add_done_callback(self._watchers.discard)
 
-    async def _expire_if_unanswered(self, interaction: discord.Interaction, handlers: set[asyncio.Task]) -> None:
+    def _expire_if_unanswered(self, interaction: discord.Interaction, handlers: set[asyncio.Task]) -> None:
         """A click discord.py matched to nothing (a message edited meanwhile, a view from before a restart) or
-        whose handler finished without answering would otherwise show "This interaction failed"."""
-        if handlers:
-            done, pending = await asyncio.wait(handlers, timeout=UNANSWERED_GRACE_SECONDS)
-            if pending:
-                return  # still working: the handler owns the answer
-        await self._answer_if_open(interaction, EXPIRED)
+        whose handlers all finished without answering would otherwise show "This interaction failed"."""
+        remaining = set(handlers)
+
+        def finished(task: asyncio.Task | None) -> None:
+            remaining.discard(task)
+            if not remaining and not interaction.response.is_done():
+                self._watch(self._answer_if_open(interaction, EXPIRED))
+
+        if not handlers:
+            finished(None)
+        for task in handlers:
+            task.add_done_callback(finished)
 
     async def _answer_if_open(self, interaction: discord.Interaction, message: str) -> None:
         if interaction.response.is_done():

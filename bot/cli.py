@@ -8,10 +8,16 @@ import importlib
 import logging
 import signal
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import BOT_NAME, __version__
 from bot.config import Config, setup_logging
 from bot.errors import ConfigError
+from bot.storage import StorageError, backup, data_dir_lock, restore
+
+if TYPE_CHECKING:
+    from bot.client import CycleBot
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +40,18 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=run_bot)
     health = subparsers.add_parser("health", help="exit 0 if a running bot is connected (for container health checks)")
     health.set_defaults(handler=check_health)
+    backup_cmd = subparsers.add_parser(
+        "backup", help="copy the database to FILE (safe while the bot runs)", description=backup_database.__doc__
+    )
+    backup_cmd.add_argument("file", type=Path, metavar="FILE")
+    backup_cmd.set_defaults(handler=backup_database)
+    restore_cmd = subparsers.add_parser(
+        "restore",
+        help="replace the database with a backup FILE (stop the bot first)",
+        description=restore_database.__doc__,
+    )
+    restore_cmd.add_argument("file", type=Path, metavar="FILE")
+    restore_cmd.set_defaults(handler=restore_database)
     for module_name in FEATURE_COMMANDS:
         importlib.import_module(module_name).register(subparsers)
     return parser
@@ -51,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     try:
         return handler(args)
-    except ConfigError as error:
+    except (ConfigError, StorageError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIG
     except KeyboardInterrupt:
@@ -71,17 +89,28 @@ def use_discord_endpoints(config: Config) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.discord_gateway_url)
 
 
-def cancel_on_sigterm() -> asyncio.Event:
-    """Make SIGTERM (docker stop, systemd) stop the bot the way Ctrl-C does: cancel the main task so it closes.
+def cancel_on_sigterm(bot: CycleBot) -> asyncio.Event:
+    """Make SIGTERM (docker stop, systemd) stop the bot the way Ctrl-C does, once the interactions in flight are
+    answered: then cancel the main task so it closes.
 
     A bot closed from another task sends close code 4000 and Discord keeps the session; this way it sends 1000.
     """
     received = asyncio.Event()
     main = asyncio.current_task()
+    draining: set[asyncio.Task] = set()  # a reference, so the task cannot be garbage-collected half-way
+
+    async def drain_then_stop() -> None:
+        try:
+            await bot.drain()
+        except Exception:
+            log.exception("Could not finish the interactions in flight")
+        finally:
+            main.cancel()
 
     def on_sigterm() -> None:
-        received.set()
-        main.cancel()
+        if not received.is_set():
+            received.set()
+            draining.add(asyncio.ensure_future(drain_then_stop()))
 
     try:
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, on_sigterm)
@@ -106,7 +135,7 @@ def run_bot(args: argparse.Namespace) -> int:
     bot.force_sync = args.force_sync
 
     async def runner() -> None:
-        terminated = cancel_on_sigterm()
+        terminated = cancel_on_sigterm(bot)
         try:
             async with bot:
                 await bot.start(token)
@@ -115,7 +144,8 @@ def run_bot(args: argparse.Namespace) -> int:
                 raise
 
     try:
-        asyncio.run(runner())
+        with data_dir_lock(config.data_dir, purpose="start"):
+            asyncio.run(runner())
     except discord.LoginFailure:
         print(
             "error: Discord rejected DISCORD_TOKEN. Copy the token again from the Developer Portal "
@@ -151,4 +181,22 @@ def check_health(args: argparse.Namespace) -> int:
         print(f"unhealthy: last heartbeat {age:.0f} s ago")
         return 1
     print(f"healthy: last heartbeat {age:.0f} s ago")
+    return 0
+
+
+def backup_database(args: argparse.Namespace) -> int:
+    """Copy the bot's database (BOT_DATA_DIR/bot.sqlite3) to FILE as one self-contained SQLite file. It uses
+    SQLite's online backup, so the copy is consistent even while the bot is running and writing."""
+    config = Config.from_env()
+    version = backup(config.database_path, args.file)
+    print(f"Backed up {config.database_path} (schema version {version}) to {args.file}")
+    return 0
+
+
+def restore_database(args: argparse.Namespace) -> int:
+    """Replace the bot's database with the backup FILE. The bot must be stopped. FILE is checked first (a
+    Cyclebot database of a schema this version knows); the current database is kept as bot.sqlite3.before-restore."""
+    config = Config.from_env()
+    version = restore(args.file, config.database_path)
+    print(f"Restored {config.database_path} from {args.file} (schema version {version}); start the bot again.")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,27 +109,43 @@ class Config:
         return self.data_dir / "bot.sqlite3"
 
 
-class RedactingFilter(logging.Filter):
-    """Replaces a secret wherever it would appear in a log record, should anything ever log it."""
+# Interaction tokens are credentials for 15 minutes: in webhook and callback URLs, and in gateway payloads.
+_TOKEN_IN_URL = re.compile(r"(/(?:webhooks/\d+|interactions/\d+)/)[^/\s?'\"]+")
+# A field whose value is a credential or what someone wrote, in JSON ("key": "…") or a Python repr ('key': '…').
+_PRIVATE_FIELD = re.compile(
+    r"""(?P<key>["'](?:token|content|value)["']\s*:\s*)(?P<q>["'])(?:\\.|(?!(?P=q)).)*(?P=q)""", re.DOTALL
+)
+REDACTED = "[redacted]"
 
-    def __init__(self, secret: str) -> None:
-        super().__init__()
-        self._secret = secret
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if self._secret in message:
-            record.msg = message.replace(self._secret, "[redacted]")
-            record.args = None
-        return True
+def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
+    """``text`` without interaction tokens, message text, option values or any of ``secrets``."""
+    for secret in secrets:
+        text = text.replace(secret, REDACTED)
+    text = _TOKEN_IN_URL.sub(rf"\1{REDACTED}", text)
+    return _PRIVATE_FIELD.sub(rf"\g<key>\g<q>{REDACTED}\g<q>", text)
+
+
+class RedactingFormatter(logging.Formatter):
+    """Formats a record, then removes what must never reach a log: the bot token, interaction tokens and the text
+    people wrote. It works on the finished line, so tracebacks and any logger's arguments are covered too."""
+
+    def __init__(self, fmt: str, secrets: tuple[str, ...] = ()) -> None:
+        super().__init__(fmt)
+        self._secrets = tuple(secret for secret in secrets if secret)
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record), self._secrets)
 
 
 def setup_logging(config: Config) -> None:
     handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
-    if config.token:
-        handler.addFilter(RedactingFilter(str(config.token)))
+    secrets = (str(config.token),) if config.token else ()
+    handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s", secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(config.log_level)
-    logging.getLogger("discord.http").setLevel(max(logging.INFO, root.level))
+    # Request bodies (discord.http) and every SQL statement with its parameters (aiosqlite) are payloads, not
+    # events: a game's whole state, people's text. Their INFO and above still show.
+    for noisy in ("discord.http", "aiosqlite"):
+        logging.getLogger(noisy).setLevel(max(logging.INFO, root.level))

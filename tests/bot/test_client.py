@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 
-from bot.client import CycleBot, discover_extensions
+from bot.client import CHECKPOINT_SECONDS, CycleBot, discover_extensions
 
 
 def test_every_cog_module_is_discovered_and_private_helpers_are_not():
@@ -95,3 +98,47 @@ class TestErrors:
 
 async def test_heartbeat_file_is_written_once_connected(simcord_env, bot_config):
     assert (bot_config.data_dir / "heartbeat").read_text().isdigit()
+
+
+def wal_size(bot: CycleBot) -> int:
+    return Path(f"{bot.db.path}-wal").stat().st_size
+
+
+async def test_the_write_ahead_log_is_checkpointed_every_five_minutes(simcord_env):
+    bot = simcord_env.bot
+    await bot.db.set_meta("filler", "x" * 20_000)
+    assert wal_size(bot) > 20_000
+
+    await simcord_env.advance_time(CHECKPOINT_SECONDS + 1)
+
+    assert wal_size(bot) == 0, "the data moved into bot.sqlite3 itself"
+    assert await bot.db.get_meta("filler") == "x" * 20_000
+
+
+async def test_a_failing_checkpoint_is_logged_and_tried_again_later(simcord_env, monkeypatch, caplog):
+    bot = simcord_env.bot
+    calls = []
+
+    async def failing() -> None:
+        calls.append(1)
+        raise sqlite3.DatabaseError("disk I/O error")
+
+    monkeypatch.setattr(bot.db, "checkpoint", failing)
+    await simcord_env.advance_time(CHECKPOINT_SECONDS + 1)
+    await simcord_env.advance_time(CHECKPOINT_SECONDS + 1)
+
+    assert len(calls) == 2 and bot.checkpoint.is_running()
+    assert any(r.getMessage() == "WAL checkpoint failed" and r.exc_info for r in caplog.records)
+
+
+async def test_a_checkpoint_that_meets_a_transaction_in_progress_is_postponed_without_a_traceback(simcord_env, caplog):
+    bot = simcord_env.bot
+    await bot.db.set_meta("filler", "x" * 20_000)
+    async with bot.db.transaction() as conn:
+        await conn.execute("INSERT INTO meta (key, value) VALUES ('open', 'transaction')")
+        await bot.checkpoint()  # one run of the loop's body, as the timer would start it
+
+    postponed = [r for r in caplog.records if r.getMessage().startswith("WAL checkpoint postponed")]
+    assert postponed and not postponed[0].exc_info
+    assert not any(r.getMessage() == "WAL checkpoint failed" for r in caplog.records)
+    assert await bot.db.get_meta("open") == "transaction"

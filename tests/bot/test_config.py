@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_SCRYFALL_API_URL, Config, RedactingFilter
+from bot.config import DEFAULT_SCRYFALL_API_URL, Config, RedactingFormatter
 from bot.errors import ConfigError
 
 
@@ -68,7 +69,19 @@ def test_token_never_appears_in_repr_or_str_of_the_config():
     assert "super.secret.token" not in repr(config.token)
 
 
-def test_redacting_filter_hides_the_token_in_log_records():
+def test_redacting_formatter_hides_the_token_in_log_records():
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "token is %s", ("super.secret",), None)
-    RedactingFilter("super.secret").filter(record)
-    assert record.getMessage() == "token is [redacted]"
+    assert RedactingFormatter("%(message)s", ("super.secret",)).format(record) == "token is [redacted]"
+
+
+def test_interaction_tokens_and_message_text_are_redacted_even_in_tracebacks():
+    payload = {"t": "INTERACTION_CREATE", "d": {"token": "aW50ZXJhY3Rpb24", "message": {"content": "it's my deck"}}}
+    url = "/api/v10/webhooks/1234/aW50ZXJhY3Rpb24/messages/@original"
+    try:
+        raise RuntimeError("POST /api/v10/interactions/99/aW50ZXJhY3Rpb24/callback failed")
+    except RuntimeError:
+        record = logging.LogRecord("x", logging.DEBUG, __file__, 1, "event %s at %s", (payload, url), sys.exc_info())
+    line = RedactingFormatter("%(message)s").format(record)
+    assert "aW50ZXJhY3Rpb24" not in line and "my deck" not in line
+    assert "INTERACTION_CREATE" in line and "/webhooks/1234/[redacted]/messages" in line
+    assert "RuntimeError" in line and "/interactions/99/[redacted]/callback" in line

@@ -70,6 +70,18 @@ async def test_a_failing_dynamic_button_still_answers_the_user(simcord_env, chan
     assert unexpected.ephemeral and "error id" in unexpected.response.content
 
 
+async def test_a_dynamic_button_that_deferred_before_failing_still_tells_the_user(simcord_env, channel, alice):
+    result = await alice.slash(channel, "buttons")
+
+    late = await alice.click(result.response.message, label="Boom 2")
+
+    assert late.acknowledged
+    assert late.followups, "the answer comes as a follow-up once the click was deferred"
+    [followup] = late.followups
+    assert followup.content == "That took too long and still failed."
+    assert followup.flags.ephemeral
+
+
 def test_escape_makes_a_masked_link_inert():
     text = escape("[Free Nitro](https://evil.example/login)")
     assert "](" not in text and "https://" not in text

@@ -45,6 +45,10 @@ class BoomButton(discord.ui.DynamicItem[discord.ui.Button], template=r"boom:(?P<
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.n == 0:
             raise UserFacingError("That button is out of order.")
+        if self.n == 2:
+            # Long work defers first: the error must still reach the user afterwards.
+            await interaction.response.defer()
+            raise UserFacingError("That took too long and still failed.")
         raise RuntimeError("dynamic kaboom")
 
 
@@ -68,6 +72,7 @@ class Pages(commands.Cog):
         view = discord.ui.View(timeout=None)
         view.add_item(BoomButton(0))
         view.add_item(BoomButton(1))
+        view.add_item(BoomButton(2))
         await reply(interaction, "buttons", view=view)
 
 

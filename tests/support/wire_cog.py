@@ -1,4 +1,7 @@
-"""A test-only extension with the interaction shapes the wire tests need: a button, a defer, pages."""
+"""A test-only extension with the interaction shapes the wire tests need: a button, a defer, pages, a counter
+whose button id changes on every press, and a command that takes a while."""
+
+import asyncio
 
 import discord
 from discord import app_commands
@@ -7,6 +10,24 @@ from discord.ext import commands
 from cogs._ui import GuardedView, Paginator, reply
 
 CYCLE_BUTTON_ID = "wire:cycle"
+LINGER_SECONDS = 1.5
+
+
+class CountButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wire:count:(?P<n>\d+)"):
+    """Like a game's buttons: the id carries the state it was drawn for, so each press redraws a new id."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Count {n}", custom_id=f"wire:count:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(CountButton(self.n + 1))
+        await interaction.response.edit_message(content=f"Counted {self.n + 1}", view=view)
 
 
 class CycleView(GuardedView):
@@ -26,6 +47,7 @@ class Wire(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_view(CycleView())
+        self.bot.add_dynamic_items(CountButton)
 
     @app_commands.command(name="cycle")
     async def cycle(self, interaction: discord.Interaction) -> None:
@@ -37,6 +59,20 @@ class Wire(commands.Cog):
         """Defers, then answers with a follow-up."""
         await interaction.response.defer(thinking=True)
         await reply(interaction, "Done thinking")
+
+    @app_commands.command(name="count")
+    async def count(self, interaction: discord.Interaction) -> None:
+        """Shows a counter button."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(CountButton(0))
+        await reply(interaction, "Counted 0", view=view)
+
+    @app_commands.command(name="linger")
+    async def linger(self, interaction: discord.Interaction, seconds: float = LINGER_SECONDS) -> None:
+        """Defers, works for a while, then answers."""
+        await interaction.response.defer(thinking=True)
+        await asyncio.sleep(seconds)
+        await reply(interaction, "Done lingering")
 
     @app_commands.command(name="pages")
     async def pages(self, interaction: discord.Interaction) -> None:

@@ -115,14 +115,14 @@ class BotProcess:
 async def spawn_bot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[BotProcess]]]:
     processes: list[BotProcess] = []
 
-    async def spawn(*args: str, **env: str) -> BotProcess:
+    async def spawn(*args: str, module: str = "bot", **env: str) -> BotProcess:
         n = len(processes)
         stdout, stderr = tmp_path / f"bot{n}.out", tmp_path / f"bot{n}.err"
         with stdout.open("wb") as out, stderr.open("wb") as err:
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "bot",
+                module,
                 *args,
                 cwd=tmp_path,
                 env=bot_environment(fake_discord, tmp_path / "data", **env),

@@ -62,7 +62,15 @@ async def test_commands_are_synced_once_and_not_again_after_a_restart(start_bot,
     assert (await wired.callback(interaction))["type"] == 4
 
     await start_bot()  # a new extension changes the tree: sync again
-    assert {c["name"] for c in wired.command_syncs()[-1].json} == {"about", "help", "cycle", "slow", "pages"}
+    assert {c["name"] for c in wired.command_syncs()[-1].json} == {
+        "about",
+        "help",
+        "cycle",
+        "slow",
+        "count",
+        "linger",
+        "pages",
+    }
     assert wired.unexpected == []
 
 

@@ -29,14 +29,16 @@ def cycling_kinds(keywords: Iterable[str], abilities: Iterable[CyclingAbility] =
     """The kinds a card with these Scryfall ``keywords`` belongs to.
 
     Older card objects lack ``keywords``; their parsed abilities stand in, tagged the way Scryfall
-    tags them (a typecycler is also "Cycling" and "Typecycling", a landcycler also "Landcycling").
+    tags them (a typecycler is also "Cycling" and "Typecycling"; Plainscycling and basic landcycling also
+    "Landcycling").
     """
     words = {keyword.lower() for keyword in keywords}
     for ability in abilities if not words else ():
         keyword = ability.keyword.lower()
         words.add(keyword)
         if keyword != "cycling":
-            words.add("cycling")
-            words.add("landcycling" if keyword.endswith("landcycling") else "typecycling")
+            words.update(("cycling", "typecycling"))
+            if keyword.endswith("landcycling") or keyword in LANDTYPE_KEYWORDS:
+                words.add("landcycling")
     found = frozenset(words)
     return [kind for kind, test in _KIND_TESTS.items() if test(found)]

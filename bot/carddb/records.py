@@ -76,8 +76,8 @@ class CardRecord:
 class NameMatch:
     """The answer to a name: ``card`` when one card fits, else ``candidates`` for a picker.
 
-    ``how`` says which rule found it: ``exact``, ``face``, ``word_prefix``, ``prefix``, ``fuzzy``
-    or ``none``.
+    ``how`` says which rule found it: ``exact``, ``face``, ``word_prefix``, ``prefix``, ``fuzzy``,
+    ``word`` (whole words inside the name) or ``none``.
     """
 
     card: CardRecord | None

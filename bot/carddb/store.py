@@ -7,9 +7,9 @@ each thread gets its own connection.
 
 The name-trust order of :meth:`CardStore.named`: the exact name, then the exact name of any face
 (split, adventure, modal and transforming double-faced cards), then a whole-word prefix, then a
-prefix, then a fuzzy match. Within a step real cards always come first; tokens, emblems, art
-series, memorabilia, playtest and digital rebalanced ``A-`` cards are considered only when the
-caller asks for them (``extras=True``, or a name starting with ``A-``). When several cards fit
+prefix, then a fuzzy match, then whole words inside a name. Within a step real cards always come
+first; tokens, emblems, art series, memorabilia, playtest and digital rebalanced ``A-`` cards are
+considered only when the caller asks for them (``extras=True``, or a name starting with ``A-``). When several cards fit
 equally well, the answer is their list, for a picker, not a guess.
 """
 
@@ -165,6 +165,15 @@ class CardStore:
         )
         return list(dict.fromkeys(row[0] for row in rows))
 
+    def _words(self, norm: str, allow_extras: bool) -> list[int]:
+        rows = self._db().execute(
+            "SELECT t.card FROM name_tails t JOIN cards c ON c.rowid = t.card "
+            "WHERE (t.tail = ? OR (t.tail >= ? AND t.tail < ?)) AND (c.extra IS NULL OR ?) "
+            "ORDER BY c.extra IS NOT NULL, length(c.norm), c.norm LIMIT ?",
+            (norm, norm + " ", norm + "!", allow_extras, PREFIX_ROWS),
+        )
+        return list(dict.fromkeys(row[0] for row in rows))
+
     def named(self, query: str, *, extras: bool = False) -> NameMatch:
         """The card a user means by ``query``, or the candidates when it is a close call."""
         norm = normalise(query[:MAX_QUERY])
@@ -178,6 +187,8 @@ class CardStore:
             ("word_prefix", lambda: self._range(norm + " ", norm + "!", allow)),
             ("prefix", lambda: self._range(norm, norm + HIGH, allow)),
             ("fuzzy", lambda: self._fuzzy_ids(norm, allow)),
+            # Last, whole words inside a name: "phoenix" → "Chandra's Phoenix" (never "nix" → "Phoenix").
+            ("word", lambda: self._words(norm, allow)),
         )
         for how, find in steps:
             match = self._choose(self._records(find()), how, allow)

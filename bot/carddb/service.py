@@ -63,6 +63,7 @@ class CardData:
         self._refreshing = asyncio.Lock()
         self._stop = threading.Event()
         self._task: asyncio.Task[None] | None = None
+        self._work: asyncio.Future[UpdateOutcome] | None = None
         self.last_error: str | None = None
 
     @classmethod
@@ -89,13 +90,21 @@ class CardData:
         store = self._store
         if store is None:
             raise CardDataUnavailable("the local card data is not loaded yet")
+        # Taken here, on the loop that swaps stores, so a refresh cannot close it before the read runs.
+        store.__enter__()
 
         def run() -> T:
-            # Holding the store keeps a refresh from closing it under this read.
-            with store:
+            try:
                 return query(store)
+            finally:
+                store.__exit__(None, None, None)
 
-        return await asyncio.get_running_loop().run_in_executor(self._readers, run)
+        try:
+            future = asyncio.get_running_loop().run_in_executor(self._readers, run)
+        except RuntimeError:  # the pool was shut down by close()
+            store.__exit__(None, None, None)
+            raise CardDataUnavailable("the local card data is closed") from None
+        return await future
 
     async def named(self, name: str, *, extras: bool = False) -> NameMatch:
         return await self._read(lambda store: store.named(name, extras=extras))
@@ -123,11 +132,12 @@ class CardData:
         """
         async with self._refreshing:
             if file is not None:
-                outcome = await asyncio.to_thread(update_from_file, self.path, file, stop=self._stop)
+                work = asyncio.to_thread(update_from_file, self.path, file, stop=self._stop)
             else:
-                outcome = await asyncio.to_thread(
-                    update_from_scryfall, self.path, self.api_url, force=force, stop=self._stop
-                )
+                work = asyncio.to_thread(update_from_scryfall, self.path, self.api_url, force=force, stop=self._stop)
+            # A thread cannot be cancelled: keep hold of it so close() can wait for it to stop.
+            self._work = asyncio.ensure_future(work)
+            outcome = await asyncio.shield(self._work)
             if outcome.imported or self._store is None:
                 await self._reload()
             return outcome
@@ -180,9 +190,10 @@ class CardData:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        # Wait for an import in its thread to notice the stop, so the process can exit cleanly.
-        async with self._refreshing:
-            pass
+        if self._work is not None:
+            # Wait for an import in its thread to notice the stop and remove its files.
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._work
         store, self._store = self._store, None
         if store is not None:
             store.retire()

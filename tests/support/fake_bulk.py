@@ -8,7 +8,8 @@ the layouts and look-alike names the real sample lacks.
 
 Tests script it through attributes: ``updated_at``, ``offer`` (``"jsonl"`` or ``"array"``),
 ``fault`` (``"truncated"``, ``"garbage"``, ``"error"``, ``"too_few"`` or None) and ``cards``;
-``requests`` records every request. :meth:`FakeBulk.handle` answers a path without the server,
+``requests`` records every request. Like Scryfall it answers 400 to a request without an
+``Accept`` header or an application's ``User-Agent``. :meth:`FakeBulk.handle` answers a path without the server,
 so its routes can be mounted on another fake.
 """
 
@@ -276,6 +277,7 @@ class BulkRequest:
     path: str
     status: int
     time: float
+    headers: dict[str, str]
 
 
 def _error(status: int, code: str, details: str) -> dict[str, Any]:
@@ -382,8 +384,17 @@ class FakeBulk:
 
     # ------------------------------------------------------------------ routes
 
-    def handle(self, method: str, path: str) -> tuple[int, dict[str, str], bytes]:
-        """Status, headers and body for ``method path``."""
+    def handle(
+        self, method: str, path: str, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        """Status, headers and body for ``method path`` sent with ``headers`` (lower-case names)."""
+        headers = headers or {}
+        for needed in ("user-agent", "accept"):
+            if not headers.get(needed, "").strip():
+                details = f"Your request must include a {needed.title()} header."
+                return self._json(400, _error(400, "bad_request", details))
+        if headers["user-agent"].lower().startswith(("python-requests", "python-urllib")):
+            return self._json(400, _error(400, "bad_request", "Send a User-Agent naming your application."))
         if method != "GET":
             return self._json(405, _error(405, "method_not_allowed", "Only GET is allowed here."))
         if path in ("/bulk-data", "/bulk-data/"):
@@ -419,9 +430,9 @@ class FakeBulk:
             body = body[: len(body) // 2]
         return 200, headers, body
 
-    def _record(self, method: str, path: str, status: int) -> None:
+    def _record(self, method: str, path: str, status: int, headers: dict[str, str]) -> None:
         with self._lock:
-            self._requests.append(BulkRequest(method, path, status, time.monotonic()))
+            self._requests.append(BulkRequest(method, path, status, time.monotonic(), headers))
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -434,8 +445,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self) -> None:
         fake = self.server_fake
         path = urlsplit(self.path).path
-        status, headers, body = fake.handle(self.command, path)
-        fake._record(self.command, path, status)
+        sent = {key.lower(): value for key, value in self.headers.items()}
+        status, headers, body = fake.handle(self.command, path, sent)
+        fake._record(self.command, path, status, sent)
         try:
             self.send_response(status)
             for key, value in headers.items():

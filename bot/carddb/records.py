@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -51,7 +52,7 @@ class CardRecord:
     scryfall_uri: str | None
     released_at: str | None
     cycling: list[dict[str, Any]]
-    raw: str = field(repr=False)
+    raw: bytes = field(repr=False)
     prices_date: str | None = None
 
     @classmethod
@@ -69,7 +70,7 @@ class CardRecord:
     @cached_property
     def scryfall(self) -> dict[str, Any]:
         """The card object exactly as Scryfall served it, for renderers that take Scryfall cards."""
-        return json.loads(self.raw)
+        return json.loads(zlib.decompress(self.raw))
 
 
 @dataclass(frozen=True)

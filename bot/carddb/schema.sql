@@ -34,7 +34,7 @@ CREATE TABLE cards (
     scryfall_uri     TEXT,
     released_at      TEXT,
     cycling          TEXT NOT NULL,      -- JSON array of bot.cycling abilities
-    raw              TEXT NOT NULL       -- the card object as Scryfall sent it
+    raw              BLOB NOT NULL       -- the card object as Scryfall sent it, JSON, zlib-compressed
 );
 
 -- Every name a card answers to: its full name (is_face 0) and each face's name (is_face 1).

@@ -35,8 +35,39 @@ MAX_CANDIDATES = 25
 PREFIX_ROWS = 200
 FUZZY_CUTOFF = 75.0
 FUZZY_CLOSE = 3.0
+FUZZY_WORD_BUCKET = 2000
 # Sorts after every character a normalised name holds.
 HIGH = "\uffff"
+
+
+class _FuzzyIndex:
+    """Every name, bucketed so a misspelling is compared with a few hundred names, not all of them.
+
+    A name is a candidate when it starts with the query's first two letters or shares a whole word
+    with it: a misspelling that gets every word and the first two letters wrong is not looked for.
+    """
+
+    def __init__(self, rows: Iterable[tuple[str, int, int]]) -> None:
+        self.norms: list[str] = []
+        self.cards: list[int] = []
+        self.real: list[bool] = []
+        self.by_start: dict[str, list[int]] = {}
+        self.by_word: dict[str, list[int]] = {}
+        for index, (norm, card, is_real) in enumerate(rows):
+            self.norms.append(norm)
+            self.cards.append(card)
+            self.real.append(bool(is_real))
+            self.by_start.setdefault(norm[:2], []).append(index)
+            for word in set(norm.split()):
+                self.by_word.setdefault(word, []).append(index)
+
+    def candidates(self, norm: str) -> dict[int, str]:
+        found = set(self.by_start.get(norm[:2], ()))
+        for word in set(norm.split()):
+            bucket = self.by_word.get(word, ())
+            if len(bucket) <= FUZZY_WORD_BUCKET:  # "of", "the": too common to narrow anything
+                found.update(bucket)
+        return {index: self.norms[index] for index in found}
 
 
 class CardDataError(Exception):
@@ -56,7 +87,7 @@ class CardStore:
         self._users = 0
         self._retired = False
         self._closed = False
-        self._fuzzy: tuple[list[str], list[int], list[bool]] | None = None
+        self._fuzzy: _FuzzyIndex | None = None
         try:
             self.meta: dict[str, str] = dict(self._db().execute("SELECT key, value FROM meta"))
         except sqlite3.Error as error:
@@ -142,15 +173,21 @@ class CardStore:
 
     # ------------------------------------------------------------------ names
 
-    def _choose(self, records: list[CardRecord], how: str, allow_extras: bool) -> NameMatch | None:
-        real = [record for record in records if record.is_real]
-        pool = real or (records if allow_extras else [])
+    def _choose(self, rowids: Sequence[int], how: str, allow_extras: bool) -> NameMatch | None:
+        """Pick among cards found by one step; whole records are read only for the answer."""
+        if not rowids:
+            return None
+        marks = ", ".join("?" * len(rowids))
+        light = self._db().execute(f"SELECT rowid, name, extra FROM cards WHERE rowid IN ({marks})", tuple(rowids))  # noqa: S608
+        found = light.fetchall()
+        real = [row for row in found if row[2] is None]
+        pool = real or (found if allow_extras else [])
         if not pool:
             return None
         if len(pool) == 1:
-            return NameMatch(pool[0], how=how)
-        ranked = sorted(pool, key=lambda record: (len(record.name), record.name))
-        return NameMatch(None, tuple(ranked[:MAX_CANDIDATES]), how=how)
+            return NameMatch(self._records([pool[0][0]])[0], how=how)
+        ranked = sorted(pool, key=lambda row: (len(row[1]), row[1]))[:MAX_CANDIDATES]
+        return NameMatch(None, tuple(self._records([row[0] for row in ranked])), how=how)
 
     def _exact(self, norm: str, is_face: int) -> list[int]:
         rows = self._db().execute("SELECT card FROM names WHERE norm = ? AND is_face = ?", (norm, is_face))
@@ -191,49 +228,53 @@ class CardStore:
             ("word", lambda: self._words(norm, allow)),
         )
         for how, find in steps:
-            match = self._choose(self._records(find()), how, allow)
+            match = self._choose(find(), how, allow)
             if match is not None:
                 return match
         return NameMatch(None)
 
-    def _fuzzy_choices(self) -> tuple[list[str], list[int], list[bool]]:
+    def _fuzzy_index(self) -> _FuzzyIndex:
         if self._fuzzy is None:
             rows = self._db().execute(
                 "SELECT n.norm, n.card, c.extra IS NULL FROM names n JOIN cards c ON c.rowid = n.card"
             )
-            norms, cards, real = [], [], []
-            for norm, card, is_real in rows:
-                norms.append(norm)
-                cards.append(card)
-                real.append(bool(is_real))
-            self._fuzzy = (norms, cards, real)
+            self._fuzzy = _FuzzyIndex(rows)
         return self._fuzzy
 
     def _fuzzy_ids(self, norm: str, allow_extras: bool) -> list[int]:
-        norms, cards, real = self._fuzzy_choices()
-        hits = process.extract(norm, norms, scorer=fuzz.ratio, limit=20, score_cutoff=FUZZY_CUTOFF)
-        hits = [hit for hit in hits if allow_extras or real[hit[2]]]
+        index = self._fuzzy_index()
+        hits = process.extract(norm, index.candidates(norm), scorer=fuzz.ratio, limit=20, score_cutoff=FUZZY_CUTOFF)
+        hits = [hit for hit in hits if allow_extras or index.real[hit[2]]]
         if not hits:
             return []
         best = hits[0][1]
         # Only the matches about as good as the best: a clear winner is returned, a tie is a picker.
-        return list(dict.fromkeys(cards[index] for _, score, index in hits if score >= best - FUZZY_CLOSE))
+        return list(dict.fromkeys(index.cards[key] for _, score, key in hits if score >= best - FUZZY_CLOSE))
 
     def autocomplete(self, prefix: str, limit: int = MAX_CANDIDATES) -> list[str]:
         """Up to ``limit`` real card names starting with ``prefix`` (a face's name counts), then names
-        with a word starting with it; shortest first."""
+        with a later word starting with it; each group in alphabetical order, read straight off an index."""
         norm = normalise(prefix[:MAX_QUERY])
         if not norm or limit <= 0:
             return []
-        found = self._records(self._range(norm, norm + HIGH, False, limit))
-        if len(found) < limit:
-            rows = self._db().execute(
-                "SELECT t.card FROM name_tails t JOIN cards c ON c.rowid = t.card "
-                "WHERE t.tail >= ? AND t.tail < ? AND c.extra IS NULL ORDER BY length(c.norm), c.norm LIMIT ?",
+        names = [
+            row[0]
+            for row in self._db().execute(
+                "SELECT c.name FROM names n JOIN cards c ON c.rowid = n.card "
+                "WHERE n.norm >= ? AND n.norm < ? AND c.extra IS NULL ORDER BY n.norm LIMIT ?",
                 (norm, norm + HIGH, limit),
             )
-            found += self._records([row[0] for row in rows])
-        return list(dict.fromkeys(record.name for record in found))[:limit]
+        ]
+        if len(names) < limit:
+            names += [
+                row[0]
+                for row in self._db().execute(
+                    "SELECT c.name FROM name_tails t JOIN cards c ON c.rowid = t.card "
+                    "WHERE t.tail >= ? AND t.tail < ? AND c.extra IS NULL ORDER BY t.tail LIMIT ?",
+                    (norm, norm + HIGH, limit),
+                )
+            ]
+        return list(dict.fromkeys(names))[:limit]
 
     # ------------------------------------------------------------------ lists
 
@@ -255,7 +296,7 @@ class CardStore:
             norm = normalise(name[:MAX_QUERY])
             match = None
             for is_face in (0, 1):
-                match = self._choose(self._records(self._exact(norm, is_face)), "exact", False) if norm else None
+                match = self._choose(self._exact(norm, is_face), "exact", False) if norm else None
                 if match is not None:
                     break
             found[name] = match.card if match is not None else None

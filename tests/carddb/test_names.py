@@ -108,9 +108,9 @@ def test_the_card_keeps_scryfalls_object_for_renderers(store: CardStore):
     assert card.prices_date == "2026-11-20"
 
 
-def test_autocomplete_lists_real_names_shortest_first(store: CardStore):
+def test_autocomplete_lists_real_names_starting_with_it_then_with_a_word_starting_with_it(store: CardStore):
     # Names starting with it first, then names with a later word starting with it.
-    assert store.autocomplete("light") == ["Lightning Bolt", "Lightning Rift", "Lightning Helix", "Gilded Light"]
+    assert store.autocomplete("light") == ["Lightning Bolt", "Lightning Helix", "Lightning Rift", "Gilded Light"]
     # A face's name and a later word of the name count too.
     assert store.autocomplete("stomp") == ["Bonecrusher Giant // Stomp"]
     assert "Fire // Ice" in store.autocomplete("ice")

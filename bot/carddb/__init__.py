@@ -6,6 +6,7 @@ CLI and benchmarks use directly.
 
 from bot.carddb.bulk import BulkError
 from bot.carddb.records import CardRecord, DataInfo, NameMatch
+from bot.carddb.search import UnsupportedQuery
 from bot.carddb.service import CardData, CardDataUnavailable
 from bot.carddb.store import CardDataError, CardStore
 
@@ -18,4 +19,5 @@ __all__ = [
     "CardStore",
     "DataInfo",
     "NameMatch",
+    "UnsupportedQuery",
 ]

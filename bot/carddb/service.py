@@ -8,6 +8,7 @@ closes it in ``close()``. Features read it through ``bot.card_data``:
 * ``await card_data.autocomplete("light")`` → up to 25 names
 * ``await card_data.cycling("basic")`` → the cards of a /cycling kind
 * ``await card_data.collection(names)`` → a decklist's cards
+* ``await card_data.search("t:creature c:r", kind="plain")`` → simple queries (else ``UnsupportedQuery``)
 * ``card_data.info()`` → the data's date, card count and size, or None
 
 Every read raises :class:`CardDataUnavailable` until a copy is loaded, so callers can fall back
@@ -118,6 +119,10 @@ class CardData:
     async def collection(self, names: Iterable[str]) -> dict[str, CardRecord | None]:
         wanted = list(names)
         return await self._read(lambda store: store.collection(wanted))
+
+    async def search(self, query: str, *, kind: str | None = None, limit: int = 1000) -> list[CardRecord]:
+        """Raises ``bot.carddb.search.UnsupportedQuery`` when only Scryfall can answer ``query``."""
+        return await self._read(lambda store: store.search(query, kind=kind, limit=limit))
 
     async def by_id(self, scryfall_id: str) -> CardRecord | None:
         return await self._read(lambda store: store.by_id(scryfall_id))

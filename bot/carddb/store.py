@@ -23,6 +23,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
+from bot.carddb import search
 from bot.carddb.importer import FORMAT
 from bot.carddb.kinds import KINDS
 from bot.carddb.names import asks_for_rebalanced, normalise
@@ -286,6 +287,22 @@ class CardStore:
             "SELECT k.card FROM cycling_kinds k JOIN cards c ON c.rowid = k.card "
             "WHERE k.kind = ? AND c.extra IS NULL ORDER BY c.norm",
             (kind,),
+        )
+        return self._records([row[0] for row in rows])
+
+    def search(self, query: str, *, kind: str | None = None, limit: int = 1000) -> list[CardRecord]:
+        """Real cards matching a simple Scryfall-style ``query`` (see ``bot.carddb.search``), by name,
+        optionally only those with ``kind`` of cycling. Raises ``UnsupportedQuery`` for what only
+        Scryfall can evaluate."""
+        condition, params = search.where(query)
+        if kind is not None:
+            if kind not in KINDS:
+                raise ValueError(f"unknown cycling kind {kind!r}; one of {', '.join(KINDS)}")
+            condition += " AND c.rowid IN (SELECT card FROM cycling_kinds WHERE kind = ?)"
+            params.append(kind)
+        rows = self._db().execute(
+            f"SELECT c.rowid FROM cards c WHERE c.extra IS NULL AND {condition} ORDER BY c.norm LIMIT ?",  # noqa: S608
+            (*params, limit),
         )
         return self._records([row[0] for row in rows])
 

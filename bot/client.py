@@ -18,6 +18,7 @@ from discord.ext import commands, tasks
 
 import cogs
 from bot import __version__
+from bot.carddb import CardData
 from bot.config import Config
 from bot.scryfall import ScryfallClient
 from bot.storage import Database
@@ -56,6 +57,7 @@ def discover_extensions() -> list[str]:
 class CycleBot(commands.Bot):
     db: Database
     scryfall: ScryfallClient
+    card_data: CardData
 
     def __init__(self, config: Config, *, extensions: list[str] | None = None) -> None:
         intents = discord.Intents.default()
@@ -86,6 +88,10 @@ class CycleBot(commands.Bot):
         log.info("Database ready at schema version %s", await self.db.schema_version())
         # One rate-limited, cached Scryfall client for every feature: Scryfall counts requests per application.
         self.scryfall = ScryfallClient.from_config(self.config)
+        # The local copy of Scryfall's cards: serves what it holds now, refreshes in the background.
+        self.card_data = await CardData.open(self.config.data_dir, self.config.scryfall_api_url)
+        if self.config.card_data_auto_update:
+            self.card_data.start()
         for name in self.extension_names:
             try:
                 await self.load_extension(name)
@@ -239,6 +245,9 @@ class CycleBot(commands.Bot):
         try:
             await super().close()
         finally:
+            card_data = getattr(self, "card_data", None)
+            if card_data is not None:
+                await card_data.close()
             scryfall = getattr(self, "scryfall", None)
             if scryfall is not None:
                 await scryfall.close()

@@ -59,6 +59,9 @@ class Config:
     guild_id: int | None = None
     log_level: str = "INFO"
     inline_cards: bool = False
+    # Keep the local copy of Scryfall's card data fresh (at start, then every 12 hours). On by default
+    # from the environment; a Config built in code (embedding, tests) reaches for the network only if asked.
+    card_data_auto_update: bool = False
     # Advanced: where discord.py finds Discord's REST API and gateway (a proxy, or a fake in tests).
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
@@ -92,6 +95,8 @@ class Config:
             guild_id=_optional_int(environ, "DISCORD_GUILD_ID"),
             log_level=log_level,
             inline_cards=_flag(environ, "INLINE_CARDS"),
+            # On unless set to 0: a bot without fresh card data falls back to the rate-limited API.
+            card_data_auto_update="CARD_DATA_AUTO_UPDATE" not in environ or _flag(environ, "CARD_DATA_AUTO_UPDATE"),
             discord_api_base=discord_api_base,
             discord_gateway_url=discord_gateway_url,
         )

@@ -25,6 +25,13 @@ class About(commands.Cog):
         describe = getattr(rules, "edition_description", None)
         return describe() if callable(describe) else "not loaded"
 
+    def card_data_description(self) -> str:
+        card_data = getattr(self.bot, "card_data", None)
+        info = card_data.info() if card_data is not None else None
+        if info is None:
+            return "not downloaded yet: card lookups ask Scryfall directly"
+        return f"{info.count:,} cards, Scryfall data of {info.updated_at[:10]} ({info.size_bytes / 1e6:.0f} MB on disk)"
+
     def command_lines(self) -> list[str]:
         lines = []
         for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
@@ -46,6 +53,7 @@ class About(commands.Cog):
         )
         embed.add_field(name="Commands", value="\n".join(self.command_lines())[:1024] or "none", inline=False)
         embed.add_field(name="Comprehensive Rules", value=self.rules_edition()[:1024], inline=False)
+        embed.add_field(name="Card data", value=self.card_data_description()[:1024], inline=False)
         failed = getattr(self.bot, "failed_extensions", {})
         if failed:
             embed.add_field(name="Unavailable right now", value=", ".join(sorted(failed))[:1024], inline=False)

@@ -1,0 +1,55 @@
+"""A synthetic oracle-cards bulk file: real Scryfall card objects under new names and ids.
+
+``write_bulk(path, count)`` writes ``count`` cards as gzipped JSON Lines (Scryfall's format) and
+returns their names. Every card is a deep copy of one of the real cards in
+``shared/scryfall/cycling-cards.jsonl`` with a new, unique name made of words from real names,
+a new id and oracle id, and its own name substituted in its oracle text, so the file has the
+exact shape, field sizes and text of Scryfall's.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import re
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL_CARDS = ROOT.parent / "shared" / "scryfall" / "cycling-cards.jsonl"
+FULL_SIZE = 35_000
+
+
+def _real_cards() -> list[dict]:
+    with open(REAL_CARDS, encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def synthetic_names(count: int, rng: random.Random, words: list[str]) -> list[str]:
+    names: set[str] = set()
+    ordered: list[str] = []
+    while len(ordered) < count:
+        name = " ".join(rng.choice(words) for _ in range(rng.choice((2, 2, 3))))
+        if name.lower() not in names:
+            names.add(name.lower())
+            ordered.append(name)
+    return ordered
+
+
+def write_bulk(path: Path, count: int = FULL_SIZE, seed: int = 35) -> list[str]:
+    rng = random.Random(seed)
+    cards = _real_cards()
+    words = sorted({word for card in cards for word in re.findall(r"[A-Z][a-z]{3,}", card["name"])})
+    names = synthetic_names(count, rng, words)
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as out:
+        for index, name in enumerate(names):
+            model = cards[index % len(cards)]
+            card = json.loads(json.dumps(model))
+            card_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+            card.update(id=card_id, oracle_id=str(uuid.UUID(int=rng.getrandbits(128), version=4)), name=name)
+            if card.get("oracle_text"):
+                card["oracle_text"] = card["oracle_text"].replace(model["name"], name)
+            card["uri"] = f"https://api.scryfall.com/cards/{card_id}"
+            out.write(json.dumps(card, ensure_ascii=False) + "\n")
+    return names

@@ -1,0 +1,148 @@
+"""The local card database on a synthetic 35,000-card oracle-cards file (Scryfall's real size).
+
+* Import: the gzipped JSON Lines file into a new SQLite file, in a child process, timed and with
+  its peak resident memory (the child's ``ru_maxrss``): targets ≤ 30 s and ≤ 250 MB.
+* Named lookups through ``CardData`` as the bot calls them (exact names, face names, whole-word
+  prefixes, prefixes, misspellings): p99 ≤ 5 ms. Autocomplete on 1–6 letter prefixes: p99 ≤ 5 ms.
+* 100 distinct lookups in flight at once: all answered within 2 s, and no request reaches the API.
+
+Run from the project root: ``python benchmarks/bench_carddb.py [--runs N]`` (about a minute a run);
+the figures are medians over the runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from _bench import Report, median, percentile  # noqa: E402
+from _synthetic_bulk import FULL_SIZE, write_bulk  # noqa: E402
+
+from bot.carddb import CardData  # noqa: E402
+from tests.support.fake_bulk import FakeBulk  # noqa: E402
+
+LOOKUPS = 3000
+CONCURRENT = 100
+IMPORT = (
+    "import sys; from pathlib import Path; from bot.carddb.update import update_from_file; "
+    "print(update_from_file(Path(sys.argv[1]), Path(sys.argv[2])).result.count)"
+)
+
+
+def import_in_child(db_path: Path, bulk: Path) -> tuple[float, float, int]:
+    """Seconds, peak RSS in MB and card count of one import in a fresh process."""
+    db_path.unlink(missing_ok=True)
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        [sys.executable, "-c", IMPORT, str(db_path), str(bulk)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    out = child.stdout.read() if child.stdout else ""
+    if child.returncode != 0:
+        raise SystemExit(f"import failed with exit code {child.returncode}")
+    return seconds, usage.ru_maxrss / 1024, int(out.strip())
+
+
+def queries(names: list[str], rng: random.Random) -> list[str]:
+    """A mix of what users type: full names, lower case, first words, prefixes and typos."""
+    mixed = []
+    for name in rng.sample(names, LOOKUPS):
+        kind = rng.randrange(5)
+        if kind == 0:
+            mixed.append(name)
+        elif kind == 1:
+            mixed.append(name.lower())
+        elif kind == 2:
+            mixed.append(" ".join(name.split()[:2]))
+        elif kind == 3:
+            mixed.append(name[: max(4, len(name) - 3)])
+        else:
+            cut = rng.randrange(1, len(name) - 1)
+            mixed.append(name[:cut] + name[cut + 1 :])  # one letter dropped
+    return mixed
+
+
+async def time_calls(calls) -> list[float]:
+    times = []
+    for call in calls:
+        started = time.perf_counter()
+        await call()
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+async def measure_reads(data_dir: Path, names: list[str], fake: FakeBulk, seed: int) -> dict[str, float]:
+    rng = random.Random(seed)
+    card_data = await CardData.open(data_dir, fake.base_url)
+    try:
+        # Warm-up: the fuzzy index is built on the first misspelling.
+        await card_data.named("Keeneye Withuot Deadshot")
+        named = await time_calls([lambda q=q: card_data.named(q) for q in queries(names, rng)])
+        prefixes = [name[: rng.randint(1, 6)] for name in rng.sample(names, LOOKUPS)]
+        complete = await time_calls([lambda p=p: card_data.autocomplete(p) for p in prefixes])
+        wanted = rng.sample(names, CONCURRENT)
+        started = time.perf_counter()
+        matches = await asyncio.gather(*(card_data.named(name) for name in wanted))
+        concurrent = time.perf_counter() - started
+        right = sum(1 for name, match in zip(wanted, matches, strict=True) if match.card and match.card.name == name)
+    finally:
+        await card_data.close()
+    return {
+        "named_p50": percentile(named, 0.5),
+        "named_p99": percentile(named, 0.99),
+        "complete_p50": percentile(complete, 0.5),
+        "complete_p99": percentile(complete, 0.99),
+        "concurrent": concurrent,
+        "right": right,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--cards", type=int, default=FULL_SIZE)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as temp, FakeBulk() as fake:
+        temp_dir = Path(temp)
+        bulk = temp_dir / "oracle-cards.jsonl.gz"
+        names = write_bulk(bulk, args.cards)
+        data_dir = temp_dir / "data"
+        data_dir.mkdir()
+        imports, reads = [], []
+        for run in range(args.runs):
+            imports.append(import_in_child(data_dir / "cards.sqlite3", bulk))
+            reads.append(asyncio.run(measure_reads(data_dir, names, fake, seed=run)))
+            print(f"run {run + 1}: import {imports[-1][0]:.1f} s, {imports[-1][1]:.0f} MB; {reads[-1]}", flush=True)
+        size_mb = (data_dir / "cards.sqlite3").stat().st_size / 1e6
+        api_requests = len(fake.requests)
+
+    report = Report(f"Local card data: {args.cards:,} cards, medians of {args.runs} runs")
+    report.add("import time", median([i[0] for i in imports]), " s", at_most=30)
+    report.add("import peak memory (RSS)", median([i[1] for i in imports]), " MB", at_most=250)
+    report.check("every card imported", all(i[2] == args.cards for i in imports), f"{imports[-1][2]:,} cards")
+    report.add("database size on disk", size_mb, " MB")
+    report.add("named lookup p50", median([r["named_p50"] for r in reads]), " ms")
+    report.add("named lookup p99", median([r["named_p99"] for r in reads]), " ms", at_most=5)
+    report.add("autocomplete p50", median([r["complete_p50"] for r in reads]), " ms")
+    report.add("autocomplete p99", median([r["complete_p99"] for r in reads]), " ms", at_most=5)
+    report.add(f"{CONCURRENT} concurrent distinct lookups", median([r["concurrent"] for r in reads]), " s", at_most=2)
+    report.check("concurrent lookups found their card", all(r["right"] == CONCURRENT for r in reads))
+    report.check("no request reached the API", api_requests == 0, f"{api_requests} requests")
+    report.print()
+    return report.exit_code()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""``python -m bot cards update [--file F] [--force]`` and ``python -m bot cards info``: the local card data.
+
+No Discord token is needed; ``SCRYFALL_API_URL`` and ``BOT_DATA_DIR`` come from the environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bot.carddb.bulk import BulkError
+from bot.carddb.service import FILE_NAME
+from bot.carddb.store import CardDataError, CardStore
+from bot.carddb.update import update_from_file, update_from_scryfall
+from bot.config import Config
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    cards = subparsers.add_parser("cards", help="the local copy of Scryfall's card data")
+    commands = cards.add_subparsers(title="sub-commands", metavar="ACTION", required=True)
+    update = commands.add_parser("update", help="download Scryfall's oracle cards if newer, or import a file")
+    update.add_argument(
+        "--file", type=Path, metavar="F", help="import this bulk file (gzipped or not, JSON Lines or a JSON array)"
+    )
+    update.add_argument("--force", action="store_true", help="download even if the stored copy is current")
+    update.set_defaults(handler=update_command)
+    info = commands.add_parser("info", help="print the stored card data's date, card count and size")
+    info.set_defaults(handler=info_command)
+
+
+def _path(config: Config) -> Path:
+    config.data_dir.mkdir(parents=True, exist_ok=True)
+    return config.data_dir / FILE_NAME
+
+
+def update_command(args: argparse.Namespace) -> int:
+    config = Config.from_env()
+    path = _path(config)
+    try:
+        if args.file is not None:
+            if not args.file.is_file():
+                print(f"error: no such file: {args.file}", file=sys.stderr)
+                return EXIT_FAILED
+            outcome = update_from_file(path, args.file)
+        else:
+            outcome = update_from_scryfall(path, config.scryfall_api_url, force=args.force)
+    except BulkError as error:
+        print(f"error: {error}; the stored card data is unchanged", file=sys.stderr)
+        return EXIT_FAILED
+    if outcome.result is None:
+        print(f"Card data is current (Scryfall's file of {outcome.stored_updated_at}).")
+    else:
+        result = outcome.result
+        print(f"Imported {result.count} cards as of {result.updated_at} in {result.seconds:.1f} s.")
+    return EXIT_OK
+
+
+def info_command(args: argparse.Namespace) -> int:
+    path = _path(Config.from_env())
+    try:
+        store = CardStore(path)
+    except CardDataError as error:
+        print(f"No card data: {error}. Run: python -m bot cards update", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        info = store.info()
+    finally:
+        store.close()
+    print(f"{info.count} cards as of {info.updated_at} ({info.size_bytes / 1e6:.1f} MB, from {info.source})")
+    return EXIT_OK

@@ -1,0 +1,7 @@
+-- Built after the rows are in: one sort instead of an index update per row.
+CREATE INDEX cards_id ON cards(id);
+CREATE INDEX cards_norm ON cards(norm);
+CREATE INDEX names_norm ON names(norm);
+CREATE INDEX name_tails_tail ON name_tails(tail);
+CREATE INDEX cycling_kinds_kind ON cycling_kinds(kind, card);
+ANALYZE;

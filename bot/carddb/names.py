@@ -1,0 +1,68 @@
+"""How the card database compares names, and which card objects are not real cards.
+
+Both the importer and the lookups use these, so a name is normalised the same way on the way in
+and on the way out.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+Card = Mapping[str, Any]
+
+_NOT_WORD = re.compile(r"[^a-z0-9 ]+")
+
+# Objects Scryfall lists among the cards that are not Magic cards a player means by a name.
+EXTRA_LAYOUTS = frozenset({"token", "double_faced_token", "emblem", "art_series", "vanguard"})
+EXTRA_SET_TYPES = frozenset({"token", "memorabilia"})
+EXTRA_PROMO_TYPES = frozenset({"playtest"})
+# Digital rebalanced cards carry Scryfall's "A-" name prefix (Alchemy).
+REBALANCED_PREFIX = "A-"
+
+
+def normalise(text: str) -> str:
+    """Lower case, accents and punctuation gone, one space between words.
+
+    ``"Lórien Revealed!"`` → ``"lorien revealed"``; apostrophes vanish so ``"Urza's"`` → ``"urzas"``.
+    """
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return " ".join(_NOT_WORD.sub(" ", text.lower().replace("'", "")).split())
+
+
+def face_names(card: Card) -> list[str]:
+    """The names of each face of a split, adventure, flip or double-faced card (empty for one face)."""
+    faces = card.get("card_faces") or ()
+    names = [face.get("name") for face in faces if face.get("name")]
+    if not names and " // " in (card.get("name") or ""):
+        names = card["name"].split(" // ")
+    return [name for name in names if name != card.get("name")]
+
+
+def is_rebalanced(card: Card) -> bool:
+    return str(card.get("name", "")).startswith(REBALANCED_PREFIX) and bool(card.get("digital"))
+
+
+def extra_kind(card: Card) -> str | None:
+    """Why a card object is not a real card (``"token"``, ``"playtest"``, ``"rebalanced"``…), or None.
+
+    Such objects never beat a real card in a lookup and appear only when asked for.
+    """
+    layout = card.get("layout")
+    if layout in EXTRA_LAYOUTS:
+        return str(layout)
+    if "Token" in (card.get("type_line") or "").split(" — ")[0].split():
+        return "token"
+    if card.get("set_type") in EXTRA_SET_TYPES:
+        return str(card["set_type"])
+    if EXTRA_PROMO_TYPES & set(card.get("promo_types") or ()):
+        return "playtest"
+    if is_rebalanced(card):
+        return "rebalanced"
+    return None
+
+
+def asks_for_rebalanced(query: str) -> bool:
+    return query.strip().lower().startswith(REBALANCED_PREFIX.lower())

@@ -1,0 +1,56 @@
+-- The local card database: one file, built whole by the importer and swapped in atomically,
+-- then only ever read. There are no migrations: a new format is a new import.
+
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+CREATE TABLE cards (
+    rowid            INTEGER PRIMARY KEY,
+    id               TEXT NOT NULL,      -- Scryfall's id of the card object
+    oracle_id        TEXT,
+    name             TEXT NOT NULL,
+    norm             TEXT NOT NULL,      -- names.normalise(name)
+    layout           TEXT NOT NULL,
+    extra            TEXT,               -- why it is not a real card (token, playtest...), NULL for a real card
+    mana_cost        TEXT,
+    type_line        TEXT,
+    oracle_text      TEXT,
+    keywords         TEXT NOT NULL,      -- JSON array
+    power            TEXT,
+    toughness        TEXT,
+    loyalty          TEXT,
+    colors           TEXT NOT NULL,      -- JSON array (of every face for multi-faced cards)
+    color_identity   TEXT NOT NULL,      -- JSON array
+    legalities       TEXT NOT NULL,      -- JSON object
+    prices           TEXT NOT NULL,      -- JSON object, as of meta.prices_date
+    image_uris       TEXT,               -- JSON object (the front face's for double-faced cards)
+    faces            TEXT NOT NULL,      -- JSON array of the faces' own fields, empty for one face
+    set_code         TEXT NOT NULL,
+    set_name         TEXT,
+    collector_number TEXT,
+    rarity           TEXT,
+    scryfall_uri     TEXT,
+    released_at      TEXT,
+    cycling          TEXT NOT NULL,      -- JSON array of bot.cycling abilities
+    raw              BLOB NOT NULL       -- the card object as Scryfall sent it, JSON, zlib-compressed
+);
+
+-- Every name a card answers to: its full name (is_face 0) and each face's name (is_face 1).
+CREATE TABLE names (
+    norm    TEXT NOT NULL,
+    card    INTEGER NOT NULL REFERENCES cards(rowid),
+    is_face INTEGER NOT NULL
+);
+
+-- Every name from each of its words on ("bolt" for "lightning bolt"), for autocomplete.
+CREATE TABLE name_tails (
+    tail TEXT NOT NULL,
+    card INTEGER NOT NULL REFERENCES cards(rowid)
+);
+
+CREATE TABLE cycling_kinds (
+    kind TEXT NOT NULL,
+    card INTEGER NOT NULL REFERENCES cards(rowid)
+);

@@ -1,0 +1,205 @@
+"""``CardData``: the bot's local card database, its background refresh and its async read API.
+
+The bot opens it in ``setup_hook`` (``await CardData.open(...)``), calls :meth:`CardData.start` to
+refresh in the background (at start, then every 12 hours, backing off after a failure), and
+closes it in ``close()``. Features read it through ``bot.card_data``:
+
+* ``await card_data.named("fling")`` → :class:`NameMatch` (a card, or candidates for a picker)
+* ``await card_data.autocomplete("light")`` → up to 25 names
+* ``await card_data.cycling("basic")`` → the cards of a /cycling kind
+* ``await card_data.collection(names)`` → a decklist's cards
+* ``await card_data.search("t:creature c:r", kind="plain")`` → simple queries (else ``UnsupportedQuery``)
+* ``card_data.info()`` → the data's date, card count and size, or None
+
+Every read raises :class:`CardDataUnavailable` until a copy is loaded, so callers can fall back
+to the Scryfall API. Reads run in a small thread pool, the import in another thread, so neither
+blocks the event loop nor waits for the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from bot.carddb.bulk import BulkError, Cancelled
+from bot.carddb.records import CardRecord, DataInfo, NameMatch
+from bot.carddb.store import CardDataError, CardStore
+from bot.carddb.update import UpdateOutcome, update_from_file, update_from_scryfall
+
+log = logging.getLogger(__name__)
+
+REFRESH_SECONDS = 12 * 60 * 60
+FIRST_RETRY_SECONDS = 60.0
+READ_THREADS = 4
+FILE_NAME = "cards.sqlite3"
+
+T = TypeVar("T")
+
+
+class CardDataUnavailable(CardDataError):
+    """No local copy is loaded yet: ask Scryfall's API instead."""
+
+
+class CardData:
+    def __init__(
+        self,
+        path: Path,
+        api_url: str,
+        *,
+        refresh_seconds: float = REFRESH_SECONDS,
+        first_retry_seconds: float = FIRST_RETRY_SECONDS,
+    ) -> None:
+        self.path = Path(path)
+        self.api_url = api_url
+        self.refresh_seconds = refresh_seconds
+        self.first_retry_seconds = first_retry_seconds
+        self._store: CardStore | None = None
+        self._readers = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="carddb-read")
+        self._refreshing = asyncio.Lock()
+        self._stop = threading.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._work: asyncio.Future[UpdateOutcome] | None = None
+        self.last_error: str | None = None
+
+    @classmethod
+    async def open(cls, data_dir: Path, api_url: str, **options: float) -> CardData:
+        """The card data kept in ``data_dir``; loaded if a good copy is stored, else empty until a refresh."""
+        card_data = cls(Path(data_dir) / FILE_NAME, api_url, **options)
+        if card_data.path.exists():
+            try:
+                card_data._store = await asyncio.to_thread(CardStore, card_data.path)
+            except CardDataError as error:
+                log.warning("Ignoring the stored card data: %s", error)
+        return card_data
+
+    @property
+    def loaded(self) -> bool:
+        return self._store is not None
+
+    def info(self) -> DataInfo | None:
+        return self._store.info() if self._store is not None else None
+
+    # ------------------------------------------------------------------ reads
+
+    async def _read(self, query: Callable[[CardStore], T]) -> T:
+        store = self._store
+        if store is None:
+            raise CardDataUnavailable("the local card data is not loaded yet")
+        # Taken here, on the loop that swaps stores, so a refresh cannot close it before the read runs.
+        store.__enter__()
+
+        def run() -> T:
+            try:
+                return query(store)
+            finally:
+                store.__exit__(None, None, None)
+
+        try:
+            future = asyncio.get_running_loop().run_in_executor(self._readers, run)
+        except RuntimeError:  # the pool was shut down by close()
+            store.__exit__(None, None, None)
+            raise CardDataUnavailable("the local card data is closed") from None
+        return await future
+
+    async def named(self, name: str, *, extras: bool = False) -> NameMatch:
+        return await self._read(lambda store: store.named(name, extras=extras))
+
+    async def autocomplete(self, prefix: str, limit: int = 25) -> list[str]:
+        return await self._read(lambda store: store.autocomplete(prefix, limit))
+
+    async def cycling(self, kind: str = "any") -> list[CardRecord]:
+        return await self._read(lambda store: store.cycling(kind))
+
+    async def collection(self, names: Iterable[str]) -> dict[str, CardRecord | None]:
+        wanted = list(names)
+        return await self._read(lambda store: store.collection(wanted))
+
+    async def search(self, query: str, *, kind: str | None = None, limit: int = 1000) -> list[CardRecord]:
+        """Raises ``bot.carddb.search.UnsupportedQuery`` when only Scryfall can answer ``query``."""
+        return await self._read(lambda store: store.search(query, kind=kind, limit=limit))
+
+    async def by_id(self, scryfall_id: str) -> CardRecord | None:
+        return await self._read(lambda store: store.by_id(scryfall_id))
+
+    # ------------------------------------------------------------------ refresh
+
+    async def refresh(self, *, force: bool = False, file: Path | None = None) -> UpdateOutcome:
+        """Update from Scryfall (when its file is newer, or ``force``) or from ``file``; one at a time.
+
+        Raises :class:`BulkError` when the data could not be fetched or failed validation; the
+        loaded copy keeps serving then.
+        """
+        async with self._refreshing:
+            if file is not None:
+                work = asyncio.to_thread(update_from_file, self.path, file, stop=self._stop)
+            else:
+                work = asyncio.to_thread(update_from_scryfall, self.path, self.api_url, force=force, stop=self._stop)
+            # A thread cannot be cancelled: keep hold of it so close() can wait for it to stop.
+            self._work = asyncio.ensure_future(work)
+            outcome = await asyncio.shield(self._work)
+            if outcome.imported or self._store is None:
+                await self._reload()
+            return outcome
+
+    async def _reload(self) -> None:
+        try:
+            new = await asyncio.to_thread(CardStore, self.path)
+        except CardDataError as error:
+            log.warning("Could not open the card data: %s", error)
+            return
+        old, self._store = self._store, new
+        if old is not None:
+            old.retire()
+
+    def start(self) -> None:
+        """Refresh in the background now and every ``refresh_seconds``."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._refresh_forever(), name="card-data-refresh")
+
+    async def _refresh_forever(self) -> None:
+        failures = 0
+        while True:
+            try:
+                outcome = await self.refresh()
+            except Cancelled:
+                return
+            except BulkError as error:
+                failures += 1
+                self.last_error = str(error)
+                log.warning("Card data refresh failed (%s); keeping the stored copy", error)
+            except Exception as error:  # a bug must not end the refreshes for good
+                failures += 1
+                self.last_error = f"{type(error).__name__}: {error}"
+                log.exception("Card data refresh failed unexpectedly")
+            else:
+                failures = 0
+                self.last_error = None
+                if outcome.result is not None:
+                    log.info("Card data updated: %d cards as of %s", outcome.result.count, outcome.result.updated_at)
+            if failures:
+                delay = min(self.first_retry_seconds * 2 ** (failures - 1), self.refresh_seconds)
+            else:
+                delay = self.refresh_seconds
+            await asyncio.sleep(delay)
+
+    async def close(self) -> None:
+        self._stop.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self._work is not None:
+            # Wait for an import in its thread to notice the stop and remove its files.
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._work
+        store, self._store = self._store, None
+        if store is not None:
+            store.retire()
+        self._readers.shutdown(wait=False)

@@ -1,0 +1,320 @@
+"""Read-only queries on the local card database: names users trust, autocomplete, cycling, decklists.
+
+A :class:`CardStore` reads one database file that the importer built and will never change in
+place (a refresh renames a new file over it; open connections keep reading the old one). Its
+methods block for well under a millisecond on an indexed query and may be called from any thread:
+each thread gets its own connection.
+
+The name-trust order of :meth:`CardStore.named`: the exact name, then the exact name of any face
+(split, adventure, modal and transforming double-faced cards), then a whole-word prefix, then a
+prefix, then a fuzzy match, then whole words inside a name. Within a step real cards always come
+first; tokens, emblems, art series, memorabilia, playtest and digital rebalanced ``A-`` cards are
+considered only when the caller asks for them (``extras=True``, or a name starting with ``A-``). When several cards fit
+equally well, the answer is their list, for a picker, not a guess.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+
+from bot.carddb import search
+from bot.carddb.importer import FORMAT
+from bot.carddb.kinds import KINDS
+from bot.carddb.names import asks_for_rebalanced, normalise
+from bot.carddb.records import COLUMNS, CardRecord, DataInfo, NameMatch
+
+log = logging.getLogger(__name__)
+
+MAX_QUERY = 200
+MAX_CANDIDATES = 25
+PREFIX_ROWS = 200
+FUZZY_CUTOFF = 75.0
+FUZZY_CLOSE = 3.0
+FUZZY_WORD_BUCKET = 2000
+# Sorts after every character a normalised name holds.
+HIGH = "\uffff"
+
+
+class _FuzzyIndex:
+    """Every name, bucketed so a misspelling is compared with a few hundred names, not all of them.
+
+    A name is a candidate when it starts with the query's first two letters or shares a whole word
+    with it: a misspelling that gets every word and the first two letters wrong is not looked for.
+    """
+
+    def __init__(self, rows: Iterable[tuple[str, int, int]]) -> None:
+        self.norms: list[str] = []
+        self.cards: list[int] = []
+        self.real: list[bool] = []
+        self.by_start: dict[str, list[int]] = {}
+        self.by_word: dict[str, list[int]] = {}
+        for index, (norm, card, is_real) in enumerate(rows):
+            self.norms.append(norm)
+            self.cards.append(card)
+            self.real.append(bool(is_real))
+            self.by_start.setdefault(norm[:2], []).append(index)
+            for word in set(norm.split()):
+                self.by_word.setdefault(word, []).append(index)
+
+    def candidates(self, norm: str) -> dict[int, str]:
+        found = set(self.by_start.get(norm[:2], ()))
+        for word in set(norm.split()):
+            bucket = self.by_word.get(word, ())
+            if len(bucket) <= FUZZY_WORD_BUCKET:  # "of", "the": too common to narrow anything
+                found.update(bucket)
+        return {index: self.norms[index] for index in found}
+
+
+class CardDataError(Exception):
+    """The local card data is missing, unreadable or of another format."""
+
+
+class CardStore:
+    """``CardStore(path)``: the database at ``path``, opened read-only."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        if not self.path.exists():
+            raise CardDataError(f"no card data at {self.path.name}")
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[sqlite3.Connection] = []
+        self._users = 0
+        self._retired = False
+        self._closed = False
+        self._fuzzy: _FuzzyIndex | None = None
+        try:
+            self.meta: dict[str, str] = dict(self._db().execute("SELECT key, value FROM meta"))
+        except sqlite3.Error as error:
+            self.close()
+            raise CardDataError(f"the card data at {self.path.name} is unreadable: {error}") from error
+        if self.meta.get("format") != FORMAT:
+            self.close()
+            raise CardDataError(f"the card data at {self.path.name} is of format {self.meta.get('format')!r}")
+        self.size_bytes = self.path.stat().st_size
+
+    # ------------------------------------------------------------------ lifetime
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            with self._lock:
+                if self._closed:
+                    raise CardDataError("the card data was closed")
+                # immutable: the file is never written in place, so readers need no locks.
+                db = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+                self._connections.append(db)
+            self._local.db = db
+        return db
+
+    def __enter__(self) -> CardStore:
+        with self._lock:
+            if self._closed:
+                raise CardDataError("the card data was closed")
+            self._users += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._users -= 1
+            close = self._retired and self._users == 0
+        if close:
+            self.close()
+
+    def retire(self) -> None:
+        """Close once the reads in flight (``with store:``) are done: a newer copy replaced this one."""
+        with self._lock:
+            self._retired = True
+            close = self._users == 0
+        if close:
+            self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            connections, self._connections = self._connections, []
+        for db in connections:
+            db.close()
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def count(self) -> int:
+        return int(self.meta["count"])
+
+    def info(self) -> DataInfo:
+        return DataInfo(
+            path=self.path,
+            updated_at=self.meta["updated_at"],
+            imported_at=self.meta["imported_at"],
+            count=self.count,
+            size_bytes=self.size_bytes,
+            source=self.meta.get("source", ""),
+        )
+
+    # ------------------------------------------------------------------ rows
+
+    def _records(self, rowids: Sequence[int]) -> list[CardRecord]:
+        if not rowids:
+            return []
+        marks = ", ".join("?" * len(rowids))
+        rows = self._db().execute(f"SELECT {COLUMNS} FROM cards WHERE rowid IN ({marks})", tuple(rowids))  # noqa: S608
+        by_id = {row[0]: CardRecord.from_row(row, self.meta.get("prices_date")) for row in rows}
+        return [by_id[rowid] for rowid in dict.fromkeys(rowids) if rowid in by_id]
+
+    def by_id(self, scryfall_id: str) -> CardRecord | None:
+        row = self._db().execute("SELECT rowid FROM cards WHERE id = ?", (scryfall_id,)).fetchone()
+        return self._records([row[0]])[0] if row else None
+
+    # ------------------------------------------------------------------ names
+
+    def _choose(self, rowids: Sequence[int], how: str, allow_extras: bool) -> NameMatch | None:
+        """Pick among cards found by one step; whole records are read only for the answer."""
+        if not rowids:
+            return None
+        marks = ", ".join("?" * len(rowids))
+        light = self._db().execute(f"SELECT rowid, name, extra FROM cards WHERE rowid IN ({marks})", tuple(rowids))  # noqa: S608
+        found = light.fetchall()
+        real = [row for row in found if row[2] is None]
+        pool = real or (found if allow_extras else [])
+        if not pool:
+            return None
+        if len(pool) == 1:
+            return NameMatch(self._records([pool[0][0]])[0], how=how)
+        ranked = sorted(pool, key=lambda row: (len(row[1]), row[1]))[:MAX_CANDIDATES]
+        return NameMatch(None, tuple(self._records([row[0] for row in ranked])), how=how)
+
+    def _exact(self, norm: str, is_face: int) -> list[int]:
+        rows = self._db().execute("SELECT card FROM names WHERE norm = ? AND is_face = ?", (norm, is_face))
+        return [row[0] for row in rows]
+
+    def _range(self, low: str, high: str, allow_extras: bool, limit: int = PREFIX_ROWS) -> list[int]:
+        rows = self._db().execute(
+            "SELECT n.card FROM names n JOIN cards c ON c.rowid = n.card "
+            "WHERE n.norm >= ? AND n.norm < ? AND (c.extra IS NULL OR ?) "
+            "ORDER BY c.extra IS NOT NULL, length(n.norm), n.norm LIMIT ?",
+            (low, high, allow_extras, limit),
+        )
+        return list(dict.fromkeys(row[0] for row in rows))
+
+    def _words(self, norm: str, allow_extras: bool) -> list[int]:
+        rows = self._db().execute(
+            "SELECT t.card FROM name_tails t JOIN cards c ON c.rowid = t.card "
+            "WHERE (t.tail = ? OR (t.tail >= ? AND t.tail < ?)) AND (c.extra IS NULL OR ?) "
+            "ORDER BY c.extra IS NOT NULL, length(c.norm), c.norm LIMIT ?",
+            (norm, norm + " ", norm + "!", allow_extras, PREFIX_ROWS),
+        )
+        return list(dict.fromkeys(row[0] for row in rows))
+
+    def named(self, query: str, *, extras: bool = False) -> NameMatch:
+        """The card a user means by ``query``, or the candidates when it is a close call."""
+        norm = normalise(query[:MAX_QUERY])
+        if not norm:
+            return NameMatch(None)
+        allow = extras or asks_for_rebalanced(query)
+        steps = (
+            ("exact", lambda: self._exact(norm, 0)),
+            ("face", lambda: self._exact(norm, 1)),
+            # "lightning" → "Lightning Bolt", but not "Lightningform"
+            ("word_prefix", lambda: self._range(norm + " ", norm + "!", allow)),
+            ("prefix", lambda: self._range(norm, norm + HIGH, allow)),
+            ("fuzzy", lambda: self._fuzzy_ids(norm, allow)),
+            # Last, whole words inside a name: "phoenix" → "Chandra's Phoenix" (never "nix" → "Phoenix").
+            ("word", lambda: self._words(norm, allow)),
+        )
+        for how, find in steps:
+            match = self._choose(find(), how, allow)
+            if match is not None:
+                return match
+        return NameMatch(None)
+
+    def _fuzzy_index(self) -> _FuzzyIndex:
+        if self._fuzzy is None:
+            rows = self._db().execute(
+                "SELECT n.norm, n.card, c.extra IS NULL FROM names n JOIN cards c ON c.rowid = n.card"
+            )
+            self._fuzzy = _FuzzyIndex(rows)
+        return self._fuzzy
+
+    def _fuzzy_ids(self, norm: str, allow_extras: bool) -> list[int]:
+        index = self._fuzzy_index()
+        hits = process.extract(norm, index.candidates(norm), scorer=fuzz.ratio, limit=20, score_cutoff=FUZZY_CUTOFF)
+        hits = [hit for hit in hits if allow_extras or index.real[hit[2]]]
+        if not hits:
+            return []
+        best = hits[0][1]
+        # Only the matches about as good as the best: a clear winner is returned, a tie is a picker.
+        return list(dict.fromkeys(index.cards[key] for _, score, key in hits if score >= best - FUZZY_CLOSE))
+
+    def autocomplete(self, prefix: str, limit: int = MAX_CANDIDATES) -> list[str]:
+        """Up to ``limit`` real card names starting with ``prefix`` (a face's name counts), then names
+        with a later word starting with it; each group in alphabetical order, read straight off an index."""
+        norm = normalise(prefix[:MAX_QUERY])
+        if not norm or limit <= 0:
+            return []
+        names = [
+            row[0]
+            for row in self._db().execute(
+                "SELECT c.name FROM names n JOIN cards c ON c.rowid = n.card "
+                "WHERE n.norm >= ? AND n.norm < ? AND c.extra IS NULL ORDER BY n.norm LIMIT ?",
+                (norm, norm + HIGH, limit),
+            )
+        ]
+        if len(names) < limit:
+            names += [
+                row[0]
+                for row in self._db().execute(
+                    "SELECT c.name FROM name_tails t JOIN cards c ON c.rowid = t.card "
+                    "WHERE t.tail >= ? AND t.tail < ? AND c.extra IS NULL ORDER BY t.tail LIMIT ?",
+                    (norm, norm + HIGH, limit),
+                )
+            ]
+        return list(dict.fromkeys(names))[:limit]
+
+    # ------------------------------------------------------------------ lists
+
+    def cycling(self, kind: str = "any") -> list[CardRecord]:
+        """Every real card with ``kind`` of cycling (the kinds of /cycling), by name."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown cycling kind {kind!r}; one of {', '.join(KINDS)}")
+        rows = self._db().execute(
+            "SELECT k.card FROM cycling_kinds k JOIN cards c ON c.rowid = k.card "
+            "WHERE k.kind = ? AND c.extra IS NULL ORDER BY c.norm",
+            (kind,),
+        )
+        return self._records([row[0] for row in rows])
+
+    def search(self, query: str, *, kind: str | None = None, limit: int = 1000) -> list[CardRecord]:
+        """Real cards matching a simple Scryfall-style ``query`` (see ``bot.carddb.search``), by name,
+        optionally only those with ``kind`` of cycling. Raises ``UnsupportedQuery`` for what only
+        Scryfall can evaluate."""
+        condition, params = search.where(query)
+        if kind is not None:
+            if kind not in KINDS:
+                raise ValueError(f"unknown cycling kind {kind!r}; one of {', '.join(KINDS)}")
+            condition += " AND c.rowid IN (SELECT card FROM cycling_kinds WHERE kind = ?)"
+            params.append(kind)
+        rows = self._db().execute(
+            f"SELECT c.rowid FROM cards c WHERE c.extra IS NULL AND {condition} ORDER BY c.norm LIMIT ?",  # noqa: S608
+            (*params, limit),
+        )
+        return self._records([row[0] for row in rows])
+
+    def collection(self, names: Iterable[str]) -> dict[str, CardRecord | None]:
+        """Each name of a decklist with its card (exact name, then a face's name), or None."""
+        found: dict[str, CardRecord | None] = {}
+        for name in names:
+            norm = normalise(name[:MAX_QUERY])
+            match = None
+            for is_face in (0, 1):
+                match = self._choose(self._exact(norm, is_face), "exact", False) if norm else None
+                if match is not None:
+                    break
+            found[name] = match.card if match is not None else None
+        return found

@@ -28,7 +28,10 @@ class LoadedRules:
     def description(self) -> str:
         document = self.index.document
         if document.is_excerpt:
-            return f"Comprehensive Rules {self.index.edition}: rules 121 and 702.29 and a few glossary terms"
+            return (
+                f"Comprehensive Rules {self.index.edition}: {document.rule_count:,} rules and "
+                f"{len(document.glossary):,} glossary entries"
+            )
         edition = f"effective {document.effective}" if document.effective else "(edition date not stated)"
         return f"Comprehensive Rules {edition} (full text, {document.rule_count:,} rules)"
 

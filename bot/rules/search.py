@@ -1,0 +1,327 @@
+"""Ranking rules and glossary entries for a question typed in chat, and knowing when nothing fits.
+
+Candidates come from SQLite FTS5 (bm25); they are then re-ranked with what a judge knows about the
+document: the topic's own rule (its title, the glossary term that points to it) comes before rules
+that merely mention the words, whole rules before side subrules, and the variant and multiplayer
+rules (800–999) only when the question is about them. A question whose words the best candidate
+does not cover gets no answer presented as one ("no confident match").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+import threading
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from bot.rules.document import Document, Rule
+from bot.rules.query import (
+    GENERIC,
+    NUMBER_WORDS,
+    OFF_TOPIC,
+    OFF_TOPIC_RE,
+    SPECIFIC,
+    STOPWORDS,
+    VARIANT_WORDS,
+    expand,
+    stem,
+    words,
+)
+
+CANDIDATES = 40
+# Words in more than this share of the entries ("card", "player") only rank, they don't select candidates.
+COMMON = 0.08
+REFERENCE_RE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)(?![\d.]*\d)")
+OBSOLETE_RE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
+# How much each signal counts (see rank()); tuned on the rules' structure, not on any one question.
+W_BM25, W_COVER, W_TITLE, W_TOPIC, W_NEAR = 0.6, 1.0, 0.3, 1.0, 0.3
+SUBRULE_PENALTY, GLOSSARY_PENALTY, VARIANT_PENALTY = 0.08, 0.1, 0.9
+# A rule's first paragraphs state it (305.1 says when a land may be played; 305.4 is an edge case).
+FIRST_RULE_BONUS = 0.1
+# Enough of the question's words (weighted by rarity) must be in the answer; less if the question
+# names a topic (a glossary term, a rule title) and the answer belongs to it.
+CONFIDENT_COVER, CONFIDENT_TOPIC_COVER = 0.6, 0.35
+LINKED_DOCS = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    kind: str  # "rule" or "glossary"
+    key: str  # a rule number or a glossary term
+    score: float
+
+
+@dataclass
+class Ranking:
+    hits: list[Hit]
+    confident: bool
+    topic: Hit | None = None  # the question names a glossary term or a rule title outright
+
+
+def _quoted(word: str) -> str:
+    """An FTS5 term; a number also matches the word the rules write it as ("7" or "seven")."""
+    alternative = NUMBER_WORDS.get(word)
+    return f'("{word}" OR "{alternative}")' if alternative else f'"{word}"'
+
+
+def _alt(stem_: str) -> str:
+    return NUMBER_WORDS.get(stem_, stem_)
+
+
+GENERIC_STEMS = frozenset(stem(word) for word in GENERIC)
+
+
+def is_under(number: str, ref: str) -> bool:
+    """Whether rule ``number`` is ``ref`` or part of it (121.4 is under 121, 702.19c under 702.19)."""
+    if number == ref:
+        return True
+    return (
+        number.startswith(ref) and number[len(ref)] in ".abcdefghijklmnopqrstuvwxyz"
+        if len(number) > len(ref)
+        else False
+    )
+
+
+def name_stems(name: str) -> tuple[str, ...]:
+    return tuple(sorted({stem(word) for word in words(OBSOLETE_RE.sub("", name)) if word not in STOPWORDS}))
+
+
+class Searcher:
+    def __init__(self, document: Document, context_title: Callable[[Rule], str]) -> None:
+        self.document = document
+        self._context_title = context_title
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._db.execute(
+            "CREATE VIRTUAL TABLE docs USING fts5(title, body, tokenize='porter unicode61 remove_diacritics 2')"
+        )
+        self._docs: list[tuple[str, str, str, str]] = []  # rowid - 1 → (kind, key, title, body)
+        for rule in document.entries:
+            if rule.kind in ("section", "heading") or rule.is_titled:
+                continue
+            self._docs.append(("rule", rule.number, context_title(rule), "\n".join([rule.text, *rule.examples])))
+        for entry in document.glossary:
+            self._docs.append(("glossary", entry.term, entry.term, entry.definition))
+        self._db.executemany("INSERT INTO docs(title, body) VALUES (?, ?)", [(d[2], d[3]) for d in self._docs])
+        self._db.commit()
+        self._rule_row = {key: row for row, (kind, key, _t, _b) in enumerate(self._docs) if kind == "rule"}
+        self._ready = False
+
+    # ------------------------------------------------------------------ statistics, built on first use
+
+    def warm(self) -> None:
+        """Word statistics, the typo vocabulary and the topic names (about 0.1 s; done once)."""
+        with self._lock:
+            if self._ready:
+                return
+            frequency: Counter[str] = Counter()
+            self._doc_stems: list[frozenset[str]] = []
+            self._title_stems: list[frozenset[str]] = []
+            for _kind, _key, title, body in self._docs:
+                found = words(f"{title} {body}")
+                frequency.update(found)
+                self._doc_stems.append(frozenset(stem(word) for word in found))
+                self._title_stems.append(frozenset(stem(word) for word in words(title)))
+            document_frequency: Counter[str] = Counter()
+            for stems in self._doc_stems:
+                document_frequency.update(stems)
+            total = len(self._docs)
+            self._document_frequency = document_frequency
+            self._idf = {s: math.log(1 + total / count) for s, count in document_frequency.items()}
+            self._max_idf = math.log(1 + total)
+            self._vocabulary = {word for word in frequency if word.isalpha()}
+            by_letter: dict[str, list[str]] = {}
+            for word, _count in frequency.most_common():
+                if word.isalpha() and len(word) >= 3:
+                    by_letter.setdefault(word[0], []).append(word)
+            self._by_letter = by_letter
+            self._names = self._build_names()
+            self._names_by_stem: dict[str, list[tuple[str, ...]]] = {}
+            for key in self._names:
+                for part in key:
+                    self._names_by_stem.setdefault(part, []).append(key)
+            self._entries = {entry.term: entry for entry in self.document.glossary}
+            self._ready = True
+
+    def _build_names(self) -> dict[tuple[str, ...], Hit]:
+        """Glossary terms (and each part of a comma-joined one) and rule titles, keyed by their word stems."""
+        names: dict[tuple[str, ...], Hit] = {}
+        parts: list[tuple[tuple[str, ...], Hit]] = []
+        for entry in self.document.glossary:
+            hit = Hit("glossary", entry.term, 0.0)
+            names.setdefault(name_stems(entry.term), hit)
+            if "," in entry.term:
+                parts += [(name_stems(part), hit) for part in entry.term.split(",")]
+        for rule in self.document.entries:
+            if rule.kind != "section" and rule.is_titled:
+                names.setdefault(name_stems(rule.text), Hit("rule", rule.number, 0.0))
+        for key, hit in parts:
+            names.setdefault(key, hit)
+        for key, hit in list(names.items()):
+            names.setdefault(tuple(part for part in key if part not in GENERIC_STEMS), hit)
+        names.pop((), None)
+        return names
+
+    # ------------------------------------------------------------------ the question's words
+
+    def correct(self, word: str) -> str:
+        """A word the rules never use, corrected to a close one they do ("frist" → "first"), else itself."""
+        # Short words are too often another real word ("nice" is one letter from "nine").
+        if word in self._vocabulary or len(word) < 5 or not word.isalpha():
+            return word
+        candidates = self._by_letter.get(word[0], [])
+        if word[1:2]:
+            # A typo in the first letter is rarer; also try words that share the second letter first.
+            candidates = candidates + [w for w in self._by_letter.get(word[1], []) if w[1:2] == word[0]]
+        cutoff = 1 if len(word) < 8 else 2
+        found = process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=cutoff)
+        return found[0] if found else word
+
+    def terms(self, text: str) -> list[str]:
+        """The question's topic words, rewritten and corrected, in order (no stop words)."""
+        self.warm()
+        out: list[str] = []
+        for word in expand(text):
+            if word in STOPWORDS:
+                continue
+            word = self.correct(word)
+            if word not in STOPWORDS and word not in out:
+                out.append(word)
+        return out
+
+    # ------------------------------------------------------------------ ranking
+
+    def topic(self, stems: tuple[str, ...]) -> Hit | None:
+        """The glossary term or rule title that is exactly what the question names ("how does trample work")."""
+        return self._names.get(tuple(sorted(set(stems))))
+
+    def rank(self, text: str, limit: int = 6, *, topics: bool = True) -> Ranking:
+        terms = self.terms(text)
+        if not terms:
+            return Ranking([], False)
+        stems = [stem(word) for word in terms]
+        raw = set(words(text))
+        topic = self.topic(tuple(stems)) if topics and not raw & SPECIFIC else None
+        if topic is not None:
+            return Ranking([topic], True, topic)
+        variant = any(word in VARIANT_WORDS for word in terms)
+        off_topic = bool(raw & OFF_TOPIC) or OFF_TOPIC_RE.search(text.lower()) is not None
+        weights = {s: self._idf.get(s, self._max_idf) for s in stems}
+        total = sum(weights.values())
+        known = [word for word, s in zip(terms, stems, strict=True) if s in self._idf]
+        if not known:
+            return Ranking([], False)
+        linked = self._linked_rules(stems, weights)
+        rare = [word for word in known if self._df_share(stem(word)) <= COMMON] or known
+        query = " OR ".join(_quoted(word) for word in rare[:12])
+        # Words of the question that stand next to each other in an entry ("toughness 0") count extra.
+        pairs = [(a, b) for a, b in zip(known, known[1:], strict=False)][:4]
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT rowid, bm25(docs, 4.0, 1.0) FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 4.0, 1.0) LIMIT ?",
+                (query, CANDIDATES),
+            ).fetchall()
+            near: Counter[int] = Counter()
+            for a, b in pairs:
+                near.update(
+                    rowid - 1
+                    for (rowid,) in self._db.execute(
+                        "SELECT rowid FROM docs WHERE docs MATCH ? LIMIT 200", (f'NEAR("{a}" "{b}", 2)',)
+                    )
+                )
+        bm25_of = {rowid - 1: -bm25 for rowid, bm25 in rows}
+        for row in self._linked_docs(linked):
+            bm25_of.setdefault(row, 0.0)
+        if not bm25_of:
+            return Ranking([], False)
+        best_bm25 = max(bm25_of.values()) or 1.0
+        scored: list[tuple[float, float, bool, int]] = []
+        for row, bm25 in bm25_of.items():
+            kind, key, _title, _body = self._docs[row]
+            doc_stems = self._doc_stems[row]
+            cover = sum(weight for s, weight in weights.items() if s in doc_stems or _alt(s) in doc_stems) / total
+            if cover == 0:
+                continue
+            title_stems = self._title_stems[row]
+            title_cover = sum(weight for s, weight in weights.items() if s in title_stems) / total
+            score = W_BM25 * bm25 / best_bm25 + W_COVER * cover + W_TITLE * title_cover
+            if pairs:
+                score += W_NEAR * near[row] / len(pairs)
+            number = key if kind == "rule" else ""
+            share = max((linked[ref] for ref in linked if is_under(number, ref)), default=0.0) if number else 0.0
+            in_topic = share > 0
+            score += W_TOPIC * share
+            if kind == "glossary":
+                score -= GLOSSARY_PENALTY
+            elif number[-1].isalpha():
+                score -= SUBRULE_PENALTY
+            elif number.endswith(".1"):
+                score += FIRST_RULE_BONUS
+            if number[:1] in "89" and not variant:
+                score -= VARIANT_PENALTY
+            scored.append((score, cover, in_topic, row))
+        if not scored:
+            return Ranking([], False)
+        scored.sort(key=lambda item: -item[0])
+        _score, best_cover, best_in_topic, _row = scored[0]
+        needed = CONFIDENT_TOPIC_COVER if best_in_topic else CONFIDENT_COVER
+        confident = best_cover >= needed and not off_topic
+        hits = []
+        for score, _cover, _in_topic, row in scored[:limit]:
+            kind, key, _title, _body = self._docs[row]
+            hits.append(Hit(kind, key, score))
+        return Ranking(hits, confident)
+
+    def fts(self, text: str, limit: int) -> list[tuple[str, str]]:
+        """Plain full-text search (bm25, a hit in the title counts more): all the words if any entry has
+        them all, else any of them."""
+        found = [word for word in words(text) if word not in STOPWORDS][:12]
+        if not found:
+            return []
+        terms = ['"' + word + '"' for word in found]
+        with self._lock:
+            for joiner in (" ", " OR "):
+                rows = self._db.execute(
+                    "SELECT rowid FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 4.0, 1.0) LIMIT ?",
+                    (joiner.join(terms), limit),
+                ).fetchall()
+                if rows or len(terms) == 1:
+                    break
+        return [self._docs[rowid - 1][:2] for (rowid,) in rows]
+
+    def _linked_docs(self, linked: set[str]) -> list[int]:
+        """The entries of the rules a named topic points to (601 → 601.1, 601.2, …), as candidates."""
+        rows: list[int] = []
+        for ref in linked:
+            numbers = [ref, *(rule.number for rule in self.document.descendants(ref))][:LINKED_DOCS]
+            rows += [row for number in numbers if (row := self._rule_row.get(number)) is not None]
+        return rows
+
+    def _df_share(self, stem_: str) -> float:
+        return self._document_frequency.get(stem_, 0) / len(self._docs)
+
+    def _linked_rules(self, stems: list[str], weights: dict[str, float]) -> dict[str, float]:
+        """Rules that a glossary term or rule title named in the question points to ("library" → 401),
+        each with the share of the question (by word rarity) that the name covers."""
+        linked: dict[str, float] = {}
+        present = set(stems)
+        total = sum(weights.values())
+        for key in {key for s in present for key in self._names_by_stem.get(s, ())}:
+            if present.issuperset(key):
+                share = sum(weights[s] for s in key) / total
+                hit = self._names[key]
+                refs = [hit.key] if hit.kind == "rule" else []
+                if hit.kind == "glossary" and (entry := self._entries.get(hit.key)) is not None:
+                    refs = REFERENCE_RE.findall(entry.definition)
+                for ref in refs:
+                    linked[ref] = max(linked.get(ref, 0.0), share)
+        return linked
+
+    def close(self) -> None:
+        self._db.close()

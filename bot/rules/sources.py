@@ -13,10 +13,16 @@ log = logging.getLogger(__name__)
 
 BUNDLED_EXCERPT = Path(__file__).resolve().parent.parent / "data" / "comprehensive-rules-excerpt.txt"
 DOWNLOADED_NAME = "comprehensive-rules.txt"
+PREVIOUS_NAME = "comprehensive-rules.previous.txt"
 
 
 def downloaded_path(data_dir: Path) -> Path:
     return Path(data_dir) / DOWNLOADED_NAME
+
+
+def previous_path(data_dir: Path) -> Path:
+    """The edition the latest update replaced (kept to show what changed)."""
+    return Path(data_dir) / PREVIOUS_NAME
 
 
 @dataclass

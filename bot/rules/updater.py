@@ -19,7 +19,7 @@ import requests
 
 from bot import BOT_NAME, __version__
 from bot.rules.document import Document, RulesFormatError, parse_bytes
-from bot.rules.sources import downloaded_path
+from bot.rules.sources import downloaded_path, previous_path
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,9 @@ def _looks_like_html(response: requests.Response) -> bool:
 
 def fetch_rules_text(url: str | None = None, *, session: requests.Session | None = None) -> tuple[bytes, str]:
     """The bytes of the rules text and the address they came from (following the page's .txt link)."""
-    session = session or requests.Session()
+    if session is None:
+        with requests.Session() as own:
+            return fetch_rules_text(url, session=own)
     url = url or OFFICIAL_RULES_PAGE
     response = _get(session, url)
     if _looks_like_html(response):
@@ -126,6 +128,13 @@ def update_rules(data_dir: Path, url: str | None = None, *, session: requests.Se
         raise UpdateError(f"{source} is not a Comprehensive Rules text: {error}") from error
     validate(document)
     path = downloaded_path(data_dir)
+    try:
+        current = path.read_bytes()
+    except FileNotFoundError:
+        current = None
+    if current is not None and current != data:
+        # The edition being replaced is kept, so that what the update changed can be shown.
+        store_atomically(previous_path(data_dir), current)
     store_atomically(path, data)
     log.info("Stored the Comprehensive Rules effective %s from %s in %s", document.effective, source, path)
     return UpdateResult(path, source, document)

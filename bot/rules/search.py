@@ -37,7 +37,9 @@ from bot.rules.query import (
 CANDIDATES = 40
 # Words in more than this share of the entries ("card", "player") only rank, they don't select candidates.
 COMMON = 0.08
-REFERENCE_RE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)(?![\d.]*\d)")
+REFERENCE_RE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)(?![\d.]*\d)|\bsection (\d)\b")
+# A question whose main words name a keyword's rule ("protection from red") is answered with that rule.
+KEYWORD_SHARE = 0.5
 OBSOLETE_RE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
 # How much each signal counts (see rank()); tuned on the rules' structure, not on any one question.
 W_BM25, W_COVER, W_TITLE, W_TOPIC, W_NEAR = 0.6, 1.0, 0.3, 1.0, 0.3
@@ -147,6 +149,23 @@ class Searcher:
                 for part in key:
                     self._names_by_stem.setdefault(part, []).append(key)
             self._entries = {entry.term: entry for entry in self.document.glossary}
+            self._ancestors: list[tuple[str, ...]] = []
+            self._prior: list[float] = []
+            self._variant_penalty: list[float] = []
+            for kind, key, _title, _body in self._docs:
+                if kind == "glossary":
+                    self._ancestors.append(())
+                    self._prior.append(-GLOSSARY_PENALTY)
+                    self._variant_penalty.append(0.0)
+                    continue
+                rule = key.rstrip("abcdefghijklmnopqrstuvwxyz")
+                head = key.split(".")[0]
+                self._ancestors.append(tuple(dict.fromkeys((key, rule, head, head[0]))))
+                if key != rule:
+                    self._prior.append(-SUBRULE_PENALTY)
+                else:
+                    self._prior.append(FIRST_RULE_BONUS if key.endswith(".1") else 0.0)
+                self._variant_penalty.append(VARIANT_PENALTY if key[:1] in "89" else 0.0)
             self._ready = True
 
     def _build_names(self) -> dict[tuple[str, ...], Hit]:
@@ -218,6 +237,10 @@ class Searcher:
         if not known:
             return Ranking([], False)
         linked = self._linked_rules(stems, weights)
+        if topics and not raw & SPECIFIC and not off_topic:
+            keyword = self._keyword(linked)
+            if keyword is not None:
+                return Ranking([keyword], True, keyword)
         rare = [word for word in known if self._df_share(stem(word)) <= COMMON] or known
         query = " OR ".join(_quoted(word) for word in rare[:12])
         # Words of the question that stand next to each other in an entry ("toughness 0") count extra.
@@ -227,45 +250,42 @@ class Searcher:
                 "SELECT rowid, bm25(docs, 4.0, 1.0) FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 4.0, 1.0) LIMIT ?",
                 (query, CANDIDATES),
             ).fetchall()
-            near: Counter[int] = Counter()
-            for a, b in pairs:
-                near.update(
+            near: set[int] = set()
+            if pairs:
+                proximity = " OR ".join(f'NEAR("{a}" "{b}", 2)' for a, b in pairs)
+                near = {
                     rowid - 1
-                    for (rowid,) in self._db.execute(
-                        "SELECT rowid FROM docs WHERE docs MATCH ? LIMIT 200", (f'NEAR("{a}" "{b}", 2)',)
-                    )
-                )
+                    for (rowid,) in self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?", (proximity,))
+                }
         bm25_of = {rowid - 1: -bm25 for rowid, bm25 in rows}
         for row in self._linked_docs(linked):
             bm25_of.setdefault(row, 0.0)
         if not bm25_of:
             return Ranking([], False)
         best_bm25 = max(bm25_of.values()) or 1.0
+        weighted = [(s, _alt(s), weight / total) for s, weight in weights.items()]
         scored: list[tuple[float, float, bool, int]] = []
         for row, bm25 in bm25_of.items():
-            kind, key, _title, _body = self._docs[row]
             doc_stems = self._doc_stems[row]
-            cover = sum(weight for s, weight in weights.items() if s in doc_stems or _alt(s) in doc_stems) / total
+            cover = 0.0
+            for s, alternative, weight in weighted:
+                if s in doc_stems or alternative in doc_stems:
+                    cover += weight
             if cover == 0:
                 continue
             title_stems = self._title_stems[row]
-            title_cover = sum(weight for s, weight in weights.items() if s in title_stems) / total
+            title_cover = sum(weight for s, _a, weight in weighted if s in title_stems)
             score = W_BM25 * bm25 / best_bm25 + W_COVER * cover + W_TITLE * title_cover
-            if pairs:
-                score += W_NEAR * near[row] / len(pairs)
-            number = key if kind == "rule" else ""
-            share = max((linked[ref] for ref in linked if is_under(number, ref)), default=0.0) if number else 0.0
-            in_topic = share > 0
-            score += W_TOPIC * share
-            if kind == "glossary":
-                score -= GLOSSARY_PENALTY
-            elif number[-1].isalpha():
-                score -= SUBRULE_PENALTY
-            elif number.endswith(".1"):
-                score += FIRST_RULE_BONUS
-            if number[:1] in "89" and not variant:
-                score -= VARIANT_PENALTY
-            scored.append((score, cover, in_topic, row))
+            if row in near:
+                score += W_NEAR
+            share = 0.0
+            if linked:
+                for ancestor in self._ancestors[row]:
+                    share = max(share, linked.get(ancestor, 0.0))
+            score += W_TOPIC * share + self._prior[row]
+            if not variant:
+                score -= self._variant_penalty[row]
+            scored.append((score, cover, share > 0, row))
         if not scored:
             return Ranking([], False)
         scored.sort(key=lambda item: -item[0])
@@ -295,12 +315,25 @@ class Searcher:
                     break
         return [self._docs[rowid - 1][:2] for (rowid,) in rows]
 
+    def _keyword(self, linked: dict[str, float]) -> Hit | None:
+        """The titled rule (a keyword such as 702.16 Protection) that most of the question names, if any."""
+        best = max(linked.items(), key=lambda item: item[1], default=None)
+        if best is None or best[1] < KEYWORD_SHARE:
+            return None
+        rule = self.document.get(best[0])
+        if rule is None or rule.kind != "rule" or not rule.is_titled:
+            return None
+        return Hit("rule", rule.number, best[1])
+
     def _linked_docs(self, linked: set[str]) -> list[int]:
         """The entries of the rules a named topic points to (601 → 601.1, 601.2, …), as candidates."""
         rows: list[int] = []
-        for ref in linked:
-            numbers = [ref, *(rule.number for rule in self.document.descendants(ref))][:LINKED_DOCS]
-            rows += [row for number in numbers if (row := self._rule_row.get(number)) is not None]
+        for ref in sorted(linked, key=lambda ref: -linked[ref]):
+            for number in [ref, *(rule.number for rule in self.document.descendants(ref))]:
+                if (row := self._rule_row.get(number)) is not None:
+                    rows.append(row)
+                    if len(rows) >= LINKED_DOCS:
+                        return rows
         return rows
 
     def _df_share(self, stem_: str) -> float:
@@ -318,7 +351,7 @@ class Searcher:
                 hit = self._names[key]
                 refs = [hit.key] if hit.kind == "rule" else []
                 if hit.kind == "glossary" and (entry := self._entries.get(hit.key)) is not None:
-                    refs = REFERENCE_RE.findall(entry.definition)
+                    refs = [rule or section for rule, section in REFERENCE_RE.findall(entry.definition)]
                 for ref in refs:
                     linked[ref] = max(linked.get(ref, 0.0), share)
         return linked

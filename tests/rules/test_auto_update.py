@@ -18,9 +18,10 @@ from tests.conftest import CR_DIR
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
 
 
-async def wait_for(condition, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not condition():
+async def wait_for(condition, limit: float = 20.0) -> None:
+    """Poll ``condition`` while the bot's background work runs in the same event loop."""
+    async with asyncio.timeout(limit):
+        while not condition():  # noqa: ASYNC110 (the condition is the bot's state, not an event we own)
             await asyncio.sleep(0.02)
 
 

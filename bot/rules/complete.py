@@ -80,14 +80,35 @@ class Completer:
                 out.append(rule_choice(self.document, candidate))
         return out
 
-    def suggest(self, text: str, count: int = SEE_ALSO, *, quick: bool = False) -> list[Choice]:
-        """Glossary terms and rule titles that look like ``text`` (fuzzy; ``quick`` compares whole strings only)."""
+    def suggest(self, text: str, count: int = SEE_ALSO) -> list[Choice]:
+        """Glossary terms and rule titles that look like ``text`` (fuzzy)."""
         key = utils.default_process(text)
         if not key:
             return []
-        scorer, cutoff = (fuzz.ratio, 50) if quick else (fuzz.WRatio, 60)
-        results = process.extract(key, self._name_keys, scorer=scorer, processor=None, limit=count, score_cutoff=cutoff)
+        results = process.extract(
+            key, self._name_keys, scorer=fuzz.WRatio, processor=None, limit=count, score_cutoff=60
+        )
         return [self._names[index] for _name, _score, index in results]
+
+    def by_prefix(self, text: str, count: int = SEE_ALSO) -> list[Choice]:
+        """Names that start like the words typed (cheap suggestions for a question nothing answered)."""
+        out: list[Choice] = []
+        for length in (3, 2):
+            for word in utils.default_process(text).split():
+                key = word[:length]
+                if len(key) < length:
+                    continue
+                position = bisect.bisect_left(self._sorted_name_keys, key)
+                while position < len(self._sorted_name_keys) and self._sorted_name_keys[position].startswith(key):
+                    choice = self._names[self._sorted_names[position]]
+                    if choice not in out:
+                        out.append(choice)
+                    if len(out) >= count:
+                        return out
+                    position += 1
+            if out:
+                break
+        return out
 
     def autocomplete(self, current: str) -> list[Choice]:
         """At most 25 choices for what has been typed: rule numbers by prefix, terms by prefix then fuzzily."""

@@ -101,7 +101,7 @@ class RulesIndex:
         if not ranking.confident or not ranking.hits:
             suggestions = [self._choice_for(hit) for hit in ranking.hits[:SEE_ALSO]]
             if not suggestions:
-                suggestions = self.completer.suggest(text, quick=True) or self.suggest(text)
+                suggestions = self.completer.by_prefix(text)
             return self._not_confident(text, suggestions)
         best = ranking.hits[0]
         answer = self._hit_answer(best, text, examples=examples)
@@ -110,13 +110,21 @@ class RulesIndex:
         if ranking.topic is None:
             answer.intro = f"Best match for “{clip(text, 80)}”:" + (f" {answer.intro}" if answer.intro else "")
         else:
-            others = self.searcher.rank(text, SEE_ALSO + 1, topics=False).hits
+            # The topic answers; plain full-text hits make the "see also" list.
+            others = [Hit(kind, key, 0.0) for kind, key in self.searcher.fts(text, SEE_ALSO + 1, any_word=False)]
         shown = {answer.target, answer.title.removeprefix("Glossary: ")}
+        if ranking.topic is None:
+            # A search answer already shows its rule's subrules (505.1 shows 505.1a): don't offer them again.
+            shown |= {line.number.rstrip(".") for line in answer.lines if line.number}
         answer.see_also = []
         for hit in others:
             choice = self._choice_for(hit)
-            if choice.value not in shown and all(choice.value != c.value for c in answer.see_also):
-                answer.see_also.append(choice)
+            # A glossary term is offered for the rule it defines; skip it when that rule is already offered.
+            same = self.defining_rule(hit.key) if hit.kind == "glossary" else hit.key
+            if choice.value in shown or same in shown:
+                continue
+            shown |= {choice.value, same or choice.value}
+            answer.see_also.append(choice)
         return answer
 
     def _hit_answer(self, hit: Hit, text: str, *, examples: bool) -> Answer:

@@ -90,6 +90,7 @@ PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bsummoning sick(?:ness)?\b", " summoning sickness "),
         (r"\bmana burn\b", " mana empties "),
         (r"\bin response\b", " respond "),
+        (r"\bcounts? as\b", " "),
         (r"\bany ?time\b", " any time "),
         (r"\b(?:go|goes|going|went|play|plays|playing) first\b", " first turn starting player "),
         (r"\bempty (library|hand|graveyard)\b", r" \1 with no cards "),

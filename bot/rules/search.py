@@ -37,19 +37,27 @@ from bot.rules.query import (
 CANDIDATES = 40
 # Words in more than this share of the entries ("card", "player") only rank, they don't select candidates.
 COMMON = 0.08
+USE_FTS = False
 REFERENCE_RE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)(?![\d.]*\d)|\bsection (\d)\b")
 # A question whose main words name a keyword's rule ("protection from red") is answered with that rule.
 KEYWORD_SHARE = 0.5
 OBSOLETE_RE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
 # How much each signal counts (see rank()); tuned on the rules' structure, not on any one question.
 W_BM25, W_COVER, W_TITLE, W_TOPIC, W_NEAR = 0.6, 1.0, 0.3, 1.0, 0.3
-SUBRULE_PENALTY, GLOSSARY_PENALTY, VARIANT_PENALTY = 0.08, 0.1, 0.9
+SUBRULE_PENALTY, GLOSSARY_PENALTY, VARIANT_PENALTY = 0.08, 0.3, 0.9
 # A rule's first paragraphs state it (305.1 says when a land may be played; 305.4 is an edge case).
-FIRST_RULE_BONUS = 0.1
+FIRST_RULE_BONUS = 0.2
 # Enough of the question's words (weighted by rarity) must be in the answer; less if the question
 # names a topic (a glossary term, a rule title) and the answer belongs to it.
 CONFIDENT_COVER, CONFIDENT_TOPIC_COVER = 0.6, 0.35
 LINKED_DOCS = 40
+# "What happens if …" asks for a consequence, which the game states as a state-based action (704).
+HAPPENS_RE = re.compile(r"\bwhat happens\b|\bhappens? (?:if|when|to)\b|\bwhat if\b", re.IGNORECASE)
+CONSEQUENCE_SECTION, CONSEQUENCE_PRIOR = "704", 0.25
+# Candidates are drawn from tiers of the question's most weighty stems; tiers below this share are skipped.
+MAX_TIER_STEMS, MIN_TIER_WEIGHT = 6, 0.3
+# How much more a word in an entry's title counts than one in its text, as FTS5's bm25(docs, 4.0, 1.0) would.
+TITLE_BM25 = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +121,7 @@ class Searcher:
         self._db.executemany("INSERT INTO docs(title, body) VALUES (?, ?)", [(d[2], d[3]) for d in self._docs])
         self._db.commit()
         self._rule_row = {key: row for row, (kind, key, _t, _b) in enumerate(self._docs) if kind == "rule"}
+        self._under_cache: dict[str, list[int]] = {}
         self._ready = False
 
     # ------------------------------------------------------------------ statistics, built on first use
@@ -125,8 +134,10 @@ class Searcher:
             frequency: Counter[str] = Counter()
             self._doc_stems: list[frozenset[str]] = []
             self._title_stems: list[frozenset[str]] = []
+            lengths: list[int] = []
             for _kind, _key, title, body in self._docs:
                 found = words(f"{title} {body}")
+                lengths.append(len(found))
                 frequency.update(found)
                 self._doc_stems.append(frozenset(stem(word) for word in found))
                 self._title_stems.append(frozenset(stem(word) for word in words(title)))
@@ -137,6 +148,7 @@ class Searcher:
             self._document_frequency = document_frequency
             self._idf = {s: math.log(1 + total / count) for s, count in document_frequency.items()}
             self._max_idf = math.log(1 + total)
+            self._build_masks(lengths)
             self._vocabulary = {word for word in frequency if word.isalpha()}
             by_letter: dict[str, list[str]] = {}
             for word, _count in frequency.most_common():
@@ -167,6 +179,58 @@ class Searcher:
                     self._prior.append(FIRST_RULE_BONUS if key.endswith(".1") else 0.0)
                 self._variant_penalty.append(VARIANT_PENALTY if key[:1] in "89" else 0.0)
             self._ready = True
+
+    def _build_masks(self, lengths: list[int]) -> None:
+        """Each word stem as a bit mask over the entries, shortest entry first, so that the entries holding a
+        set of stems are found with a few integer operations and the most focused (shortest) come first."""
+        order = sorted(range(len(lengths)), key=lambda row: lengths[row])
+        self._row_at = order
+        position = [0] * len(order)
+        for place, row in enumerate(order):
+            position[row] = place
+        size = len(order) // 8 + 1
+        bitmaps: dict[str, bytearray] = {}
+        for row, stems in enumerate(self._doc_stems):
+            place = position[row]
+            for stem_ in stems:
+                bitmap = bitmaps.get(stem_)
+                if bitmap is None:
+                    bitmap = bitmaps[stem_] = bytearray(size)
+                bitmap[place >> 3] |= 1 << (place & 7)
+        self._masks = {stem_: int.from_bytes(bitmap, "little") for stem_, bitmap in bitmaps.items()}
+        average = sum(lengths) / max(1, len(lengths))
+        # BM25's length normalisation (k1 = 1.2, b = 0.75) for a word that occurs once.
+        self._norm = [2.2 / (1 + 1.2 * (0.25 + 0.75 * length / average)) for length in lengths]
+
+    def _candidates(self, weighted: list[tuple[str, str, float]], limit: int) -> list[int]:
+        """Entries holding the most of the question's stems (by weight), shortest first within a tier."""
+        parts = sorted(
+            ((weight, self._masks.get(s, 0) | self._masks.get(alternative, 0)) for s, alternative, weight in weighted),
+            key=lambda part: -part[0],
+        )
+        parts = [part for part in parts if part[1]][:MAX_TIER_STEMS]
+        if not parts:
+            return []
+        count = len(parts)
+        tier_weight = [0.0] * (1 << count)
+        for subset in range(1, 1 << count):
+            lowest = (subset & -subset).bit_length() - 1
+            tier_weight[subset] = tier_weight[subset & (subset - 1)] + parts[lowest][0]
+        tiers = sorted(range(1, 1 << count), key=tier_weight.__getitem__, reverse=True)
+        rows: list[int] = []
+        for subset in tiers:
+            if tier_weight[subset] < MIN_TIER_WEIGHT:
+                break
+            mask = -1
+            for i in range(count):
+                mask = mask & parts[i][1] if subset >> i & 1 else mask & ~parts[i][1]
+            while mask > 0 and len(rows) < limit:
+                lowest = mask & -mask
+                rows.append(self._row_at[lowest.bit_length() - 1])
+                mask ^= lowest
+            if len(rows) >= limit:
+                break
+        return rows
 
     def _build_names(self) -> dict[tuple[str, ...], Hit]:
         """Glossary terms (and each part of a comma-joined one) and rule titles, keyed by their word stems."""
@@ -230,6 +294,7 @@ class Searcher:
         if topic is not None:
             return Ranking([topic], True, topic)
         variant = any(word in VARIANT_WORDS for word in terms)
+        consequence = HAPPENS_RE.search(text) is not None
         off_topic = bool(raw & OFF_TOPIC) or OFF_TOPIC_RE.search(text.lower()) is not None
         weights = {s: self._idf.get(s, self._max_idf) for s in stems}
         total = sum(weights.values())
@@ -241,50 +306,63 @@ class Searcher:
             keyword = self._keyword(linked)
             if keyword is not None:
                 return Ranking([keyword], True, keyword)
-        rare = [word for word in known if self._df_share(stem(word)) <= COMMON] or known
-        query = " OR ".join(_quoted(word) for word in rare[:12])
-        # Words of the question that stand next to each other in an entry ("toughness 0") count extra.
-        pairs = [(a, b) for a, b in zip(known, known[1:], strict=False)][:4]
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT rowid, bm25(docs, 4.0, 1.0) FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 4.0, 1.0) LIMIT ?",
-                (query, CANDIDATES),
-            ).fetchall()
-            near: set[int] = set()
-            if pairs:
-                proximity = " OR ".join(f'NEAR("{a}" "{b}", 2)' for a, b in pairs)
-                near = {
-                    rowid - 1
-                    for (rowid,) in self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?", (proximity,))
-                }
-        bm25_of = {rowid - 1: -bm25 for rowid, bm25 in rows}
-        for row in self._linked_docs(linked):
-            bm25_of.setdefault(row, 0.0)
-        if not bm25_of:
-            return Ranking([], False)
-        best_bm25 = max(bm25_of.values()) or 1.0
         weighted = [(s, _alt(s), weight / total) for s, weight in weights.items()]
-        scored: list[tuple[float, float, bool, int]] = []
-        for row, bm25 in bm25_of.items():
+        # Words of the question that stand next to each other in an entry ("toughness 0") count extra.
+        pairs = [
+            (a, b)
+            for a, b in zip(known, known[1:], strict=False)
+            if min(self._df_share(stem(a)), self._df_share(stem(b))) <= COMMON
+        ][:2]
+        near: set[int] = set()
+        if pairs:
+            proximity = " OR ".join(f'NEAR("{a}" "{b}", 2)' for a, b in pairs)
+            with self._lock:
+                rows = self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?", (proximity,)).fetchall()
+            near = {rowid - 1 for (rowid,) in rows}
+        if USE_FTS:
+            rare = [word for word in known if self._df_share(stem(word)) <= COMMON] or known
+            with self._lock:
+                rows = self._db.execute(
+                    "SELECT rowid FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 4.0, 1.0) LIMIT ?",
+                    (" OR ".join(_quoted(word) for word in rare[:12]), CANDIDATES),
+                ).fetchall()
+            found = dict.fromkeys(rowid - 1 for (rowid,) in rows)
+        else:
+            found = dict.fromkeys(self._candidates(weighted, CANDIDATES))
+        found.update(dict.fromkeys(self._linked_docs(linked)))
+        if not found:
+            return Ranking([], False)
+        covers: list[tuple[int, float, float]] = []
+        for row in found:
             doc_stems = self._doc_stems[row]
             cover = 0.0
             for s, alternative, weight in weighted:
                 if s in doc_stems or alternative in doc_stems:
                     cover += weight
-            if cover == 0:
-                continue
-            title_stems = self._title_stems[row]
-            title_cover = sum(weight for s, _a, weight in weighted if s in title_stems)
+            if cover:
+                # As bm25 with the title weighted four times (an entry under "Mana Abilities" is about them).
+                title_stems = self._title_stems[row]
+                title_cover = sum(weight for s, _a, weight in weighted if s in title_stems)
+                covers.append((row, cover, (cover + TITLE_BM25 * title_cover) * self._norm[row], title_cover))
+        if not covers:
+            return Ranking([], False)
+        best_bm25 = max(item[2] for item in covers) or 1.0
+        scored: list[tuple[float, float, bool, int]] = []
+        for row, cover, bm25, title_cover in covers:
             score = W_BM25 * bm25 / best_bm25 + W_COVER * cover + W_TITLE * title_cover
             if row in near:
                 score += W_NEAR
             share = 0.0
             if linked:
                 for ancestor in self._ancestors[row]:
-                    share = max(share, linked.get(ancestor, 0.0))
+                    value = linked.get(ancestor)
+                    if value is not None and value > share:
+                        share = value
             score += W_TOPIC * share + self._prior[row]
             if not variant:
                 score -= self._variant_penalty[row]
+            if consequence and self._ancestors[row][-2:-1] == (CONSEQUENCE_SECTION,):
+                score += CONSEQUENCE_PRIOR
             scored.append((score, cover, share > 0, row))
         if not scored:
             return Ranking([], False)
@@ -298,15 +376,15 @@ class Searcher:
             hits.append(Hit(kind, key, score))
         return Ranking(hits, confident)
 
-    def fts(self, text: str, limit: int) -> list[tuple[str, str]]:
+    def fts(self, text: str, limit: int, *, any_word: bool = True) -> list[tuple[str, str]]:
         """Plain full-text search (bm25, a hit in the title counts more): all the words if any entry has
-        them all, else any of them."""
+        them all, else (``any_word``) any of them."""
         found = [word for word in words(text) if word not in STOPWORDS][:12]
         if not found:
             return []
         terms = ['"' + word + '"' for word in found]
         with self._lock:
-            for joiner in (" ", " OR "):
+            for joiner in (" ", " OR ") if any_word else (" ",):
                 rows = self._db.execute(
                     "SELECT rowid FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 4.0, 1.0) LIMIT ?",
                     (joiner.join(terms), limit),
@@ -325,16 +403,27 @@ class Searcher:
             return None
         return Hit("rule", rule.number, best[1])
 
-    def _linked_docs(self, linked: set[str]) -> list[int]:
+    def _linked_docs(self, linked: dict[str, float]) -> list[int]:
         """The entries of the rules a named topic points to (601 → 601.1, 601.2, …), as candidates."""
         rows: list[int] = []
         for ref in sorted(linked, key=lambda ref: -linked[ref]):
+            rows += self._rows_under(ref)
+            if len(rows) >= LINKED_DOCS:
+                break
+        return rows[:LINKED_DOCS]
+
+    def _rows_under(self, ref: str) -> list[int]:
+        found = self._under_cache.get(ref)
+        if found is None:
+            found = []
             for number in [ref, *(rule.number for rule in self.document.descendants(ref))]:
                 if (row := self._rule_row.get(number)) is not None:
-                    rows.append(row)
-                    if len(rows) >= LINKED_DOCS:
-                        return rows
-        return rows
+                    found.append(row)
+                    if len(found) >= LINKED_DOCS:
+                        break
+            with self._lock:
+                self._under_cache[ref] = found
+        return found
 
     def _df_share(self, stem_: str) -> float:
         return self._document_frequency.get(stem_, 0) / len(self._docs)

@@ -63,7 +63,7 @@ def test_a_cross_reference_range_links_every_rule_of_it_603_7d_f(full_index):
     ("query", "cited"),
     [
         ("what happens if I draw from an empty library", {"121.4", "704.5b"}),
-        ("do mana abilities use the stack", {"605.3b", "405.6c"}),
+        ("etb triggers", {"603.6a"}),
         ("legend rule", {"704.5j"}),
         ("why did my spell fizzle", {"608.2b"}),
         ("protection from red", {"702.16"}),

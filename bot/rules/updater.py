@@ -30,6 +30,18 @@ MAX_BYTES = 20 * 1024 * 1024
 MIN_RULES = 1000
 MIN_GLOSSARY = 200
 
+# Keeping the rules current: a first download is retried after a minute, then twice as long each time
+# (up to six hours); once the full rules are loaded they are refreshed weekly.
+RETRY_FIRST = 60.0
+RETRY_MAX = 6 * 3600.0
+REFRESH_INTERVAL = 7 * 24 * 3600.0
+
+
+def retry_delay(failures: int) -> float:
+    """Seconds to wait after ``failures`` failed downloads in a row (1 → a minute, 2 → two, …)."""
+    return min(RETRY_MAX, RETRY_FIRST * 2 ** min(max(failures - 1, 0), 30))
+
+
 TXT_LINK_RE = re.compile(r"""href\s*=\s*["']([^"']+?\.txt)(?:[?#][^"']*)?["']""", re.IGNORECASE)
 
 

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.rules import updater
 from bot.rules.answer import Answer, Line, clip
 from bot.rules.diff import EditionDiff, diff_documents, is_changes_query
 from bot.rules.document import Document, RulesFormatError, load_document
@@ -21,11 +22,6 @@ from cogs.rules._components import SELECT_LIMIT, PageButton, RelatedSelect, answ
 from cogs.rules._render import render_pages
 
 log = logging.getLogger(__name__)
-
-REFRESH_INTERVAL = 7 * 24 * 3600  # weekly, once the rules have been downloaded once
-# The first download is retried after a minute, then twice as long each time, up to six hours.
-RETRY_FIRST = 60.0
-RETRY_MAX = 6 * 3600.0
 
 
 def build_index(document: Document) -> RulesIndex:
@@ -49,7 +45,9 @@ class Rules(commands.Cog):
         self.bot.add_dynamic_items(PageButton, RelatedSelect)
         if config.rules_file is None:
             if downloaded_path(config.data_dir).is_file():
-                self._refresh_task = asyncio.create_task(self._keep_current(REFRESH_INTERVAL), name="rules-refresh")
+                self._refresh_task = asyncio.create_task(
+                    self._keep_current(updater.REFRESH_INTERVAL), name="rules-refresh"
+                )
             elif config.rules_auto_update:
                 # First start with nothing configured: fetch the full rules; the excerpt answers meanwhile.
                 self._refresh_task = asyncio.create_task(self._keep_current(0), name="rules-first-download")
@@ -66,19 +64,17 @@ class Rules(commands.Cog):
 
         A failure is logged once, then retried with a growing delay; lookups never wait for it.
         """
-        from bot.rules.updater import UpdateError, update_rules
-
         config = self.bot.config
         failures = 0
         while True:
             await asyncio.sleep(wait)
             try:
-                result = await asyncio.to_thread(update_rules, config.data_dir, config.rules_url)
+                result = await asyncio.to_thread(updater.update_rules, config.data_dir, config.rules_url)
                 index = await asyncio.to_thread(build_index, result.document)
             except Exception as error:
                 failures += 1
                 level = logging.WARNING if failures == 1 else logging.DEBUG
-                if not isinstance(error, UpdateError):
+                if not isinstance(error, updater.UpdateError):
                     log.log(level, "Rules download failed unexpectedly", exc_info=error)
                 log.log(
                     level,
@@ -88,14 +84,14 @@ class Rules(commands.Cog):
                     error,
                 )
                 on_excerpt = self.loaded is None or self.loaded.index.document.is_excerpt
-                wait = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1)) if on_excerpt else REFRESH_INTERVAL
+                wait = updater.retry_delay(failures) if on_excerpt else updater.REFRESH_INTERVAL
                 continue
             if failures:
                 log.info("Rules download succeeded after %s failed attempts", failures)
             failures = 0
             self.loaded = LoadedRules(index, result.path, "downloaded")
             log.info("Rules updated: now %s", self.loaded.description())
-            wait = REFRESH_INTERVAL
+            wait = updater.REFRESH_INTERVAL
 
     @property
     def index(self) -> RulesIndex:

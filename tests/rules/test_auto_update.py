@@ -11,8 +11,8 @@ import pytest
 
 from bot.client import CycleBot
 from bot.config import Config
+from bot.rules import updater
 from bot.rules.sources import downloaded_path
-from cogs.rules import _cog
 from tests.conftest import CR_DIR
 
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
@@ -49,7 +49,7 @@ class TestFirstStartDownload:
 class TestDownloadFails:
     @pytest.fixture
     def simcord_bot(self, bot_config, server, monkeypatch):
-        monkeypatch.setattr(_cog, "RETRY_FIRST", 0.05)
+        monkeypatch.setattr(updater, "RETRY_FIRST", 0.05)
         base, _routes, _requested = server
         return CycleBot(dataclasses.replace(bot_config, rules_auto_update=True, rules_url=f"{base}/cr.txt"))
 
@@ -92,3 +92,8 @@ def test_rules_auto_update_is_on_unless_set_to_0():
     assert Config.from_env({}).rules_auto_update is True
     assert Config.from_env({"RULES_AUTO_UPDATE": "0"}).rules_auto_update is False
     assert Config.from_env({"RULES_AUTO_UPDATE": "1"}).rules_auto_update is True
+
+
+def test_retries_wait_longer_each_time_up_to_six_hours():
+    assert [updater.retry_delay(n) for n in (1, 2, 3)] == [60.0, 120.0, 240.0]
+    assert updater.retry_delay(1000) == 6 * 3600.0

@@ -49,6 +49,7 @@ class RulesIndex:
             if entry.term.lower().endswith(OBSOLETE):
                 self._glossary.setdefault(normalise_term(entry.term[: -len(OBSOLETE)]), entry)
         self._titles: dict[str, str] = {}
+        self._defining: dict[str, str | None] = {}
         self._refs: list[tuple[str, ...] | None] = [None] * len(document.entries)
         self.completer = Completer(document)
         self.searcher = Searcher(document, self._context_title)
@@ -111,7 +112,7 @@ class RulesIndex:
             answer.intro = f"Best match for “{clip(text, 80)}”:" + (f" {answer.intro}" if answer.intro else "")
         else:
             # The topic answers; plain full-text hits make the "see also" list.
-            others = [Hit(kind, key, 0.0) for kind, key in self.searcher.fts(text, SEE_ALSO + 1, any_word=False)]
+            others = self.searcher.related(text, 4 * SEE_ALSO)
         shown = {answer.target, answer.title.removeprefix("Glossary: ")}
         if ranking.topic is None:
             # A search answer already shows its rule's subrules (505.1 shows 505.1a): don't offer them again.
@@ -306,12 +307,16 @@ class RulesIndex:
 
     def defining_rule(self, term: str) -> str | None:
         """The rule a glossary term points to, for comparing answers (None if the term cites no rule)."""
+        if term in self._defining:
+            return self._defining[term]
         entry = self._glossary.get(normalise_term(term))
-        if entry is None:
-            return None
-        if entry.redirect and (redirected := self._glossary.get(normalise_term(entry.redirect))):
-            entry = redirected
-        return self._defining_rule(entry, list(self._find_references(entry.definition)))
+        found = None
+        if entry is not None:
+            if entry.redirect and (redirected := self._glossary.get(normalise_term(entry.redirect))):
+                entry = redirected
+            found = self._defining_rule(entry, list(self._find_references(entry.definition)))
+        self._defining[term] = found
+        return found
 
     # ------------------------------------------------------------------ misses
 

@@ -1,7 +1,8 @@
 """Ranking rules and glossary entries for a question typed in chat, and knowing when nothing fits.
 
-Candidates come from SQLite FTS5 (bm25); they are then re-ranked with what a judge knows about the
-document: the topic's own rule (its title, the glossary term that points to it) comes before rules
+Candidates are the entries holding the most of the question's words (see :mod:`bot.rules.masks`) and
+the entries of the topics the question names; they are ranked with a bm25-like score and with what a
+judge knows about the document: the topic's own rule (its title, the glossary term that points to it) comes before rules
 that merely mention the words, whole rules before side subrules, and the variant and multiplayer
 rules (800–999) only when the question is about them. A question whose words the best candidate
 does not cover gets no answer presented as one ("no confident match").
@@ -21,6 +22,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from bot.rules.document import Document, Rule
+from bot.rules.masks import StemMasks
 from bot.rules.query import (
     GENERIC,
     NUMBER_WORDS,
@@ -34,10 +36,9 @@ from bot.rules.query import (
     words,
 )
 
-CANDIDATES = 40
+CANDIDATES = 30
 # Words in more than this share of the entries ("card", "player") only rank, they don't select candidates.
 COMMON = 0.08
-USE_FTS = False
 REFERENCE_RE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)(?![\d.]*\d)|\bsection (\d)\b")
 # A question whose main words name a keyword's rule ("protection from red") is answered with that rule.
 KEYWORD_SHARE = 0.5
@@ -50,12 +51,10 @@ FIRST_RULE_BONUS = 0.2
 # Enough of the question's words (weighted by rarity) must be in the answer; less if the question
 # names a topic (a glossary term, a rule title) and the answer belongs to it.
 CONFIDENT_COVER, CONFIDENT_TOPIC_COVER = 0.6, 0.35
-LINKED_DOCS = 40
+LINKED_DOCS = 30
 # "What happens if …" asks for a consequence, which the game states as a state-based action (704).
 HAPPENS_RE = re.compile(r"\bwhat happens\b|\bhappens? (?:if|when|to)\b|\bwhat if\b", re.IGNORECASE)
 CONSEQUENCE_SECTION, CONSEQUENCE_PRIOR = "704", 0.25
-# Candidates are drawn from tiers of the question's most weighty stems; tiers below this share are skipped.
-MAX_TIER_STEMS, MIN_TIER_WEIGHT = 6, 0.3
 # How much more a word in an entry's title counts than one in its text, as FTS5's bm25(docs, 4.0, 1.0) would.
 TITLE_BM25 = 3.0
 
@@ -72,12 +71,6 @@ class Ranking:
     hits: list[Hit]
     confident: bool
     topic: Hit | None = None  # the question names a glossary term or a rule title outright
-
-
-def _quoted(word: str) -> str:
-    """An FTS5 term; a number also matches the word the rules write it as ("7" or "seven")."""
-    alternative = NUMBER_WORDS.get(word)
-    return f'("{word}" OR "{alternative}")' if alternative else f'"{word}"'
 
 
 def _alt(stem_: str) -> str:
@@ -148,7 +141,7 @@ class Searcher:
             self._document_frequency = document_frequency
             self._idf = {s: math.log(1 + total / count) for s, count in document_frequency.items()}
             self._max_idf = math.log(1 + total)
-            self._build_masks(lengths)
+            self._masks = StemMasks(self._doc_stems, lengths)
             self._vocabulary = {word for word in frequency if word.isalpha()}
             by_letter: dict[str, list[str]] = {}
             for word, _count in frequency.most_common():
@@ -178,59 +171,11 @@ class Searcher:
                 else:
                     self._prior.append(FIRST_RULE_BONUS if key.endswith(".1") else 0.0)
                 self._variant_penalty.append(VARIANT_PENALTY if key[:1] in "89" else 0.0)
+            # What an entry scores before the question is read: its kind, and whether it is a variant rule
+            # (which only a question about variants may see unpenalised).
+            self._static_variant = list(self._prior)
+            self._static = [prior - penalty for prior, penalty in zip(self._prior, self._variant_penalty, strict=True)]
             self._ready = True
-
-    def _build_masks(self, lengths: list[int]) -> None:
-        """Each word stem as a bit mask over the entries, shortest entry first, so that the entries holding a
-        set of stems are found with a few integer operations and the most focused (shortest) come first."""
-        order = sorted(range(len(lengths)), key=lambda row: lengths[row])
-        self._row_at = order
-        position = [0] * len(order)
-        for place, row in enumerate(order):
-            position[row] = place
-        size = len(order) // 8 + 1
-        bitmaps: dict[str, bytearray] = {}
-        for row, stems in enumerate(self._doc_stems):
-            place = position[row]
-            for stem_ in stems:
-                bitmap = bitmaps.get(stem_)
-                if bitmap is None:
-                    bitmap = bitmaps[stem_] = bytearray(size)
-                bitmap[place >> 3] |= 1 << (place & 7)
-        self._masks = {stem_: int.from_bytes(bitmap, "little") for stem_, bitmap in bitmaps.items()}
-        average = sum(lengths) / max(1, len(lengths))
-        # BM25's length normalisation (k1 = 1.2, b = 0.75) for a word that occurs once.
-        self._norm = [2.2 / (1 + 1.2 * (0.25 + 0.75 * length / average)) for length in lengths]
-
-    def _candidates(self, weighted: list[tuple[str, str, float]], limit: int) -> list[int]:
-        """Entries holding the most of the question's stems (by weight), shortest first within a tier."""
-        parts = sorted(
-            ((weight, self._masks.get(s, 0) | self._masks.get(alternative, 0)) for s, alternative, weight in weighted),
-            key=lambda part: -part[0],
-        )
-        parts = [part for part in parts if part[1]][:MAX_TIER_STEMS]
-        if not parts:
-            return []
-        count = len(parts)
-        tier_weight = [0.0] * (1 << count)
-        for subset in range(1, 1 << count):
-            lowest = (subset & -subset).bit_length() - 1
-            tier_weight[subset] = tier_weight[subset & (subset - 1)] + parts[lowest][0]
-        tiers = sorted(range(1, 1 << count), key=tier_weight.__getitem__, reverse=True)
-        rows: list[int] = []
-        for subset in tiers:
-            if tier_weight[subset] < MIN_TIER_WEIGHT:
-                break
-            mask = -1
-            for i in range(count):
-                mask = mask & parts[i][1] if subset >> i & 1 else mask & ~parts[i][1]
-            while mask > 0 and len(rows) < limit:
-                lowest = mask & -mask
-                rows.append(self._row_at[lowest.bit_length() - 1])
-                mask ^= lowest
-            if len(rows) >= limit:
-                break
-        return rows
 
     def _build_names(self) -> dict[tuple[str, ...], Hit]:
         """Glossary terms (and each part of a comma-joined one) and rule titles, keyed by their word stems."""
@@ -312,56 +257,51 @@ class Searcher:
             (a, b)
             for a, b in zip(known, known[1:], strict=False)
             if min(self._df_share(stem(a)), self._df_share(stem(b))) <= COMMON
-        ][:2]
+        ][:1]
         near: set[int] = set()
         if pairs:
             proximity = " OR ".join(f'NEAR("{a}" "{b}", 2)' for a, b in pairs)
             with self._lock:
                 rows = self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?", (proximity,)).fetchall()
             near = {rowid - 1 for (rowid,) in rows}
-        if USE_FTS:
-            rare = [word for word in known if self._df_share(stem(word)) <= COMMON] or known
-            with self._lock:
-                rows = self._db.execute(
-                    "SELECT rowid FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 4.0, 1.0) LIMIT ?",
-                    (" OR ".join(_quoted(word) for word in rare[:12]), CANDIDATES),
-                ).fetchall()
-            found = dict.fromkeys(rowid - 1 for (rowid,) in rows)
-        else:
-            found = dict.fromkeys(self._candidates(weighted, CANDIDATES))
+        stem_set = set(weights)
+        found = dict.fromkeys(self._masks.candidates(weighted, CANDIDATES))
         found.update(dict.fromkeys(self._linked_docs(linked)))
         if not found:
             return Ranking([], False)
-        covers: list[tuple[int, float, float]] = []
+        doc_stems, title_stems, norm = self._doc_stems, self._title_stems, self._masks.norm
+        covers: list[tuple[int, float, float, float]] = []
         for row in found:
-            doc_stems = self._doc_stems[row]
+            stems_here = doc_stems[row]
             cover = 0.0
             for s, alternative, weight in weighted:
-                if s in doc_stems or alternative in doc_stems:
+                if s in stems_here or alternative in stems_here:
                     cover += weight
             if cover:
                 # As bm25 with the title weighted four times (an entry under "Mana Abilities" is about them).
-                title_stems = self._title_stems[row]
-                title_cover = sum(weight for s, _a, weight in weighted if s in title_stems)
-                covers.append((row, cover, (cover + TITLE_BM25 * title_cover) * self._norm[row], title_cover))
+                titled = title_stems[row]
+                title_cover = (
+                    0.0 if titled.isdisjoint(stem_set) else sum(weight for s, _a, weight in weighted if s in titled)
+                )
+                covers.append((row, cover, (cover + TITLE_BM25 * title_cover) * norm[row], title_cover))
         if not covers:
             return Ranking([], False)
-        best_bm25 = max(item[2] for item in covers) or 1.0
+        bm25_scale = W_BM25 / (max(item[2] for item in covers) or 1.0)
+        static = self._static_variant if variant else self._static
+        ancestors = self._ancestors
         scored: list[tuple[float, float, bool, int]] = []
         for row, cover, bm25, title_cover in covers:
-            score = W_BM25 * bm25 / best_bm25 + W_COVER * cover + W_TITLE * title_cover
+            score = bm25 * bm25_scale + W_COVER * cover + W_TITLE * title_cover + static[row]
             if row in near:
                 score += W_NEAR
             share = 0.0
             if linked:
-                for ancestor in self._ancestors[row]:
+                for ancestor in ancestors[row]:
                     value = linked.get(ancestor)
                     if value is not None and value > share:
                         share = value
-            score += W_TOPIC * share + self._prior[row]
-            if not variant:
-                score -= self._variant_penalty[row]
-            if consequence and self._ancestors[row][-2:-1] == (CONSEQUENCE_SECTION,):
+                score += W_TOPIC * share
+            if consequence and ancestors[row][-2:-1] == (CONSEQUENCE_SECTION,):
                 score += CONSEQUENCE_PRIOR
             scored.append((score, cover, share > 0, row))
         if not scored:
@@ -376,12 +316,27 @@ class Searcher:
             hits.append(Hit(kind, key, score))
         return Ranking(hits, confident)
 
+    def related(self, text: str, limit: int) -> list[Hit]:
+        """Entries holding the question's words, the most focused first (quick; for "see also")."""
+        stems = [stem(word) for word in self.terms(text)]
+        weights = {s: self._idf[s] for s in stems if s in self._idf}
+        if not weights:
+            return []
+        total = sum(weights.values())
+        weighted = [(s, _alt(s), weight / total) for s, weight in weights.items()]
+        return [Hit(*self._docs[row][:2], 0.0) for row in self._masks.candidates(weighted, limit)]
+
     def fts(self, text: str, limit: int, *, any_word: bool = True) -> list[tuple[str, str]]:
         """Plain full-text search (bm25, a hit in the title counts more): all the words if any entry has
-        them all, else (``any_word``) any of them."""
+        them all, else (``any_word``) any of them. Without ``any_word`` it is a quick side search: words
+        found everywhere ("cast", "spell") make it slow and tell nothing, so it needs a rarer one."""
         found = [word for word in words(text) if word not in STOPWORDS][:12]
         if not found:
             return []
+        if not any_word:
+            self.warm()
+            if all(self._df_share(stem(word)) > COMMON for word in found):
+                return []
         terms = ['"' + word + '"' for word in found]
         with self._lock:
             for joiner in (" ", " OR ") if any_word else (" ",):

@@ -110,6 +110,9 @@ class RulesIndex:
         others = ranking.hits[1:]
         if ranking.topic is None:
             answer.intro = f"Best match for “{clip(text, 80)}”:" + (f" {answer.intro}" if answer.intro else "")
+            if self.document.is_excerpt:
+                # The excerpt may only mention what the full rules define elsewhere (flying, in 122.1b).
+                answer.intro += " (only the bundled excerpt of the rules is loaded; the full rules may say more)"
         else:
             # The topic answers; plain full-text hits make the "see also" list.
             others = self.searcher.related(text, 4 * SEE_ALSO)

@@ -94,6 +94,7 @@ PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bany ?time\b", " any time "),
         (r"\b(?:go|goes|going|went|play|plays|playing) first\b", " first turn starting player "),
         (r"\bempty (library|hand|graveyard)\b", r" \1 with no cards "),
+        (r"\b(?:runs?|ran) out(?: of cards)?\b", " no cards "),
         (r"\bthe legend rule\b", " legend rule "),
         (r"\bsorcery speed\b", " sorcery timing main phase stack empty "),
         (r"\binstant speed\b", " instant any time priority "),

@@ -177,6 +177,19 @@ class TestFullRules:
         assert second.footer.text.split(" · ")[-1].startswith("page 2/")
         assert not simcord_env.errors
 
+    async def test_next_on_a_private_answer_turns_its_page_in_place(self, simcord_env, channel, alice):
+        result = await alice.slash(channel, "rule", query="121.4")
+        private = await alice.select(result.response, ["704"])
+        assert private.ephemeral and private.response.embeds[0].footer.text.endswith("page 1/3")
+
+        turned = await alice.click(private.response, label="Next")
+
+        assert turned.response.embeds[0].footer.text.endswith("page 2/3")
+        assert turned.response.id == private.response.id  # the same private message, edited
+        labels = [b.get("label") for row in turned.response.components for b in row["components"]]
+        assert "Show in channel" in labels
+        assert not simcord_env.errors
+
     async def test_a_pressed_button_answers_even_when_the_rules_were_unloaded(self, simcord_env, channel, alice):
         result = await alice.slash(channel, "rule", query="704.5")
         simcord_env.bot.get_cog("Rules").loaded = None

@@ -134,3 +134,9 @@ def test_the_evaluation_set_meets_its_targets_on_the_2026_rules(full_index):
     rates = report.rates()
     assert not report.failed_targets(), "\n".join([str(rates), *report.misses])
     assert set(rates) == set(TARGETS)
+
+
+def test_a_search_answered_from_the_excerpt_says_the_full_rules_may_say_more(excerpt_index):
+    answer = excerpt_index.lookup("what happens when my library runs out")
+    assert answer.found and answer.target in ("121.4", "704.5b", "401.3")
+    assert "only the bundled excerpt of the rules is loaded" in answer.intro

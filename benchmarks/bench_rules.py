@@ -36,7 +36,13 @@ SEARCH_QUERIES = [
     "copy of a spell",
     "deathtouch trample",
 ]
-TARGETS = {"parse+index": 100.0, "number lookup": 0.2, "autocomplete": 1.0, "full-text search": 1.0}
+TARGETS = {
+    "parse+index": 100.0,
+    "warm (ranking)": 300.0,
+    "number lookup": 0.2,
+    "autocomplete": 1.0,
+    "full-text search": 1.0,
+}
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -71,15 +77,24 @@ def main(argv: list[str] | None = None) -> int:
         build_times.append((time.perf_counter() - start) * 1000)
         index.close()
 
+    warm_times = []
+    for _ in range(3):
+        index = RulesIndex(load_document(args.path))
+        gc.collect()
+        start = time.perf_counter()
+        index.warm()  # the word statistics questions are ranked with (the bot builds them at start)
+        warm_times.append((time.perf_counter() - start) * 1000)
+        index.close()
+
     gc.collect()
     tracemalloc.start()
     index = RulesIndex(load_document(args.path))
+    index.warm()
     current, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     # sqlite's own allocations are not seen by tracemalloc; report its page cache use separately.
-    sqlite_pages = (
-        index._db.execute("PRAGMA page_count").fetchone()[0] * index._db.execute("PRAGMA page_size").fetchone()[0]
-    )
+    db = index.searcher._db
+    sqlite_pages = db.execute("PRAGMA page_count").fetchone()[0] * db.execute("PRAGMA page_size").fetchone()[0]
 
     document = index.document
     print(
@@ -91,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         f"+ {sqlite_pages / 1e6:.1f} MB SQLite full-text index"
     )
     print()
-    rows = [("parse+index", build_times, "ms per build, 7 builds")]
+    rows = [("parse+index", build_times, "ms per build, 7 builds"), ("warm (ranking)", warm_times, "ms, 3 builds")]
     rows.append(
         ("number lookup", time_calls(index.lookup, NUMBER_QUERIES, args.runs), f"{len(NUMBER_QUERIES)} queries")
     )
@@ -110,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     for name, samples, note in rows:
         median, p99 = statistics.median(samples), percentile(samples, 0.99)
-        measured = median if name == "parse+index" else p99
+        measured = median if name in ("parse+index", "warm (ranking)") else p99
         ok = measured < TARGETS[name]
         failed |= not ok
         print(

@@ -24,8 +24,10 @@ class Secret(str):
         return "Secret('**********')"
 
 
-def _flag(environ: Mapping[str, str], name: str) -> bool:
+def _flag(environ: Mapping[str, str], name: str, default: bool = False) -> bool:
     value = environ.get(name, "").strip().lower()
+    if not value:
+        return default
     if value in TRUE_WORDS:
         return True
     if value in FALSE_WORDS:
@@ -56,6 +58,9 @@ class Config:
     scryfall_api_url: str = DEFAULT_SCRYFALL_API_URL
     rules_file: Path | None = None
     rules_url: str | None = None
+    # Download the full rules in the background when none are configured. RULES_AUTO_UPDATE defaults to on;
+    # a Config built in code (tests, tools) stays off the network unless it asks.
+    rules_auto_update: bool = False
     guild_id: int | None = None
     log_level: str = "INFO"
     inline_cards: bool = False
@@ -92,6 +97,7 @@ class Config:
             scryfall_api_url=api_url,
             rules_file=Path(rules_file) if rules_file else None,
             rules_url=environ.get("RULES_URL", "").strip() or None,
+            rules_auto_update=_flag(environ, "RULES_AUTO_UPDATE", default=True),
             guild_id=_optional_int(environ, "DISCORD_GUILD_ID"),
             log_level=log_level,
             inline_cards=_flag(environ, "INLINE_CARDS"),

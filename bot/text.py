@@ -14,8 +14,10 @@ from bot import limits
 # Characters that reorder or hide text (bidirectional overrides and isolates, zero-width marks):
 # echoed back, they let a name display as something it is not.
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
-# Discord markdown: emphasis, code, spoilers, quotes, headings, lists, masked links.
-_MARKDOWN = re.compile(r"([\\*_~`|>#\-\[\]()<@:])")
+# Discord markdown: emphasis, code, spoilers, quotes, masked links, mentions and other <...> tags.
+_MARKDOWN = re.compile(r"([\\*_~`|>\[\]<])")
+# Headings, lists and quotes only start a line.
+_LINE_START = re.compile(r"(?m)^(\s*)([#\-])")
 _URL = re.compile(r"(?i)\b(https?)://")
 
 
@@ -35,14 +37,17 @@ def one_line(text: str | None, limit: int = limits.CHOICE_NAME) -> str:
 def escape(text: str | None) -> str:
     """User or third-party text made inert for Discord: no markdown, no masked links, no mentions.
 
-    Every character that starts markdown (``*_~`|>#-[]()``), a mention (``<@``, ``@everyone``) or an
-    emoji (``:``) is backslash-escaped, URLs lose their scheme separator's power to autolink inside
-    masked links, and bidirectional controls and zero-width characters are dropped.
+    Every character that starts inline markdown (``*_~`|>[]``) or a tag (``<@…>``, ``<#…>``) is
+    backslash-escaped, as are headings and list markers at the start of a line; ``@everyone`` is
+    broken; bidirectional controls and zero-width characters go; a URL loses its power to link
+    (a word joiner after the scheme), so no reply carries a live link someone else typed.
     """
     text = _INVISIBLE.sub("", text or "")
     text = _MARKDOWN.sub(r"\\\1", text)
-    text = text.replace("@", "@\u200b")  # never a working @everyone or @here, even where mentions parse
-    return _URL.sub(lambda match: f"{match.group(1)}:\u2060//", text)
+    text = _LINE_START.sub(r"\1\\\2", text)
+    text = _URL.sub(lambda match: f"{match.group(1)}:\u2060//", text)
+    # Never a working @everyone or @here, even where mentions parse.
+    return text.replace("@", "@\u200b")
 
 
 def chunk_lines(lines: Sequence[str], limit: int = limits.EMBED_DESCRIPTION) -> list[str]:

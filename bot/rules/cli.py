@@ -34,6 +34,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     update.add_argument("--url", help="the rules page or .txt address (default: RULES_URL, else the official page)")
     update.set_defaults(handler=run_update)
+    diff = actions.add_parser(
+        "diff",
+        help="list the rules added, removed and reworded between two rules files",
+        description="Compare two Comprehensive Rules .txt files (an older one first). With --number, show that "
+        "rule's old and new text.",
+    )
+    diff.add_argument("old", type=Path, help="the older rules file")
+    diff.add_argument("new", type=Path, help="the newer rules file")
+    diff.add_argument("--number", help="one rule to compare (702.29a)")
+    diff.set_defaults(handler=run_diff)
     rules.set_defaults(handler=lambda args: _usage(rules))
 
 
@@ -59,6 +69,27 @@ def run_rule(args: argparse.Namespace) -> int:
         print(answer.to_text(), file=sys.stderr)
         return EXIT_NOT_FOUND
     print(answer.to_text())
+    return 0
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    from bot.rules.diff import diff_documents
+    from bot.rules.document import load_document
+    from bot.rules.numbers import find_numbers
+
+    try:
+        old, new = load_document(args.old), load_document(args.new)
+    except (OSError, RulesFormatError) as error:
+        print(f"error: could not load the rules: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    number = None
+    if args.number:
+        found = find_numbers(args.number)
+        if not found:
+            print(f"error: {args.number!r} is not a rule number (such as 702.29a)", file=sys.stderr)
+            return 2
+        number = found[0].start
+    print(diff_documents(old, new).to_text(number))
     return 0
 
 

@@ -22,7 +22,7 @@ RULE_RE = re.compile(r"^(\d{3}\.\d+)([a-z]?)(?![a-z\d])\.?\s*(\S.*)$")
 EXAMPLE_RE = re.compile(r"^Example:\s*", re.IGNORECASE)
 EFFECTIVE_RE = re.compile(r"These rules are effective as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
 DATE_RE = re.compile(r"\b[A-Z][a-z]+ \d{1,2}, \d{4}\b")
-REDIRECT_RE = re.compile(r"^See ([^.,;:]+?)\.?$")
+REDIRECT_RE = re.compile(r"^See ([^.;:]+?)\.?$")
 
 
 class RulesFormatError(ValueError):
@@ -110,6 +110,9 @@ class Document:
     glossary: list[GlossaryEntry]
     has_credits: bool = False
     preamble_dates: list[str] = field(default_factory=list)
+    # The table of contents (section and rule headings, "702" → "Keyword Abilities"): an excerpt knows
+    # from it which rule numbers exist in the full rules even when it does not hold their text.
+    contents: dict[str, str] = field(default_factory=dict)
     by_number: dict[str, list[Rule]] = field(default_factory=dict)
     children: dict[str, list[Rule]] = field(default_factory=dict)
 
@@ -124,6 +127,11 @@ class Document:
     @property
     def is_excerpt(self) -> bool:
         return "excerpt" in self.title.lower()
+
+    def heading_exists(self, number: str) -> bool:
+        """Whether the rules (the full edition, for an excerpt) have the heading ``number`` belongs to."""
+        head = number.split(".")[0]
+        return head in self.by_number or head in self.contents
 
     @property
     def rule_count(self) -> int:
@@ -220,8 +228,13 @@ def parse_text(text: str) -> Document:
                 block = []
     if not any(rule.kind in ("rule", "subrule") for rule in entries):
         raise RulesFormatError("no numbered rules found (is this a Comprehensive Rules text file?)")
+    contents: dict[str, str] = {}
+    for line in lines[:start]:
+        if match := (HEADING_RE.match(line.strip()) or SECTION_RE.match(line.strip())):
+            contents.setdefault(match.group(1), match.group(2).strip())
     return Document(
         title=title,
+        contents=contents,
         effective=effective,
         entries=entries,
         glossary=glossary,

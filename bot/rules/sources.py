@@ -13,10 +13,16 @@ log = logging.getLogger(__name__)
 
 BUNDLED_EXCERPT = Path(__file__).resolve().parent.parent / "data" / "comprehensive-rules-excerpt.txt"
 DOWNLOADED_NAME = "comprehensive-rules.txt"
+PREVIOUS_NAME = "comprehensive-rules.previous.txt"
 
 
 def downloaded_path(data_dir: Path) -> Path:
     return Path(data_dir) / DOWNLOADED_NAME
+
+
+def previous_path(data_dir: Path) -> Path:
+    """The edition the latest update replaced (kept to show what changed)."""
+    return Path(data_dir) / PREVIOUS_NAME
 
 
 @dataclass
@@ -28,7 +34,10 @@ class LoadedRules:
     def description(self) -> str:
         document = self.index.document
         if document.is_excerpt:
-            return f"Comprehensive Rules {self.index.edition}: rules 121 and 702.29 and a few glossary terms"
+            return (
+                f"Comprehensive Rules {self.index.edition}: {document.rule_count:,} rules and "
+                f"{len(document.glossary):,} glossary entries"
+            )
         edition = f"effective {document.effective}" if document.effective else "(edition date not stated)"
         return f"Comprehensive Rules {edition} (full text, {document.rule_count:,} rules)"
 

@@ -19,7 +19,7 @@ import requests
 
 from bot import BOT_NAME, __version__
 from bot.rules.document import Document, RulesFormatError, parse_bytes
-from bot.rules.sources import downloaded_path
+from bot.rules.sources import downloaded_path, previous_path
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +29,18 @@ MAX_BYTES = 20 * 1024 * 1024
 # A full CR has about 3,000 rules and 700 glossary entries; anything far smaller is truncated or wrong.
 MIN_RULES = 1000
 MIN_GLOSSARY = 200
+
+# Keeping the rules current: a first download is retried after a minute, then twice as long each time
+# (up to six hours); once the full rules are loaded they are refreshed weekly.
+RETRY_FIRST = 60.0
+RETRY_MAX = 6 * 3600.0
+REFRESH_INTERVAL = 7 * 24 * 3600.0
+
+
+def retry_delay(failures: int) -> float:
+    """Seconds to wait after ``failures`` failed downloads in a row (1 → a minute, 2 → two, …)."""
+    return min(RETRY_MAX, RETRY_FIRST * 2 ** min(max(failures - 1, 0), 30))
+
 
 TXT_LINK_RE = re.compile(r"""href\s*=\s*["']([^"']+?\.txt)(?:[?#][^"']*)?["']""", re.IGNORECASE)
 
@@ -87,7 +99,9 @@ def _looks_like_html(response: requests.Response) -> bool:
 
 def fetch_rules_text(url: str | None = None, *, session: requests.Session | None = None) -> tuple[bytes, str]:
     """The bytes of the rules text and the address they came from (following the page's .txt link)."""
-    session = session or requests.Session()
+    if session is None:
+        with requests.Session() as own:
+            return fetch_rules_text(url, session=own)
     url = url or OFFICIAL_RULES_PAGE
     response = _get(session, url)
     if _looks_like_html(response):
@@ -126,6 +140,13 @@ def update_rules(data_dir: Path, url: str | None = None, *, session: requests.Se
         raise UpdateError(f"{source} is not a Comprehensive Rules text: {error}") from error
     validate(document)
     path = downloaded_path(data_dir)
+    try:
+        current = path.read_bytes()
+    except FileNotFoundError:
+        current = None
+    if current is not None and current != data:
+        # The edition being replaced is kept, so that what the update changed can be shown.
+        store_atomically(previous_path(data_dir), current)
     store_atomically(path, data)
     log.info("Stored the Comprehensive Rules effective %s from %s in %s", document.effective, source, path)
     return UpdateResult(path, source, document)

@@ -84,7 +84,7 @@ async def test_a_dynamic_button_that_deferred_before_failing_still_tells_the_use
 
 def test_escape_makes_a_masked_link_inert():
     text = escape("[Free Nitro](https://evil.example/login)")
-    assert "](" not in text and "https://" not in text
+    assert "[Free Nitro](" not in text and "\\[Free Nitro\\](" in text and "https://" not in text
     assert "Free Nitro" in text and "evil.example/login" in text
 
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -25,3 +27,34 @@ def excerpt_index() -> RulesIndex:
 @pytest.fixture
 def cr_2026() -> Path:
     return CR_2026
+
+
+@pytest.fixture
+def server(monkeypatch):
+    """A web server on 127.0.0.1 serving ``routes``: path → (status, content type, body).
+
+    Yields (base URL, routes, the paths requested so far)."""
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    routes: dict[str, tuple[int, str, bytes]] = {}
+    requested: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's naming)
+            requested.append(self.path)
+            status, content_type, body = routes.get(self.path, (404, "text/plain", b"not found"))
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}"
+    yield base, routes, requested
+    httpd.shutdown()
+    httpd.server_close()

@@ -100,3 +100,71 @@ def test_python_dash_m_bot_rule_runs_without_a_token(data_dir):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Glossary: Typecycling")
+
+
+CR_2024 = CR_DIR / "MagicCompRules-2024-11-08.txt"
+
+
+@pytest.mark.parametrize("query", [["702.29", "c"], ["§704.5b"], ["rule", "704.5k?"], ["702,29"], ["702.29e)"]])
+def test_rule_numbers_as_people_type_them_from_the_terminal(capsys, query):
+    assert main(["rule", *query]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first in (
+        "Rule 702.29c · Cycling",
+        "Rule 704.5b · State-Based Actions",
+        "Rule 704.5k · State-Based Actions",
+        "702.29. Cycling",
+        "Rule 702.29e · Cycling",
+    )
+
+
+def test_a_range_prints_every_rule_of_it_704_5a_c(capsys):
+    assert main(["rule", "--rules-file", str(CR_2026), "704.5a–c"]) == 0
+    out = capsys.readouterr().out
+    assert [line.split()[0] for line in out.splitlines() if line.startswith("704.5")] == ["704.5a", "704.5b", "704.5c"]
+
+
+def test_a_rule_the_excerpt_lacks_says_how_to_load_the_full_rules_613_1(capsys):
+    assert main(["rule", "613.1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Rule 613.1 is not in the bundled excerpt")
+    assert "python -m bot rules update" in err and "https://yawgatog.com/resources/magic-rules/#R6131" in err
+
+
+def test_a_non_question_exits_1_with_no_confident_match(capsys):
+    assert main(["rule", "--rules-file", str(CR_2026), "how", "do", "I", "sleeve", "my", "deck"]) == 1
+    assert capsys.readouterr().err.startswith("No confident match for “how do I sleeve my deck”")
+
+
+def test_rules_diff_lists_added_removed_and_reworded_rules_2024_to_2026(capsys):
+    assert main(["rules", "diff", str(CR_2024), str(CR_2026)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Rules changes: effective November 8, 2024 → effective January 16, 2026")
+    lists = {line.split(" (")[0]: line.split(": ", 1)[1].split(", ") for line in out.splitlines() if " (" in line}
+    assert "122.9" in lists["Added"]
+    assert "603.2i" in lists["Removed"]
+    assert "100.4" in lists["Reworded"]
+    assert not any("702.29a" in numbers for numbers in lists.values())
+
+
+@pytest.mark.parametrize(
+    ("number", "first"), [("702.29a", "Rule 702.29a is unchanged."), ("122.9", "Rule 122.9 was added.")]
+)
+def test_rules_diff_for_one_rule(capsys, number, first):
+    assert main(["rules", "diff", str(CR_2024), str(CR_2026), "--number", number]) == 0
+    assert capsys.readouterr().out.splitlines()[2] == first
+
+
+def test_python_dash_m_bot_rules_diff_prints_the_old_and_new_text_of_100_4(data_dir):
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "rules", "diff", str(CR_2024), str(CR_2026), "--number", "100.4"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "", "BOT_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)},
+    )
+    assert result.returncode == 0, result.stderr
+    before, now = result.stdout.split("Now (effective January 16, 2026):")
+    assert "Rule 100.4 was reworded." in before and "Tournament Rules" not in before
+    assert "Tournament Rules" in now

@@ -39,10 +39,12 @@ async def test_about_names_the_bundled_excerpt_and_its_edition_dates(simcord_env
     result = await alice.slash(channel, "about")
     fields = {field.name: field.value for field in result.response.embeds[0].fields}
     assert "bundled excerpt" in fields["Comprehensive Rules"]
-    assert "November 8, 2024" in fields["Comprehensive Rules"]
+    assert "January 16, 2026" in fields["Comprehensive Rules"]
 
 
-async def test_glossary_answer_offers_the_referenced_rule_to_the_requester_only(simcord_env, channel, alice, bob):
+async def test_glossary_answer_offers_the_referenced_rule_privately_to_whoever_picks_it(
+    simcord_env, channel, alice, bob
+):
     result = await alice.slash(channel, "rule", query="cycling")
     embed = result.response.embeds[0]
     assert embed.title == "Glossary: Cycling"
@@ -52,18 +54,22 @@ async def test_glossary_answer_offers_the_referenced_rule_to_the_requester_only(
     assert opened.ephemeral
     assert opened.response.embeds[0].title == "702.29. Cycling"
 
-    refused = await bob.select(result.response, ["702.29"])
-    assert refused.ephemeral
-    assert "belong to whoever asked" in refused.response.content
+    # Someone else at the table gets their own private copy instead of a refusal.
+    copy = await bob.select(result.response, ["702.29"])
+    assert copy.ephemeral
+    assert copy.response.embeds[0].title == "702.29. Cycling"
+    assert not simcord_env.errors
 
 
-@pytest.mark.parametrize("query", ["999.99", "abc!!", "x" * 6000])
-async def test_bad_input_gets_a_no_such_rule_answer_not_an_error(simcord_env, channel, alice, query):
+@pytest.mark.parametrize(
+    ("query", "title"), [("999.99", "No such rule"), ("abc!!", "No confident match"), ("x" * 6000, "No such rule")]
+)
+async def test_bad_input_gets_a_no_such_rule_answer_not_an_error(simcord_env, channel, alice, query, title):
     result = await alice.slash(channel, "rule", query=query)
 
     assert result.ephemeral
     embed = result.response.embeds[0]
-    assert embed.title.startswith("No such rule")
+    assert embed.title.startswith(title)
     assert "error id" not in (result.response.content or "")
     assert not simcord_env.errors
 
@@ -98,16 +104,21 @@ class TestFullRules:
         assert shown == ["704.5."] + [f"704.5{c}" for c in "abcdefghijkmnpqrstuvwxyz"]
         assert not simcord_env.errors
 
-    async def test_next_page_is_refused_to_someone_else(self, simcord_env, channel, alice, bob):
+    async def test_next_pressed_by_someone_else_gives_them_a_private_copy_at_that_page(
+        self, simcord_env, channel, alice, bob
+    ):
         result = await alice.slash(channel, "rule", query="704.5")
         before = result.response.embeds[0].to_dict()
 
-        refused = await bob.click(result.response, label="Next")
+        copy = await bob.click(result.response, label="Next")
 
-        assert refused.ephemeral
-        assert "belong to whoever asked" in refused.response.content
+        assert copy.ephemeral
+        assert copy.response.embeds[0].footer.text.endswith("page 2/" + before["footer"]["text"].rsplit("/", 1)[1])
+        assert copy.response.embeds[0].description != before["description"]
+        # The public answer stays where its asker left it.
         after = simcord_env.backend.get_message(result.response.channel_id, result.response.id)
         assert after.embeds[0]["description"] == before["description"]
+        assert not simcord_env.errors
 
     async def test_section_702_lists_keyword_abilities(self, simcord_env, channel, alice):
         result = await alice.slash(channel, "rule", query="702")

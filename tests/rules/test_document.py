@@ -135,8 +135,35 @@ def test_bundled_excerpt_has_702_29a_to_f_and_121_1_to_121_9():
 def test_bundled_excerpt_glossary_and_header():
     document = load_document(BUNDLED_EXCERPT)
     terms = {entry.term: entry for entry in document.glossary}
-    assert set(terms) == {"Cycling", "Typecycling", "Basic Landcycling", "Draw"}
+    assert {"Cycling", "Typecycling", "Basic Landcycling", "Draw", "Trample", "Echo", "Mulligan"} <= set(terms)
+    assert {"State-Based Actions", "Priority", "Mana Ability", "Cleanup Step", "Double-Faced Cards"} <= set(terms)
     assert terms["Basic Landcycling"].redirect == "Typecycling"
     assert terms["Draw"].definition.split("\n")[1].startswith("2. The result of a game")
     assert document.is_excerpt and document.effective is None
-    assert document.preamble_dates == ["April 12, 2024", "September 20, 2024", "November 8, 2024"]
+    assert document.preamble_dates == ["January 16, 2026"]
+
+
+EXCERPT_RULES = ["100", "103", "106", "107", "117", "119", "120", "121", "122", "305", "400", "401", "402", "403"]
+EXCERPT_RULES += ["404", "405", "406", *map(str, range(500, 515)), "601", "602", "603", "605", "608", "701", "704"]
+EXCERPT_RULES += ["712", "702.19", "702.29", "702.30"]
+
+
+@pytest.mark.parametrize("number", EXCERPT_RULES)
+def test_bundled_excerpt_holds_the_whole_rule(number, excerpt_index, full_index):
+    excerpt, full = excerpt_index.document, full_index.document
+    assert [rule.number for rule in excerpt.descendants(number)] == [rule.number for rule in full.descendants(number)]
+    assert excerpt.get(number) is not None
+
+
+def test_bundled_excerpt_is_transcribed_exactly_from_the_2026_rules():
+    excerpt = load_document(BUNDLED_EXCERPT)
+    full = load_document(CR_DIR / "MagicCompRules-2026-01-16.txt")
+    for rule in excerpt.entries:
+        original = full.get(rule.number)
+        assert (rule.text, rule.examples) == (original.text, original.examples), rule.number
+    definitions = {entry.term: entry.definition for entry in full.glossary}
+    for entry in excerpt.glossary:
+        assert entry.definition == definitions[entry.term], entry.term
+    # The table of contents is the full edition's: the excerpt knows which rules exist beyond it.
+    assert excerpt.contents == full.contents
+    assert excerpt.rule_count < full.rule_count / 2  # still an excerpt

@@ -2,45 +2,15 @@
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 import pytest
 
 from bot.rules.document import decode, load_document
-from bot.rules.sources import downloaded_path
+from bot.rules.sources import downloaded_path, previous_path
 from bot.rules.updater import UpdateError, find_txt_link, update_rules
 from tests.conftest import CR_DIR
 
 CR_2024 = CR_DIR / "MagicCompRules-2024-11-08.txt"
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
-
-
-@pytest.fixture
-def server(monkeypatch):
-    """A web server on 127.0.0.1 serving ``routes``: path → (status, content type, body)."""
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
-    routes: dict[str, tuple[int, str, bytes]] = {}
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's naming)
-            status, content_type, body = routes.get(self.path, (404, "text/plain", b"not found"))
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{httpd.server_address[1]}"
-    yield base, routes
-    httpd.shutdown()
-    httpd.server_close()
 
 
 def rules_page(link: str) -> bytes:
@@ -51,7 +21,7 @@ def rules_page(link: str) -> bytes:
 
 
 def test_update_follows_the_txt_link_on_the_rules_page_and_stores_the_text(server, data_dir):
-    base, routes = server
+    base, routes, _requested = server
     served = CR_2026.read_bytes()
     routes["/en/rules"] = (200, "text/html; charset=utf-8", rules_page("/downloads/MagicCompRules%2020260116.txt"))
     routes["/downloads/MagicCompRules%2020260116.txt"] = (200, "text/plain", served)
@@ -67,7 +37,7 @@ def test_update_follows_the_txt_link_on_the_rules_page_and_stores_the_text(serve
 
 
 def test_update_accepts_a_direct_txt_url_in_another_encoding(server, data_dir):
-    base, routes = server
+    base, routes, _requested = server
     text = decode(CR_2024.read_bytes())
     routes["/cr.txt"] = (200, "text/plain", text.encode("utf-16"))
 
@@ -85,7 +55,7 @@ def previous(data_dir):
 
 
 def test_http_404_keeps_the_previous_text(server, data_dir, previous):
-    base, routes = server
+    base, routes, _requested = server
     routes["/en/rules"] = (200, "text/html", rules_page("/missing.txt"))
     with pytest.raises(UpdateError, match="HTTP 404"):
         update_rules(data_dir, f"{base}/en/rules")
@@ -93,7 +63,7 @@ def test_http_404_keeps_the_previous_text(server, data_dir, previous):
 
 
 def test_garbage_text_keeps_the_previous_text(server, data_dir, previous):
-    base, routes = server
+    base, routes, _requested = server
     routes["/cr.txt"] = (200, "text/plain", bytes(range(256)) * 400)
     with pytest.raises(UpdateError, match="not a Comprehensive Rules text"):
         update_rules(data_dir, f"{base}/cr.txt")
@@ -102,7 +72,7 @@ def test_garbage_text_keeps_the_previous_text(server, data_dir, previous):
 
 @pytest.mark.parametrize("fraction", [0.5, 0.97])
 def test_truncated_file_keeps_the_previous_text(server, data_dir, previous, fraction):
-    base, routes = server
+    base, routes, _requested = server
     served = CR_2026.read_bytes()
     routes["/cr.txt"] = (200, "text/plain", served[: int(len(served) * fraction)])
     with pytest.raises(UpdateError, match="not a complete Comprehensive Rules document"):
@@ -111,7 +81,7 @@ def test_truncated_file_keeps_the_previous_text(server, data_dir, previous, frac
 
 
 def test_page_without_a_txt_link_is_an_error(server, data_dir):
-    base, routes = server
+    base, routes, _requested = server
     routes["/en/rules"] = (200, "text/html", b"<html><body>No downloads today</body></html>")
     with pytest.raises(UpdateError, match=r"no \.txt link"):
         update_rules(data_dir, f"{base}/en/rules")
@@ -130,3 +100,22 @@ def test_txt_link_prefers_the_comprehensive_rules_file():
         == "https://media.example/2026/MagicCompRules%2020260116.txt"
     )
     assert find_txt_link('<a href="a/b.txt">', "https://example.com/en/rules") == "https://example.com/en/a/b.txt"
+
+
+def test_an_update_to_a_new_edition_keeps_the_previous_one(server, data_dir, previous):
+    base, routes, _requested = server
+    routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
+
+    update_rules(data_dir, f"{base}/cr.txt")
+
+    assert downloaded_path(data_dir).read_bytes() == CR_2026.read_bytes()
+    assert previous_path(data_dir).read_bytes() == CR_2024.read_bytes()
+
+
+def test_downloading_the_same_edition_again_keeps_the_older_one_as_previous(server, data_dir, previous):
+    base, routes, _requested = server
+    routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
+    update_rules(data_dir, f"{base}/cr.txt")
+    update_rules(data_dir, f"{base}/cr.txt")  # the weekly refresh finds nothing new
+
+    assert previous_path(data_dir).read_bytes() == CR_2024.read_bytes()

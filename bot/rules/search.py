@@ -1,0 +1,404 @@
+"""Ranking rules and glossary entries for a question typed in chat, and knowing when nothing fits.
+
+Candidates are the entries holding the most of the question's words (see :mod:`bot.rules.masks`) and
+the entries of the topics the question names; they are ranked with a bm25-like score and with what a
+judge knows about the document: the topic's own rule (its title, the glossary term that points to it) comes before rules
+that merely mention the words, whole rules before side subrules, and the variant and multiplayer
+rules (800–999) only when the question is about them. A question whose words the best candidate
+does not cover gets no answer presented as one ("no confident match").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+import threading
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from bot.rules.document import Document, Rule
+from bot.rules.masks import StemMasks
+from bot.rules.query import (
+    GENERIC,
+    NUMBER_WORDS,
+    OFF_TOPIC,
+    OFF_TOPIC_RE,
+    SPECIFIC,
+    STOPWORDS,
+    VARIANT_WORDS,
+    expand,
+    stem,
+    words,
+)
+
+CANDIDATES = 30
+# Words in more than this share of the entries ("card", "player") only rank, they don't select candidates.
+COMMON = 0.08
+REFERENCE_RE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)(?![\d.]*\d)|\bsection (\d)\b")
+# A question whose main words name a keyword's rule ("protection from red") is answered with that rule.
+KEYWORD_SHARE = 0.5
+OBSOLETE_RE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
+# How much each signal counts (see rank()); tuned on the rules' structure, not on any one question.
+W_BM25, W_COVER, W_TITLE, W_TOPIC, W_NEAR = 0.6, 1.0, 0.3, 1.0, 0.3
+SUBRULE_PENALTY, GLOSSARY_PENALTY, VARIANT_PENALTY = 0.08, 0.3, 0.9
+# A rule's first paragraphs state it (305.1 says when a land may be played; 305.4 is an edge case).
+FIRST_RULE_BONUS = 0.2
+# Enough of the question's words (weighted by rarity) must be in the answer; less if the question
+# names a topic (a glossary term, a rule title) and the answer belongs to it.
+CONFIDENT_COVER, CONFIDENT_TOPIC_COVER = 0.6, 0.35
+LINKED_DOCS = 30
+# "What happens if …" asks for a consequence, which the game states as a state-based action (704).
+HAPPENS_RE = re.compile(r"\bwhat happens\b|\bhappens? (?:if|when|to)\b|\bwhat if\b", re.IGNORECASE)
+CONSEQUENCE_SECTION, CONSEQUENCE_PRIOR = "704", 0.25
+# How much more a word in an entry's title counts than one in its text, as FTS5's bm25(docs, 4.0, 1.0) would.
+TITLE_BM25 = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    kind: str  # "rule" or "glossary"
+    key: str  # a rule number or a glossary term
+    score: float
+
+
+@dataclass
+class Ranking:
+    hits: list[Hit]
+    confident: bool
+    topic: Hit | None = None  # the question names a glossary term or a rule title outright
+
+
+def _alt(stem_: str) -> str:
+    return NUMBER_WORDS.get(stem_, stem_)
+
+
+GENERIC_STEMS = frozenset(stem(word) for word in GENERIC)
+
+
+def is_under(number: str, ref: str) -> bool:
+    """Whether rule ``number`` is ``ref`` or part of it (121.4 is under 121, 702.19c under 702.19)."""
+    if number == ref:
+        return True
+    return (
+        number.startswith(ref) and number[len(ref)] in ".abcdefghijklmnopqrstuvwxyz"
+        if len(number) > len(ref)
+        else False
+    )
+
+
+def name_stems(name: str) -> tuple[str, ...]:
+    return tuple(sorted({stem(word) for word in words(OBSOLETE_RE.sub("", name)) if word not in STOPWORDS}))
+
+
+class Searcher:
+    def __init__(self, document: Document, context_title: Callable[[Rule], str]) -> None:
+        self.document = document
+        self._context_title = context_title
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._db.execute(
+            "CREATE VIRTUAL TABLE docs USING fts5(title, body, tokenize='porter unicode61 remove_diacritics 2')"
+        )
+        self._docs: list[tuple[str, str, str, str]] = []  # rowid - 1 → (kind, key, title, body)
+        for rule in document.entries:
+            if rule.kind in ("section", "heading") or rule.is_titled:
+                continue
+            self._docs.append(("rule", rule.number, context_title(rule), "\n".join([rule.text, *rule.examples])))
+        for entry in document.glossary:
+            self._docs.append(("glossary", entry.term, entry.term, entry.definition))
+        self._db.executemany("INSERT INTO docs(title, body) VALUES (?, ?)", [(d[2], d[3]) for d in self._docs])
+        self._db.commit()
+        self._rule_row = {key: row for row, (kind, key, _t, _b) in enumerate(self._docs) if kind == "rule"}
+        self._under_cache: dict[str, list[int]] = {}
+        self._ready = False
+
+    # ------------------------------------------------------------------ statistics, built on first use
+
+    def warm(self) -> None:
+        """Word statistics, the typo vocabulary and the topic names (about 0.1 s; done once)."""
+        with self._lock:
+            if self._ready:
+                return
+            frequency: Counter[str] = Counter()
+            self._doc_stems: list[frozenset[str]] = []
+            self._title_stems: list[frozenset[str]] = []
+            lengths: list[int] = []
+            for _kind, _key, title, body in self._docs:
+                found = words(f"{title} {body}")
+                lengths.append(len(found))
+                frequency.update(found)
+                self._doc_stems.append(frozenset(stem(word) for word in found))
+                self._title_stems.append(frozenset(stem(word) for word in words(title)))
+            document_frequency: Counter[str] = Counter()
+            for stems in self._doc_stems:
+                document_frequency.update(stems)
+            total = len(self._docs)
+            self._document_frequency = document_frequency
+            self._idf = {s: math.log(1 + total / count) for s, count in document_frequency.items()}
+            self._max_idf = math.log(1 + total)
+            self._masks = StemMasks(self._doc_stems, lengths)
+            self._vocabulary = {word for word in frequency if word.isalpha()}
+            by_letter: dict[str, list[str]] = {}
+            for word, _count in frequency.most_common():
+                if word.isalpha() and len(word) >= 3:
+                    by_letter.setdefault(word[0], []).append(word)
+            self._by_letter = by_letter
+            self._names = self._build_names()
+            self._names_by_stem: dict[str, list[tuple[str, ...]]] = {}
+            for key in self._names:
+                for part in key:
+                    self._names_by_stem.setdefault(part, []).append(key)
+            self._entries = {entry.term: entry for entry in self.document.glossary}
+            self._ancestors: list[tuple[str, ...]] = []
+            self._prior: list[float] = []
+            self._variant_penalty: list[float] = []
+            for kind, key, _title, _body in self._docs:
+                if kind == "glossary":
+                    self._ancestors.append(())
+                    self._prior.append(-GLOSSARY_PENALTY)
+                    self._variant_penalty.append(0.0)
+                    continue
+                rule = key.rstrip("abcdefghijklmnopqrstuvwxyz")
+                head = key.split(".")[0]
+                self._ancestors.append(tuple(dict.fromkeys((key, rule, head, head[0]))))
+                if key != rule:
+                    self._prior.append(-SUBRULE_PENALTY)
+                else:
+                    self._prior.append(FIRST_RULE_BONUS if key.endswith(".1") else 0.0)
+                self._variant_penalty.append(VARIANT_PENALTY if key[:1] in "89" else 0.0)
+            # What an entry scores before the question is read: its kind, and whether it is a variant rule
+            # (which only a question about variants may see unpenalised).
+            self._static_variant = list(self._prior)
+            self._static = [prior - penalty for prior, penalty in zip(self._prior, self._variant_penalty, strict=True)]
+            self._ready = True
+
+    def _build_names(self) -> dict[tuple[str, ...], Hit]:
+        """Glossary terms (and each part of a comma-joined one) and rule titles, keyed by their word stems."""
+        names: dict[tuple[str, ...], Hit] = {}
+        parts: list[tuple[tuple[str, ...], Hit]] = []
+        for entry in self.document.glossary:
+            hit = Hit("glossary", entry.term, 0.0)
+            names.setdefault(name_stems(entry.term), hit)
+            if "," in entry.term:
+                parts += [(name_stems(part), hit) for part in entry.term.split(",")]
+        for rule in self.document.entries:
+            if rule.kind != "section" and rule.is_titled:
+                names.setdefault(name_stems(rule.text), Hit("rule", rule.number, 0.0))
+        for key, hit in parts:
+            names.setdefault(key, hit)
+        for key, hit in list(names.items()):
+            names.setdefault(tuple(part for part in key if part not in GENERIC_STEMS), hit)
+        names.pop((), None)
+        return names
+
+    # ------------------------------------------------------------------ the question's words
+
+    def correct(self, word: str) -> str:
+        """A word the rules never use, corrected to a close one they do ("frist" → "first"), else itself."""
+        # Short words are too often another real word ("nice" is one letter from "nine").
+        if word in self._vocabulary or len(word) < 5 or not word.isalpha():
+            return word
+        candidates = self._by_letter.get(word[0], [])
+        if word[1:2]:
+            # A typo in the first letter is rarer; also try words that share the second letter first.
+            candidates = candidates + [w for w in self._by_letter.get(word[1], []) if w[1:2] == word[0]]
+        cutoff = 1 if len(word) < 8 else 2
+        found = process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=cutoff)
+        return found[0] if found else word
+
+    def terms(self, text: str) -> list[str]:
+        """The question's topic words, rewritten and corrected, in order (no stop words)."""
+        self.warm()
+        out: list[str] = []
+        for word in expand(text):
+            if word in STOPWORDS:
+                continue
+            word = self.correct(word)
+            if word not in STOPWORDS and word not in out:
+                out.append(word)
+        return out
+
+    # ------------------------------------------------------------------ ranking
+
+    def topic(self, stems: tuple[str, ...]) -> Hit | None:
+        """The glossary term or rule title that is exactly what the question names ("how does trample work")."""
+        return self._names.get(tuple(sorted(set(stems))))
+
+    def rank(self, text: str, limit: int = 6, *, topics: bool = True) -> Ranking:
+        terms = self.terms(text)
+        if not terms:
+            return Ranking([], False)
+        stems = [stem(word) for word in terms]
+        raw = set(words(text))
+        topic = self.topic(tuple(stems)) if topics and not raw & SPECIFIC else None
+        if topic is not None:
+            return Ranking([topic], True, topic)
+        variant = any(word in VARIANT_WORDS for word in terms)
+        consequence = HAPPENS_RE.search(text) is not None
+        off_topic = bool(raw & OFF_TOPIC) or OFF_TOPIC_RE.search(text.lower()) is not None
+        weights = {s: self._idf.get(s, self._max_idf) for s in stems}
+        total = sum(weights.values())
+        known = [word for word, s in zip(terms, stems, strict=True) if s in self._idf]
+        if not known:
+            return Ranking([], False)
+        linked = self._linked_rules(stems, weights)
+        if topics and not raw & SPECIFIC and not off_topic:
+            keyword = self._keyword(linked)
+            if keyword is not None:
+                return Ranking([keyword], True, keyword)
+        weighted = [(s, _alt(s), weight / total) for s, weight in weights.items()]
+        # Words of the question that stand next to each other in an entry ("toughness 0") count extra.
+        pairs = [
+            (a, b)
+            for a, b in zip(known, known[1:], strict=False)
+            if min(self._df_share(stem(a)), self._df_share(stem(b))) <= COMMON
+        ][:1]
+        near: set[int] = set()
+        if pairs:
+            proximity = " OR ".join(f'NEAR("{a}" "{b}", 2)' for a, b in pairs)
+            with self._lock:
+                rows = self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?", (proximity,)).fetchall()
+            near = {rowid - 1 for (rowid,) in rows}
+        stem_set = set(weights)
+        found = dict.fromkeys(self._masks.candidates(weighted, CANDIDATES))
+        found.update(dict.fromkeys(self._linked_docs(linked)))
+        if not found:
+            return Ranking([], False)
+        doc_stems, title_stems, norm = self._doc_stems, self._title_stems, self._masks.norm
+        covers: list[tuple[int, float, float, float]] = []
+        for row in found:
+            stems_here = doc_stems[row]
+            cover = 0.0
+            for s, alternative, weight in weighted:
+                if s in stems_here or alternative in stems_here:
+                    cover += weight
+            if cover:
+                # As bm25 with the title weighted four times (an entry under "Mana Abilities" is about them).
+                titled = title_stems[row]
+                title_cover = (
+                    0.0 if titled.isdisjoint(stem_set) else sum(weight for s, _a, weight in weighted if s in titled)
+                )
+                covers.append((row, cover, (cover + TITLE_BM25 * title_cover) * norm[row], title_cover))
+        if not covers:
+            return Ranking([], False)
+        bm25_scale = W_BM25 / (max(item[2] for item in covers) or 1.0)
+        static = self._static_variant if variant else self._static
+        ancestors = self._ancestors
+        scored: list[tuple[float, float, bool, int]] = []
+        for row, cover, bm25, title_cover in covers:
+            score = bm25 * bm25_scale + W_COVER * cover + W_TITLE * title_cover + static[row]
+            if row in near:
+                score += W_NEAR
+            share = 0.0
+            if linked:
+                for ancestor in ancestors[row]:
+                    value = linked.get(ancestor)
+                    if value is not None and value > share:
+                        share = value
+                score += W_TOPIC * share
+            if consequence and ancestors[row][-2:-1] == (CONSEQUENCE_SECTION,):
+                score += CONSEQUENCE_PRIOR
+            scored.append((score, cover, share > 0, row))
+        if not scored:
+            return Ranking([], False)
+        scored.sort(key=lambda item: -item[0])
+        _score, best_cover, best_in_topic, _row = scored[0]
+        needed = CONFIDENT_TOPIC_COVER if best_in_topic else CONFIDENT_COVER
+        confident = best_cover >= needed and not off_topic
+        hits = []
+        for score, _cover, _in_topic, row in scored[:limit]:
+            kind, key, _title, _body = self._docs[row]
+            hits.append(Hit(kind, key, score))
+        return Ranking(hits, confident)
+
+    def related(self, text: str, limit: int) -> list[Hit]:
+        """Entries holding the question's words, the most focused first (quick; for "see also")."""
+        stems = [stem(word) for word in self.terms(text)]
+        weights = {s: self._idf[s] for s in stems if s in self._idf}
+        if not weights:
+            return []
+        total = sum(weights.values())
+        weighted = [(s, _alt(s), weight / total) for s, weight in weights.items()]
+        return [Hit(*self._docs[row][:2], 0.0) for row in self._masks.candidates(weighted, limit)]
+
+    def fts(self, text: str, limit: int, *, any_word: bool = True) -> list[tuple[str, str]]:
+        """Plain full-text search (bm25, a hit in the title counts more): all the words if any entry has
+        them all, else (``any_word``) any of them. Without ``any_word`` it is a quick side search: words
+        found everywhere ("cast", "spell") make it slow and tell nothing, so it needs a rarer one."""
+        found = [word for word in words(text) if word not in STOPWORDS][:12]
+        if not found:
+            return []
+        if not any_word:
+            self.warm()
+            if all(self._df_share(stem(word)) > COMMON for word in found):
+                return []
+        terms = ['"' + word + '"' for word in found]
+        with self._lock:
+            for joiner in (" ", " OR ") if any_word else (" ",):
+                rows = self._db.execute(
+                    "SELECT rowid FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 4.0, 1.0) LIMIT ?",
+                    (joiner.join(terms), limit),
+                ).fetchall()
+                if rows or len(terms) == 1:
+                    break
+        return [self._docs[rowid - 1][:2] for (rowid,) in rows]
+
+    def _keyword(self, linked: dict[str, float]) -> Hit | None:
+        """The titled rule (a keyword such as 702.16 Protection) that most of the question names, if any."""
+        best = max(linked.items(), key=lambda item: item[1], default=None)
+        if best is None or best[1] < KEYWORD_SHARE:
+            return None
+        rule = self.document.get(best[0])
+        if rule is None or rule.kind != "rule" or not rule.is_titled:
+            return None
+        return Hit("rule", rule.number, best[1])
+
+    def _linked_docs(self, linked: dict[str, float]) -> list[int]:
+        """The entries of the rules a named topic points to (601 → 601.1, 601.2, …), as candidates."""
+        rows: list[int] = []
+        for ref in sorted(linked, key=lambda ref: -linked[ref]):
+            rows += self._rows_under(ref)
+            if len(rows) >= LINKED_DOCS:
+                break
+        return rows[:LINKED_DOCS]
+
+    def _rows_under(self, ref: str) -> list[int]:
+        found = self._under_cache.get(ref)
+        if found is None:
+            found = []
+            for number in [ref, *(rule.number for rule in self.document.descendants(ref))]:
+                if (row := self._rule_row.get(number)) is not None:
+                    found.append(row)
+                    if len(found) >= LINKED_DOCS:
+                        break
+            with self._lock:
+                self._under_cache[ref] = found
+        return found
+
+    def _df_share(self, stem_: str) -> float:
+        return self._document_frequency.get(stem_, 0) / len(self._docs)
+
+    def _linked_rules(self, stems: list[str], weights: dict[str, float]) -> dict[str, float]:
+        """Rules that a glossary term or rule title named in the question points to ("library" → 401),
+        each with the share of the question (by word rarity) that the name covers."""
+        linked: dict[str, float] = {}
+        present = set(stems)
+        total = sum(weights.values())
+        for key in {key for s in present for key in self._names_by_stem.get(s, ())}:
+            if present.issuperset(key):
+                share = sum(weights[s] for s in key) / total
+                hit = self._names[key]
+                refs = [hit.key] if hit.kind == "rule" else []
+                if hit.kind == "glossary" and (entry := self._entries.get(hit.key)) is not None:
+                    refs = [rule or section for rule, section in REFERENCE_RE.findall(entry.definition)]
+                for ref in refs:
+                    linked[ref] = max(linked.get(ref, 0.0), share)
+        return linked
+
+    def close(self) -> None:
+        self._db.close()

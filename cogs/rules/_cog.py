@@ -1,0 +1,209 @@
+"""/rule: Comprehensive Rules lookups by number, glossary term or question (the work is done in bot.rules)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.rules import updater
+from bot.rules.answer import Answer, Line, clip
+from bot.rules.diff import EditionDiff, diff_documents, is_changes_query
+from bot.rules.document import Document, RulesFormatError, load_document
+from bot.rules.index import RulesIndex
+from bot.rules.numbers import find_numbers
+from bot.rules.sources import LoadedRules, downloaded_path, load_configured, previous_path
+from cogs._ui import reply
+from cogs.rules._components import SELECT_LIMIT, PageButton, RelatedSelect, answer_key, answer_view
+from cogs.rules._render import render_pages
+
+log = logging.getLogger(__name__)
+
+
+def build_index(document: Document) -> RulesIndex:
+    index = RulesIndex(document)
+    index.warm()
+    return index
+
+
+class Rules(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.loaded: LoadedRules | None = None
+        self._refresh_task: asyncio.Task | None = None
+        self._diff: tuple[tuple[float, int], EditionDiff] | None = None
+
+    async def cog_load(self) -> None:
+        config = self.bot.config
+        self.loaded = await asyncio.to_thread(load_configured, config.rules_file, config.data_dir)
+        await asyncio.to_thread(self.loaded.index.warm)
+        log.info("Rules ready: %s (%s, %s)", self.loaded.description(), self.loaded.origin, self.loaded.path)
+        self.bot.add_dynamic_items(PageButton, RelatedSelect)
+        if config.rules_file is None:
+            if downloaded_path(config.data_dir).is_file():
+                self._refresh_task = asyncio.create_task(
+                    self._keep_current(updater.REFRESH_INTERVAL), name="rules-refresh"
+                )
+            elif config.rules_auto_update:
+                # First start with nothing configured: fetch the full rules; the excerpt answers meanwhile.
+                self._refresh_task = asyncio.create_task(self._keep_current(0), name="rules-first-download")
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(PageButton, RelatedSelect)
+        if self._refresh_task is not None:
+            self._refresh_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._refresh_task
+
+    async def _keep_current(self, wait: float) -> None:
+        """Download the rules now and then (validated, stored atomically) and switch to them once they parse.
+
+        A failure is logged once, then retried with a growing delay; lookups never wait for it.
+        """
+        config = self.bot.config
+        failures = 0
+        while True:
+            await asyncio.sleep(wait)
+            try:
+                result = await asyncio.to_thread(updater.update_rules, config.data_dir, config.rules_url)
+                index = await asyncio.to_thread(build_index, result.document)
+            except Exception as error:
+                failures += 1
+                level = logging.WARNING if failures == 1 else logging.DEBUG
+                if not isinstance(error, updater.UpdateError):
+                    log.log(level, "Rules download failed unexpectedly", exc_info=error)
+                log.log(
+                    level,
+                    "Could not download the Comprehensive Rules (attempt %s); still answering from the %s: %s",
+                    failures,
+                    self.loaded.origin if self.loaded else "rules loaded",
+                    error,
+                )
+                on_excerpt = self.loaded is None or self.loaded.index.document.is_excerpt
+                wait = updater.retry_delay(failures) if on_excerpt else updater.REFRESH_INTERVAL
+                continue
+            if failures:
+                log.info("Rules download succeeded after %s failed attempts", failures)
+            failures = 0
+            self.loaded = LoadedRules(index, result.path, "downloaded")
+            log.info("Rules updated: now %s", self.loaded.description())
+            wait = updater.REFRESH_INTERVAL
+
+    @property
+    def index(self) -> RulesIndex:
+        if self.loaded is None:
+            raise RuntimeError("the rules are not loaded yet")
+        return self.loaded.index
+
+    def edition_description(self) -> str:
+        """The rules edition in use, for /about."""
+        return self.loaded.description() if self.loaded else "not loaded"
+
+    # ------------------------------------------------------------------ answers
+
+    async def answer_for(self, query: str, *, examples: bool) -> Answer:
+        if is_changes_query(query):
+            return await self.changes_answer(query)
+        return self.index.lookup(query, examples=examples)
+
+    async def changes_answer(self, query: str) -> Answer:
+        """What the latest update changed, or one rule's old and new text ("changes 702.29")."""
+        edition = self.index.edition
+        diff = await self._edition_diff()
+        if diff is None:
+            lines = [
+                Line("No earlier edition is kept yet to compare with."),
+                Line(
+                    "When the bot updates its downloaded rules to a new edition, it keeps the previous one, "
+                    "and this lists what changed. From a terminal, `python -m bot rules diff OLD_FILE NEW_FILE` "
+                    "compares any two rules files."
+                ),
+            ]
+            return Answer(False, "changes", "Rules changes", lines, edition)
+        numbers = find_numbers(query)
+        if numbers:
+            number = numbers[0].start
+            return Answer(
+                True,
+                "changes",
+                clip(f"{diff.title} · {number}", 256),
+                [Line(t) for t in diff.rule_lines(number)],
+                edition,
+            )
+        return Answer(True, "changes", diff.title, [Line(text) for text in diff.summary_lines()], edition)
+
+    async def _edition_diff(self) -> EditionDiff | None:
+        loaded = self.loaded
+        previous = previous_path(self.bot.config.data_dir)
+        if loaded is None or loaded.origin != "downloaded" or not previous.is_file():
+            return None
+        stamp = (previous.stat().st_mtime, id(loaded))
+        if self._diff is not None and self._diff[0] == stamp:
+            return self._diff[1]
+        try:
+            old = await asyncio.to_thread(load_document, previous)
+        except (OSError, RulesFormatError) as error:
+            log.warning("The kept previous rules edition is unreadable (%s): %s", previous, error)
+            return None
+        diff = await asyncio.to_thread(diff_documents, old, loaded.index.document)
+        self._diff = (stamp, diff)
+        return diff
+
+    # ------------------------------------------------------------------ sending
+
+    async def send_page(
+        self, interaction: discord.Interaction, key: str, answer: Answer, page: int, *, examples: bool, ephemeral: bool
+    ) -> None:
+        pages = render_pages(answer)
+        page = max(0, min(page, len(pages) - 1))
+        view = answer_view(
+            answer, key, page, len(pages), owner=interaction.user.id, examples=examples, ephemeral=ephemeral
+        )
+        await reply(interaction, embed=pages[page], view=view or discord.utils.MISSING, ephemeral=ephemeral)
+
+    async def edit_page(
+        self, interaction: discord.Interaction, key: str, answer: Answer, page: int, *, owner: int, examples: bool
+    ) -> None:
+        pages = render_pages(answer)
+        page = max(0, min(page, len(pages) - 1))
+        private = interaction.message is not None and interaction.message.flags.ephemeral
+        view = answer_view(answer, key, page, len(pages), owner=owner, examples=examples, ephemeral=private)
+        await interaction.response.edit_message(embed=pages[page], view=view)
+
+    async def send_answer(
+        self, interaction: discord.Interaction, query: str, *, examples: bool, ephemeral: bool = False
+    ) -> None:
+        answer = await self.answer_for(query, examples=examples)
+        key = answer_key(query, answer)
+        await self.send_page(interaction, key, answer, 0, examples=examples, ephemeral=ephemeral or not answer.found)
+
+    # ------------------------------------------------------------------ the command
+
+    @app_commands.command(name="rule")
+    @app_commands.describe(
+        query="A rule number (702.29, 704.5k, 702), a term (cycling), a question, or “changes”",
+        examples="Show the examples under each rule (default: yes)",
+    )
+    async def rule(
+        self,
+        interaction: discord.Interaction,
+        query: app_commands.Range[str, 1, 6000],
+        examples: bool = True,
+    ) -> None:
+        """Look up the Magic Comprehensive Rules by number, glossary term or question."""
+        await self.send_answer(interaction, query, examples=examples)
+
+    @rule.autocomplete("query")
+    async def rule_query_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        if self.loaded is None:
+            return []
+        return [
+            app_commands.Choice(name=clip(choice.name, 100), value=choice.value[:100])
+            for choice in self.index.autocomplete(current)[:SELECT_LIMIT]
+        ]

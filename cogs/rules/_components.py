@@ -1,0 +1,130 @@
+"""Buttons and the related-rules menu under an answer; their state is in the custom id, so they keep
+working after a restart and never expire.
+
+A judge answers for the whole table: on a public answer the asker turns its pages, anyone else gets their
+own private copy at the page they asked for; a private answer can be shown in the channel.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot import limits
+from bot.errors import UserFacingError
+from bot.rules.answer import Answer, clip
+from cogs._ui import guarded
+
+if TYPE_CHECKING:
+    from cogs.rules._cog import Rules
+
+SELECT_LIMIT = limits.SELECT_OPTIONS
+CUSTOM_ID_LIMIT = limits.CUSTOM_ID
+# "rule:next:3:123456789012345678:1:" leaves the rest of the 100 characters for what was asked.
+PAGE_ID = r"rule:(?P<action>prev|next|show):(?P<page>\d{1,3}):(?P<owner>\d{1,20}):(?P<examples>[01]):(?P<key>.*)"
+RELATED_ID = r"rule:rel:(?P<examples>[01])"
+LABELS = {"prev": "Previous", "next": "Next", "show": "Show in channel"}
+
+
+def answer_key(query: str, answer: Answer) -> str:
+    """What to look up again to rebuild the answer: the query if it fits in a custom id, else its target."""
+    query = " ".join(query.split())
+    room = CUSTOM_ID_LIMIT - len("rule:next:999:18446744073709551615:1:")
+    if len(query) <= room:
+        return query
+    target = answer.target.removeprefix("Glossary: ")
+    return target if len(target) <= room else ""
+
+
+def _rules_cog(interaction: discord.Interaction) -> Rules:
+    cog = interaction.client.get_cog("Rules")
+    if cog is None or getattr(cog, "loaded", None) is None:
+        raise UserFacingError("The rules are not loaded right now; try again in a minute.")
+    return cog
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_ID):
+    def __init__(self, action: str, page: int, owner: int, examples: bool, key: str, *, disabled: bool = False):
+        style = discord.ButtonStyle.primary if action == "show" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=LABELS[action],
+                style=style,
+                disabled=disabled,
+                custom_id=f"rule:{action}:{page}:{owner}:{int(examples)}:{key}"[:CUSTOM_ID_LIMIT],
+            )
+        )
+        self.action, self.page, self.owner, self.examples, self.key = action, page, owner, examples, key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> PageButton:
+        return cls(match["action"], int(match["page"]), int(match["owner"]), match["examples"] == "1", match["key"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = _rules_cog(interaction)
+        answer = await cog.answer_for(self.key, examples=self.examples)
+        if self.action == "show":
+            # Shown to everyone; its buttons now belong to whoever showed it.
+            await cog.send_page(interaction, self.key, answer, self.page, examples=self.examples, ephemeral=False)
+            return
+        target = self.page + (1 if self.action == "next" else -1)
+        message = interaction.message
+        private = message is None or message.flags.ephemeral
+        if private or interaction.user.id == self.owner:
+            await cog.edit_page(interaction, self.key, answer, target, owner=self.owner, examples=self.examples)
+        else:
+            await cog.send_page(interaction, self.key, answer, target, examples=self.examples, ephemeral=True)
+
+
+class RelatedSelect(discord.ui.DynamicItem[discord.ui.Select], template=RELATED_ID):
+    """Opens a rule the answer mentions, privately, for whoever picks it."""
+
+    def __init__(self, examples: bool, answer: Answer | None = None) -> None:
+        options = [
+            discord.SelectOption(label=clip(choice.name, 100), value=choice.value[:100])
+            for choice in (answer.related() if answer else [])[:SELECT_LIMIT]
+        ]
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Open a related rule…",
+                options=options or [discord.SelectOption(label="-")],
+                custom_id=f"rule:rel:{int(examples)}",
+            )
+        )
+        self.examples = examples
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> RelatedSelect:
+        return cls(match["examples"] == "1")
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = _rules_cog(interaction)
+        values = (interaction.data or {}).get("values") or []
+        if not values or not isinstance(values[0], str):
+            raise UserFacingError("Pick one of the rules in the menu.")
+        query = values[0][:100]
+        answer = await cog.answer_for(query, examples=self.examples)
+        await cog.send_page(interaction, query, answer, 0, examples=self.examples, ephemeral=True)
+
+
+def answer_view(
+    answer: Answer, key: str, page: int, total: int, *, owner: int, examples: bool, ephemeral: bool
+) -> discord.ui.View | None:
+    """Previous/Next when there are several pages, "Show in channel" on a private answer, related rules."""
+    view = discord.ui.View(timeout=None)
+    if total > 1 and key:
+        view.add_item(PageButton("prev", page, owner, examples, key, disabled=page <= 0))
+        view.add_item(PageButton("next", page, owner, examples, key, disabled=page >= total - 1))
+    if ephemeral and answer.found and key:
+        view.add_item(PageButton("show", page, owner, examples, key))
+    if answer.related():
+        view.add_item(RelatedSelect(examples, answer))
+    return view if view.children else None

@@ -1,0 +1,99 @@
+"""First start with no rules configured: the full rules are fetched in the background from a loopback
+server, the excerpt answers meanwhile, failures are logged once and retried with backoff."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+
+import pytest
+
+from bot.client import CycleBot
+from bot.config import Config
+from bot.rules import updater
+from bot.rules.sources import downloaded_path
+from tests.conftest import CR_DIR
+
+CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
+
+
+async def wait_for(condition, limit: float = 20.0) -> None:
+    """Poll ``condition`` while the bot's background work runs in the same event loop."""
+    async with asyncio.timeout(limit):
+        while not condition():  # noqa: ASYNC110 (the condition is the bot's state, not an event we own)
+            await asyncio.sleep(0.02)
+
+
+def rules_cog(env):
+    return env.bot.get_cog("Rules")
+
+
+class TestFirstStartDownload:
+    @pytest.fixture
+    def simcord_bot(self, bot_config, server):
+        base, routes, _requested = server
+        routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
+        return CycleBot(dataclasses.replace(bot_config, rules_auto_update=True, rules_url=f"{base}/cr.txt"))
+
+    async def test_the_full_rules_replace_the_excerpt_once_they_parse(self, simcord_env, channel, alice, bot_config):
+        await wait_for(lambda: rules_cog(simcord_env).loaded.origin == "downloaded")
+
+        result = await alice.slash(channel, "rule", query="613.1")
+
+        assert not result.ephemeral
+        assert result.response.embeds[0].footer.text.startswith("Comprehensive Rules effective as of January 16, 2026")
+        assert downloaded_path(bot_config.data_dir).read_bytes() == CR_2026.read_bytes()
+
+
+class TestDownloadFails:
+    @pytest.fixture
+    def simcord_bot(self, bot_config, server, monkeypatch):
+        monkeypatch.setattr(updater, "RETRY_FIRST", 0.05)
+        base, _routes, _requested = server
+        return CycleBot(dataclasses.replace(bot_config, rules_auto_update=True, rules_url=f"{base}/cr.txt"))
+
+    async def test_failure_is_logged_once_retried_with_backoff_and_the_excerpt_answers(
+        self, simcord_env, channel, alice, server, caplog
+    ):
+        _base, routes, requested = server
+        await wait_for(lambda: len(requested) >= 4)
+
+        result = await alice.slash(channel, "rule", query="702.29")
+        assert result.response.embeds[0].footer.text.startswith("Comprehensive Rules bundled excerpt")
+        records = [*caplog.get_records("setup"), *caplog.records]
+        warnings = [r for r in records if r.name == "cogs.rules._cog" and r.levelno >= logging.WARNING]
+        assert len(warnings) == 1 and "HTTP 404" in warnings[0].getMessage()
+        # The waits grow: 0.05, 0.1, 0.2 … seconds between attempts, not one per lookup.
+        count = len(requested)
+        for _ in range(5):
+            await alice.slash(channel, "rule", query="trample")
+        assert len(requested) <= count + 1
+
+        routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
+        await wait_for(lambda: rules_cog(simcord_env).loaded.origin == "downloaded")
+
+
+class TestAutoUpdateOff:
+    @pytest.fixture
+    def simcord_bot(self, bot_config, server):
+        base, _routes, _requested = server
+        return CycleBot(dataclasses.replace(bot_config, rules_auto_update=False, rules_url=f"{base}/cr.txt"))
+
+    async def test_rules_auto_update_0_never_downloads(self, simcord_env, channel, alice, server):
+        _base, _routes, requested = server
+        await alice.slash(channel, "rule", query="702.29")
+        await asyncio.sleep(0.2)
+        assert requested == []
+        assert rules_cog(simcord_env)._refresh_task is None
+
+
+def test_rules_auto_update_is_on_unless_set_to_0():
+    assert Config.from_env({}).rules_auto_update is True
+    assert Config.from_env({"RULES_AUTO_UPDATE": "0"}).rules_auto_update is False
+    assert Config.from_env({"RULES_AUTO_UPDATE": "1"}).rules_auto_update is True
+
+
+def test_retries_wait_longer_each_time_up_to_six_hours():
+    assert [updater.retry_delay(n) for n in (1, 2, 3)] == [60.0, 120.0, 240.0]
+    assert updater.retry_delay(1000) == 6 * 3600.0

@@ -1,0 +1,142 @@
+"""Questions as players type them (core, no Discord): keywords, abbreviations, typos, glossary links,
+cross-reference ranges, the relevance floor, and the evaluation targets."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.rules.numbers import NumberRef, find_numbers
+from tests.rules.evaluation import TARGETS, evaluate, load_questions, matches
+
+
+def numbers(answer):
+    return [line.number for line in answer.lines if line.number]
+
+
+@pytest.mark.parametrize("query", ["trample", "how does trample work", "How does Trample work?", "tramples"])
+def test_a_keyword_answers_its_defining_rule_702_19_with_every_subrule(full_index, query):
+    answer = full_index.lookup(query)
+    assert answer.found and answer.target == "702.19"
+    assert answer.lines[0].text.startswith("A keyword ability that modifies how a creature assigns combat damage.")
+    assert numbers(answer) == ["702.19."] + [f"702.19{letter}" for letter in "abcdefg"]
+
+
+@pytest.mark.parametrize(
+    ("query", "title", "target"),
+    [
+        ("sba", "Glossary: State-Based Actions", "704"),
+        ("SBAs", "Glossary: State-Based Actions", "704"),
+        ("etb", "Glossary: Enters the Battlefield", None),
+        ("ltb", "Glossary: Leaves the Battlefield", None),
+        ("cmc", "Glossary: Mana Value", "202.3"),
+        ("mv", "Glossary: Mana Value", "202.3"),
+        ("mdfc", "Glossary: Modal Double-Faced Cards", None),
+        ("dfc", "Glossary: Double-Faced Cards", "712"),
+        ("apnap", "Glossary: Active Player, Nonactive Player Order", "101.4"),
+        ("frist strike", "Glossary: First Strike", "702.7"),
+        ("converted mana cost", "Glossary: Converted Mana Cost (Obsolete)", None),
+        ("phased in", "Glossary: Phased In, Phased Out", "702.26"),
+    ],
+)
+def test_abbreviations_typos_obsolete_and_comma_joined_terms_find_their_glossary_entry(
+    full_index, query, title, target
+):
+    answer = full_index.lookup(query)
+    assert answer.found and answer.title == title
+    if target:
+        assert answer.target == target
+
+
+def test_the_apnap_order_redirect_with_commas_is_followed_101_4(full_index):
+    answer = full_index.lookup("APNAP Order")
+    assert answer.title == "Glossary: Active Player, Nonactive Player Order"
+    assert "APNAP Order" in answer.intro
+    assert answer.target == "101.4"
+
+
+def test_a_cross_reference_range_links_every_rule_of_it_603_7d_f(full_index):
+    answer = full_index.lookup("109.4b")
+    assert {"603.7d", "603.7e", "603.7f"} <= {choice.value for choice in answer.references}
+
+
+@pytest.mark.parametrize(
+    ("query", "cited"),
+    [
+        ("what happens if I draw from an empty library", {"121.4", "704.5b"}),
+        ("etb triggers", {"603.6a"}),
+        ("legend rule", {"704.5j"}),
+        ("why did my spell fizzle", {"608.2b"}),
+        ("protection from red", {"702.16"}),
+    ],
+)
+def test_questions_answer_the_rule_a_judge_would_cite(full_index, query, cited):
+    answer = full_index.lookup(query)
+    # The rule itself, or the whole rule it belongs to (405.6 shows 405.6c).
+    assert answer.found and matches(full_index, answer.target, sorted(cited)), answer.target
+
+
+def test_variant_rules_only_answer_questions_about_variants(full_index):
+    assert not full_index.lookup("does cycling use the stack").target.startswith(("8", "9"))
+    assert full_index.lookup("commander damage").target == "903.10a"
+
+
+@pytest.mark.parametrize("query", ["how do I sleeve my deck", "lol", "what's the weather", "card prices", "gg"])
+def test_non_questions_get_no_confident_match_with_suggestions(full_index, query):
+    answer = full_index.lookup(query)
+    assert not answer.found and answer.title.startswith("No confident match for")
+    assert "Nothing in the Comprehensive Rules matches that well" in answer.lines[0].text
+
+
+def test_no_confident_match_on_the_excerpt_says_how_to_load_the_full_rules(excerpt_index):
+    answer = excerpt_index.lookup("how do layers work")
+    assert not answer.found
+    assert any("python -m bot rules update" in line.text for line in answer.lines)
+
+
+@pytest.mark.parametrize(
+    ("typed", "found"),
+    [
+        ("702.29 c", ["702.29c"]),
+        ("702.29C", ["702.29c"]),
+        ("§704.5b", ["704.5b"]),
+        ("CR 702.29c", ["702.29c"]),
+        ("rule 704.5k?", ["704.5k"]),
+        ("702,29", ["702.29"]),
+        ("702.29e)", ["702.29e"]),
+        ("what does 702.29c say", ["702.29c"]),
+        ("704.5a-c", ["704.5a–704.5c"]),
+        ("603.7d–f", ["603.7d–603.7f"]),
+        ("702.29a, 702.29c", ["702.29a", "702.29c"]),
+        ("rule 704", ["704"]),
+        ("100", ["100"]),
+        ("127.0.0.1", []),
+        ("20 life", []),
+        ("704.5 a creature with 0 toughness", ["704.5"]),
+    ],
+)
+def test_rule_numbers_are_found_anywhere_in_a_query(typed, found):
+    assert [str(ref) for ref in find_numbers(typed)] == found
+
+
+def test_a_range_is_one_reference():
+    assert find_numbers("702.29a-702.29c") == [NumberRef("702.29a", "702.29c")]
+
+
+def test_a_number_in_a_question_wins_over_the_words_121_4(full_index):
+    answer = full_index.lookup("is trample in 121.4?")
+    assert numbers(answer) == ["121.4."]
+
+
+def test_the_evaluation_set_meets_its_targets_on_the_2026_rules(full_index):
+    questions, not_rules = load_questions()
+    assert len(questions) >= 60 and len(not_rules) >= 20
+    report = evaluate(full_index, questions, not_rules)
+    rates = report.rates()
+    assert not report.failed_targets(), "\n".join([str(rates), *report.misses])
+    assert set(rates) == set(TARGETS)
+
+
+def test_a_search_answered_from_the_excerpt_says_the_full_rules_may_say_more(excerpt_index):
+    answer = excerpt_index.lookup("what happens when my library runs out")
+    assert answer.found and answer.target in ("121.4", "704.5b", "401.3")
+    assert "only the bundled excerpt of the rules is loaded" in answer.intro

@@ -55,14 +55,17 @@ def bundled_migrations() -> list[Migration]:
 
 
 class Database:
-    """One aiosqlite connection shared by the bot.
+    """The bot's aiosqlite connections: one writer shared by the bot, and a read-only reader.
 
     aiosqlite runs every statement on one thread, so two tasks writing at once would
     interleave inside one transaction; ``transaction()`` serialises writers with a lock.
+    The reader (a file database only) answers read-only views without waiting for a writer:
+    WAL mode lets it read the last committed state while a write is in progress.
     """
 
     def __init__(self, connection: aiosqlite.Connection, path: Path | str) -> None:
         self.connection = connection
+        self.reader: aiosqlite.Connection | None = None
         self.path = path
         self._write_lock = asyncio.Lock()
 
@@ -97,13 +100,26 @@ class Database:
                 await (await connection.execute(pragma)).close()
             db = cls(connection, path)
             await db.migrate(bundled_migrations() if migrations is None else migrations)
+            await db._open_reader()
         except BaseException:
             await connection.close()
             raise
         return db
 
+    async def _open_reader(self) -> None:
+        if str(self.path) == ":memory:":
+            return  # an in-memory database is private to its connection: reads share the writer's
+        uri = await asyncio.to_thread(lambda: Path(self.path).resolve().as_uri() + "?mode=ro")
+        self.reader = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+        self.reader.row_factory = aiosqlite.Row
+
     async def close(self) -> None:
-        await self.connection.close()
+        try:
+            if self.reader is not None:
+                await self.reader.close()
+                self.reader = None
+        finally:
+            await self.connection.close()
 
     async def checkpoint(self) -> None:
         """Copy the WAL into the database file and empty it (after a deletion, so no old copy stays in -wal)."""

@@ -18,10 +18,7 @@ import logging
 import sqlite3
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import Any
-
-import aiosqlite
 
 from bot.goldfish.engine import Game
 from bot.goldfish.model import Event, UnreadableGame
@@ -131,30 +128,13 @@ async def _add_stats(conn, user_id: int, delta: StatsDelta) -> None:
     await _execute(conn, _ADD_STATS, (user_id, *(delta.values[key] for key in KEYS)))
 
 
-def _read_only_uri(path: Path | str) -> str:
-    return Path(path).resolve().as_uri() + "?mode=ro"
-
-
 class GameStore:
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.reader: aiosqlite.Connection | None = None
-
-    async def open_reader(self) -> None:
-        """Open the read-only connection (a file database only; in memory, reads share the writer's)."""
-        if self.reader is not None or str(self.db.path) == ":memory:":
-            return
-        self.reader = await aiosqlite.connect(_read_only_uri(self.db.path), uri=True, isolation_level=None)
-        self.reader.row_factory = aiosqlite.Row
-
-    async def close(self) -> None:
-        if self.reader is not None:
-            await self.reader.close()
-            self.reader = None
 
     async def _read(self, sql: str, params: tuple, *, writer: bool = False) -> sqlite3.Row | None:
         # One round trip to the database thread (execute, fetch and close together).
-        conn = self.db.connection if writer else (self.reader or self.db.connection)
+        conn = self.db.connection if writer else (self.db.reader or self.db.connection)
         rows = await conn.execute_fetchall(sql, params)
         return next(iter(rows), None)
 

@@ -75,13 +75,11 @@ class Goldfish(TableActions, commands.Cog):
 
     async def cog_load(self) -> None:
         self.store = GameStore(self.bot.db)  # type: ignore[attr-defined]
-        await self.store.open_reader()
         self.service = GameService(self.store)
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
-        await self.store.close()
 
     # ------------------------------------------------------------ /goldfish start
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import sqlite3
 from pathlib import Path
 
@@ -131,14 +133,26 @@ async def test_a_failing_checkpoint_is_logged_and_tried_again_later(simcord_env,
     assert any(r.getMessage() == "WAL checkpoint failed" and r.exc_info for r in caplog.records)
 
 
-async def test_a_checkpoint_that_meets_a_transaction_in_progress_is_postponed_without_a_traceback(simcord_env, caplog):
+async def test_a_checkpoint_waits_for_a_transaction_in_progress_and_loses_nothing(simcord_env, caplog):
     bot = simcord_env.bot
     await bot.db.set_meta("filler", "x" * 20_000)
-    async with bot.db.transaction() as conn:
-        await conn.execute("INSERT INTO meta (key, value) VALUES ('open', 'transaction')")
-        await bot.checkpoint()  # one run of the loop's body, as the timer would start it
+    in_transaction, release = asyncio.Event(), asyncio.Event()
 
-    postponed = [r for r in caplog.records if r.getMessage().startswith("WAL checkpoint postponed")]
-    assert postponed and not postponed[0].exc_info
+    async def writer() -> None:
+        async with bot.db.transaction() as conn:
+            await conn.execute("INSERT INTO meta (key, value) VALUES ('open', 'transaction')")
+            in_transaction.set()
+            await release.wait()
+
+    task = asyncio.create_task(writer())
+    await in_transaction.wait()
+    checkpoint = asyncio.create_task(bot.checkpoint())  # one run of the loop's body, as the timer would start it
+    await asyncio.sleep(0.05)
+    assert not checkpoint.done()  # it never runs inside someone else's transaction
+    release.set()
+    await asyncio.wait_for(asyncio.gather(task, checkpoint), 10)
+
     assert not any(r.getMessage() == "WAL checkpoint failed" for r in caplog.records)
     assert await bot.db.get_meta("open") == "transaction"
+    wal = os.path.getsize(f"{bot.db.path}-wal") if os.path.exists(f"{bot.db.path}-wal") else 0  # noqa: ASYNC240
+    assert wal == 0  # the checkpoint ran once the transaction committed

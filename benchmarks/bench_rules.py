@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import statistics
 import sys
 import time
 import tracemalloc
@@ -16,6 +15,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from _bench import Report, median, percentile  # noqa: E402
 
 from bot.rules.document import load_document  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
@@ -43,11 +44,6 @@ TARGETS = {
     "autocomplete": 1.0,
     "full-text search": 1.0,
 }
-
-
-def percentile(samples: list[float], fraction: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def time_calls(function, queries: list[str], runs: int) -> list[float]:
@@ -121,22 +117,16 @@ def main(argv: list[str] | None = None) -> int:
         ("full-text search", time_calls(index.search, SEARCH_QUERIES, args.runs), f"{len(SEARCH_QUERIES)} queries")
     )
 
-    print(f"{'operation':<18}{'median ms':>11}{'p99 ms':>10}{'target ms':>11}  {'ok':<4}samples")
-    failed = False
+    report = Report("Comprehensive Rules core (targets: builds on the median, lookups on the p99)")
     for name, samples, note in rows:
-        median, p99 = statistics.median(samples), percentile(samples, 0.99)
-        measured = median if name in ("parse+index", "warm (ranking)") else p99
-        ok = measured < TARGETS[name]
-        failed |= not ok
-        print(
-            f"{name:<18}{median:>11.3f}{p99:>10.3f}{TARGETS[name]:>11.1f}  {'yes' if ok else 'NO':<4}"
-            f"{len(samples)} ({note})"
-        )
-    memory = (current + sqlite_pages) / 1e6
-    memory_ok = memory < 30
-    verdict = "yes" if memory_ok else "NO"
-    print(f"{'index memory':<18}{memory:>11.1f}{'':>10}{30.0:>11.1f}  {verdict:<4}MB (Python objects + SQLite index)")
-    return 1 if failed or not memory_ok else 0
+        if name in ("parse+index", "warm (ranking)"):
+            report.add(f"{name} median ({note})", median(samples), " ms", at_most=TARGETS[name])
+        else:
+            report.add(f"{name} median ({note})", median(samples), " ms")
+            report.add(f"{name} p99", percentile(samples, 0.99), " ms", at_most=TARGETS[name])
+    report.add("index memory (Python objects + SQLite index)", (current + sqlite_pages) / 1e6, " MB", at_most=30.0)
+    report.print()
+    return report.exit_code()
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ the per-run p99s). Exits 1 when any target is missed.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench_rules import percentile  # noqa: E402
+from _bench import Report, median, percentile  # noqa: E402
 
 from bot.rules.document import load_document  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
@@ -60,29 +59,24 @@ def main(argv: list[str] | None = None) -> int:
             samples.append((time.thread_time() - start) * 1000)
             wall.append((time.perf_counter() - start_wall) * 1000)
         p99s.append(percentile(samples, 0.99))
-        medians.append(statistics.median(samples))
+        medians.append(median(samples))
         wall_p99s.append(percentile(wall, 0.99))
-    p99 = statistics.median(p99s)
+    p99 = median(p99s)
 
-    document = index.document
     print(f"Rules: {args.rules.name} ({index.edition}); questions: {args.questions.name}")
-    print(f"{len(questions)} questions, {len(not_rules)} non-questions, {args.runs} timing runs\n")
-    print(f"{'measure':<24}{'result':>10}{'target':>10}  ok")
-    failed = False
+    print(f"{len(questions)} questions, {len(not_rules)} non-questions, {args.runs} timing runs")
+    result = Report("/rule answers to chat questions")
     for name, goal in TARGETS.items():
-        ok = rates[name] >= goal
-        failed |= not ok
         label = "non-questions refused" if name == "refused" else name
-        print(f"{label:<24}{rates[name]:>9.1%}{'≥ ' + format(goal, '.0%'):>10}  {'yes' if ok else 'NO'}")
-    ok = p99 < P99_TARGET_MS
-    failed |= not ok
-    print(f"{'lookup p99, CPU (ms)':<24}{p99:>10.3f}{'< ' + str(P99_TARGET_MS):>10}  {'yes' if ok else 'NO'}")
-    print(f"{'lookup median, CPU (ms)':<24}{statistics.median(medians):>10.3f}")
-    print(f"{'lookup p99, wall (ms)':<24}{statistics.median(wall_p99s):>10.3f}")
-    print(f"\n({document.rule_count:,} rules; p99 per run: {', '.join(f'{value:.3f}' for value in p99s)})")
-    if args.verbose or failed:
+        result.add(f"{label} (%)", rates[name] * 100, at_least=goal * 100)
+    result.add("lookup p99, CPU", p99, " ms", at_most=P99_TARGET_MS)
+    result.add("lookup median, CPU", median(medians), " ms")
+    result.add("lookup p99, wall clock", median(wall_p99s), " ms")
+    result.print()
+    print(f"({index.document.rule_count:,} rules; p99 per run: {', '.join(f'{value:.3f}' for value in p99s)})")
+    if args.verbose or result.missed:
         print("\n" + "\n".join(report.misses))
-    return 1 if failed else 0
+    return result.exit_code()
 
 
 if __name__ == "__main__":

@@ -166,21 +166,40 @@ def run_bot(args: argparse.Namespace) -> int:
 HEALTHY_WITHIN_SECONDS = 120
 
 
+def describe_shards(record: str) -> str:
+    """The shards a heartbeat names and their latency, as one line's end ("" for a heartbeat without them)."""
+    import json
+
+    try:
+        data = json.loads(record)
+        shards = [(int(shard["id"]), shard["latency"]) for shard in data["shards"]]
+        count = data["shard_count"]
+    except (ValueError, TypeError, KeyError):
+        return ""
+    latencies = ", ".join(
+        f"{shard_id}: {latency * 1000:.0f} ms" if isinstance(latency, int | float) else f"{shard_id}: not measured"
+        for shard_id, latency in shards
+    )
+    label = "shard" if len(shards) == 1 else "shards"
+    return f"; {label} {', '.join(str(shard_id) for shard_id, _ in shards)} of {count} (latency {latencies})"
+
+
 def check_health(args: argparse.Namespace) -> int:
-    """The bot touches ``BOT_DATA_DIR/heartbeat`` every 30 s while connected to Discord."""
+    """The bot writes ``BOT_DATA_DIR/heartbeat`` every 30 s while all its shards are connected to Discord."""
     import time
 
     config = Config.from_env()
     path = config.data_dir / "heartbeat"
     try:
         age = time.time() - path.stat().st_mtime
+        shards = describe_shards(path.read_text(encoding="utf-8", errors="replace"))
     except FileNotFoundError:
         print("unhealthy: the bot has not connected yet (no heartbeat file)")
         return 1
     if age > HEALTHY_WITHIN_SECONDS:
-        print(f"unhealthy: last heartbeat {age:.0f} s ago")
+        print(f"unhealthy: last heartbeat {age:.0f} s ago{shards}")
         return 1
-    print(f"healthy: last heartbeat {age:.0f} s ago")
+    print(f"healthy: last heartbeat {age:.0f} s ago{shards}")
     return 0
 
 

@@ -51,6 +51,31 @@ def _optional_url(environ: Mapping[str, str], name: str, schemes: tuple[str, ...
     return value or None
 
 
+def _shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS ("0-1", "0,2", "3"): how many shards the bot has in all, and which run here."""
+    count_text, ids_text = environ.get("SHARD_COUNT", "").strip(), environ.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError(f"SHARD_IDS needs SHARD_COUNT, the number of shards in all processes (got {ids_text!r})")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more (got {count_text!r})")
+    count = int(count_text)
+    if not ids_text:
+        return count, tuple(range(count))
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.strip().isdigit() or (dash and not last.strip().isdigit()):
+            raise ConfigError(f"SHARD_IDS must be shard numbers like 0-1 or 0,2 (got {ids_text!r})")
+        ids.extend(range(int(first), int(last if dash else first) + 1))
+    if not ids or len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS must name each shard once (got {ids_text!r})")
+    if max(ids) >= count:
+        raise ConfigError(f"SHARD_IDS must be between 0 and {count - 1} for SHARD_COUNT={count} (got {ids_text!r})")
+    return count, tuple(sorted(ids))
+
+
 @dataclass(frozen=True)
 class Config:
     token: Secret | None = field(default=None, repr=False)
@@ -70,6 +95,11 @@ class Config:
     # Advanced: where discord.py finds Discord's REST API and gateway (a proxy, or a fake in tests).
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    # The shards this process runs (shard_ids) out of the bot's shard_count. From the environment, neither set
+    # means every shard Discord recommends (shard_count None: asked at start); a Config built in code runs one
+    # shard and asks nothing, like the settings above.
+    shard_count: int | None = 1
+    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, load_dotenv: bool = True) -> Config:
@@ -91,6 +121,7 @@ class Config:
         rules_file = environ.get("RULES_FILE", "").strip()
         discord_api_base = _optional_url(environ, "DISCORD_API_BASE", ("http://", "https://"))
         discord_gateway_url = _optional_url(environ, "DISCORD_GATEWAY_URL", ("ws://", "wss://"))
+        shard_count, shard_ids = _shards(environ)
         return cls(
             token=Secret(token) if token else None,
             data_dir=Path(environ.get("BOT_DATA_DIR", "").strip() or "data"),
@@ -105,6 +136,8 @@ class Config:
             card_data_auto_update="CARD_DATA_AUTO_UPDATE" not in environ or _flag(environ, "CARD_DATA_AUTO_UPDATE"),
             discord_api_base=discord_api_base,
             discord_gateway_url=discord_gateway_url,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
 
     def require_token(self) -> Secret:

@@ -87,6 +87,11 @@ class Config:
     # a Config built in code (tests, tools) stays off the network unless it asks.
     rules_auto_update: bool = False
     guild_id: int | None = None
+    # The shards this process runs (shard_ids) out of the bot's shard_count. From the environment, neither set
+    # means every shard Discord recommends (shard_count None: asked at start); a Config built in code runs one
+    # shard and asks Discord nothing.
+    shard_count: int | None = 1
+    shard_ids: tuple[int, ...] | None = None
     log_level: str = "INFO"
     inline_cards: bool = False
     # Keep the local copy of Scryfall's card data fresh (at start, then every 12 hours). On by default
@@ -95,11 +100,6 @@ class Config:
     # Advanced: where discord.py finds Discord's REST API and gateway (a proxy, or a fake in tests).
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
-    # The shards this process runs (shard_ids) out of the bot's shard_count. From the environment, neither set
-    # means every shard Discord recommends (shard_count None: asked at start); a Config built in code runs one
-    # shard and asks nothing, like the settings above.
-    shard_count: int | None = 1
-    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, load_dotenv: bool = True) -> Config:
@@ -119,9 +119,9 @@ class Config:
         if not api_url.startswith(("http://", "https://")):
             raise ConfigError(f"SCRYFALL_API_URL must be an http(s) URL (got {api_url!r})")
         rules_file = environ.get("RULES_FILE", "").strip()
+        shard_count, shard_ids = _shards(environ)
         discord_api_base = _optional_url(environ, "DISCORD_API_BASE", ("http://", "https://"))
         discord_gateway_url = _optional_url(environ, "DISCORD_GATEWAY_URL", ("ws://", "wss://"))
-        shard_count, shard_ids = _shards(environ)
         return cls(
             token=Secret(token) if token else None,
             data_dir=Path(environ.get("BOT_DATA_DIR", "").strip() or "data"),
@@ -130,14 +130,14 @@ class Config:
             rules_url=environ.get("RULES_URL", "").strip() or None,
             rules_auto_update=_flag(environ, "RULES_AUTO_UPDATE", default=True),
             guild_id=_optional_int(environ, "DISCORD_GUILD_ID"),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             log_level=log_level,
             inline_cards=_flag(environ, "INLINE_CARDS"),
             # On unless set to 0: a bot without fresh card data falls back to the rate-limited API.
             card_data_auto_update="CARD_DATA_AUTO_UPDATE" not in environ or _flag(environ, "CARD_DATA_AUTO_UPDATE"),
             discord_api_base=discord_api_base,
             discord_gateway_url=discord_gateway_url,
-            shard_count=shard_count,
-            shard_ids=shard_ids,
         )
 
     def require_token(self) -> Secret:

@@ -52,6 +52,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     restore_cmd.add_argument("file", type=Path, metavar="FILE")
     restore_cmd.set_defaults(handler=restore_database)
+    db_cmd = subparsers.add_parser("db", help="move the bot's data between databases")
+    db_commands = db_cmd.add_subparsers(title="db commands", metavar="ACTION", required=True)
+    copy_cmd = db_commands.add_parser(
+        "copy",
+        help="copy the SQLite database into an empty PostgreSQL database (stop the bot first)",
+        description=copy_database.__doc__,
+    )
+    copy_cmd.add_argument("--to", required=True, metavar="URL", help="postgresql://user:password@host:port/database")
+    copy_cmd.add_argument(
+        "--from", dest="source", type=Path, metavar="FILE", help="the SQLite file (default: BOT_DATA_DIR/bot.sqlite3)"
+    )
+    copy_cmd.set_defaults(handler=copy_database)
     for module_name in FEATURE_COMMANDS:
         importlib.import_module(module_name).register(subparsers)
     return parser
@@ -218,4 +230,23 @@ def restore_database(args: argparse.Namespace) -> int:
     config = Config.from_env()
     version = restore(args.file, config.database_path)
     print(f"Restored {config.database_path} from {args.file} (schema version {version}); start the bot again.")
+    return 0
+
+
+def copy_database(args: argparse.Namespace) -> int:
+    """Copy every game, statistic and setting of the bot's SQLite database into the PostgreSQL database at URL,
+    which must be empty (a new database from createdb; the copy creates the tables). The bot must be stopped.
+    The copy is one transaction, checked row count by row count: it all arrives, or nothing does."""
+    from bot.config import DATABASE_SCHEMES, redact_database_url
+    from bot.storage.copy import copy_to_postgres
+
+    if not args.to.startswith(DATABASE_SCHEMES):
+        raise ConfigError(f"--to must be a postgresql:// URL (got {args.to.split('://', 1)[0]!r})")
+    config = Config.from_env()
+    source = args.source or config.database_path
+    with data_dir_lock(source.parent, purpose="copy"):
+        report = asyncio.run(copy_to_postgres(source, args.to))
+    counts = ", ".join(f"{count} {name}" for name, count in report.rows.items())
+    print(f"Copied {source} into {redact_database_url(args.to)} (schema version {report.schema_version}): {counts}.")
+    print("Set DATABASE_URL to that URL and start the bot; the SQLite file is left as it was.")
     return 0

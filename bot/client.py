@@ -22,7 +22,8 @@ from bot import __version__
 from bot.carddb import CardData
 from bot.config import Config
 from bot.scryfall import ScryfallClient
-from bot.storage import Database
+from bot.scryfall.limiter import PostgresBudget
+from bot.storage import Database, open_database
 from cogs._ui import NO_MENTIONS, report_error
 
 log = logging.getLogger(__name__)
@@ -88,10 +89,12 @@ class CycleBot(commands.AutoShardedBot):
         # Every interaction passes through here first: the drain on shutdown and the "expired" answer need it.
         parsers = self._connection.parsers
         parsers["INTERACTION_CREATE"] = functools.partial(self._receive_interaction, parsers["INTERACTION_CREATE"])
-        self.db = await Database.open(self.config.database_path)
-        log.info("Database ready at schema version %s", await self.db.schema_version())
-        # One rate-limited, cached Scryfall client for every feature: Scryfall counts requests per application.
-        self.scryfall = ScryfallClient.from_config(self.config)
+        self.db = await open_database(self.config)
+        log.info("Database ready (%s) at schema version %s", self.db.describe(), await self.db.schema_version())
+        # One rate-limited, cached Scryfall client for every feature: Scryfall counts requests per application,
+        # so processes sharing a PostgreSQL database share one budget kept there.
+        budget = PostgresBudget(self.db.pool, asyncio.get_running_loop()) if self.db.dialect == "postgresql" else None
+        self.scryfall = ScryfallClient.from_config(self.config, budget=budget)
         # The local copy of Scryfall's cards: serves what it holds now, refreshes in the background.
         self.card_data = await CardData.open(self.config.data_dir, self.config.scryfall_api_url)
         if self.config.card_data_auto_update:

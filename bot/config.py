@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from bot.errors import ConfigError
 
@@ -15,6 +16,7 @@ DEFAULT_SCRYFALL_API_URL = "https://api.scryfall.com"
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
+DATABASE_SCHEMES = ("postgresql://", "postgres://")
 
 
 class Secret(str):
@@ -42,6 +44,32 @@ def _optional_int(environ: Mapping[str, str], name: str) -> int | None:
     if not value.isdigit():
         raise ConfigError(f"{name} must be a number (a Discord ID), got {value!r}")
     return int(value)
+
+
+def _database_url(environ: Mapping[str, str]) -> Secret | None:
+    value = environ.get("DATABASE_URL", "").strip()
+    if not value:
+        return None
+    if not value.startswith(DATABASE_SCHEMES):
+        scheme = value.split("://", 1)[0] if "://" in value else "no scheme"
+        # Only the scheme: the rest may hold a password.
+        raise ConfigError(
+            f"DATABASE_URL must start with postgresql:// (got {scheme!r}); leave it unset to keep the data in "
+            "SQLite in BOT_DATA_DIR"
+        )
+    return Secret(value)
+
+
+def redact_database_url(url: str) -> str:
+    """``url`` with its password replaced by ``***``: what logs and status pages may show."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _optional_url(environ: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
@@ -100,6 +128,8 @@ class Config:
     # Advanced: where discord.py finds Discord's REST API and gateway (a proxy, or a fake in tests).
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    # PostgreSQL shared by several processes (postgresql://user:password@host:port/db); unset: SQLite in data_dir.
+    database_url: Secret | None = field(default=None, repr=False)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, load_dotenv: bool = True) -> Config:
@@ -138,6 +168,7 @@ class Config:
             card_data_auto_update="CARD_DATA_AUTO_UPDATE" not in environ or _flag(environ, "CARD_DATA_AUTO_UPDATE"),
             discord_api_base=discord_api_base,
             discord_gateway_url=discord_gateway_url,
+            database_url=_database_url(environ),
         )
 
     def require_token(self) -> Secret:
@@ -151,6 +182,23 @@ class Config:
     @property
     def database_path(self) -> Path:
         return self.data_dir / "bot.sqlite3"
+
+    @property
+    def database_label(self) -> str:
+        """Where the shared state lives, without the password: for logs, /about and health."""
+        if self.database_url:
+            return f"PostgreSQL {redact_database_url(str(self.database_url))}"
+        return f"SQLite {self.database_path}"
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What must never reach a log: the bot token and the database password."""
+        found = [str(self.token)] if self.token else []
+        if self.database_url:
+            password = urlsplit(str(self.database_url)).password
+            if password:
+                found += [password, unquote(password)]
+        return tuple(found)
 
 
 # Interaction tokens are credentials for 15 minutes: in webhook and callback URLs, and in gateway payloads.
@@ -184,12 +232,11 @@ class RedactingFormatter(logging.Formatter):
 
 def setup_logging(config: Config) -> None:
     handler = logging.StreamHandler()
-    secrets = (str(config.token),) if config.token else ()
-    handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s", secrets))
+    handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s", config.secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(config.log_level)
     # Request bodies (discord.http) and every SQL statement with its parameters (aiosqlite) are payloads, not
     # events: a game's whole state, people's text. Their INFO and above still show.
-    for noisy in ("discord.http", "aiosqlite"):
+    for noisy in ("discord.http", "aiosqlite", "asyncpg"):
         logging.getLogger(noisy).setLevel(max(logging.INFO, root.level))

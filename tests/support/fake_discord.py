@@ -203,6 +203,15 @@ class FakeDiscord:
 
         await self._until(connected, f"the bot to connect shard(s) {', '.join(map(str, wanted))} to the gateway")
 
+    async def wait_for_new_session(self, shard_id: int, old: Session | None) -> Session:
+        """Until shard ``shard_id`` is connected on a session other than ``old`` (a restarted process's)."""
+
+        def found() -> Session | None:
+            session = self.sessions.get(shard_id)
+            return session if session is not None and session is not old and session.ready else None
+
+        return await self._until(found, f"a new session on shard {shard_id}")
+
     @property
     def session_id(self) -> str | None:
         """Shard 0's session (the only one of an unsharded bot)."""
@@ -308,10 +317,16 @@ class FakeDiscord:
                     return self._interaction(2, data, user, guild_id)
         raise AssertionError(f"/{name} was never synced to Discord")
 
-    def component_interaction(self, message: dict, custom_id: str, *, user: str = "alice") -> dict:
-        """A click on the button ``custom_id`` of a message the bot sent."""
+    def component_interaction(
+        self, message: dict, custom_id: str, *, user: str = "alice", values: list[str] | None = None
+    ) -> dict:
+        """A click on the button ``custom_id`` of a message the bot sent, or with ``values`` a choice in its select
+        menu ``custom_id``."""
         guild_id = self._guild_of_channel(message["channel_id"])
-        return self._interaction(3, {"custom_id": custom_id, "component_type": 2}, user, guild_id, message=message)
+        data = {"custom_id": custom_id, "component_type": 2}
+        if values is not None:
+            data |= {"component_type": 3, "values": values}
+        return self._interaction(3, data, user, guild_id, message=message)
 
     def _message(self, token: str, body: dict, flags: int, kind: int = 0) -> dict:
         channel_id = next(i["channel_id"] for i in self.interactions.values() if i["token"] == token)

@@ -52,6 +52,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     restore_cmd.add_argument("file", type=Path, metavar="FILE")
     restore_cmd.set_defaults(handler=restore_database)
+    db_cmd = subparsers.add_parser("db", help="move the bot's data between databases")
+    db_commands = db_cmd.add_subparsers(title="db commands", metavar="ACTION", required=True)
+    copy_cmd = db_commands.add_parser(
+        "copy",
+        help="copy the SQLite database into an empty PostgreSQL database (stop the bot first)",
+        description=copy_database.__doc__,
+    )
+    copy_cmd.add_argument("--to", required=True, metavar="URL", help="postgresql://user:password@host:port/database")
+    copy_cmd.add_argument(
+        "--from", dest="source", type=Path, metavar="FILE", help="the SQLite file (default: BOT_DATA_DIR/bot.sqlite3)"
+    )
+    copy_cmd.set_defaults(handler=copy_database)
     for module_name in FEATURE_COMMANDS:
         importlib.import_module(module_name).register(subparsers)
     return parser
@@ -166,21 +178,40 @@ def run_bot(args: argparse.Namespace) -> int:
 HEALTHY_WITHIN_SECONDS = 120
 
 
+def describe_shards(record: str) -> str:
+    """The shards a heartbeat names and their latency, as one line's end ("" for a heartbeat without them)."""
+    import json
+
+    try:
+        data = json.loads(record)
+        shards = [(int(shard["id"]), shard["latency"]) for shard in data["shards"]]
+        count = data["shard_count"]
+    except (ValueError, TypeError, KeyError):
+        return ""
+    latencies = ", ".join(
+        f"{shard_id}: {latency * 1000:.0f} ms" if isinstance(latency, int | float) else f"{shard_id}: not measured"
+        for shard_id, latency in shards
+    )
+    label = "shard" if len(shards) == 1 else "shards"
+    return f"; {label} {', '.join(str(shard_id) for shard_id, _ in shards)} of {count} (latency {latencies})"
+
+
 def check_health(args: argparse.Namespace) -> int:
-    """The bot touches ``BOT_DATA_DIR/heartbeat`` every 30 s while connected to Discord."""
+    """The bot writes ``BOT_DATA_DIR/heartbeat`` every 30 s while all its shards are connected to Discord."""
     import time
 
     config = Config.from_env()
     path = config.data_dir / "heartbeat"
     try:
         age = time.time() - path.stat().st_mtime
+        shards = describe_shards(path.read_text(encoding="utf-8", errors="replace"))
     except FileNotFoundError:
         print("unhealthy: the bot has not connected yet (no heartbeat file)")
         return 1
     if age > HEALTHY_WITHIN_SECONDS:
-        print(f"unhealthy: last heartbeat {age:.0f} s ago")
+        print(f"unhealthy: last heartbeat {age:.0f} s ago{shards}")
         return 1
-    print(f"healthy: last heartbeat {age:.0f} s ago")
+    print(f"healthy: last heartbeat {age:.0f} s ago{shards}")
     return 0
 
 
@@ -199,4 +230,23 @@ def restore_database(args: argparse.Namespace) -> int:
     config = Config.from_env()
     version = restore(args.file, config.database_path)
     print(f"Restored {config.database_path} from {args.file} (schema version {version}); start the bot again.")
+    return 0
+
+
+def copy_database(args: argparse.Namespace) -> int:
+    """Copy every game, statistic and setting of the bot's SQLite database into the PostgreSQL database at URL,
+    which must be empty (a new database from createdb; the copy creates the tables). The bot must be stopped.
+    The copy is one transaction, checked row count by row count: it all arrives, or nothing does."""
+    from bot.config import DATABASE_SCHEMES, redact_database_url
+    from bot.storage.copy import copy_to_postgres
+
+    if not args.to.startswith(DATABASE_SCHEMES):
+        raise ConfigError(f"--to must be a postgresql:// URL (got {args.to.split('://', 1)[0]!r})")
+    config = Config.from_env()
+    source = args.source or config.database_path
+    with data_dir_lock(source.parent, purpose="copy"):
+        report = asyncio.run(copy_to_postgres(source, args.to))
+    counts = ", ".join(f"{count} {name}" for name, count in report.rows.items())
+    print(f"Copied {source} into {redact_database_url(args.to)} (schema version {report.schema_version}): {counts}.")
+    print("Set DATABASE_URL to that URL and start the bot; the SQLite file is left as it was.")
     return 0

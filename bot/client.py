@@ -7,6 +7,7 @@ import functools
 import hashlib
 import json
 import logging
+import math
 import pkgutil
 import sqlite3
 import time
@@ -21,7 +22,8 @@ from bot import __version__
 from bot.carddb import CardData
 from bot.config import Config
 from bot.scryfall import ScryfallClient
-from bot.storage import Database
+from bot.scryfall.limiter import PostgresBudget
+from bot.storage import Database, open_database
 from cogs._ui import NO_MENTIONS, report_error
 
 log = logging.getLogger(__name__)
@@ -54,7 +56,7 @@ def discover_extensions() -> list[str]:
     )
 
 
-class CycleBot(commands.Bot):
+class CycleBot(commands.AutoShardedBot):
     db: Database
     scryfall: ScryfallClient
     card_data: CardData
@@ -69,6 +71,9 @@ class CycleBot(commands.Bot):
             help_command=None,
             tree_cls=CommandTree,
             activity=discord.Game("/about · Magic rules and cycling"),
+            # None: as many shards as Discord recommends, all in this process.
+            shard_count=config.shard_count,
+            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,
         )
         self.config = config
         self.version = __version__
@@ -84,10 +89,12 @@ class CycleBot(commands.Bot):
         # Every interaction passes through here first: the drain on shutdown and the "expired" answer need it.
         parsers = self._connection.parsers
         parsers["INTERACTION_CREATE"] = functools.partial(self._receive_interaction, parsers["INTERACTION_CREATE"])
-        self.db = await Database.open(self.config.database_path)
-        log.info("Database ready at schema version %s", await self.db.schema_version())
-        # One rate-limited, cached Scryfall client for every feature: Scryfall counts requests per application.
-        self.scryfall = ScryfallClient.from_config(self.config)
+        self.db = await open_database(self.config)
+        log.info("Database ready (%s) at schema version %s", self.db.describe(), await self.db.schema_version())
+        # One rate-limited, cached Scryfall client for every feature: Scryfall counts requests per application,
+        # so processes sharing a PostgreSQL database share one budget kept there.
+        budget = PostgresBudget(self.db.pool, asyncio.get_running_loop()) if self.db.dialect == "postgresql" else None
+        self.scryfall = ScryfallClient.from_config(self.config, budget=budget)
         # The local copy of Scryfall's cards: serves what it holds now, refreshes in the background.
         self.card_data = await CardData.open(self.config.data_dir, self.config.scryfall_api_url)
         if self.config.card_data_auto_update:
@@ -106,8 +113,28 @@ class CycleBot(commands.Bot):
     def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict]:
         return [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
 
+    @property
+    def holds_shard_zero(self) -> bool:
+        return self.config.shard_ids is None or 0 in self.config.shard_ids
+
+    def shard_latencies(self) -> dict[int, float | None]:
+        """This process's shards and the latency of each in seconds (None until its connection measured one)."""
+        known = {shard_id: latency for shard_id, latency in self.latencies}
+        shard_ids = self.shard_ids or range(self.shard_count or 0)
+        return {
+            shard_id: known[shard_id] if math.isfinite(known.get(shard_id, math.inf)) else None
+            for shard_id in shard_ids
+        }
+
     async def sync_commands(self) -> bool:
-        """Sync the command tree only if its schema changed since the last sync to that scope."""
+        """Sync the command tree only if its schema changed since the last sync to that scope.
+
+        With the shards spread over several processes only the one holding shard 0 syncs: the commands are the
+        application's, not a shard's, and two processes syncing at once would race.
+        """
+        if not self.holds_shard_zero:
+            log.info("Not syncing application commands: shard 0 runs in another process")
+            return False
         guild = discord.Object(self.config.guild_id) if self.config.guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
@@ -124,17 +151,41 @@ class CycleBot(commands.Bot):
         return True
 
     async def on_ready(self) -> None:
-        log.info("Connected as %s (id %s) to %d servers", self.user, self.user and self.user.id, len(self.guilds))
+        shards = ", ".join(map(str, self.shard_ids or range(self.shard_count or 0)))
+        log.info(
+            "Connected as %s (id %s) to %d servers on shard(s) %s of %s",
+            self.user,
+            self.user and self.user.id,
+            len(self.guilds),
+            shards,
+            self.shard_count,
+        )
 
     @property
     def heartbeat_path(self):
         return self.config.data_dir / "heartbeat"
 
+    def heartbeat_record(self) -> dict:
+        latencies = self.shard_latencies()
+        shards = [{"id": shard_id, "latency": latency} for shard_id, latency in latencies.items()]
+        return {"time": int(time.time()), "shard_count": self.shard_count, "shards": shards}
+
+    def is_connected(self) -> bool:
+        """Ready, and every shard of this process open and answering its heartbeats in time."""
+        if not self.is_ready() or self.is_closed():
+            return False
+        shards = [self.get_shard(shard_id) for shard_id in self.shard_latencies()]
+        return all(shard is not None and not shard.is_closed() for shard in shards) and all(
+            latency < HEARTBEAT_SECONDS for _, latency in self.latencies
+        )
+
     @tasks.loop(seconds=HEARTBEAT_SECONDS)
     async def heartbeat(self) -> None:
-        """Touch a file while connected, so a container health check can tell a live bot from a stuck one."""
-        if self.is_ready() and not self.is_closed() and self.latency < HEARTBEAT_SECONDS:
-            await asyncio.to_thread(self.heartbeat_path.write_text, str(int(time.time())))
+        """Write a file while connected, so a container health check can tell a live bot from a stuck one; it
+        names this process's shards and their latency for ``python -m bot health``."""
+        if self.is_connected():
+            record = json.dumps(self.heartbeat_record())
+            await asyncio.to_thread(self.heartbeat_path.write_text, record)
 
     @heartbeat.before_loop
     async def _wait_for_ready(self) -> None:

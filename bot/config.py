@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from bot.errors import ConfigError
 
@@ -15,6 +16,7 @@ DEFAULT_SCRYFALL_API_URL = "https://api.scryfall.com"
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
+DATABASE_SCHEMES = ("postgresql://", "postgres://")
 
 
 class Secret(str):
@@ -44,11 +46,62 @@ def _optional_int(environ: Mapping[str, str], name: str) -> int | None:
     return int(value)
 
 
+def _database_url(environ: Mapping[str, str]) -> Secret | None:
+    value = environ.get("DATABASE_URL", "").strip()
+    if not value:
+        return None
+    if not value.startswith(DATABASE_SCHEMES):
+        scheme = value.split("://", 1)[0] if "://" in value else "no scheme"
+        # Only the scheme: the rest may hold a password.
+        raise ConfigError(
+            f"DATABASE_URL must start with postgresql:// (got {scheme!r}); leave it unset to keep the data in "
+            "SQLite in BOT_DATA_DIR"
+        )
+    return Secret(value)
+
+
+def redact_database_url(url: str) -> str:
+    """``url`` with its password replaced by ``***``: what logs and status pages may show."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def _optional_url(environ: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
     value = environ.get(name, "").strip().rstrip("/")
     if value and not value.startswith(schemes):
         raise ConfigError(f"{name} must start with {' or '.join(schemes)} (got {value!r})")
     return value or None
+
+
+def _shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS ("0-1", "0,2", "3"): how many shards the bot has in all, and which run here."""
+    count_text, ids_text = environ.get("SHARD_COUNT", "").strip(), environ.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError(f"SHARD_IDS needs SHARD_COUNT, the number of shards in all processes (got {ids_text!r})")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more (got {count_text!r})")
+    count = int(count_text)
+    if not ids_text:
+        return count, tuple(range(count))
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.strip().isdigit() or (dash and not last.strip().isdigit()):
+            raise ConfigError(f"SHARD_IDS must be shard numbers like 0-1 or 0,2 (got {ids_text!r})")
+        ids.extend(range(int(first), int(last if dash else first) + 1))
+    if not ids or len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS must name each shard once (got {ids_text!r})")
+    if max(ids) >= count:
+        raise ConfigError(f"SHARD_IDS must be between 0 and {count - 1} for SHARD_COUNT={count} (got {ids_text!r})")
+    return count, tuple(sorted(ids))
 
 
 @dataclass(frozen=True)
@@ -62,6 +115,11 @@ class Config:
     # a Config built in code (tests, tools) stays off the network unless it asks.
     rules_auto_update: bool = False
     guild_id: int | None = None
+    # The shards this process runs (shard_ids) out of the bot's shard_count. From the environment, neither set
+    # means every shard Discord recommends (shard_count None: asked at start); a Config built in code runs one
+    # shard and asks Discord nothing.
+    shard_count: int | None = 1
+    shard_ids: tuple[int, ...] | None = None
     log_level: str = "INFO"
     inline_cards: bool = False
     # Keep the local copy of Scryfall's card data fresh (at start, then every 12 hours). On by default
@@ -70,6 +128,8 @@ class Config:
     # Advanced: where discord.py finds Discord's REST API and gateway (a proxy, or a fake in tests).
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    # PostgreSQL shared by several processes (postgresql://user:password@host:port/db); unset: SQLite in data_dir.
+    database_url: Secret | None = field(default=None, repr=False)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, load_dotenv: bool = True) -> Config:
@@ -89,6 +149,7 @@ class Config:
         if not api_url.startswith(("http://", "https://")):
             raise ConfigError(f"SCRYFALL_API_URL must be an http(s) URL (got {api_url!r})")
         rules_file = environ.get("RULES_FILE", "").strip()
+        shard_count, shard_ids = _shards(environ)
         discord_api_base = _optional_url(environ, "DISCORD_API_BASE", ("http://", "https://"))
         discord_gateway_url = _optional_url(environ, "DISCORD_GATEWAY_URL", ("ws://", "wss://"))
         return cls(
@@ -99,12 +160,15 @@ class Config:
             rules_url=environ.get("RULES_URL", "").strip() or None,
             rules_auto_update=_flag(environ, "RULES_AUTO_UPDATE", default=True),
             guild_id=_optional_int(environ, "DISCORD_GUILD_ID"),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             log_level=log_level,
             inline_cards=_flag(environ, "INLINE_CARDS"),
             # On unless set to 0: a bot without fresh card data falls back to the rate-limited API.
             card_data_auto_update="CARD_DATA_AUTO_UPDATE" not in environ or _flag(environ, "CARD_DATA_AUTO_UPDATE"),
             discord_api_base=discord_api_base,
             discord_gateway_url=discord_gateway_url,
+            database_url=_database_url(environ),
         )
 
     def require_token(self) -> Secret:
@@ -118,6 +182,23 @@ class Config:
     @property
     def database_path(self) -> Path:
         return self.data_dir / "bot.sqlite3"
+
+    @property
+    def database_label(self) -> str:
+        """Where the shared state lives, without the password: for logs, /about and health."""
+        if self.database_url:
+            return f"PostgreSQL {redact_database_url(str(self.database_url))}"
+        return f"SQLite {self.database_path}"
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What must never reach a log: the bot token and the database password."""
+        found = [str(self.token)] if self.token else []
+        if self.database_url:
+            password = urlsplit(str(self.database_url)).password
+            if password:
+                found += [password, unquote(password)]
+        return tuple(found)
 
 
 # Interaction tokens are credentials for 15 minutes: in webhook and callback URLs, and in gateway payloads.
@@ -151,12 +232,11 @@ class RedactingFormatter(logging.Formatter):
 
 def setup_logging(config: Config) -> None:
     handler = logging.StreamHandler()
-    secrets = (str(config.token),) if config.token else ()
-    handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s", secrets))
+    handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s", config.secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(config.log_level)
     # Request bodies (discord.http) and every SQL statement with its parameters (aiosqlite) are payloads, not
     # events: a game's whole state, people's text. Their INFO and above still show.
-    for noisy in ("discord.http", "aiosqlite"):
+    for noisy in ("discord.http", "aiosqlite", "asyncpg"):
         logging.getLogger(noisy).setLevel(max(logging.INFO, root.level))

@@ -32,6 +32,17 @@ class About(commands.Cog):
             return "not downloaded yet: card lookups ask Scryfall directly"
         return f"{info.count:,} cards, Scryfall data of {info.updated_at[:10]} ({info.size_bytes / 1e6:.0f} MB on disk)"
 
+    def shards_description(self) -> str:
+        """This process's shards (a big bot runs its shards in several processes) and each one's latency."""
+        latencies = getattr(self.bot, "shard_latencies", None)
+        if not callable(latencies):
+            return "not sharded"
+        parts = [
+            f"{shard_id}: {latency * 1000:.0f} ms" if latency is not None else f"{shard_id}: not measured yet"
+            for shard_id, latency in latencies().items()
+        ]
+        return f"{len(parts)} of {self.bot.shard_count} here · latency {', '.join(parts)}"
+
     def command_lines(self) -> list[str]:
         lines = []
         for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
@@ -54,6 +65,7 @@ class About(commands.Cog):
         embed.add_field(name="Commands", value="\n".join(self.command_lines())[:1024] or "none", inline=False)
         embed.add_field(name="Comprehensive Rules", value=self.rules_edition()[:1024], inline=False)
         embed.add_field(name="Card data", value=self.card_data_description()[:1024], inline=False)
+        embed.add_field(name="Shards", value=self.shards_description()[:1024], inline=False)
         failed = getattr(self.bot, "failed_extensions", {})
         if failed:
             embed.add_field(name="Unavailable right now", value=", ".join(sorted(failed))[:1024], inline=False)

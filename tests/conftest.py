@@ -7,6 +7,7 @@ import pytest
 from bot.client import CycleBot
 from bot.config import Config
 from bot.storage import Database
+from bot.storage.postgres import PostgresDatabase
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 CR_DIR = SHARED / "cr"
@@ -20,18 +21,53 @@ async def close_databases(monkeypatch):
     simcord detaches a bot without closing it, and an open aiosqlite connection keeps a
     non-daemon thread alive that can stop the interpreter from exiting.
     """
-    opened: list[Database] = []
-    original = Database.open.__func__
+    opened: list[Database | PostgresDatabase] = []
+    for kind in (Database, PostgresDatabase):
+        original = kind.open.__func__
 
-    async def open_and_remember(cls, *args, **kwargs):
-        db = await original(cls, *args, **kwargs)
-        opened.append(db)
-        return db
+        async def open_and_remember(cls, *args, _original=original, **kwargs):
+            db = await _original(cls, *args, **kwargs)
+            opened.append(db)
+            return db
 
-    monkeypatch.setattr(Database, "open", classmethod(open_and_remember))
+        monkeypatch.setattr(kind, "open", classmethod(open_and_remember))
     yield
     for db in opened:
         await db.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One throwaway PostgreSQL server for the whole session (see tests/support/postgres.py)."""
+    from tests.support.postgres import PostgresServer, PostgresUnavailable
+
+    try:
+        server = PostgresServer().start()
+    except PostgresUnavailable as error:
+        pytest.fail(str(error), pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server) -> str:
+    """The URL of a new, empty database on the session's server: each test gets its own."""
+    return postgres_server.create_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db(request, tmp_path):
+    """A migrated database of each dialect: SQLite in a temporary file, PostgreSQL in a fresh database."""
+    if request.param == "sqlite":
+        database = await Database.open(tmp_path / "bot.sqlite3")
+    else:
+        database = await PostgresDatabase.open(request.getfixturevalue("postgres_url"))
+    try:
+        yield database
+    finally:
+        await database.close()
 
 
 @pytest.fixture

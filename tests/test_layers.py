@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = ["bot/rules", "bot/cards", "bot/goldfish", "bot/scryfall", "bot/cycling.py", "bot/storage.py", "bot/config.py"]
+CORE = ["bot/rules", "bot/cards", "bot/goldfish", "bot/scryfall", "bot/cycling.py", "bot/storage", "bot/config.py"]
 CORE += ["bot/text.py", "bot/limits.py", "bot/errors.py", "bot/carddb"]
 
 

@@ -1,4 +1,7 @@
-"""Goldfish games and per-player statistics in SQLite (tables from migration 0002_goldfish): all the SQL.
+"""Goldfish games and per-player statistics (tables from migration 0002_goldfish): all the SQL.
+
+The same statements run on SQLite and PostgreSQL: ``?`` placeholders (numbered for PostgreSQL by the
+database), timestamps passed in from Python, and nothing either dialect lacks.
 
 One game a channel. Its state is the engine's JSON; ``version`` grows by one with every
 write, and every write names the version it read (``UPDATE … WHERE channel_id = ? AND
@@ -6,16 +9,16 @@ version = ?``), so a write based on a stale read changes nothing and raises
 :class:`StaleGameError` instead. Statistics change in the same transaction as the game
 write that caused them, so the two never disagree. Bound parameters only.
 
-Read-only views (``peek``, ``get_stats``) use a second, read-only connection: in WAL mode it
-reads the last committed state while a writer holds the write lock, so a stalled write never
-delays them.
+Read-only views (``peek``, ``get_stats``) never wait for a writer: SQLite answers them on a
+second, read-only connection (WAL mode shows it the last committed state), PostgreSQL on another
+pooled connection.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -23,7 +26,7 @@ from typing import Any
 from bot.goldfish.engine import Game
 from bot.goldfish.model import Event, UnreadableGame
 from bot.goldfish.stats import KEYS, PLAYER_STATS, PlayerStats, StatsDelta
-from bot.storage import Database
+from bot.storage import Database, now_text
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +84,7 @@ def _dump(state: dict[str, Any]) -> str:
     return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
 
 
-def _game(row: sqlite3.Row) -> StoredGame:
+def _game(row: Mapping[str, Any]) -> StoredGame:
     try:
         state = json.loads(row["state"])
     except (TypeError, ValueError):
@@ -109,34 +112,34 @@ async def _execute(conn, sql: str, params: tuple) -> int:
 
 
 def _combine(stat_key: str, combine: str) -> str:
+    # Qualified by the table: PostgreSQL would find a bare name ambiguous; CASE, because SQLite's
+    # two-argument max() is PostgreSQL's GREATEST().
+    old, new = f"goldfish_stats.{stat_key}", f"excluded.{stat_key}"
     if combine == "max":
-        return f"{stat_key} = max({stat_key}, excluded.{stat_key})"
-    return f"{stat_key} = {stat_key} + excluded.{stat_key}"
+        return f"{stat_key} = CASE WHEN {new} > {old} THEN {new} ELSE {old} END"
+    return f"{stat_key} = {old} + {new}"
 
 
 # Built once from the declared statistics (constant names, never user input).
 _ADD_STATS = (
-    f"INSERT INTO goldfish_stats (user_id, {', '.join(KEYS)}) "  # noqa: S608
-    f"VALUES (?, {', '.join('?' for _ in KEYS)}) "
+    f"INSERT INTO goldfish_stats (user_id, {', '.join(KEYS)}, updated_at) "  # noqa: S608
+    f"VALUES (?, {', '.join('?' for _ in KEYS)}, ?) "
     "ON CONFLICT(user_id) DO UPDATE SET "
     + ", ".join(_combine(s.key, s.combine) for s in PLAYER_STATS)
-    + ", updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+    + ", updated_at = excluded.updated_at"
 )
 
 
 async def _add_stats(conn, user_id: int, delta: StatsDelta) -> None:
-    await _execute(conn, _ADD_STATS, (user_id, *(delta.values[key] for key in KEYS)))
+    await _execute(conn, _ADD_STATS, (user_id, *(delta.values[key] for key in KEYS), now_text()))
 
 
 class GameStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def _read(self, sql: str, params: tuple, *, writer: bool = False) -> sqlite3.Row | None:
-        # One round trip to the database thread (execute, fetch and close together).
-        conn = self.db.connection if writer else (self.db.reader or self.db.connection)
-        rows = await conn.execute_fetchall(sql, params)
-        return next(iter(rows), None)
+    async def _read(self, sql: str, params: tuple, *, writer: bool = False) -> Mapping[str, Any] | None:
+        return await self.db.fetchone(sql, params, reader=not writer)
 
     # ------------------------------------------------------------------ games
 
@@ -176,13 +179,14 @@ class GameStore:
                 if deleted != 1:
                     raise StaleGameError("the game changed while you were deciding; nothing was replaced")
             try:
+                now = now_text()
                 await _execute(
                     conn,
-                    "INSERT INTO goldfish_games (channel_id, guild_id, owner_id, shared, version, state) "
-                    "VALUES (?, ?, ?, ?, 1, ?)",
-                    (channel_id, guild_id, owner_id, int(shared), _dump(state)),
+                    "INSERT INTO goldfish_games (channel_id, guild_id, owner_id, shared, version, state, created_at, "
+                    "updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
+                    (channel_id, guild_id, owner_id, int(shared), _dump(state), now, now),
                 )
-            except sqlite3.IntegrityError as error:
+            except self.db.integrity_errors as error:
                 raise GameExistsError("this channel already has a goldfish game") from error
             if stats:
                 await _add_stats(conn, owner_id, stats)
@@ -206,10 +210,9 @@ class GameStore:
         async with self.db.transaction() as conn:
             updated = await _execute(
                 conn,
-                "UPDATE goldfish_games SET state = ?, version = version + 1, "
-                "updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') "
+                "UPDATE goldfish_games SET state = ?, version = version + 1, updated_at = ? "
                 "WHERE channel_id = ? AND version = ?",
-                (_dump(state), channel_id, expected_version),
+                (_dump(state), now_text(), channel_id, expected_version),
             )
             if updated != 1:
                 raise StaleGameError("the game changed since it was read; nothing was saved")

@@ -1,18 +1,23 @@
 """Scryfall's rate limits: request spacing per endpoint class and the pause after a 429.
 
 The spacing and the pauses are kept by a :class:`Budget`. :class:`LocalBudget` keeps them in this
-process; a budget shared by several processes (a lease in a database) implements the same three
-methods and is passed to :class:`RateLimiter`.
+process; :class:`PostgresBudget` keeps them in PostgreSQL, so every process using one database shares
+Scryfall's limits (Scryfall counts requests per application, not per process).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import logging
 import math
 import threading
 import time
+from collections.abc import Coroutine
 from email.utils import parsedate_to_datetime
-from typing import Protocol
+from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
 
 SEARCH_CLASS = "search"
 OTHER_CLASS = "other"
@@ -110,6 +115,109 @@ class LocalBudget:
     def pause(self, klass: str, seconds: float) -> None:
         until = time.monotonic() + seconds
         self._paused_until[klass] = max(self._paused_until[klass], until)
+
+    def paused_for(self, klass: str) -> float:
+        return max(0.0, self._paused_until[klass] - time.monotonic())
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+class PostgresBudget:
+    """A :class:`Budget` kept in PostgreSQL's ``scryfall_budget`` table, one row per class: shared by every process.
+
+    ``acquire`` leases the next send slot: under the rows' locks it reads the earliest time the next request
+    may leave (the server's clock, so the processes' clocks never matter), moves it one interval past the
+    slot it takes, and sleeps until that slot. A 429 writes ``paused_until``; every process learns it with
+    its next lease, before its request leaves. ``paused_for`` is asked on the event loop and must not wait
+    for the database: it answers from what the last lease (or this process's own 429) taught it.
+
+    The asyncpg ``pool`` belongs to ``loop``; the blocking methods run in worker threads and hand their
+    queries to that loop. If the database can't be reached, requests are spaced in this process alone.
+    """
+
+    def __init__(self, pool: Any, loop: asyncio.AbstractEventLoop, *, timeout: float = 10.0) -> None:
+        self._pool = pool
+        self._loop = loop
+        self._timeout = timeout
+        self._fallback = LocalBudget()
+        self._paused_until = dict.fromkeys(CLASSES, 0.0)  # time.monotonic()
+        self._writes: set[concurrent.futures.Future] = set()
+
+    def _run(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+        if self._loop.is_closed() or _running_loop() is self._loop:
+            # Waiting here on the loop itself would stop the very loop that has to run the query.
+            coroutine.close()
+            raise RuntimeError("the shared budget is only usable from worker threads of a running loop")
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        try:
+            return future.result(self._timeout)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise
+
+    def acquire(self, klasses: tuple[str, ...], intervals: dict[str, float]) -> None:
+        try:
+            wait, pauses = self._run(self._lease(klasses, intervals))
+        except Exception as error:
+            log.warning("The shared Scryfall budget is unavailable (%s); spacing requests in this process only", error)
+            self._fallback.acquire(klasses, intervals)
+            return
+        now = time.monotonic()
+        for klass, left in pauses.items():
+            self._learn(klass, now + left)
+        if wait > 0:
+            time.sleep(wait)
+
+    async def _lease(self, klasses: tuple[str, ...], intervals: dict[str, float]) -> tuple[float, dict[str, float]]:
+        async with self._pool.acquire() as conn, conn.transaction():
+            # Locked in one order (by name) by every process: two leases never wait for each other in a circle.
+            rows = await conn.fetch(
+                "SELECT klass, next_at, paused_until FROM scryfall_budget WHERE klass = ANY($1::text[]) "
+                "ORDER BY klass FOR UPDATE",
+                list(klasses),
+            )
+            if len(rows) != len(klasses):
+                raise LookupError(f"scryfall_budget lacks a row for {sorted(set(klasses) - {r[0] for r in rows})}")
+            # Read after the locks are held: the slot is measured from the moment this lease owns the rows.
+            now = await conn.fetchval("SELECT extract(epoch FROM clock_timestamp())::float8")
+            slot = max([now, *(row["next_at"] for row in rows)])
+            await conn.execute(
+                "UPDATE scryfall_budget AS b SET next_at = $1::float8 + v.gap "
+                "FROM unnest($2::text[], $3::float8[]) AS v(klass, gap) WHERE b.klass = v.klass",
+                slot,
+                list(klasses),
+                [intervals[klass] for klass in klasses],
+            )
+        return slot - now, {row["klass"]: row["paused_until"] - now for row in rows}
+
+    def _learn(self, klass: str, until: float) -> None:
+        self._paused_until[klass] = max(self._paused_until[klass], until)
+
+    def pause(self, klass: str, seconds: float) -> None:
+        self._learn(klass, time.monotonic() + seconds)
+        self._fallback.pause(klass, seconds)
+        if self._loop.is_closed():
+            return
+        # Called on the event loop as well as from threads: send the write without waiting for it.
+        future = asyncio.run_coroutine_threadsafe(self._store_pause(klass, seconds), self._loop)
+        self._writes.add(future)
+        future.add_done_callback(self._writes.discard)
+
+    async def _store_pause(self, klass: str, seconds: float) -> None:
+        try:
+            await self._pool.execute(
+                "UPDATE scryfall_budget SET paused_until = "
+                "GREATEST(paused_until, extract(epoch FROM clock_timestamp())::float8 + $2::float8) WHERE klass = $1",
+                klass,
+                seconds,
+            )
+        except Exception as error:
+            log.warning("Could not share Scryfall's pause of %s with the other processes: %s", klass, error)
 
     def paused_for(self, klass: str) -> float:
         return max(0.0, self._paused_until[klass] - time.monotonic())

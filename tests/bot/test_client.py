@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -98,8 +100,12 @@ class TestErrors:
         assert request.json["data"]["allowed_mentions"] == {"parse": []}
 
 
-async def test_heartbeat_file_is_written_once_connected(simcord_env, bot_config):
-    assert (bot_config.data_dir / "heartbeat").read_text().isdigit()
+async def test_heartbeat_file_is_written_once_connected_with_the_shards_of_this_process(simcord_env, bot_config):
+    record = json.loads((bot_config.data_dir / "heartbeat").read_text())
+    assert isinstance(record["time"], int) and abs(record["time"] - time.time()) < 60
+    assert record["shard_count"] == 1
+    [shard] = record["shards"]
+    assert shard["id"] == 0 and 0 <= shard["latency"] < 30
 
 
 def wal_size(bot: CycleBot) -> int:

@@ -1,4 +1,7 @@
-"""GameStore against a real migrated SQLite database: versions, atomicity, statistics."""
+"""GameStore against a real migrated database, SQLite and PostgreSQL alike: versions, atomicity, statistics.
+
+The ``db`` fixture (tests/conftest.py) runs every test once per dialect.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +10,8 @@ import asyncio
 import pytest
 
 from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StatsDelta
-from bot.storage import Database
 
 CHANNEL, GUILD, ALICE, BOB = 100, 10, 1, 2
-
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 @pytest.fixture
@@ -32,10 +25,19 @@ async def new_game(store, **overrides):
     return await store.create(**values)
 
 
+async def table_names(db) -> set[str]:
+    if db.dialect == "sqlite":
+        rows = await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+    else:
+        rows = await db.fetchall(
+            "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'"
+        )
+    return {row["name"] for row in rows}
+
+
 async def test_migration_creates_the_goldfish_tables(db):
     assert await db.schema_version() >= 2
-    names = {row["name"] for row in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"goldfish_games", "goldfish_stats"} <= names
+    assert {"goldfish_games", "goldfish_stats"} <= await table_names(db)
 
 
 async def test_a_created_game_loads_back_at_version_one(store):
@@ -104,14 +106,25 @@ async def test_transaction_is_atomic_when_the_statistics_write_fails(store, db):
     await new_game(store)
     # Make the statistics write fail after the game UPDATE has already run in the same transaction.
     async with db.transaction() as conn:
-        await conn.execute(
-            "CREATE TRIGGER fail_stats BEFORE INSERT ON goldfish_stats BEGIN SELECT RAISE(ABORT, 'boom'); END"
-        )
+        if db.dialect == "sqlite":
+            await conn.execute(
+                "CREATE TRIGGER fail_stats BEFORE INSERT ON goldfish_stats BEGIN SELECT RAISE(ABORT, 'boom'); END"
+            )
+        else:
+            await conn.execute(
+                "CREATE FUNCTION fail_stats() RETURNS trigger LANGUAGE plpgsql AS "
+                "$$ BEGIN RAISE EXCEPTION 'boom'; END $$; "
+                "CREATE TRIGGER fail_stats BEFORE INSERT ON goldfish_stats FOR EACH ROW EXECUTE FUNCTION fail_stats()"
+            )
     with pytest.raises(Exception, match="boom"):
         await store.save(CHANNEL, {"turn": 2}, 1, user_id=ALICE, stats=StatsDelta(cards_cycled=1))
     loaded = await store.load(CHANNEL)
     assert loaded.version == 1 and loaded.state == {"turn": 1}
-    assert not db.connection.in_transaction
+    if db.dialect == "sqlite":
+        assert not db.connection.in_transaction
+    else:
+        # Every connection went back to the pool outside a transaction: the next write goes through.
+        assert await store.save(CHANNEL, {"turn": 3}, 1) == 2
 
 
 async def test_delete_with_a_stale_version_keeps_the_game(store):

@@ -3,6 +3,10 @@
 It answers like Discord does (status codes, JSON shapes, opcodes, sequence numbers, close codes), records
 every REST request and gateway frame, and lets a test push INTERACTION_CREATE events and wait for the bot's
 answers. Anything it does not know is answered 404 and kept in ``unexpected``.
+
+It serves shards like Discord: a connection identifies as ``shard: [id, count]`` (none means ``[0, 1]``), gets a
+READY naming its shard and the GUILD_CREATE of the guilds it owns, ``(guild_id >> 22) % count == id``, and each
+guild's events, interactions included, arrive on the connection that owns it.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import re
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -67,6 +71,23 @@ def _command_problem(item: Any, option: bool = False) -> str | None:
 
 
 @dataclass
+class Session:
+    """One gateway connection that identified as a shard."""
+
+    ws: web.WebSocketResponse
+    send: Callable
+    session_id: str
+    shard: tuple[int, int]  # (id, count)
+    seq: int = 0
+    ready: bool = False
+    history: list[dict] = field(default_factory=list)  # dispatches of the session, replayed on RESUME
+
+    def owns(self, guild_id: str) -> bool:
+        shard_id, count = self.shard
+        return (int(guild_id) >> 22) % count == shard_id
+
+
+@dataclass
 class Recorded:
     method: str
     path: str  # without the /api/v10 prefix
@@ -82,12 +103,15 @@ def _accepted(record: Recorded) -> Any:
 
 
 class FakeDiscord:
-    def __init__(self, token: str, *, message_content_enabled: bool = False) -> None:
+    def __init__(self, token: str, *, message_content_enabled: bool = False, shard_count: int = 1) -> None:
         self.token = token
         self.message_content_enabled = message_content_enabled
+        self.shard_count = shard_count  # what GET /gateway/bot recommends
         self._ids = itertools.count()
         self.app_id = self.bot_id = self.snowflake()
-        self.guild_id, self.channel_id = self.snowflake(), self.snowflake()
+        self.guilds: dict[str, dict] = {}  # guild id -> {"name", "channel_id"}
+        self.guild_id = self.add_guild("Magic night")
+        self.channel_id = self.guilds[self.guild_id]["channel_id"]
         self.bot_user = {"id": self.bot_id, "username": "Cyclebot", "discriminator": "0", "global_name": None}
         self.bot_user |= {"avatar": None, "bot": True, "verified": True, "mfa_enabled": True, "flags": 0}
         self.users = {name: self._user(name) for name in ("alice", "bob")}
@@ -100,13 +124,9 @@ class FakeDiscord:
         self.acknowledged: set[str] = set()
         self.messages: dict[str, dict] = {}
         self.original: dict[str, str] = {}  # interaction token -> id of its original response
-        self.session_id: str | None = None
-        self.seq = 0
-        self._history: list[dict] = []  # dispatches of the session, replayed on RESUME
+        self.sessions: dict[int, Session] = {}  # shard id -> its current session
+        self.identified_shards: list[tuple[int, int]] = []  # the [id, count] of every IDENTIFY, in order
         self._owner_token: dict[str, str] = {}  # message id -> token of the interaction that made it
-        self._ws: web.WebSocketResponse | None = None
-        self._send: Callable | None = None
-        self._ready = False
         self._send_lock = asyncio.Lock()
         self._changed = asyncio.Condition()
         self._sockets: set[web.WebSocketResponse] = set()
@@ -123,9 +143,9 @@ class FakeDiscord:
         r.add_get(f"{API}/users/@me", self._answer(lambda: self.bot_user))
         r.add_get(f"{API}/oauth2/applications/@me", self._answer(self._application))
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        gateway = self._answer(lambda: {"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
-        r.add_get(f"{API}/gateway", gateway)
-        r.add_get(f"{API}/gateway/bot", gateway)
+        bot_gateway = {"session_start_limit": limit}
+        r.add_get(f"{API}/gateway", self._answer(lambda: {"url": self.gateway_url}))
+        r.add_get(f"{API}/gateway/bot", self._answer(lambda: bot_gateway | self._recommended()))
         for path in ("/applications/{app_id}/commands", "/applications/{app_id}/guilds/{guild_id}/commands"):
             r.add_put(API + path, self._put_commands)
         r.add_post(API + "/interactions/{interaction_id}/{token}/callback", self._callback)
@@ -173,9 +193,30 @@ class FakeDiscord:
         found = lambda: next((p for p in self.gateway_received if p.get("op") == op), None)  # noqa: E731
         return await self._until(found, f"a gateway frame with op {op}")
 
-    async def wait_until_connected(self) -> None:
-        """Until the bot identified (or resumed) and got its READY and GUILD_CREATE."""
-        await self._until(lambda: self._ready, "the bot to connect to the gateway")
+    async def wait_until_connected(self, *shard_ids: int) -> None:
+        """Until the bot identified (or resumed) and got its READY and GUILD_CREATE on ``shard_ids`` (default:
+        every shard of the recommended count)."""
+        wanted = shard_ids or tuple(range(self.shard_count))
+
+        def connected() -> bool:
+            return all(shard_id in self.sessions and self.sessions[shard_id].ready for shard_id in wanted)
+
+        await self._until(connected, f"the bot to connect shard(s) {', '.join(map(str, wanted))} to the gateway")
+
+    async def wait_for_new_session(self, shard_id: int, old: Session | None) -> Session:
+        """Until shard ``shard_id`` is connected on a session other than ``old`` (a restarted process's)."""
+
+        def found() -> Session | None:
+            session = self.sessions.get(shard_id)
+            return session if session is not None and session is not old and session.ready else None
+
+        return await self._until(found, f"a new session on shard {shard_id}")
+
+    @property
+    def session_id(self) -> str | None:
+        """Shard 0's session (the only one of an unsharded bot)."""
+        session = self.sessions.get(0)
+        return session.session_id if session else None
 
     async def callback(self, interaction: dict) -> dict:
         """The body the bot POSTed to answer ``interaction``."""
@@ -213,48 +254,83 @@ class FakeDiscord:
         app |= {"bot_public": True, "bot_require_code_grant": False, "owner": self.users["alice"], "bot": self.bot_user}
         return app | {"verify_key": "0" * 64} | dict.fromkeys(("icon", "team", "interactions_endpoint_url"))
 
-    def channel(self) -> dict:
-        channel = {"id": self.channel_id, "type": 0, "guild_id": self.guild_id, "name": "cycling", "position": 0}
+    def add_guild(self, name: str, *, shard: int | None = None) -> str:
+        """A guild with one text channel, "cycling"; on ``shard`` (of the recommended count) if given."""
+        guild_id = self.snowflake()
+        if shard is not None:
+            # A snowflake's top bits are its timestamp: step it back until the guild lands on the shard.
+            timestamp = int(guild_id) >> 22
+            timestamp -= (timestamp - shard) % self.shard_count
+            guild_id = str(timestamp << 22 | (int(guild_id) & (1 << 22) - 1))
+        self.guilds[guild_id] = {"name": name, "channel_id": self.snowflake()}
+        return guild_id
+
+    def shard_of(self, guild_id: str) -> int:
+        return (int(guild_id) >> 22) % self.shard_count
+
+    def _guild_of_channel(self, channel_id: str) -> str:
+        return next(guild_id for guild_id, guild in self.guilds.items() if guild["channel_id"] == channel_id)
+
+    def channel(self, guild_id: str | None = None) -> dict:
+        guild_id = guild_id or self.guild_id
+        channel_id = self.guilds[guild_id]["channel_id"]
+        channel = {"id": channel_id, "type": 0, "guild_id": guild_id, "name": "cycling", "position": 0}
         channel |= {"permission_overwrites": [], "nsfw": False, "rate_limit_per_user": 0, "flags": 0}
         return channel | dict.fromkeys(("parent_id", "topic", "last_message_id"))
 
-    def guild(self) -> dict:
-        everyone = {"id": self.guild_id, "name": "@everyone", "permissions": PERMISSIONS, "position": 0, "flags": 0}
+    def guild(self, guild_id: str | None = None) -> dict:
+        guild_id = guild_id or self.guild_id
+        everyone = {"id": guild_id, "name": "@everyone", "permissions": PERMISSIONS, "position": 0, "flags": 0}
         everyone |= dict.fromkeys(("hoist", "managed", "mentionable"), False) | {"color": 0}
-        guild = {"id": self.guild_id, "name": "Magic night", "icon": None, "owner_id": self.users["alice"]["id"]}
+        name, owner = self.guilds[guild_id]["name"], self.users["alice"]["id"]
+        guild = {"id": guild_id, "name": name, "icon": None, "owner_id": owner}
         guild |= {"unavailable": False, "large": False, "joined_at": _now(), "preferred_locale": "en-US"}
         # Without the (privileged) GUILD_MEMBERS intent Discord sends only the bot's own member.
         guild |= {"member_count": 1 + len(self.users), "members": [self._member(self.bot_user)]}
-        guild |= {"channels": [self.channel()], "roles": [everyone]}
+        guild |= {"channels": [self.channel(guild_id)], "roles": [everyone]}
         guild |= dict.fromkeys(("premium_tier", "verification_level", "mfa_level", "nsfw_level"), 0)
         lists = "features threads presences voice_states emojis stickers stage_instances guild_scheduled_events"
         return guild | {key: [] for key in [*lists.split(), "soundboard_sounds"]}
 
-    def _interaction(self, kind: int, data: dict, user: str, **extra: Any) -> dict:
+    def _interaction(self, kind: int, data: dict, user: str, guild_id: str, **extra: Any) -> dict:
         member = self._member(self.users[user]) | {"permissions": PERMISSIONS}
         token = f"interaction-token-{self.snowflake()}"
+        channel = self.channel(guild_id)
         interaction = {"id": self.snowflake(), "application_id": self.app_id, "type": kind, "data": data}
         interaction |= {"token": token, "version": 1, "member": member, "app_permissions": PERMISSIONS}
-        interaction |= {"guild_id": self.guild_id, "guild": {"id": self.guild_id, "locale": "en-US", "features": []}}
-        interaction |= {"channel_id": self.channel_id, "channel": self.channel(), "entitlements": [], "context": 0}
+        interaction |= {"guild_id": guild_id, "guild": {"id": guild_id, "locale": "en-US", "features": []}}
+        interaction |= {"channel_id": channel["id"], "channel": channel, "entitlements": [], "context": 0}
         interaction |= {"locale": "en-GB", "guild_locale": "en-US", "attachment_size_limit": 10 * 1024 * 1024}
-        return interaction | {"authorizing_integration_owners": {"0": self.guild_id}} | extra
+        return interaction | {"authorizing_integration_owners": {"0": guild_id}} | extra
 
-    def command_interaction(self, name: str, *, user: str = "alice", options: list | None = None) -> dict:
-        """A CHAT_INPUT interaction for a command the bot synced (Discord only knows synced commands)."""
+    def command_interaction(
+        self, name: str, *, user: str = "alice", options: list | None = None, guild_id: str | None = None
+    ) -> dict:
+        """A CHAT_INPUT interaction for a command the bot synced (Discord only knows synced commands), in the
+        channel of ``guild_id`` (default: the first guild)."""
+        guild_id = guild_id or self.guild_id
         for scope, commands in self.commands.items():
             for command in commands:
-                if command["name"] == name:
+                if command["name"] == name and scope in ("global", guild_id):
                     data = {"id": command["id"], "name": name, "type": 1, "options": options or []}
-                    return self._interaction(2, data | ({} if scope == "global" else {"guild_id": scope}), user)
+                    data |= {} if scope == "global" else {"guild_id": scope}
+                    return self._interaction(2, data, user, guild_id)
         raise AssertionError(f"/{name} was never synced to Discord")
 
-    def component_interaction(self, message: dict, custom_id: str, *, user: str = "alice") -> dict:
-        """A click on the button ``custom_id`` of a message the bot sent."""
-        return self._interaction(3, {"custom_id": custom_id, "component_type": 2}, user, message=message)
+    def component_interaction(
+        self, message: dict, custom_id: str, *, user: str = "alice", values: list[str] | None = None
+    ) -> dict:
+        """A click on the button ``custom_id`` of a message the bot sent, or with ``values`` a choice in its select
+        menu ``custom_id``."""
+        guild_id = self._guild_of_channel(message["channel_id"])
+        data = {"custom_id": custom_id, "component_type": 2}
+        if values is not None:
+            data |= {"component_type": 3, "values": values}
+        return self._interaction(3, data, user, guild_id, message=message)
 
     def _message(self, token: str, body: dict, flags: int, kind: int = 0) -> dict:
-        message = {"id": self.snowflake(), "type": kind, "channel_id": self.channel_id, "author": self.bot_user}
+        channel_id = next(i["channel_id"] for i in self.interactions.values() if i["token"] == token)
+        message = {"id": self.snowflake(), "type": kind, "channel_id": channel_id, "author": self.bot_user}
         message |= {"content": body.get("content") or ""} | {k: body.get(k) or [] for k in ("embeds", "components")}
         message |= {"flags": flags, "timestamp": _now(), "edited_timestamp": None, "attachments": [], "mentions": []}
         message |= {"mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False}
@@ -302,6 +378,9 @@ class FakeDiscord:
             return _json(make())
 
         return handler
+
+    def _recommended(self) -> dict:
+        return {"url": self.gateway_url, "shards": self.shard_count}
 
     def _scope(self, request: web.Request) -> str | None:
         if request.match_info["app_id"] != self.app_id:
@@ -405,6 +484,7 @@ class FakeDiscord:
                 return ws
             await send({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
             identified = False
+            session: Session | None = None
             async for frame in ws:
                 if frame.type is not WSMsgType.TEXT:
                     break
@@ -421,15 +501,19 @@ class FakeDiscord:
                 elif op == 2:
                     intents = data.get("intents")
                     enabled = MESSAGE_CONTENT if self.message_content_enabled else 0
+                    shard = data.get("shard", [0, 1])
                     if not isinstance(intents, int) or intents < 0:
                         await self._close(ws, 4013, b"Invalid intent(s)")
                     elif intents & PRIVILEGED & ~enabled:
                         await self._close(ws, 4014, b"Disallowed intent(s)")
+                    elif not (isinstance(shard, list) and len(shard) == 2 and 0 <= shard[0] < shard[1]):
+                        await self._close(ws, 4010, b"Invalid shard")
                     else:
                         identified = True
-                        await self._identify(ws, send)
+                        session = await self._identify(ws, send, (shard[0], shard[1]))
                 elif op == 6:
-                    identified = await self._resume(ws, send, data)
+                    session = await self._resume(ws, send, data)
+                    identified = session is not None
                 elif op == 3 and identified:
                     pass  # presence update
                 elif not identified:
@@ -439,46 +523,59 @@ class FakeDiscord:
         finally:
             self.gateway_close_codes.append(self._closed_by_fake.pop(ws, ws.close_code))
             self._sockets.discard(ws)
-            if self._ws is ws:
-                self._ws, self._ready = None, False
+            if session is not None and session.ws is ws:
+                session.ready = False
         return ws
 
     async def _close(self, ws: web.WebSocketResponse, code: int, reason: bytes) -> None:
         self._closed_by_fake.setdefault(ws, code)
         await ws.close(code=code, message=reason)
 
-    async def _identify(self, ws: web.WebSocketResponse, send) -> None:
-        self._ws, self.session_id, self.seq, self._history = ws, self.snowflake(), 0, []
-        self._send = send
+    async def _identify(self, ws: web.WebSocketResponse, send, shard: tuple[int, int]) -> Session:
+        session = Session(ws, send, self.snowflake(), shard)
+        self.sessions[shard[0]] = session
+        self.identified_shards.append(shard)
         application = {"id": self.app_id, "flags": self._application()["flags"]}
-        ready = {"v": 10, "user": self.bot_user, "guilds": [{"id": self.guild_id, "unavailable": True}]}
-        ready |= {"session_id": self.session_id, "session_type": "normal", "resume_gateway_url": self.gateway_url}
+        owned = [guild_id for guild_id in self.guilds if session.owns(guild_id)]
+        ready = {"v": 10, "user": self.bot_user, "guilds": [{"id": g, "unavailable": True} for g in owned]}
+        ready |= {"session_id": session.session_id, "session_type": "normal", "resume_gateway_url": self.gateway_url}
         ready |= {"application": application, "private_channels": [], "relationships": [], "presences": []}
-        await self.dispatch("READY", ready)
-        await self.dispatch("GUILD_CREATE", self.guild())
-        self._ready = True
+        await self._dispatch_to(session, "READY", ready | {"shard": list(shard)})
+        for guild_id in owned:
+            await self._dispatch_to(session, "GUILD_CREATE", self.guild(guild_id))
+        session.ready = True
         await self._notify()
+        return session
 
-    async def _resume(self, ws: web.WebSocketResponse, send, data: dict) -> bool:
-        if data.get("session_id") != self.session_id or not isinstance(data.get("seq"), int):
+    async def _resume(self, ws: web.WebSocketResponse, send, data: dict) -> Session | None:
+        session = next((s for s in self.sessions.values() if s.session_id == data.get("session_id")), None)
+        if session is None or not isinstance(data.get("seq"), int):
             await send({"op": 9, "d": False, "s": None, "t": None})  # INVALID_SESSION, not resumable
-            return False
-        self._ws, self._send, self._ready = ws, send, True
-        for payload in self._history:
+            return None
+        session.ws, session.send, session.ready = ws, send, True
+        for payload in session.history:
             if payload["s"] > data["seq"]:
                 await send(payload)
-        await self.dispatch("RESUMED", {})
+        await self._dispatch_to(session, "RESUMED", {})
         await self._notify()
-        return True
+        return session
+
+    def session_for(self, guild_id: str | None) -> Session:
+        """The connected session that owns ``guild_id`` (shard 0's for events of no guild)."""
+        for session in self.sessions.values():
+            if session.ready and (session.owns(guild_id) if guild_id else session.shard[0] == 0):
+                return session
+        raise AssertionError(f"the bot has no gateway session for guild {guild_id}")
+
+    async def _dispatch_to(self, session: Session, event: str, data: dict) -> None:
+        session.seq += 1
+        payload = {"op": 0, "t": event, "s": session.seq, "d": data}
+        session.history.append(payload)
+        await session.send(payload)
 
     async def dispatch(self, event: str, data: dict) -> None:
-        """Send a DISPATCH (op 0) with the session's next sequence number."""
-        if self._ws is None:
-            raise AssertionError("the bot has no gateway session")
-        self.seq += 1
-        payload = {"op": 0, "t": event, "s": self.seq, "d": data}
-        self._history.append(payload)
-        await self._send(payload)
+        """Send a DISPATCH (op 0) on the connection owning the event's guild, with its next sequence number."""
+        await self._dispatch_to(self.session_for(data.get("guild_id")), event, data)
 
     async def send_interaction(self, interaction: dict) -> dict:
         """Push INTERACTION_CREATE to the bot; Discord then expects a callback within 3 seconds."""
@@ -486,8 +583,9 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", interaction)
         return interaction
 
-    async def drop_connection(self, code: int = 4000) -> None:
-        """Close the gateway like Discord does on a hiccup (4000: unknown error, the client may resume)."""
-        if self._ws is not None:
-            self._ready = False
-            await self._close(self._ws, code, b"Unknown error")
+    async def drop_connection(self, code: int = 4000, *, shard: int = 0) -> None:
+        """Close a shard's gateway like Discord does on a hiccup (4000: unknown error, the client may resume)."""
+        session = self.sessions.get(shard)
+        if session is not None and session.ready:
+            session.ready = False
+            await self._close(session.ws, code, b"Unknown error")

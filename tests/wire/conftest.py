@@ -23,7 +23,10 @@ TOKEN = "MTE5NzQ0.wire-test.bot-token-that-must-never-be-logged"
 WIRE_EXTENSIONS = ["cogs.about", "tests.support.wire_cog"]
 STARTUP_TIMEOUT = 10.0
 # Settings a developer's .env could otherwise feed into the bot under test.
-BOT_SETTINGS = ("RULES_FILE", "RULES_URL", "DISCORD_GUILD_ID", "INLINE_CARDS", "LOG_LEVEL", "SCRYFALL_API_URL")
+BOT_SETTINGS = (
+    *("RULES_FILE", "RULES_URL", "DISCORD_GUILD_ID", "INLINE_CARDS", "LOG_LEVEL", "SCRYFALL_API_URL"),
+    *("SHARD_COUNT", "SHARD_IDS", "DATABASE_URL"),
+)
 
 StartBot = Callable[..., Awaitable[CycleBot]]
 

@@ -1,4 +1,4 @@
-"""The bot's SQLite database: WAL mode, numbered migrations, one transaction per action, online backups.
+"""The bot's SQLite database (the default): WAL mode, numbered migrations, one transaction per action.
 
 The schema version lives in one place, ``PRAGMA user_version``: migration N sets it to N in the same
 transaction as its tables.
@@ -9,49 +9,19 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
-import os
-import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass
-from importlib import resources
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiosqlite
 
+from bot.storage.base import Migration, StorageError, bundled_migrations
+
 log = logging.getLogger(__name__)
 
-MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 # Databases made before the version lived only in ``user_version`` also listed migrations in this table.
 LEGACY_MIGRATIONS_TABLE = "schema_migrations"
-# Tables every Cyclebot database has from migration 1 on: how ``restore`` recognises one.
-CORE_TABLES = frozenset({"meta"})
-
-
-class StorageError(RuntimeError):
-    """The database cannot be used; the message names the file and what to do about it."""
-
-
-@dataclass(frozen=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
-
-
-def bundled_migrations() -> list[Migration]:
-    """The numbered ``bot/migrations/NNNN_name.sql`` files, in order."""
-    found = []
-    for entry in resources.files("bot.migrations").iterdir():
-        match = MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append(Migration(int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    found.sort(key=lambda m: m.version)
-    versions = [m.version for m in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1..N without gaps, found {versions}")
-    return found
 
 
 class Database:
@@ -62,6 +32,10 @@ class Database:
     The reader (a file database only) answers read-only views without waiting for a writer:
     WAL mode lets it read the last committed state while a write is in progress.
     """
+
+    dialect = "sqlite"
+    # What a write that breaks a UNIQUE or PRIMARY KEY constraint raises.
+    integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
 
     def __init__(self, connection: aiosqlite.Connection, path: Path | str) -> None:
         self.connection = connection
@@ -112,6 +86,10 @@ class Database:
         uri = await asyncio.to_thread(lambda: Path(self.path).resolve().as_uri() + "?mode=ro")
         self.reader = await aiosqlite.connect(uri, uri=True, isolation_level=None)
         self.reader.row_factory = aiosqlite.Row
+
+    def describe(self) -> str:
+        """Where the data lives, for logs (no secrets in it)."""
+        return f"SQLite {self.path}"
 
     async def close(self) -> None:
         try:
@@ -177,13 +155,15 @@ class Database:
             else:
                 await self.connection.execute("COMMIT")
 
-    async def fetchone(self, sql: str, params: tuple = ()) -> aiosqlite.Row | None:
-        async with self.connection.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+    async def fetchone(self, sql: str, params: tuple = (), *, reader: bool = False) -> aiosqlite.Row | None:
+        """The first row of a query; with ``reader``, from the read-only connection (never waits for a writer)."""
+        rows = await self.fetchall(sql, params, reader=reader)
+        return next(iter(rows), None)
 
-    async def fetchall(self, sql: str, params: tuple = ()) -> list[aiosqlite.Row]:
-        async with self.connection.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+    async def fetchall(self, sql: str, params: tuple = (), *, reader: bool = False) -> list[aiosqlite.Row]:
+        # One round trip to the database thread (execute, fetch and close together).
+        conn = (self.reader or self.connection) if reader else self.connection
+        return list(await conn.execute_fetchall(sql, params))
 
     async def get_meta(self, key: str) -> str | None:
         row = await self.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
@@ -197,7 +177,7 @@ class Database:
             )
 
 
-# -- start-up failures, backups and restores ----------------------------------------------------------------
+# -- start-up failures --------------------------------------------------------------------------------------
 
 
 def explain_open_error(path: Path | str, error: BaseException) -> StorageError | None:
@@ -219,112 +199,3 @@ def explain_open_error(path: Path | str, error: BaseException) -> StorageError |
             "the bot, or point BOT_DATA_DIR at a directory that is."
         )
     return None
-
-
-def _connect_sync(path: Path) -> sqlite3.Connection:
-    connection = sqlite3.connect(path, isolation_level=None)
-    connection.execute("PRAGMA busy_timeout=5000")
-    return connection
-
-
-def describe_database(path: Path) -> int:
-    """The schema version of the Cyclebot database at ``path``; StorageError if it is not one this bot can use."""
-    if not path.is_file():
-        raise StorageError(f"{path} does not exist or is not a file.")
-    newest = bundled_migrations()[-1].version
-    try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            if connection.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise sqlite3.DatabaseError("database disk image is malformed")
-            version = int(connection.execute("PRAGMA user_version").fetchone()[0])
-            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        finally:
-            connection.close()
-    except sqlite3.DatabaseError as error:
-        raise StorageError(f"{path} is not a usable SQLite database ({error}).") from None
-    if not CORE_TABLES <= tables or not 1 <= version <= newest:
-        raise StorageError(
-            f"{path} is not a Cyclebot database this version knows (schema version {version}, tables "
-            f"{', '.join(sorted(tables)) or 'none'}; this bot knows versions 1 to {newest})."
-        )
-    return version
-
-
-def backup(source: Path, target: Path) -> int:
-    """Copy the database at ``source`` to ``target`` as one self-contained file, consistent even while the bot
-    writes (SQLite's online backup API reads one snapshot, the -wal file included). Returns its schema version."""
-    if not source.is_file():
-        raise StorageError(f"there is no database at {source} (check BOT_DATA_DIR).")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
-    try:
-        reader, writer = _connect_sync(source), sqlite3.connect(partial, isolation_level=None)
-        try:
-            reader.backup(writer)
-            # A backup is one file: no -wal beside it that could be forgotten.
-            writer.execute("PRAGMA journal_mode=DELETE").fetchone()
-        finally:
-            writer.close()
-            reader.close()
-        version = describe_database(partial)
-        os.replace(partial, target)
-    except (OSError, sqlite3.Error) as error:
-        partial.unlink(missing_ok=True)
-        raise explain_open_error(source, error) or StorageError(f"the backup failed: {error}") from None
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
-    return version
-
-
-def restore(source: Path, database: Path) -> int:
-    """Replace ``database`` with the backup ``source`` (the bot must be stopped): check the backup, keep the current
-    database beside it as ``.before-restore``, drop its stale -wal/-shm and swap the file in atomically."""
-    version = describe_database(source)
-    database.parent.mkdir(parents=True, exist_ok=True)
-    with data_dir_lock(database.parent, purpose="restore"):
-        if database.exists():
-            # Through the backup API, so what the -wal file held is kept too.
-            try:
-                backup(database, database.with_name(database.name + ".before-restore"))
-            except StorageError as error:
-                log.warning("Could not keep a copy of the current database: %s", error)
-        incoming = database.with_name(database.name + ".restoring")
-        backup(source, incoming)
-        # A -wal left beside the new file would be replayed into it: remove the old one first.
-        for suffix in ("-wal", "-shm"):
-            Path(f"{database}{suffix}").unlink(missing_ok=True)
-        os.replace(incoming, database)
-    return version
-
-
-LOCK_NAME = "bot.lock"
-
-
-@contextmanager
-def data_dir_lock(data_dir: Path, *, purpose: str) -> Iterator[None]:
-    """Hold ``data_dir/bot.lock`` exclusively: one running bot per data directory, no restore under a live bot."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: no advisory locks; the README says to stop the bot first
-        yield
-        return
-    path = data_dir / LOCK_NAME
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        handle = path.open("a")
-    except OSError as error:
-        raise explain_open_error(data_dir / "bot.sqlite3", error) or StorageError(str(error)) from None
-    try:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise StorageError(
-                f"another Cyclebot is using {data_dir}; stop it before the {purpose}"
-                + (" (python -m bot backup works while it runs)." if purpose == "restore" else ".")
-            ) from None
-        yield
-    finally:
-        handle.close()

@@ -1,0 +1,52 @@
+"""What both database dialects share: the error type, the numbered migrations, timestamps."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+
+MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+DIALECTS = ("sqlite", "postgresql")
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used; the message names the database and what to do about it."""
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def bundled_migrations(dialect: str = "sqlite") -> list[Migration]:
+    """The numbered ``bot/migrations/<dialect>/NNNN_name.sql`` files, in order.
+
+    Both dialects carry the same numbers and names, so a database's schema version means the same
+    thing whichever server holds it.
+    """
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown database dialect {dialect!r}")
+    root = resources.files("bot.migrations")
+    stray = sorted(entry.name for entry in root.iterdir() if MIGRATION_NAME.match(entry.name))
+    if stray:
+        # A migration written for one dialect only would leave the other behind without anyone noticing.
+        raise RuntimeError(f"migrations belong in bot/migrations/sqlite and bot/migrations/postgresql, found {stray}")
+    found = []
+    for entry in root.joinpath(dialect).iterdir():
+        match = MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda m: m.version)
+    versions = [m.version for m in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"{dialect} migrations must be numbered 1..N without gaps, found {versions}")
+    return found
+
+
+def now_text() -> str:
+    """The current UTC time as the tables store it (``2026-01-31T12:00:00Z``), the same in both dialects."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,165 @@
+"""Two ``python -m bot`` processes, shards 0 and 1 of 2, sharing one real PostgreSQL server: games in guilds on
+both shards, one player's statistics across them, a process killed mid-game and started again, one command
+sync, and one Scryfall budget under a burst of card lookups from both."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SCRYFALL_CARDS
+from tests.support.fake_discord import LOADING, FakeDiscord
+from tests.wire.test_shards import shard_guilds
+
+SLIDE_SIMPLE = 12  # slide, seed 12: keep 7 with Plains and Secluded Steppe; play the Plains, cycle the Steppe
+LOOKUPS_EACH = 6
+# Six lookups a process through a budget of two a second: the last answer comes after about six seconds.
+BURST_TIMEOUT = 40.0
+
+
+def components(message: dict) -> list[dict]:
+    return [item for row in message["components"] for item in row.get("components", [])]
+
+
+def button(message: dict, label: str) -> str:
+    [found] = [c["custom_id"] for c in components(message) if c["type"] == 2 and c.get("label") == label]
+    return found
+
+
+def option(message: dict, prefix: str, label: str) -> tuple[str, str]:
+    """(custom_id, value) of the option ``label`` in the select menu whose id starts with ``prefix``."""
+    [select] = [c for c in components(message) if c["type"] == 3 and c["custom_id"].startswith(prefix)]
+    [value] = [o["value"] for o in select["options"] if o["label"] == label]
+    return select["custom_id"], value
+
+
+def fields(message: dict) -> dict[str, str]:
+    return {field["name"]: field["value"] for field in message["embeds"][0]["fields"]}
+
+
+async def command(fake: FakeDiscord, guild_id: str, name: str, *options: dict) -> dict:
+    """Run a slash command in the guild's channel; the message that answers it, once it is no longer loading."""
+    interaction = await fake.send_interaction(fake.command_interaction(name, guild_id=guild_id, options=list(options)))
+    if (await fake.callback(interaction))["type"] == 5:
+        await fake.followup(interaction)
+    message = fake.messages[fake.original[interaction["token"]]]
+    assert not message["flags"] & LOADING
+    return message
+
+
+async def press(fake: FakeDiscord, message: dict, custom_id: str, values: list[str] | None = None) -> dict:
+    """Click a button or choose in a select menu of ``message``; the message as the bot left it."""
+    click = await fake.send_interaction(fake.component_interaction(message, custom_id, values=values))
+    answer = await fake.callback(click)
+    if answer["type"] == 6:  # deferred: the bot edits the message afterwards
+        original = f"/webhooks/{fake.app_id}/{click['token']}/messages/@original"
+        await fake.wait_for(lambda r: r.method == "PATCH" and r.path == original)
+    else:
+        assert answer["type"] == 7, answer
+    return fake.messages[message["id"]]
+
+
+def goldfish(sub: str, *options: dict) -> dict:
+    return {"type": 1, "name": sub, "options": list(options)}
+
+
+async def start_and_play_a_land(fake: FakeDiscord, guild_id: str) -> dict:
+    deck = {"name": "deck", "type": 3, "value": "slide"}
+    seed = {"name": "seed", "type": 4, "value": SLIDE_SIMPLE}
+    game = await command(fake, guild_id, "goldfish", goldfish("start", deck, seed))
+    game = await press(fake, game, button(game, "Keep"))
+    custom_id, plains = option(game, "gf:land:", "Plains")
+    return await press(fake, game, custom_id, [plains])
+
+
+async def cycle_the_steppe(fake: FakeDiscord, game: dict) -> dict:
+    custom_id, steppe = option(game, "gf:cycle:", "Cycle Secluded Steppe")
+    return await press(fake, game, custom_id, [steppe])
+
+
+def card_names(count: int) -> list[str]:
+    names = []
+    with SCRYFALL_CARDS.open() as lines:
+        for line in lines:
+            name = json.loads(line)["name"]
+            if "//" not in name and name not in names:
+                names.append(name)
+            if len(names) == count:
+                return names
+    raise AssertionError("not enough sample cards")
+
+
+async def look_up(fake: FakeDiscord, guild_id: str, name: str) -> dict:
+    interaction = await fake.send_interaction(
+        fake.command_interaction("card", guild_id=guild_id, options=[{"name": "name", "type": 3, "value": name}])
+    )
+    assert (await fake.callback(interaction))["type"] == 5  # the lookup waits for Scryfall: deferred
+    return await fake.followup(interaction)
+
+
+@pytest.fixture
+def shared_settings(postgres_url: str, fake_scryfall) -> dict[str, str]:
+    """What both processes share: the shard count, the database and Scryfall; no downloads of their own."""
+    return {
+        "SHARD_COUNT": "2",
+        "DATABASE_URL": postgres_url,
+        "SCRYFALL_API_URL": fake_scryfall.base_url,
+        "CARD_DATA_AUTO_UPDATE": "0",
+        "RULES_AUTO_UPDATE": "0",
+    }
+
+
+async def test_two_processes_on_two_shards_share_games_statistics_one_sync_and_one_scryfall_budget(
+    spawn_bot, fake_discord: FakeDiscord, fake_scryfall, shared_settings, tmp_path: Path
+):
+    guilds = shard_guilds(fake_discord)
+    fake_discord.wait_timeout = BURST_TIMEOUT
+
+    async def spawn(shard: int):
+        return await spawn_bot(SHARD_IDS=str(shard), BOT_DATA_DIR=str(tmp_path / f"shard{shard}"), **shared_settings)
+
+    processes = {0: await spawn(0), 1: await spawn(1)}
+    await fake_discord.wait_until_connected(0, 1)
+    await fake_discord.wait_for(lambda r: r.method == "PUT" and r.path.endswith("/commands"))
+
+    # A game in each shard's guild, each answered by the process holding that shard.
+    games = {shard: await start_and_play_a_land(fake_discord, guilds[shard]) for shard in (0, 1)}
+    games[0] = await cycle_the_steppe(fake_discord, games[0])
+    assert "Secluded Steppe" in json.dumps(games[0]["embeds"])
+
+    # Shard 1's process dies mid-game without a word, then starts again: the game goes on where it was.
+    old_session = fake_discord.sessions[1]
+    processes[1].process.send_signal(signal.SIGKILL)
+    assert await processes[1].wait() == -signal.SIGKILL
+    processes[1] = await spawn(1)
+    await fake_discord.wait_for_new_session(1, old_session)
+    games[1] = await cycle_the_steppe(fake_discord, games[1])
+    assert "Secluded Steppe" in json.dumps(games[1]["embeds"])
+
+    # alice's statistics, asked through either process, count both games.
+    for shard in (0, 1):
+        stats = fields(await command(fake_discord, guilds[shard], "goldfish", goldfish("stats", goldfish("show"))))
+        assert (stats["Games started"], stats["Cards cycled"]) == ("2", "2"), stats
+
+    # A burst of card lookups through both processes at once: together they stay within Scryfall's limits.
+    names = card_names(2 * LOOKUPS_EACH)
+    answers = await asyncio.gather(
+        *(look_up(fake_discord, guilds[i % 2], name) for i, name in enumerate(names)),
+    )
+    titles = [answer["embeds"][0]["title"] for answer in answers]
+    assert [title.split(" {")[0] for title in titles] == names, "each card's embed, its mana cost after its name"
+    named = fake_scryfall.requests_to("/cards/named")
+    assert len(named) >= len(names)
+    assert fake_scryfall.violations == []
+    assert fake_scryfall.max_rate("search") <= 2
+    assert fake_scryfall.statuses(429) == []
+
+    assert len(fake_discord.command_syncs()) == 1, "only shard 0's process synced, and only once"
+    assert sorted(fake_discord.identified_shards) == [(0, 2), (1, 2), (1, 2)]
+    assert fake_discord.unexpected == []
+    for process in (processes[0], processes[1]):
+        assert "Traceback" not in process.stderr, process.stderr

@@ -173,6 +173,9 @@ async def test_buttons_keep_working_after_a_restart(simcord_env, channel, alice,
     assert "Played Plains" in fields(played.response)["What happened"]
     result = await alice.click(message, label="Next turn")
     assert not result.ephemeral
+    # Secluded Steppe can still be cycled with the open Plains: the game stops at the opponent's end step.
+    assert (await game_of(simcord_env, channel)).phase == "end_step"
+    await alice.click(message, label="My turn")
     assert (await game_of(simcord_env, channel)).turn == 2
     assert not simcord_env.errors
 

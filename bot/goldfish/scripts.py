@@ -213,7 +213,7 @@ def ability_lines(card: Mapping[str, Any]) -> list[str]:
 
 
 KEYWORD_LINE = re.compile(
-    r"^(?:(?:flying|trample|vigilance|haste|reach|first strike|deathtouch|lifelink|menace|defender|flash)"
+    r"^(?:(?:flying|trample|vigilance|haste|reach|first strike|deathtouch|lifelink|menace|defender|flash|\w+walk)"
     r"(?:, )?)+$|^echo\b|^(?:\w+ ?)?(?:land)?cycling\b|^\w+cycling\b",
     re.IGNORECASE,
 )

@@ -121,14 +121,13 @@ class Turns:
         for permanent in self.battlefield:
             permanent.tapped = False
         events = [Event("turn", f"Turn {self.turn}: untapped your permanents", "502.3")]
+        self.phase = "upkeep"
         pending = self.echo_pending()
         if pending:
-            self.phase = "upkeep"
             for permanent in pending:
                 events.append(Event("echo", f"Upkeep: {self.echo_prompt(permanent)}", "702.30a"))
             return events
         if self.upkeep_offers():
-            self.phase = "upkeep"
             names = ", ".join(card.name for card in self.upkeep_offers())
             events.append(Event("upkeep", f"Upkeep: you may activate {names}'s upkeep ability", "503.1"))
             return events

@@ -34,7 +34,9 @@ class Casting:
         if not self.is_land(card.name):
             return f"{card.name} is not a land; cast it instead"
         if self.phase != "main":
-            return self.not_main_reason() if self.phase in ("mulligan", "over") else "lands are played in your main phase"
+            return (
+                self.not_main_reason() if self.phase in ("mulligan", "over") else "lands are played in your main phase"
+            )
         if self.land_played:
             return "you have already played a land this turn (305.2: one land a turn)"
         return None

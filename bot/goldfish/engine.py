@@ -22,7 +22,7 @@ from bot.goldfish.casting import Casting
 from bot.goldfish.cycling_play import Cycling
 from bot.goldfish.decision import Deciding
 from bot.goldfish.effects import Effects
-from bot.goldfish.model import GAME_STATS, Action, CardInstance, Deck, Event, IllegalAction
+from bot.goldfish.model import GAME_STATS, Action, CardInstance, Deck, Event, IllegalAction, Permanent
 from bot.goldfish.save import Saving
 from bot.goldfish.scripts import unmodelled_text
 from bot.goldfish.turns import Turns
@@ -194,7 +194,8 @@ class Game(Cycling, Casting, Turns, Deciding, Effects, Saving):
         self.require_phase("mulligan", "You can only mulligan before keeping a hand.")
         if self.mulligans >= OPENING_HAND:
             raise IllegalAction(
-                "You have already taken seven mulligans, so keeping would leave no cards in hand; keep this hand (103.5)."
+                "You have already taken seven mulligans, so keeping would leave no cards in hand; "
+                "keep this hand (103.5)."
             )
         self.library.extend(self.hand)
         self.hand = []
@@ -205,7 +206,7 @@ class Game(Cycling, Casting, Turns, Deciding, Effects, Saving):
             f"Mulligan {self.mulligans}: shuffled the hand away and drew {len(self.hand)}; on keeping, "
             f"put {self.bottom_count()} on the bottom"
         )
-        return [Event("mulligan", text, "103.5"), *drawn[:1 if self.drew_from_empty else 0]]
+        return [Event("mulligan", text, "103.5"), *drawn[: 1 if self.drew_from_empty else 0]]
 
     def bottom_count(self) -> int:
         """How many cards keeping puts on the bottom: one per mulligan, at most the whole hand (103.5)."""

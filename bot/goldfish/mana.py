@@ -128,7 +128,9 @@ def _feasible(reqs: tuple[str, ...], classes: tuple[frozenset[str], ...], counts
         return False
     head, rest = reqs[0], reqs[1:]
     return any(
-        counts[k] and _can_pay(head, colours) and _feasible(rest, classes, counts[:k] + (counts[k] - 1,) + counts[k + 1 :])
+        counts[k]
+        and _can_pay(head, colours)
+        and _feasible(rest, classes, counts[:k] + (counts[k] - 1,) + counts[k + 1 :])
         for k, colours in enumerate(classes)
     )
 
@@ -153,9 +155,7 @@ def plan(
 
     @cache
     def value(counts: tuple[int, ...]) -> int:
-        return sum(
-            1 for ways in kept if any(_feasible(_ordered(way, classes), classes, counts) for way, _ in ways)
-        )
+        return sum(1 for ways in kept if any(_feasible(_ordered(way, classes), classes, counts) for way, _ in ways))
 
     best_found: tuple[tuple, tuple[int, ...], int] | None = None
     for way, life_paid in _alternatives(symbols, life):
@@ -206,6 +206,7 @@ def plan_with(symbols: Sequence[str], chosen: Sources, *, life: int = 0) -> Paym
 
 def mana_text(sources: Sources) -> str:
     """The mana the lands can make, for people: sorted WUBRG, a dual land as ``{U} or {B}``."""
+
     def order(colours: frozenset[str]) -> tuple:
         return (min((COLOURS + "C").index(c) for c in colours) if colours else 6, len(colours))
 

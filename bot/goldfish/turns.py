@@ -64,9 +64,7 @@ class Turns:
     def _end_cleanup(self) -> list[Event]:
         self.phase = "end_step"
         events = [Event("cleanup", 'Cleanup: damage wears off and "until end of turn" effects end', "514.2")]
-        if not any(o.affordable for o in self.cycle_options()) and not any(
-            o.affordable for o in self.cast_options()
-        ):
+        if not any(o.affordable for o in self.cycle_options()) and not any(o.affordable for o in self.cast_options()):
             # Nothing to do at instant speed: the opponent's turn passes without a stop.
             events.append(Event("turn", f"The opponent's turn {self.turn}: the goldfish does nothing", "500.1"))
             return events + self._begin_turn()

@@ -52,7 +52,7 @@ async def test_whole_game_mulligan_keep_land_cycle_typecycle_next_status_log_end
     assert "**Turn 1**" in kept.response.embeds[0].description
 
     played = await choose(alice, message, "gf:land:", "Plains")
-    assert "1 lands · {W} available" in fields(played.response)["Mana"]
+    assert "1 land · {W} available" in fields(played.response)["Mana"]
     assert "Played Plains" in fields(played.response)["What happened"]
 
     before = await game_of(simcord_env, channel)

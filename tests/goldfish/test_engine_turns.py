@@ -107,7 +107,9 @@ def test_auto_tap_keeps_barren_moor_cyclable_after_cycling_fetid_pools():
 
 
 def test_601_2g_the_player_chooses_the_lands_to_tap(cards):
-    game = position(cards, hand=["Fetid Pools", "Barren Moor"], library=["Plains"] * 3, lands=["Swamp", "Island", "Island"])
+    game = position(
+        cards, hand=["Fetid Pools", "Barren Moor"], library=["Plains"] * 3, lands=["Swamp", "Island", "Island"]
+    )
     swamp, island = land(game, "Swamp"), land(game, "Island")
     game.apply(Action("cycle", iid(game, "Fetid Pools"), tap=(swamp, island)))
     assert sorted(p.name for p in game.battlefield if p.tapped) == ["Island", "Swamp"]

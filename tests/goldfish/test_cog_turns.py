@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.goldfish.decks import bundled_cards
 from bot.goldfish.scenario import position
-from tests.goldfish.cog_support import SLIDE_SIMPLE, choose, control, controls, fields, game_of, stored
+from tests.goldfish.cog_support import SLIDE_SIMPLE, choose, control, controls, fields, game_of
 
 
 def labels(message) -> set[str]:
@@ -135,3 +135,29 @@ async def test_zone_views_and_a_finished_game_offers_a_new_game_and_a_replay(sim
     game = await game_of(simcord_env, channel)
     assert game.phase == "mulligan" and game.seed == 7 and {"Keep", "Mulligan"} <= labels(message)
     assert not simcord_env.errors
+
+
+async def test_slash_commands_take_the_lands_x_and_payment_and_undo(simcord_env, channel, alice):
+    await lay_out(
+        simcord_env,
+        channel,
+        alice,
+        hand=["Decree of Justice"],
+        library=["Plains"] * 6,
+        lands=["Plains"] * 5,
+        permanents=["Drake Haven"],
+    )
+    result = await alice.slash(channel, "goldfish cycle", card="Decree of Justice", x=1, pay=False)
+    assert not result.ephemeral
+    game = await game_of(simcord_env, channel)
+    assert [p.name for p in game.battlefield if p.token] == ["Soldier token"]
+    refused = await alice.slash(channel, "goldfish undo")
+    assert refused.ephemeral and "can't be undone" in refused.response.content  # a laid-out position
+
+
+async def test_a_second_land_is_refused_with_rule_305_2(simcord_env, channel, alice):
+    await lay_out(simcord_env, channel, alice, hand=["Plains", "Plains"], library=["Plains"] * 6)
+    await alice.slash(channel, "goldfish play", card="Plains")
+    refused = await alice.slash(channel, "goldfish play", card="Plains")
+    assert refused.ephemeral and "305.2" in refused.response.content
+    assert "There is no" not in refused.response.content

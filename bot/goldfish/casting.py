@@ -80,6 +80,9 @@ class Casting:
 
     def cast_options(self) -> list[CastOption]:
         """Every spell in hand (not lands) and whether it can be cast now, with X = 0."""
+        return self.memo("cast_options", self._cast_options)
+
+    def _cast_options(self) -> list[CastOption]:
         options = []
         for card in self.hand:
             facts = self.book[card.name]

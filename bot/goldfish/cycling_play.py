@@ -114,6 +114,9 @@ class Cycling:
         ``search`` is the card type a typecycling ability (or a "when you cycle" search such as
         Krosan Tusker's) looks for. Costs assume ``x = 0``.
         """
+        return self.memo("cycle_options", self._cycle_options)
+
+    def _cycle_options(self) -> list[CycleOption]:
         options = []
         for card in self.hand:
             for index, ability in enumerate(self.book[card.name].cycling):

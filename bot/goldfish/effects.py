@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.goldfish.mana import Payment, cost_text, explain_shortfall, plan, plan_with, symbol_text
+from bot.goldfish.mana import Payment, cost_text, explain_shortfall, payable, plan, plan_with, symbol_text
 from bot.goldfish.model import CardInstance, CycleChoices, Event, IllegalAction, Permanent
 
 
@@ -80,7 +80,7 @@ class Effects:
         return [(p.iid, c) for p in self.battlefield if not p.tapped and (c := self.colours_of(p))]
 
     def can_pay(self, symbols: Sequence[str]) -> bool:
-        return not symbols or plan(symbols, self.mana_sources(), life=self.life) is not None
+        return payable(symbols, self.mana_sources(), self.life)
 
     def mana_problem(self, symbols: Sequence[str]) -> str | None:
         """Why ``symbols`` can't be paid now, or None."""

@@ -61,9 +61,28 @@ class Game(Cycling, Casting, Turns, Deciding, Effects, Saving):
     iid_names: dict[int, str] = field(default_factory=dict, repr=False)
     replayable: bool = True
     book: CardBook = field(init=False, repr=False, compare=False)
+    _memo: dict = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.book = book_for(self.cards)
+
+    def memo(self, name: str, compute):
+        """``compute()``, remembered until the game changes: a message asks for the same options several times."""
+        stamp = (
+            len(self.actions),
+            len(self.events),
+            self.phase,
+            self.life,
+            self.land_played,
+            len(self.library),
+            tuple(c.iid for c in self.hand),
+            tuple((p.iid, p.tapped, p.echo) for p in self.battlefield),
+            tuple(c.iid for c in self.graveyard),
+        )
+        held = self._memo.get(name)
+        if held is None or held[0] != stamp:
+            held = self._memo[name] = (stamp, compute())
+        return list(held[1])
 
     @property
     def log(self) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from bot.cycling import mana_symbols
@@ -58,6 +58,11 @@ def cost_symbols(cost: Sequence[str], *, x: int = 0, reduction: int = 0) -> tupl
 
 
 def cost_text(symbols: Sequence[str]) -> str:
+    return _cost_text(tuple(symbols))
+
+
+@lru_cache(maxsize=4096)
+def _cost_text(symbols: tuple[str, ...]) -> str:
     generic = sum(1 for s in symbols if s == "1")
     others = [s for s in symbols if s != "1"]
     text = f"{{{generic}}}" if generic or not others else ""
@@ -186,6 +191,28 @@ def plan(
         chosen.append(groups[classes[k]][used.get(k, 0)])
         used[k] = used.get(k, 0) + 1
     return Payment(tuple(chosen), best_found[2])
+
+
+def payable(symbols: Sequence[str], sources: Sources, life: int = 0) -> bool:
+    """Whether ``sources`` (and life, for Phyrexian symbols) can pay ``symbols``; quicker than :func:`plan`."""
+    if not symbols:
+        return True
+    counts: dict[frozenset[str], int] = {}
+    for _, colours in sources:
+        counts[colours] = counts.get(colours, 0) + 1
+    # Life matters only up to what the Phyrexian symbols could cost.
+    return _payable(tuple(symbols), tuple(sorted(counts.items(), key=_class_key)), min(life, 2 * len(symbols)))
+
+
+def _class_key(item: tuple[frozenset[str], int]) -> tuple:
+    return (len(item[0]), "".join(sorted(item[0])), item[1])
+
+
+@lru_cache(maxsize=16384)
+def _payable(symbols: tuple[str, ...], counted: tuple[tuple[frozenset[str], int], ...], life: int) -> bool:
+    classes = tuple(colours for colours, _ in counted)
+    counts = tuple(count for _, count in counted)
+    return any(_feasible(_ordered(way, classes), classes, counts) for way, _ in _alternatives(symbols, life))
 
 
 def plan_payment(symbols: Sequence[str], sources: Sources) -> list[int] | None:

@@ -98,8 +98,8 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
         if can_undo:
             view.add_item(undo)
         return view
-    decision = game.decision()
-    if decision.kind == "echo":
+    if game.echo_pending():
+        decision = game.decision()
         for action in decision.actions:
             name = game.permanent_name(next(p for p in game.battlefield if p.iid == action.iid))
             cost = cost_text(game.book[name].echo or ()) if name in game.book else ""
@@ -152,15 +152,10 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
                 f"gf:tap:{version}", "Lands to tap for the next payment (optional)…", options, len(options), least=0
             )
         )
-    if decision.kind == "upkeep":
-        for action in decision.actions:
-            if action.kind == "activate":
-                name = game.iid_names[action.iid]
-                view.add_item(
-                    GoldfishButton.make(
-                        "act", version, f"Return {name} to hand", discord.ButtonStyle.success, action.iid
-                    )
-                )
+    if game.phase == "upkeep":
+        for card in game.upkeep_offers():
+            label = f"Return {card.name} to hand"
+            view.add_item(GoldfishButton.make("act", version, label, discord.ButtonStyle.success, card.iid))
     label = {"main": "Next turn", "end_step": "My turn", "upkeep": "Draw step"}.get(game.phase, "Next turn")
     view.add_item(GoldfishButton.make("next", version, label, discord.ButtonStyle.primary))
     if can_undo:

@@ -308,3 +308,16 @@ def test_the_decision_lists_legal_actions_that_apply():
             non_next = [a for a in decision.actions if a.kind != "next"]
             game.apply(non_next[0] if non_next and game.turn % 2 else decision.actions[-1])
     assert game.turn > 5 and {"mulligan", "main"} <= seen
+
+
+def test_a_format_2_save_still_loads_but_its_log_cannot_be_replayed_for_undo():
+    game = Game.new(preset_decks()["slide"], seed=12)
+    game.keep()
+    old = game.to_dict()
+    old["format"] = 2
+    del old["replayable"]
+    loaded = Game.from_dict(old)
+    assert loaded.hand == game.hand and loaded.phase == "main"
+    with pytest.raises(IllegalAction, match="older version"):
+        loaded.undone()
+    assert Game.from_dict(game.to_dict()).undone().phase == "mulligan"

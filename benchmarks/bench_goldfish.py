@@ -97,6 +97,11 @@ def next_action(game: Game) -> Action | None:
         return None
     if game.phase == "mulligan":
         return Action("keep")
+    decision = game.decision()
+    if decision.kind == "discard":  # cleanup (514.1): discard the first cards down to seven
+        return Action("discard", cards=decision.choices[: decision.count])
+    if decision.kind == "echo":
+        return decision.actions[0]
     lands = game.playable_lands()
     if lands:
         return Action("play", lands[0].iid)

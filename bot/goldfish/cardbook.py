@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,8 +11,18 @@ from bot.goldfish.mana import cost_symbols, enters_tapped, land_colours
 
 
 @dataclass(frozen=True)
+class LandFace:
+    """A face a card can be played as a land with (712.12): its name and the mana it taps for."""
+
+    index: int
+    name: str
+    colours: frozenset[str]
+    enters_tapped: bool
+
+
+@dataclass(frozen=True)
 class CardFacts:
-    """One card's engine-relevant facts."""
+    """One card's engine-relevant facts; outside the battlefield a double-faced card is its front face (712.8a)."""
 
     name: str
     is_land: bool
@@ -22,6 +33,24 @@ class CardFacts:
     types: frozenset[str]
     power: int | None
     toughness: int | None
+    land_faces: tuple[LandFace, ...] = ()
+    front: dict[str, Any] | None = None
+    echo: tuple[str, ...] | None = None
+    x_count: int = 0
+
+    @property
+    def is_permanent(self) -> bool:
+        return bool(self.types & PERMANENT_TYPES)
+
+    def face_colours(self, face: int) -> frozenset[str]:
+        return next((f.colours for f in self.land_faces if f.index == face), self.colours)
+
+    def face_name(self, face: int) -> str:
+        return next((f.name for f in self.land_faces if f.index == face), self.name)
+
+
+PERMANENT_TYPES = frozenset({"artifact", "creature", "enchantment", "land", "planeswalker", "battle"})
+ECHO = re.compile(r"^Echo ((?:\{[^}]+\})+)", re.MULTILINE)
 
 
 def _int_or_none(value: Any) -> int | None:
@@ -31,19 +60,50 @@ def _int_or_none(value: Any) -> int | None:
         return None
 
 
+def front_face(card: dict[str, Any]) -> dict[str, Any]:
+    """The card as it is outside the battlefield (712.8a): a double-faced card's front face, the rest kept."""
+    faces = card.get("card_faces")
+    if not faces or card.get("layout") in ("split", "flip", "adventure"):
+        return card
+    rest = {key: value for key, value in card.items() if key != "card_faces"}
+    return {**rest, **faces[0], "name": card["name"]}
+
+
+def _land_faces(card: dict[str, Any]) -> tuple[LandFace, ...]:
+    faces = card.get("card_faces")
+    if not faces or card.get("layout") != "modal_dfc":
+        if "land" in (card.get("type_line") or "").split("//")[0].lower().split():
+            return (LandFace(0, card["name"], land_colours(card), enters_tapped(card)),)
+        return ()
+    return tuple(
+        LandFace(i, face.get("name") or card["name"], land_colours(face), enters_tapped(face))
+        for i, face in enumerate(faces)
+        if "land" in (face.get("type_line") or "").lower().split()
+    )
+
+
 def facts_of(card: dict[str, Any]) -> CardFacts:
-    type_line = card.get("type_line") or ""
-    is_land = "land" in type_line.split("//")[0].lower().split()
+    front = front_face(card)
+    type_line = front.get("type_line") or ""
+    land_faces = _land_faces(card)
+    is_land = bool(land_faces)
+    first = land_faces[0] if land_faces else None
+    printed = mana_symbols(front.get("mana_cost") or "")
+    echo = ECHO.search(front.get("oracle_text") or "")
     return CardFacts(
         name=card["name"],
         is_land=is_land,
-        colours=land_colours(card) if is_land else frozenset(),
-        enters_tapped=enters_tapped(card),
+        colours=first.colours if first else frozenset(),
+        enters_tapped=first.enters_tapped if first else False,
         cycling=tuple(cycling_abilities(card)),
-        cast_symbols=cost_symbols(mana_symbols(card.get("mana_cost") or "")),
+        cast_symbols=cost_symbols(printed),
         types=frozenset(type_words(type_line)),
-        power=_int_or_none(card.get("power")),
-        toughness=_int_or_none(card.get("toughness")),
+        power=_int_or_none(front.get("power")),
+        toughness=_int_or_none(front.get("toughness")),
+        land_faces=land_faces,
+        front=front,
+        echo=cost_symbols(mana_symbols(echo[1])) if echo else None,
+        x_count=sum(1 for s in printed if s == "X"),
     )
 
 
@@ -68,7 +128,7 @@ class CardBook:
         key = (name, search)
         found = self._searches.get(key)
         if found is None:
-            found = self._searches[key] = matches_search(self.cards[name], search)
+            found = self._searches[key] = matches_search(self[name].front or self.cards[name], search)
         return found
 
 

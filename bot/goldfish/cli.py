@@ -9,16 +9,24 @@ from collections.abc import Callable
 
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Event, Game, IllegalAction
+from bot.goldfish.model import Action
 
-HELP = """Commands (n = position in your hand, from 1):
+HELP = """Commands (n = position in your hand, from 1; l = land number from 'lands'):
   hand                          show your hand with numbers
-  cycle <n> [ability] [find <m>|nothing] [x <X>] [nopay]
+  cycle <n> [ability] [find <m>|nothing] [x <X>] [nopay] [sac <l>] [tap <l> ...]
                                 cycle card n (ability number for cards with several;
-                                find m = the m-th candidate of a search, or nothing)
+                                find m = the m-th candidate of a search, or nothing;
+                                sac l = the land to sacrifice; tap = the lands to pay with)
   candidates <n> [ability]      list what a typecycling search could find
-  play <n>                      play a land
-  cast <n>                      cast a payoff permanent (Astral Slide, Drake Haven, ...)
-  next                          end the turn (creatures attack) and start the next
+  play <n> [face]               play a land (face 2: the back face of a double-faced card)
+  cast <n> [x <X>] [tap <l> ...] cast any spell from your hand
+  lands                         your lands with numbers (for tap and sac)
+  next                          go on to the next stop: the opponent's end step, your upkeep, your turn
+  discard <n> ...               cleanup: discard down to seven
+  echo pay|sacrifice            settle an echo trigger in your upkeep
+  activate <g>                  an upkeep ability of graveyard card g (see 'graveyard')
+  graveyard | library           your graveyard; your library by name (order hidden)
+  undo                          take back the last action
   mulligan | keep [n ...]       London mulligan; keep, putting the chosen cards on the bottom
   status | log | help | quit"""
 
@@ -56,6 +64,15 @@ def play(game: Game, *, input_fn: Callable[[str], str], output: Callable[..., No
         if command in ("quit", "exit", "q"):
             output(summary(game))
             return 0
+        if command == "undo":
+            try:
+                game = game.undone()
+            except IllegalAction as error:
+                output(f"Not allowed: {error}")
+                continue
+            output("  Undid the last action.")
+            show_hand(game, output)
+            continue
         try:
             handled = dispatch(game, command, rest, output)
         except IllegalAction as error:
@@ -74,6 +91,8 @@ def play(game: Game, *, input_fn: Callable[[str], str], output: Callable[..., No
 def prompt(game: Game) -> str:
     if game.phase == "mulligan":
         return f"[mulligan {game.mulligans}] keep or mulligan> "
+    if game.phase != "main":
+        return f"[turn {game.turn} | {game.decision().prompt}]> "
     return f"[turn {game.turn} | life {game.life} | opp {game.opponent_life} | mana {game.available_mana() or '-'}]> "
 
 
@@ -100,11 +119,27 @@ def dispatch(game: Game, command: str, rest: list[str], output: Callable[..., No
     elif command == "keep":
         events = game.keep([card_at(game, p) for p in rest])
     elif command == "play":
-        events = game.play_land(card_at(game, rest[0]))
+        events = game.play_land(card_at(game, rest[0]), int(rest[1]) - 1 if len(rest) > 1 else 0)
     elif command == "cast":
-        events = game.cast(card_at(game, rest[0]))
+        options = choices(game, rest[1:])
+        events = game.cast(card_at(game, rest[0]), x=options.get("x", 0), tap=options.get("tap", ()))
+    elif command == "lands":
+        for position, permanent in enumerate(lands(game), 1):
+            output(f"  {position}. {game.permanent_name(permanent)}{' (tapped)' if permanent.tapped else ''}")
+    elif command in ("graveyard", "library"):
+        zone = game.graveyard if command == "graveyard" else sorted(game.library, key=lambda c: c.name)
+        output(f"  {command.title()}: " + (", ".join(f"{i}. {c.name}" for i, c in enumerate(zone, 1)) or "empty"))
     elif command == "next":
-        events = game.next_turn()
+        events = game.apply(Action("next"))
+    elif command == "discard":
+        events = game.discard_down([card_at(game, p) for p in rest])
+    elif command == "echo":
+        pending = game.echo_pending()
+        if not pending:
+            raise IllegalAction("There is no echo trigger waiting.")
+        events = game.apply(Action("echo", pending[0].iid, pay=rest[0].lower().startswith("p")))
+    elif command == "activate":
+        events = game.apply(Action("activate", game.graveyard[int(rest[0]) - 1].iid))
     elif command in ("candidates", "search"):
         iid = card_at(game, rest[0])
         ability = int(rest[1]) - 1 if len(rest) > 1 else 0
@@ -118,9 +153,45 @@ def dispatch(game: Game, command: str, rest: list[str], output: Callable[..., No
         for event in events:
             rule = f"  [{event.rule}]" if event.rule else ""
             output(f"  {event.text}{rule}")
-        if game.phase != "over" and command in ("mulligan", "keep", "next", "cycle", "play", "cast"):
+        if game.phase != "over" and command in (
+            "mulligan",
+            "keep",
+            "next",
+            "cycle",
+            "play",
+            "cast",
+            "discard",
+            "echo",
+            "activate",
+        ):
             show_hand(game, output)
     return True
+
+
+def lands(game: Game) -> list:
+    return [p for p in game.battlefield if game.is_land(p.name)]
+
+
+def choices(game: Game, words: list[str]) -> dict:
+    """``x <X>``, ``tap <l> ...``, ``sac <l>``, ``nopay`` from the words of a command."""
+    found: dict = {}
+    words = list(words)
+    while words:
+        word = words.pop(0).lower()
+        if word == "x" and words:
+            found["x"] = int(words.pop(0))
+        elif word == "nopay":
+            found["pay"] = False
+        elif word in ("sac", "sacrifice") and words:
+            found["sacrifice"] = lands(game)[int(words.pop(0)) - 1].iid
+        elif word == "tap":
+            taps = []
+            while words and words[0].isdigit():
+                taps.append(lands(game)[int(words.pop(0)) - 1].iid)
+            found["tap"] = tuple(taps)
+        else:
+            found.setdefault("rest", []).append(word)
+    return found
 
 
 def cycle(game: Game, rest: list[str]) -> list[Event]:
@@ -129,10 +200,10 @@ def cycle(game: Game, rest: list[str]) -> list[Event]:
     ability = 0
     if words and words[0].isdigit():
         ability = int(words.pop(0)) - 1
+    options = choices(game, words)
+    words = options.pop("rest", [])
     find = None
     find_nothing = False
-    x = 0
-    pay = True
     while words:
         word = words.pop(0).lower()
         if word == "find" and words:
@@ -147,13 +218,9 @@ def cycle(game: Game, rest: list[str]) -> list[Event]:
                 find = candidates[index].iid
         elif word == "nothing":
             find_nothing = True
-        elif word == "x" and words:
-            x = int(words.pop(0))
-        elif word == "nopay":
-            pay = False
         else:
             raise ValueError(word)
-    return game.cycle(iid, ability, find=find, find_nothing=find_nothing, x=x, pay=pay)
+    return game.cycle(iid, ability, find=find, find_nothing=find_nothing, **options)
 
 
 def show_hand(game: Game, output: Callable[..., None]) -> None:
@@ -163,18 +230,20 @@ def show_hand(game: Game, output: Callable[..., None]) -> None:
     for option in game.cycle_options():
         mark = "" if option.affordable else " (can't pay)"
         options.setdefault(option.iid, []).append(f"{option.label}{mark}")
-    lands = {c.iid for c in game.playable_lands()}
-    casts = {o.iid for o in game.cast_options() if o.affordable}
+    playable = {c.iid for c in game.playable_lands()}
+    casts = {o.iid: o for o in game.cast_options() if o.affordable}
     output(f"Hand ({len(game.hand)}), library {len(game.library)}:")
     for position, card in enumerate(game.hand, 1):
         notes = [f"{i}: {label}" for i, label in enumerate(options.get(card.iid, []), 1)]
-        if card.iid in lands:
+        if card.iid in playable:
             notes.append("play")
         if card.iid in casts:
-            notes.append("cast")
+            notes.append("cast" + ("" if casts[card.iid].modelled else " (effect not modelled)"))
         output(f"  {position}. {card.name}" + (f"  — {'; '.join(notes)}" if notes else ""))
-    if game.phase == "mulligan" and game.mulligans:
-        output(f"  Keep with 'keep' and {game.mulligans} card number(s) to put on the bottom.")
+    if game.phase == "mulligan" and game.bottom_count():
+        output(f"  Keep with 'keep' and {game.bottom_count()} card number(s) to put on the bottom.")
+    elif game.phase != "main":
+        output(f"  Now: {game.decision().prompt}")
 
 
 def show_status(game: Game, output: Callable[..., None]) -> None:

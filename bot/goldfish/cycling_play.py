@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.cycling import CyclingAbility
-from bot.goldfish.mana import cost_symbols, cost_text, explain_shortfall
+from bot.goldfish.mana import cost_symbols, cost_text
 from bot.goldfish.model import CardInstance, CycleChoices, CycleOption, Event, IllegalAction, Permanent
 from bot.goldfish.scripts import SCRIPTS, script_for, unmodelled_text
 
@@ -91,9 +91,19 @@ class Cycling:
             return f"it costs {cost.life} life and you have {self.life} (119.4)"
         if cost.sacrifice and not any(self.is_sacrificable(p, cost.sacrifice) for p in self.battlefield):
             return f"it needs you to sacrifice a {cost.sacrifice} and you control none"
-        if not self.can_pay(cost.symbols):
-            return explain_shortfall(cost.symbols, self.mana_sources())
-        return None
+        return self.mana_problem(cost.symbols)
+
+    def priority_problem(self) -> str | None:
+        """Why the player can't cycle (or cast an instant) now, or None: in the main phase, the opponent's end
+        step and the upkeep once echo is settled they can."""
+        if self.phase in ("main", "end_step"):
+            return None
+        if self.phase == "upkeep":
+            pending = self.echo_pending()
+            return f"first settle {self.echo_prompt(pending[0])}" if pending else None
+        if self.phase == "cleanup":
+            return f"first discard in the cleanup step: {self.cleanup_prompt()}"
+        return "the game is over" if self.phase == "over" else "keep a hand (or mulligan) first"
 
     def _searches(self, name: str, ability: CyclingAbility) -> tuple[str, ...]:
         return (ability.search,) if ability.search else script_for(name).searches
@@ -104,12 +114,14 @@ class Cycling:
         ``search`` is the card type a typecycling ability (or a "when you cycle" search such as
         Krosan Tusker's) looks for. Costs assume ``x = 0``.
         """
+        return self.memo("cycle_options", self._cycle_options)
+
+    def _cycle_options(self) -> list[CycleOption]:
         options = []
         for card in self.hand:
             for index, ability in enumerate(self.book[card.name].cycling):
-                if self.phase != "main":
-                    reason = "the game is over" if self.phase == "over" else "keep a hand first"
-                else:
+                reason = self.priority_problem()
+                if reason is None:
                     reason = self._cost_problem(self.cycle_cost(ability))
                 searches = self._searches(card.name, ability)
                 options.append(
@@ -144,6 +156,7 @@ class Cycling:
         x: int = 0,
         sacrifice: int | None = None,
         pay: bool = True,
+        tap: tuple[int, ...] = (),
     ) -> list[Event]:
         """Activate a cycling ability of a card in hand (702.29a).
 
@@ -155,15 +168,19 @@ class Cycling:
         shuffles. ``find`` is the iid of the library card to find (see ``search_candidates``);
         ``find_nothing=True`` finds nothing by choice; with neither, the first candidate is found.
         ``x`` is the {X} of the cost or of a "when you cycle" trigger (Decree of Justice);
-        ``sacrifice`` picks the permanent for "Sacrifice a land"; ``pay`` answers "you may pay {1}".
+        ``sacrifice`` picks the permanent for "Sacrifice a land"; ``pay`` answers "you may pay {1}";
+        ``tap`` names the lands to tap for the cost (else the engine keeps the rest of the hand payable).
+        Cycling is instant speed: in your main phase, your upkeep and the opponent's end step.
         """
-        self.require_phase("main")
+        problem = self.priority_problem()
+        if problem:
+            raise IllegalAction(problem[0].upper() + problem[1:] + ".")
         card, ability = self._find_ability(iid, ability_index)
         x = int(x)
         choices = CycleChoices(card.iid, card.name, find=find, find_nothing=find_nothing, pay=pay)
         choices.typecycling = ability.is_typecycling
         cost, sacrificed, searches = self._check_cycle(card, ability, choices, x, sacrifice)
-        events = self._pay_cycle_cost(card, ability, cost, sacrificed)
+        events = self._pay_cycle_cost(card, ability, cost, sacrificed, tap)
         triggers = self._cycle_triggers(card, choices)
         events += [
             Event("unmodelled", f"{card.name}: not modelled by the engine, resolve it yourself: {line}")
@@ -240,12 +257,17 @@ class Cycling:
         return chosen
 
     def _pay_cycle_cost(
-        self, card: CardInstance, ability: CyclingAbility, cost: CycleCost, sacrificed: Permanent | None
+        self,
+        card: CardInstance,
+        ability: CyclingAbility,
+        cost: CycleCost,
+        sacrificed: Permanent | None,
+        tap: tuple[int, ...] = (),
     ) -> list[Event]:
         """Pay the costs (601.2g–h); discarding the card is part of the cost (702.29a)."""
         events: list[Event] = []
         if cost.symbols:
-            tapped = self.pay_mana(cost.symbols)
+            tapped = self.pay_cost(cost.symbols, tap, exclude=card.iid)
             events.append(Event("mana", f"Paid {cost_text(cost.symbols)}: {tapped}", "601.2g"))
         if cost.life:
             self.pay_life(cost.life)
@@ -266,10 +288,17 @@ class Cycling:
         if own is not None:
             label = f'{card.name}\'s "when you cycle" ability (from the graveyard)'
             triggers.append(Trigger(label, "702.29c", lambda: own(self, choices)))
+        return triggers + self.payoff_triggers(card, choices, discarding=False)
+
+    def payoff_triggers(self, card: CardInstance, choices: CycleChoices, *, discarding: bool) -> list[Trigger]:
+        """The battlefield's "whenever you cycle (or discard)" triggers for ``card`` (702.29d: once per cycle)."""
+        triggers = []
         for permanent in list(self.battlefield):
             script = SCRIPTS.get(permanent.name)
             payoff = script.payoff if script else None
             if payoff is None or permanent.token or (payoff.another and permanent.iid == card.iid):
+                continue
+            if discarding and not payoff.discard:
                 continue
             triggers.append(
                 Trigger(

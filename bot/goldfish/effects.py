@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.goldfish.mana import plan_payment, symbol_text
+from bot.goldfish.mana import Payment, cost_text, explain_shortfall, payable, plan, plan_with, symbol_text
 from bot.goldfish.model import CardInstance, CycleChoices, Event, IllegalAction, Permanent
 
 
@@ -71,29 +71,87 @@ class Effects:
     # ------------------------------------------------------------ mana
 
     def colours_of(self, permanent: Permanent) -> frozenset[str]:
-        """The mana a permanent can tap for (lands only; tokens make none)."""
+        """The mana a permanent can tap for (lands only, by the face it was played as; tokens make none)."""
         if permanent.token or permanent.name not in self.book:
             return frozenset()
-        return self.book[permanent.name].colours
+        return self.book[permanent.name].face_colours(permanent.face)
 
     def mana_sources(self) -> list[tuple[int, frozenset[str]]]:
         return [(p.iid, c) for p in self.battlefield if not p.tapped and (c := self.colours_of(p))]
 
     def can_pay(self, symbols: Sequence[str]) -> bool:
-        return not symbols or plan_payment(symbols, self.mana_sources()) is not None
+        return payable(symbols, self.mana_sources(), self.life)
+
+    def mana_problem(self, symbols: Sequence[str]) -> str | None:
+        """Why ``symbols`` can't be paid now, or None."""
+        if self.can_pay(symbols):
+            return None
+        return explain_shortfall(symbols, self.mana_sources())
+
+    def hand_costs(self, exclude: int | None = None) -> list[tuple[str, ...]]:
+        """The mana costs of what the other cards in hand could do: cast them, cycle them."""
+        costs = []
+        for card in self.hand:
+            if card.iid == exclude:
+                continue
+            facts = self.book[card.name]
+            if "land" not in facts.types and facts.cast_symbols:
+                costs.append(facts.cast_symbols)
+            for ability in facts.cycling:
+                symbols = self.cycle_cost(ability).symbols
+                if symbols:
+                    costs.append(symbols)
+        return costs
+
+    def payment_for(self, symbols: Sequence[str], tap: Sequence[int] = (), exclude: int | None = None) -> Payment:
+        """How ``symbols`` will be paid: with the lands the player chose (``tap``), or else with the lands that
+        keep the most other cards in hand payable. Refuses, with the reason, when it can't be paid."""
+        sources = self.mana_sources()
+        if tap:
+            by_iid = dict(sources)
+            if len(set(tap)) != len(tap):
+                raise IllegalAction("Choose each land to tap only once.")
+            for iid in tap:
+                if iid not in by_iid:
+                    name = self.iid_names.get(iid, f"card #{iid}")
+                    raise IllegalAction(f"{name} is not an untapped land you control, so it can't be tapped for mana.")
+            payment = plan_with(symbols, [(iid, by_iid[iid]) for iid in tap], life=self.life)
+            if payment is None:
+                names = ", ".join(self.iid_names[iid] for iid in tap)
+                raise IllegalAction(f"The lands you chose ({names}) can't pay exactly {cost_text(symbols)}.")
+            return payment
+        payment = plan(symbols, sources, life=self.life, keep=self.hand_costs(exclude))
+        if payment is None:
+            raise IllegalAction(f"You can't pay: {explain_shortfall(symbols, sources)}.")
+        return payment
+
+    def pay_cost(self, symbols: Sequence[str], tap: Sequence[int] = (), exclude: int | None = None) -> str:
+        """Pay ``symbols`` (601.2g), tapping the chosen or best lands and paying life for Phyrexian symbols."""
+        payment = self.payment_for(symbols, tap, exclude)
+        names = []
+        for permanent in self.battlefield:
+            if permanent.iid in payment.lands:
+                permanent.tapped = True
+                names.append(self.permanent_name(permanent))
+        self.stats["mana_spent"] += len(payment.lands)
+        parts = ["tapped " + ", ".join(names)] if names else []
+        if payment.life:
+            self.pay_life(payment.life)
+            parts.append(f"paid {payment.life} life (107.4f)")
+        return "; ".join(parts) or "no mana"
 
     def pay_mana(self, symbols: Sequence[str]) -> str | None:
         """Tap lands for ``symbols`` (601.2g); ``"tapped …"``, or None (nothing tapped) when it can't be paid."""
-        plan = plan_payment(symbols, self.mana_sources())
-        if plan is None:
+        try:
+            return self.pay_cost(symbols)
+        except IllegalAction:
             return None
-        names = []
-        for permanent in self.battlefield:
-            if permanent.iid in plan:
-                permanent.tapped = True
-                names.append(permanent.name)
-        self.stats["mana_spent"] += len(symbols)
-        return "tapped " + ", ".join(names)
+
+    def permanent_name(self, permanent: Permanent) -> str:
+        """The name a permanent shows: the face it was played as (712.12)."""
+        if permanent.token or permanent.name not in self.book:
+            return permanent.name
+        return self.book[permanent.name].face_name(permanent.face)
 
     def available_mana(self) -> str:
         """The mana the untapped lands can make, one symbol per land: ``"{W}{W/R}{C}"``."""
@@ -126,8 +184,11 @@ class Effects:
             found = min(candidates, key=lambda c: (c.name, self.library.index(c)))
         events = []
         if found is None:
-            why = "by choice" if choices.find_nothing else "none left in the library"
-            events.append(Event("search", f"{source}: searched for a {wanted} card and found nothing ({why})", rule))
+            if candidates:
+                text = f"{source}: searched for a {wanted} card and found nothing (by choice)"
+            else:
+                text = f"{source}: searched for a {wanted} card and found nothing: no {wanted} card left in the library"
+            events.append(Event("search", text, rule))
         else:
             self.take(self.library, found.iid)
             if to == "hand":
@@ -147,10 +208,15 @@ class Effects:
         events.append(Event("shuffle", "Shuffled your library", rule))
         return events
 
-    def put_land_onto_battlefield(self, card: CardInstance, verb: str) -> list[Event]:
-        tapped = self.book[card.name].enters_tapped
-        self.battlefield.append(Permanent(card.iid, card.name, tapped=tapped, entered_turn=self.turn))
-        return [Event("land", f"{verb} {card.name}" + (" (it enters tapped)" if tapped else ""), "305.1")]
+    def put_land_onto_battlefield(self, card: CardInstance, verb: str, face: int | None = None) -> list[Event]:
+        facts = self.book[card.name]
+        land = next((f for f in facts.land_faces if face is None or f.index == face), None)
+        face = land.index if land else 0
+        tapped = land.enters_tapped if land else facts.enters_tapped
+        self.battlefield.append(Permanent(card.iid, card.name, tapped=tapped, entered_turn=self.turn, face=face))
+        shown = land.name if land else card.name
+        rule = "712.12" if shown != card.name else "305.1"
+        return [Event("land", f"{verb} {shown}" + (" (it enters tapped)" if tapped else ""), rule)]
 
     def is_sacrificable(self, permanent: Permanent, what: str) -> bool:
         if permanent.token:
@@ -159,7 +225,7 @@ class Effects:
 
     def sacrifice(self, permanent: Permanent) -> list[Event]:
         self.remove_permanent(permanent)
-        return [Event("sacrifice", f"Sacrificed {permanent.name}", "701.21a")]
+        return [Event("sacrifice", f"Sacrificed {self.permanent_name(permanent)}", "701.21a")]
 
     def remove_permanent(self, permanent: Permanent) -> None:
         """The permanent leaves the battlefield; a card goes to the graveyard, a token ceases to exist."""

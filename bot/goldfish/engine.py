@@ -18,19 +18,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.goldfish.cardbook import CardBook, book_for
+from bot.goldfish.casting import Casting
 from bot.goldfish.cycling_play import Cycling
+from bot.goldfish.decision import Deciding
 from bot.goldfish.effects import Effects
-from bot.goldfish.mana import cost_text, explain_shortfall
-from bot.goldfish.model import GAME_STATS, Action, CardInstance, CastOption, Deck, Event, IllegalAction, Permanent
+from bot.goldfish.model import GAME_STATS, Action, CardInstance, Deck, Event, IllegalAction, Permanent
 from bot.goldfish.save import Saving
-from bot.goldfish.scripts import CASTABLE, script_for, unmodelled_text
+from bot.goldfish.scripts import unmodelled_text
+from bot.goldfish.turns import Turns
 
 OPENING_HAND = 7
 
 
 @dataclass
-class Game(Cycling, Effects, Saving):
-    """A goldfish game. Phases: ``"mulligan"`` (keep or mulligan), ``"main"``, ``"over"``."""
+class Game(Cycling, Casting, Turns, Deciding, Effects, Saving):
+    """A goldfish game. Phases: ``"mulligan"`` (keep or mulligan), ``"main"``, ``"cleanup"`` (discard down to
+    seven), ``"end_step"`` (the opponent's end step), ``"upkeep"`` (echo or upkeep abilities), ``"over"``.
+    :meth:`decision` says what the game waits for and which actions are legal."""
 
     seed: int
     deck_name: str
@@ -55,10 +59,30 @@ class Game(Cycling, Effects, Saving):
     rng: random.Random = field(default_factory=random.Random, repr=False, compare=False)
     drew_from_empty: bool = False
     iid_names: dict[int, str] = field(default_factory=dict, repr=False)
+    replayable: bool = True
     book: CardBook = field(init=False, repr=False, compare=False)
+    _memo: dict = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.book = book_for(self.cards)
+
+    def memo(self, name: str, compute):
+        """``compute()``, remembered until the game changes: a message asks for the same options several times."""
+        stamp = (
+            len(self.actions),
+            len(self.events),
+            self.phase,
+            self.life,
+            self.land_played,
+            len(self.library),
+            tuple(c.iid for c in self.hand),
+            tuple((p.iid, p.tapped, p.echo) for p in self.battlefield),
+            tuple(c.iid for c in self.graveyard),
+        )
+        held = self._memo.get(name)
+        if held is None or held[0] != stamp:
+            held = self._memo[name] = (stamp, compute())
+        return list(held[1])
 
     @property
     def log(self) -> list[str]:
@@ -90,11 +114,22 @@ class Game(Cycling, Effects, Saving):
                 game.iid_names[iid] = name
                 game.library.append(CardInstance(iid, name))
         game.rng.shuffle(game.library)
-        game._draw_opening()
         side = "on the play" if on_the_play else "on the draw"
         game.events.append(Event("setup", f"Game {seed}: {deck.name}, {side}."))
-        game.events.append(Event("setup", "Drew an opening hand of seven (103.5): keep or mulligan.", "103.5"))
+        game.events += game._draw_opening()
         return game
+
+    def deck(self) -> Deck:
+        """The deck this game was dealt from."""
+        return Deck(self.deck_name, self.cards, list(self.deck_entries), self.deck_key)
+
+    def undone(self) -> Game:
+        """This game without its last action, rebuilt from the seed and the rest of the action log."""
+        if not self.actions:
+            raise IllegalAction("There is nothing to undo: no action has been taken yet.")
+        if not self.replayable:
+            raise IllegalAction("This game was saved by an older version of the bot, so it can't be undone.")
+        return Game.replay(self.deck(), self.seed, self.on_the_play, self.actions[:-1])
 
     @classmethod
     def replay(cls, deck: Deck, seed: int, on_the_play: bool, actions: Sequence[Action]) -> Game:
@@ -113,6 +148,9 @@ class Game(Cycling, Effects, Saving):
             "play": self._play_land,
             "cast": self._cast,
             "next": self._next_turn,
+            "discard": self._discard,
+            "echo": self._echo,
+            "activate": self._activate,
         }.get(action.kind)
         if handler is None:
             raise IllegalAction(f"Unknown action {action.kind!r}.")
@@ -136,46 +174,70 @@ class Game(Cycling, Effects, Saving):
 
     cycle.__doc__ = Cycling.cycle.__doc__
 
-    def play_land(self, iid: int) -> list[Event]:
-        """Play a land from hand (305.2: one per turn)."""
-        return self.apply(Action("play", iid))
+    def play_land(self, iid: int, face: int = 0) -> list[Event]:
+        """Play a land from hand (305.2: one per turn); ``face`` picks a modal double-faced card's face (712.12)."""
+        return self.apply(Action("play", iid, face))
 
-    def cast(self, iid: int) -> list[Event]:
-        """Cast a modelled payoff permanent from hand for its mana cost; it resolves at once (no opponent)."""
-        return self.apply(Action("cast", iid))
+    def cast(self, iid: int, x: int = 0, tap: Sequence[int] = ()) -> list[Event]:
+        """Cast a spell from hand for its mana cost; it resolves at once (the goldfish never responds)."""
+        return self.apply(Action("cast", iid, x=x, tap=tuple(tap)))
+
+    def discard_down(self, iids: Sequence[int], pay: bool = True) -> list[Event]:
+        """Cleanup (514.1): discard these cards down to seven."""
+        return self.apply(Action("discard", pay=pay, cards=tuple(iids)))
 
     def next_turn(self) -> list[Event]:
-        """End the turn and play the next: untap (502.3), upkeep, draw (504.1), main.
+        """Play on to your next main phase: creatures attack, end step, cleanup, the opponent's turn, untap,
+        upkeep, draw (504.1). Stops early where you must decide: cleanup discards, an echo trigger."""
+        events = self.apply(Action("next"))
+        while self.phase == "end_step" or (self.phase == "upkeep" and not self.echo_pending()):
+            events += self.apply(Action("next"))
+        return events
 
-        Before the turn ends, your creatures that have been under your control since the turn
-        began attack; the opponent does not block (goldfish).
-        """
-        return self.apply(Action("next"))
-
-    def _draw_opening(self) -> None:
+    def _draw_opening(self) -> list[Event]:
+        """Draw the starting hand (103.5); a library under seven cards is drawn out and loses (121.4)."""
         self.hand, self.library = self.library[:OPENING_HAND], self.library[OPENING_HAND:]
+        if len(self.hand) < OPENING_HAND:
+            self.drew_from_empty = True
+            return [
+                Event(
+                    "draw",
+                    f"Drew {len(self.hand)} of seven: the library ran out, so you lose when state-based actions are "
+                    "next checked (704.5b)",
+                    "121.4",
+                )
+            ]
+        return [Event("setup", "Drew an opening hand of seven (103.5): keep or mulligan.", "103.5")]
 
     def _mulligan(self, action: Action) -> list[Event]:
         self.require_phase("mulligan", "You can only mulligan before keeping a hand.")
         if self.mulligans >= OPENING_HAND:
-            raise IllegalAction("You have already taken seven mulligans; keep this hand.")
+            raise IllegalAction(
+                "You have already taken seven mulligans, so keeping would leave no cards in hand; "
+                "keep this hand (103.5)."
+            )
         self.library.extend(self.hand)
         self.hand = []
         self.rng.shuffle(self.library)
-        self._draw_opening()
+        drawn = self._draw_opening()
         self.mulligans += 1
         text = (
-            f"Mulligan {self.mulligans}: shuffled the hand away and drew seven; on keeping, "
-            f"put {self.mulligans} on the bottom"
+            f"Mulligan {self.mulligans}: shuffled the hand away and drew {len(self.hand)}; on keeping, "
+            f"put {self.bottom_count()} on the bottom"
         )
-        return [Event("mulligan", text, "103.5")]
+        return [Event("mulligan", text, "103.5"), *drawn[: 1 if self.drew_from_empty else 0]]
+
+    def bottom_count(self) -> int:
+        """How many cards keeping puts on the bottom: one per mulligan, at most the whole hand (103.5)."""
+        return min(self.mulligans, len(self.hand))
 
     def _keep(self, action: Action) -> list[Event]:
         self.require_phase("mulligan", "You have already kept a hand.")
         bottom = list(action.bottom)
-        if len(bottom) != self.mulligans:
+        needed = self.bottom_count()
+        if len(bottom) != needed:
             raise IllegalAction(
-                f"After {self.mulligans} mulligan(s) put exactly {self.mulligans} card(s) on the bottom (103.5); "
+                f"After {self.mulligans} mulligan(s) put exactly {needed} card(s) on the bottom (103.5); "
                 f"you chose {len(bottom)}."
             )
         if len(set(bottom)) != len(bottom):
@@ -209,77 +271,13 @@ class Game(Cycling, Effects, Saving):
             x=action.x,
             sacrifice=action.sacrifice,
             pay=action.pay,
+            tap=action.tap,
         )
-
-    def _hand_card(self, iid: int | None) -> CardInstance:
-        card = next((c for c in self.hand if c.iid == iid), None)
-        if card is None:
-            raise IllegalAction(f"Card #{iid} is not in your hand.")
-        return card
-
-    def _play_land(self, action: Action) -> list[Event]:
-        self.require_phase("main")
-        card = self._hand_card(action.iid)
-        if not self.is_land(card.name):
-            raise IllegalAction(f"{card.name} is not a land (this engine casts no spells except the payoffs).")
-        if self.land_played:
-            raise IllegalAction("You have already played a land this turn (305.2).")
-        self.take(self.hand, card.iid)
-        events = self.put_land_onto_battlefield(card, "Played")
-        self.land_played = True
-        self.stats["lands_played"] += 1
-        return events + self.check_state()
-
-    def _cast(self, action: Action) -> list[Event]:
-        self.require_phase("main")
-        card = self._hand_card(action.iid)
-        if card.name not in CASTABLE:
-            raise IllegalAction(
-                f"{card.name} can't be cast here: this engine is for cycling practice and casts only the "
-                "payoffs whose abilities it models."
-            )
-        facts = self.book[card.name]
-        symbols = facts.cast_symbols
-        if not self.can_pay(symbols):
-            raise IllegalAction(f"You can't cast {card.name}: {explain_shortfall(symbols, self.mana_sources())}.")
-        tapped = self.pay_mana(symbols) if symbols else "no mana"
-        self.take(self.hand, card.iid)
-        self.battlefield.append(
-            Permanent(card.iid, card.name, power=facts.power, toughness=facts.toughness, entered_turn=self.turn)
-        )
-        events = [Event("cast", f"Cast {card.name} for {cost_text(symbols)} ({tapped}); it resolves", "601.2")]
-        enters = script_for(card.name).on_enter
-        if enters:
-            events += self.check_state()
-            events += enters(self, card.name)
-        return events + self.check_state()
-
-    def _next_turn(self, action: Action) -> list[Event]:
-        self.require_phase("main")
-        events = []
-        attackers = [p for p in self.creatures() if p.entered_turn < self.turn]
-        damage = sum(max(0, p.power or 0) for p in attackers)
-        if damage:
-            self.opponent_life -= damage
-            self.stats["damage_dealt"] += damage
-            names = ", ".join(p.name for p in attackers)
-            events.append(Event("combat", f"Attacked with {names}: {damage} damage to the opponent", "510.1"))
-            events += self.check_state()
-            if self.phase == "over":
-                return events
-        self.turn += 1
-        self.stats["turns"] = self.turn
-        self.land_played = False
-        for permanent in self.battlefield:
-            permanent.tapped = False
-        events.append(Event("turn", f"Turn {self.turn}: untapped your permanents", "502.3"))
-        events += self.draw(1, "draw step")
-        return events + self.check_state()
 
     # ------------------------------------------------------------ questions
 
     def is_land(self, name: str) -> bool:
-        """Whether the card named ``name`` is a land (its front face, for double-faced cards); tokens are not."""
+        """Whether the card named ``name`` can be played as a land (a land face, 712.12); tokens are not."""
         return name in self.book and self.book[name].is_land
 
     def playable_lands(self) -> list[CardInstance]:
@@ -287,21 +285,6 @@ class Game(Cycling, Effects, Saving):
         if self.phase != "main" or self.land_played:
             return []
         return [c for c in self.hand if self.is_land(c.name)]
-
-    def cast_options(self) -> list[CastOption]:
-        """The modelled payoff permanents in hand and whether they can be paid for."""
-        options = []
-        for card in self.hand:
-            if card.name not in CASTABLE:
-                continue
-            symbols = self.book[card.name].cast_symbols
-            reason = None
-            if self.phase != "main":
-                reason = self.not_main_reason()
-            elif not self.can_pay(symbols):
-                reason = explain_shortfall(symbols, self.mana_sources())
-            options.append(CastOption(card.iid, card.name, cost_text(symbols), reason is None, reason))
-        return options
 
     def unmodelled_text(self, name: str) -> list[str]:
         """The abilities of a card (oracle text lines) about cycling or discarding that the engine does not model."""
@@ -318,13 +301,19 @@ class Game(Cycling, Effects, Saving):
                 return label
         return "not in your hand"
 
-    def not_main_reason(self) -> str:
-        if self.phase == "over":
-            return f"The game is over ({self.result})."
-        return "Keep a hand (or mulligan) first."
-
     def require_phase(self, phase: str, reason: str | None = None) -> None:
         if self.phase == "over":
             raise IllegalAction(f"The game is over ({self.result}).")
         if self.phase != phase:
             raise IllegalAction(reason or self.not_main_reason())
+
+    def not_main_reason(self) -> str:
+        if self.phase == "over":
+            return f"The game is over ({self.result})."
+        if self.phase == "mulligan":
+            return "Keep a hand (or mulligan) first."
+        if self.phase == "cleanup":
+            return f"First discard: {self.cleanup_prompt()}."
+        if self.phase == "upkeep" and self.echo_pending():
+            return f"First settle {self.echo_prompt(self.echo_pending()[0])}."
+        return "It is not your main phase: press Next to go on to it."

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Any
 
 from bot.cycling import mana_symbols
@@ -57,6 +58,11 @@ def cost_symbols(cost: Sequence[str], *, x: int = 0, reduction: int = 0) -> tupl
 
 
 def cost_text(symbols: Sequence[str]) -> str:
+    return _cost_text(tuple(symbols))
+
+
+@lru_cache(maxsize=4096)
+def _cost_text(symbols: tuple[str, ...]) -> str:
     generic = sum(1 for s in symbols if s == "1")
     others = [s for s in symbols if s != "1"]
     text = f"{{{generic}}}" if generic or not others else ""
@@ -67,9 +73,7 @@ def _can_pay(symbol: str, colours: frozenset[str]) -> bool:
     if symbol == "1":
         return True
     if "/" in symbol:
-        return any(part in colours for part in symbol.split("/") if not part.isdigit()) or any(
-            part.isdigit() for part in symbol.split("/")
-        )
+        return any(part in colours for part in symbol.split("/"))
     return symbol in colours
 
 
@@ -85,58 +89,172 @@ def _score(classes: tuple[frozenset[str], ...], counts: tuple[int, ...]) -> tupl
     return (len(union - {"C"}), total, lands)
 
 
-def plan_payment(symbols: Sequence[str], sources: Sequence[tuple[int, frozenset[str]]]) -> list[int] | None:
-    """The untapped sources (``(iid, colours)``) to tap for ``symbols``, or ``None`` if they can't pay.
+@dataclass(frozen=True)
+class Payment:
+    """How a cost is paid: the lands to tap and the life paid for Phyrexian symbols (107.4f)."""
 
-    Among all ways to pay, the chosen one leaves the most colours available, then the most
-    colour options in total; identical lands are interchangeable, so the search runs over
-    groups of lands and stays small.
-    """
-    if len(symbols) > len(sources):
-        return None
-    if not symbols:
-        return []
+    lands: tuple[int, ...]
+    life: int = 0
+
+
+Sources = Sequence[tuple[int, frozenset[str]]]
+MAX_ALTERNATIVES = 64
+
+
+def _alternatives(symbols: Sequence[str], life: int) -> list[tuple[tuple[str, ...], int]]:
+    """Each way to read the cost as plain symbols plus life: {2/W} is {W} or {2} (107.4e), {W/P} is {W} or
+    2 life (107.4f); paying life needs that much life (119.4)."""
+    ways: list[tuple[tuple[str, ...], int]] = [((), 0)]
+    for symbol in symbols:
+        parts = symbol.split("/")
+        if len(parts) == 2 and parts[0].isdigit():
+            options = [((parts[1],), 0), (("1",) * int(parts[0]), 0)]
+        elif len(parts) == 2 and parts[1] == "P":
+            options = [((parts[0],), 0), ((), 2)]
+        else:
+            options = [((symbol,), 0)]
+        ways = [(done + more, paid + extra) for done, paid in ways for more, extra in options]
+        ways = [(done, paid) for done, paid in ways if paid <= life][:MAX_ALTERNATIVES]
+    return ways
+
+
+def _groups(sources: Sources) -> tuple[tuple[frozenset[str], ...], dict[frozenset[str], list[int]]]:
     groups: dict[frozenset[str], list[int]] = {}
     for iid, colours in sources:
         groups.setdefault(colours, []).append(iid)
-    classes = tuple(sorted(groups, key=lambda c: (len(c), "".join(sorted(c)))))
-    # Most constrained symbols first: coloured, then hybrid, then generic.
-    order = sorted(
-        symbols,
-        key=lambda s: (s == "1", "/" in s, sum(1 for c in classes if _can_pay(s, c))),
+    return tuple(sorted(groups, key=lambda c: (len(c), "".join(sorted(c))))), groups
+
+
+def _feasible(reqs: tuple[str, ...], classes: tuple[frozenset[str], ...], counts: tuple[int, ...]) -> bool:
+    """Whether ``counts`` lands of each class can pay ``reqs`` (plain symbols, most constrained first)."""
+    if not reqs:
+        return True
+    if len(reqs) > sum(counts):
+        return False
+    head, rest = reqs[0], reqs[1:]
+    return any(
+        counts[k]
+        and _can_pay(head, colours)
+        and _feasible(rest, classes, counts[:k] + (counts[k] - 1,) + counts[k + 1 :])
+        for k, colours in enumerate(classes)
     )
-    reqs = tuple(order)
+
+
+def _ordered(symbols: Sequence[str], classes: tuple[frozenset[str], ...]) -> tuple[str, ...]:
+    # Most constrained symbols first: coloured, then hybrid, then generic.
+    return tuple(sorted(symbols, key=lambda s: (s == "1", "/" in s, sum(1 for c in classes if _can_pay(s, c)))))
+
+
+def plan(
+    symbols: Sequence[str], sources: Sources, *, life: int = 0, keep: Sequence[Sequence[str]] = ()
+) -> Payment | None:
+    """The best way to pay ``symbols`` from the untapped ``sources`` (``(iid, colours)``), or ``None``.
+
+    Among all ways to pay, the chosen one leaves the most of the ``keep`` costs (the other cards in
+    hand) still payable, then pays the least life, then leaves the most colours and colour options
+    available. Identical lands are interchangeable, so the search runs over groups of lands.
+    """
+    classes, groups = _groups(sources)
     start = tuple(len(groups[c]) for c in classes)
+    kept = [_alternatives(cost, life) for cost in keep]
 
     @cache
-    def best(index: int, counts: tuple[int, ...]) -> tuple[tuple[int, int, int], tuple[int, ...]] | None:
-        if index == len(reqs):
-            return _score(classes, counts), ()
-        found = None
-        for k, colours in enumerate(classes):
-            if counts[k] and _can_pay(reqs[index], colours):
-                rest = best(index + 1, counts[:k] + (counts[k] - 1,) + counts[k + 1 :])
-                if rest is not None and (found is None or rest[0] > found[0]):
-                    found = (rest[0], (k,) + rest[1])
-        return found
+    def value(counts: tuple[int, ...]) -> int:
+        return sum(1 for ways in kept if any(_feasible(_ordered(way, classes), classes, counts) for way, _ in ways))
 
-    plan = best(0, start)
-    if plan is None:
+    best_found: tuple[tuple, tuple[int, ...], int] | None = None
+    for way, life_paid in _alternatives(symbols, life):
+        reqs = _ordered(way, classes)
+        if len(reqs) > len(sources):
+            continue
+
+        @cache
+        def search(index: int, counts: tuple[int, ...], reqs=reqs, paid=life_paid):
+            if index == len(reqs):
+                return (value(counts), -paid, *_score(classes, counts)), ()
+            found = None
+            for k, colours in enumerate(classes):
+                if counts[k] and _can_pay(reqs[index], colours):
+                    rest = search(index + 1, counts[:k] + (counts[k] - 1,) + counts[k + 1 :])
+                    if rest is not None and (found is None or rest[0] > found[0]):
+                        found = (rest[0], (k,) + rest[1])
+            return found
+
+        result = search(0, start)
+        if result is not None and (best_found is None or result[0] > best_found[0]):
+            best_found = (result[0], result[1], life_paid)
+    if best_found is None:
         return None
     used: dict[int, int] = {}
     chosen = []
-    for k in plan[1]:
+    for k in best_found[1]:
         chosen.append(groups[classes[k]][used.get(k, 0)])
         used[k] = used.get(k, 0) + 1
-    return chosen
+    return Payment(tuple(chosen), best_found[2])
+
+
+def payable(symbols: Sequence[str], sources: Sources, life: int = 0) -> bool:
+    """Whether ``sources`` (and life, for Phyrexian symbols) can pay ``symbols``; quicker than :func:`plan`."""
+    if not symbols:
+        return True
+    counts: dict[frozenset[str], int] = {}
+    for _, colours in sources:
+        counts[colours] = counts.get(colours, 0) + 1
+    # Life matters only up to what the Phyrexian symbols could cost.
+    return _payable(tuple(symbols), tuple(sorted(counts.items(), key=_class_key)), min(life, 2 * len(symbols)))
+
+
+def _class_key(item: tuple[frozenset[str], int]) -> tuple:
+    return (len(item[0]), "".join(sorted(item[0])), item[1])
+
+
+@lru_cache(maxsize=16384)
+def _payable(symbols: tuple[str, ...], counted: tuple[tuple[frozenset[str], int], ...], life: int) -> bool:
+    classes = tuple(colours for colours, _ in counted)
+    counts = tuple(count for _, count in counted)
+    return any(_feasible(_ordered(way, classes), classes, counts) for way, _ in _alternatives(symbols, life))
+
+
+def plan_payment(symbols: Sequence[str], sources: Sources) -> list[int] | None:
+    """The untapped sources to tap for ``symbols`` with no life to pay, or ``None`` if they can't pay."""
+    payment = plan(symbols, sources)
+    return None if payment is None else list(payment.lands)
+
+
+def plan_with(symbols: Sequence[str], chosen: Sources, *, life: int = 0) -> Payment | None:
+    """Pay ``symbols`` with exactly the ``chosen`` lands (the player's choice), or ``None`` if they don't fit."""
+    for way, life_paid in _alternatives(symbols, life):
+        if len(way) == len(chosen):
+            classes, groups = _groups(chosen)
+            if _feasible(_ordered(way, classes), classes, tuple(len(groups[c]) for c in classes)):
+                return Payment(tuple(iid for iid, _ in chosen), life_paid)
+    return None
+
+
+def mana_text(sources: Sources) -> str:
+    """The mana the lands can make, for people: sorted WUBRG, a dual land as ``{U} or {B}``."""
+
+    def order(colours: frozenset[str]) -> tuple:
+        return (min((COLOURS + "C").index(c) for c in colours) if colours else 6, len(colours))
+
+    parts = []
+    for colours in sorted((c for _, c in sources), key=order):
+        symbols = ["{" + c + "}" for c in COLOURS + "C" if c in colours] or ["{C}"]
+        parts.append(" or ".join(symbols) if len(symbols) <= 2 else "any of " + "".join(symbols))
+    single = [p for p in parts if " " not in p]
+    multi = [p for p in parts if " " in p]
+    return ", ".join(filter(None, ["".join(single), *multi]))
 
 
 def explain_shortfall(symbols: Sequence[str], sources: Sequence[tuple[int, frozenset[str]]]) -> str:
     """Why ``symbols`` can't be paid from ``sources``, for the player."""
     needed = cost_text(symbols)
+    missing = [s for s in symbols if len(s) == 1 and s in COLOURS + "C" and not any(s in c for _, c in sources)]
     if not sources:
         return f"it costs {needed} and you have no untapped lands"
     have = "".join(symbol_text(colours) for _, colours in sources)
     if len(symbols) > len(sources):
         return f"it costs {needed} and you have only {len(sources)} untapped land(s) ({have})"
+    if missing:
+        return f"it costs {needed} and you have no untapped land for {{{missing[0]}}}: not enough {{{missing[0]}}}"
     return f"it costs {needed} and your untapped lands ({have}) can't make those colours"

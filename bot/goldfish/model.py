@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from bot.errors import UserFacingError
 
-ACTION_KINDS = ("mulligan", "keep", "cycle", "play", "cast", "next")
+ACTION_KINDS = ("mulligan", "keep", "cycle", "play", "cast", "next", "discard", "echo", "activate")
 
 
 class IllegalAction(UserFacingError):
@@ -39,6 +39,10 @@ class Action(NamedTuple):
     ``iid`` is the card (hand card; for ``keep``, ``bottom`` lists the cards put on the bottom).
     For ``cycle``: ``ability`` (index), ``find``/``find_nothing`` (a search's choice), ``x``,
     ``sacrifice`` (the permanent's iid) and ``pay`` (optional "you may pay {1}" triggers).
+    ``tap`` names the lands to tap for the main mana payment (empty: the engine chooses, keeping
+    the most cards in hand payable); ``cards`` lists the cards to discard in cleanup (514.1).
+    ``echo`` (a permanent's iid, ``pay`` true or false) settles an echo trigger (702.30a);
+    ``activate`` (a graveyard card's iid) uses an ability such as Eternal Dragon's in the upkeep.
     Immutable, and a named tuple because every saved game holds its whole log: cheap to rebuild.
     """
 
@@ -51,13 +55,15 @@ class Action(NamedTuple):
     sacrifice: int | None = None
     pay: bool = True
     bottom: tuple[int, ...] = ()
+    tap: tuple[int, ...] = ()
+    cards: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The action by field name, defaults left out: ``{"do": "cycle", "iid": 12}``."""
         data: dict[str, Any] = {"do": self.kind}
         for name, value, default in zip(_ACTION_FIELDS, self, _ACTION_DEFAULTS, strict=True):
             if value != default:
-                data[name] = list(value) if name == "bottom" else value
+                data[name] = list(value) if isinstance(value, tuple) else value
         return data
 
     @classmethod
@@ -77,6 +83,8 @@ class Action(NamedTuple):
             data.get("sacrifice"),
             data.get("pay", True),
             tuple(data["bottom"]) if "bottom" in data else (),
+            tuple(data["tap"]) if "tap" in data else (),
+            tuple(data["cards"]) if "cards" in data else (),
         )
 
 
@@ -103,6 +111,8 @@ class Permanent:
     power: int | None = None
     toughness: int | None = None
     entered_turn: int = 0
+    echo: bool = False
+    face: int = 0
 
 
 @dataclass
@@ -121,13 +131,35 @@ class CycleOption:
 
 @dataclass
 class CastOption:
-    """A payoff permanent in hand that the engine can cast."""
+    """A spell in hand and whether it can be cast now; ``modelled`` is False when its effect is not modelled."""
 
     iid: int
     name: str
     cost: str
     affordable: bool
     reason: str | None
+    modelled: bool = True
+    has_x: bool = False
+
+
+@dataclass
+class Decision:
+    """What the game is waiting for, and the actions legal now (for a player or an automated policy).
+
+    ``kind``: ``"mulligan"`` (keep or mulligan), ``"main"`` (your main phase), ``"end_step"`` (the
+    opponent's end step: cycle or go on), ``"upkeep"`` (your upkeep: upkeep abilities, or go on),
+    ``"echo"`` (settle an echo trigger: ``actions`` pays or sacrifices), ``"discard"`` (cleanup:
+    discard ``count`` of ``choices`` with ``Action("discard", cards=...)``), ``"bottom"`` (keeping
+    after mulligans: ``count`` of ``choices`` with ``Action("keep", bottom=...)``) or ``"over"``.
+    ``actions`` lists complete legal actions with the engine's default choices (one per search
+    candidate for searches); ``count``/``choices`` describe a choice of several cards.
+    """
+
+    kind: str
+    prompt: str
+    actions: list[Action]
+    count: int = 0
+    choices: tuple[int, ...] = ()
 
 
 @dataclass

@@ -1,7 +1,9 @@
 """Saving and loading a goldfish game: a JSON-safe snapshot written field by field, with a format number.
 
-Format 2 (current) names every field; format 1 (positional battlefield, text log, its own
-version counter) is still read, its log lines becoming events. A snapshot of an unknown or newer
+Format 3 (current) adds a permanent's pending echo and land face, and whether the action log
+replays the game. Format 2 (every field named) and format 1 (positional battlefield, text log)
+are still read; their action logs came from an engine whose ``next`` played a whole turn, so
+those games can't be undone. A snapshot of an unknown or newer
 format, one whose preset deck no longer exists, or a damaged one raises
 :class:`~bot.goldfish.model.UnreadableGame` with a short reason.
 """
@@ -14,8 +16,8 @@ from typing import Any
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.model import GAME_STATS, Action, CardInstance, Event, Permanent, UnreadableGame
 
-FORMAT = 2
-READABLE_FORMATS = (1, 2)
+FORMAT = 3
+READABLE_FORMATS = (1, 2, 3)
 
 
 def _permanent_dict(p: Permanent) -> dict[str, Any]:
@@ -28,6 +30,10 @@ def _permanent_dict(p: Permanent) -> dict[str, Any]:
         data["power"] = p.power
     if p.toughness is not None:
         data["toughness"] = p.toughness
+    if p.echo:
+        data["echo"] = True
+    if p.face:
+        data["face"] = p.face
     return data
 
 
@@ -63,6 +69,7 @@ class Saving:
             "events": [list(event) for event in self.events],
             "actions": [action.to_dict() for action in self.actions],
             "stats": dict(self.stats),
+            "replayable": self.replayable,
             "rng": [rng_version, list(state), gauss],
         }
         if self.deck_key is None:
@@ -125,6 +132,8 @@ class Saving:
                     power=p.get("power"),
                     toughness=p.get("toughness"),
                     entered_turn=p["entered"],
+                    echo=bool(p.get("echo")),
+                    face=int(p.get("face", 0)),
                 )
                 for p in data["battlefield"]
             ]
@@ -156,4 +165,5 @@ class Saving:
             rng=rng,
             drew_from_empty=data["drew_from_empty"],
             iid_names=iid_names,
+            replayable=data["format"] >= 3 and bool(data["replayable"]),
         )

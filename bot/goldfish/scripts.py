@@ -35,6 +35,7 @@ class Payoff:
     text: str
     effect: PayoffEffect
     another: bool = False
+    discard: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,8 @@ class CardScript:
     cycling_reduction: int = 0
     free_cycling_hand_size: int | None = None
     on_enter: Callable[[Game, str], list[Event]] | None = None
-
-    @property
-    def castable(self) -> bool:
-        return bool(self.payoff or self.cycling_reduction or self.free_cycling_hand_size or self.on_enter)
+    on_cast: Callable[[Game, str, int], list[Event]] | None = None
+    upkeep_from_graveyard: tuple[str, ...] = ()
 
 
 # ------------------------------------------------------------------ building blocks
@@ -101,6 +100,12 @@ def decree_of_justice(game: Game, choices: CycleChoices) -> list[Event]:
     return events + game.create_tokens(choices.x, "Soldier", 1, 1, "1/1 white Soldier", choices.name)
 
 
+def decree_angels(game: Game, name: str, x: int) -> list[Event]:
+    if x <= 0:
+        return [Event("cast", f"{name}: X is 0, so no Angels", "107.3")]
+    return game.create_tokens(x, "Angel", 4, 4, "4/4 white Angel with flying", name)
+
+
 def slice_and_dice(game: Game, choices: CycleChoices) -> list[Event]:
     if game.creatures():
         return [Event("trigger", "Slice and Dice: declined, it would only damage your own creatures", "702.29c")]
@@ -115,7 +120,9 @@ SCRIPTS: dict[str, CardScript] = {
         # "When you cycle this card" (702.29c)
         CardScript("Renewed Faith", when_cycled=gain(2)),
         CardScript("Solar Blast", when_cycled=damage_opponent(1)),
-        CardScript("Decree of Justice", when_cycled=decree_of_justice, pays_x=True),
+        CardScript("Decree of Justice", when_cycled=decree_of_justice, pays_x=True, on_cast=decree_angels),
+        # "{3}{W}{W}: Return Eternal Dragon from your graveyard to your hand. Activate only during your upkeep."
+        CardScript("Eternal Dragon", upkeep_from_graveyard=("W", "W", "1", "1", "1")),
         CardScript("Slice and Dice", when_cycled=slice_and_dice),
         CardScript("Krosan Tusker", when_cycled=search_to("hand", "basic land"), searches=("basic land",)),
         CardScript(
@@ -142,6 +149,7 @@ SCRIPTS: dict[str, CardScript] = {
                     "no Drake",
                     lambda game: game.create_tokens(1, "Drake", 2, 2, "2/2 blue Drake with flying", "Drake Haven"),
                 ),
+                discard=True,
             ),
         ),
         CardScript(
@@ -157,6 +165,7 @@ SCRIPTS: dict[str, CardScript] = {
                 "Whenever you cycle or discard another card, a -1/-1 counter on each opposing creature",
                 nothing_to_target("Archfiend of Ifnir: the opponent controls no creatures to get -1/-1 counters"),
                 another=True,
+                discard=True,
             ),
         ),
         CardScript(
@@ -164,6 +173,7 @@ SCRIPTS: dict[str, CardScript] = {
             payoff=Payoff(
                 "Whenever you cycle or discard a card, target creature gains flying",
                 nothing_to_target("Zenith Seeker: a creature gains flying until end of turn (no effect here)"),
+                discard=True,
             ),
         ),
         # Statics that change cycling costs (601.2f)
@@ -185,7 +195,6 @@ def script_for(name: str) -> CardScript:
     return SCRIPTS.get(name, NO_SCRIPT)
 
 
-CASTABLE: frozenset[str] = frozenset(name for name, script in SCRIPTS.items() if script.castable)
 MODELLED: frozenset[str] = frozenset(SCRIPTS)
 
 REMINDER = re.compile(r"\([^()]*\)")
@@ -200,6 +209,28 @@ def ability_lines(card: Mapping[str, Any]) -> list[str]:
             line = REMINDER.sub("", line).strip()
             if line:
                 lines.append(line)
+    return lines
+
+
+KEYWORD_LINE = re.compile(
+    r"^(?:(?:flying|trample|vigilance|haste|reach|first strike|deathtouch|lifelink|menace|defender|flash|\w+walk)"
+    r"(?:, )?)+$|^echo\b|^(?:\w+ ?)?(?:land)?cycling\b|^\w+cycling\b",
+    re.IGNORECASE,
+)
+
+
+def unmodelled_spell_text(card: Mapping[str, Any]) -> list[str]:
+    """What a card does when cast or on the battlefield that the engine does not model: its front face's lines
+    other than keywords, cycling and echo (all modelled or irrelevant against a goldfish)."""
+    if card.get("name") in MODELLED:
+        return []
+    faces = card.get("card_faces") or [card]
+    front = faces[0] if card.get("layout") not in ("split", "flip", "adventure") else card
+    lines = []
+    for line in (front.get("oracle_text") or "").splitlines():
+        line = REMINDER.sub("", line).strip()
+        if line and not KEYWORD_LINE.match(line) and not abilities_in_text(line):
+            lines.append(line)
     return lines
 
 

@@ -13,7 +13,7 @@ import logging
 import weakref
 
 from bot.goldfish.engine import Game
-from bot.goldfish.model import Action, IllegalAction, UnreadableGame
+from bot.goldfish.model import Action, Event, IllegalAction, UnreadableGame
 from bot.goldfish.stats import StatsDelta
 from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StoredGame
 
@@ -131,6 +131,30 @@ class GameService:
                     "The game changed at the same moment, so nothing happened. Please try again."
                 ) from None
             return record.with_game(game, version, events)
+
+    async def undo(self, channel_id: int, user_id: int, seen: int | None = None) -> StoredGame:
+        """Take back the game's last action: the game is rebuilt from its seed and the rest of its action log."""
+        async with self.lock(channel_id):
+            record = await self.load(channel_id)
+            self.check_player(record, user_id)
+            if seen is not None and seen != record.version:
+                raise IllegalAction(
+                    "The game has moved on since this message was posted, so nothing was undone. "
+                    "Use the newest game message."
+                )
+            game = game_of(record)
+            last = game.actions[-1] if game.actions else None
+            undone = game.undone()
+            try:
+                version = await self.store.save(
+                    channel_id, undone.to_dict(), record.version, user_id=user_id, stats=StatsDelta()
+                )
+            except StaleGameError:
+                raise IllegalAction(
+                    "The game changed at the same moment, so nothing was undone. Please try again."
+                ) from None
+            event = Event("undo", f"Undid your last action ({last.kind})")
+            return record.with_game(undone, version, [event])
 
     async def replaceable(self, channel_id: int, user_id: int, can_manage: bool) -> StoredGame | None:
         """The game a new one would replace (None when there is none, it is over or it can't be loaded).

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from bot import limits
 from bot.goldfish.engine import Game
+from bot.goldfish.mana import mana_text
 from bot.goldfish.model import CycleOption, Event, Permanent
 from bot.text import chunk_lines, clip, escape, fit_lines
 
@@ -28,6 +29,11 @@ class TableText:
     over: bool = False
 
 
+def plural(count: int, word: str) -> str:
+    """``1 land``, ``2 lands``."""
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def event_line(event: Event) -> str:
     rule = f" (CR {event.rule})" if event.rule else ""
     return f"• {escape(event.text)}{rule}"
@@ -38,47 +44,60 @@ def cycle_label(option: CycleOption) -> str:
 
 
 def hand_lines(game: Game) -> list[str]:
-    """One line per card in hand: its cycling abilities (struck through with the reason when unaffordable)."""
+    """One compact line per card in hand: what it can do now (cycling at its effective cost, play, cast) and
+    what is out of reach with the reason; a card whose effect is not modelled says so."""
     options: dict[int, list[CycleOption]] = {}
     if game.phase != "over":
         for option in game.cycle_options():
             options.setdefault(option.iid, []).append(option)
-    playable = {card.iid for card in game.playable_lands()} if game.phase == "main" else set()
+    casts = {o.iid: o for o in game.cast_options()} if game.phase != "over" else {}
+    playable = {card.iid for card in game.playable_lands()}
     lines = []
     for card in game.hand:
         parts = []
         for option in options.get(card.iid, []):
+            label = cycle_label(option)
+            ability = game.book[card.name].cycling[option.ability_index]
+            cost = game.cycle_cost(ability).text
+            if cost not in label:
+                label += f" → {cost}"
             if option.affordable or game.phase == "mulligan":
-                parts.append(escape(cycle_label(option)))
+                parts.append(escape(label))
             else:
-                parts.append(f"~~{escape(cycle_label(option))}~~ ✗ {escape(option.reason or 'cannot pay')}")
+                parts.append(f"~~{escape(label)}~~")
         if card.iid in playable:
             parts.append("land: playable")
+        cast = casts.get(card.iid)
+        if cast is not None:
+            mark = "" if cast.modelled else " (effect not modelled)"
+            parts.append(
+                f"cast {escape(cast.cost)}{mark}" if cast.affordable else f"~~cast {escape(cast.cost)}~~{mark}"
+            )
         detail = f" — {'; '.join(parts)}" if parts else ""
         lines.append(f"• **{escape(card.name)}**{detail}")
     return lines
 
 
-def _permanent_key(p: Permanent) -> tuple:
-    return (p.name, p.token, p.power, p.toughness)
+def _permanent_key(game: Game, p: Permanent) -> tuple:
+    return (not game.is_land(p.name), p.token, game.permanent_name(p), p.power, p.toughness)
 
 
 def battlefield_lines(game: Game) -> list[str]:
-    """Identical permanents stacked on one line: ``Plains ×3 (1 tapped)``, in the order they arrived."""
+    """Identical permanents stacked on one line: ``Plains ×3 (1 tapped)``; lands first, then by name."""
     counts: Counter[tuple] = Counter()
     tapped: Counter[tuple] = Counter()
     order: list[tuple] = []
-    for permanent in game.battlefield:
-        key = _permanent_key(permanent)
+    for permanent in sorted(game.battlefield, key=lambda p: _permanent_key(game, p)):
+        key = _permanent_key(game, permanent)
         if key not in counts:
             order.append(key)
         counts[key] += 1
         tapped[key] += permanent.tapped
     lines = []
     for key in order:
-        name, token, power, toughness = key
+        _, token, name, power, toughness = key
         text = escape(name)
-        if token and power is not None:
+        if power is not None:
             text += f" {power}/{toughness}"
         count, down = counts[key], tapped[key]
         if count > 1:
@@ -112,9 +131,12 @@ def status_text(game: Game) -> str:
     if game.phase == "mulligan":
         return f"Mulligan: keep this hand or mulligan (London mulligan, CR 103.5). Mulligans so far: {game.mulligans}."
     if game.phase == "over":
-        return f"**Game over** after {game.turn} turns: {escape(game.result or 'finished')}."
+        return f"**Game over** after {plural(game.turn, 'turn')}: {escape(game.result or 'finished')}."
+    side = "on the play" if game.on_the_play else "on the draw"
+    if game.phase != "main":
+        return f"**Turn {game.turn}** ({side}) · {escape(game.decision().prompt)}"
     land = "land played" if game.land_played else "land drop available"
-    return f"**Turn {game.turn}** ({'on the play' if game.on_the_play else 'on the draw'}) · {land}"
+    return f"**Turn {game.turn}** ({side}) · {land}"
 
 
 def table_text(
@@ -135,12 +157,16 @@ def table_text(
     )
     text.fields.append(("Life", f"You **{game.life}** · Opponent **{game.opponent_life}**", True))
     lands = sum(1 for p in game.battlefield if game.is_land(p.name))
-    mana = game.available_mana() if game.phase != "mulligan" else ""
-    text.fields.append(("Mana", f"{lands} lands · {mana or 'no mana'} available", True))
+    mana = mana_text(game.mana_sources()) if game.phase != "mulligan" else ""
+    text.fields.append(("Mana", f"{plural(lands, 'land')} · {mana or 'no mana'} available", True))
     text.fields.append(("Zones", f"Library {len(game.library)} · Graveyard {len(game.graveyard)}", True))
     text.fields += battlefield_fields(game)
     text.fields.append((f"Hand ({len(game.hand)})", fit_lines(hand_lines(game), empty="empty"), False))
-    recent = [event_line(e) for e in (events or game.events)[-RECENT_EVENTS:]]
+    shown = list(events or game.events)
+    # The player's own action (the first event) stays in view however many triggers follow it.
+    if len(shown) > RECENT_EVENTS:
+        shown = [shown[0], *shown[-(RECENT_EVENTS - 1) :]] if events else shown[-RECENT_EVENTS:]
+    recent = [event_line(e) for e in shown]
     if recent:
         text.fields.append(("What happened", fit_lines(recent), False))
     side = "on the play" if game.on_the_play else "on the draw"

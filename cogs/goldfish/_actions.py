@@ -5,19 +5,21 @@ A mixin of the Goldfish cog, so the commands file stays about the commands.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
 
-from bot.goldfish import Action, IllegalAction
-from bot.goldfish.service import GameService
+from bot.goldfish import Action, Game, IllegalAction
+from bot.goldfish.service import GameService, game_of
 from bot.goldfish.store import StoredGame
 from bot.text import escape
 from cogs._ui import reply
 from cogs.goldfish._components import Deferral
+from cogs.goldfish._drafts import Draft, draft_note, needs_draft
 from cogs.goldfish._inputs import FIND_NOTHING, select_card, select_ints
-from cogs.goldfish._render import find_mode_note, game_embed, game_view
+from cogs.goldfish._render import find_mode_note, game_embed, game_view, zone_embed
 
 
 @dataclass
@@ -63,41 +65,99 @@ class TableActions:
 
     # ------------------------------------------------------------ components
 
-    async def on_button(self, interaction: discord.Interaction, kind: str, version: int) -> None:
+    async def on_button(
+        self, interaction: discord.Interaction, kind: str, version: int, iid: int | None = None
+    ) -> None:
         if kind in ("next", "mull"):
             await self.run(interaction, Action("next" if kind == "next" else "mulligan"), seen=version, edit=True)
         elif kind == "keep":
             record = await self.playable(interaction, version, edit=True)
-            if record.game.mulligans:
+            if record.game.bottom_count():
                 await self.show(interaction, record, mode=("bottom",))
             else:
                 await self.run(interaction, Action("keep"), seen=version, edit=True)
+        elif kind in ("echo", "sac"):
+            await self.run(interaction, Action("echo", iid, pay=kind == "echo"), seen=version, edit=True)
+        elif kind == "act":
+            await self.run(interaction, Action("activate", iid), seen=version, edit=True)
+        elif kind == "undo":
+            async with Deferral(interaction, update=True):
+                record = await self.service.undo(interaction.channel_id, interaction.user.id, version)
+            await self.show(interaction, record)
+        elif kind in ("grave", "lib"):
+            game = game_of(await self.service.peek(interaction.channel_id))
+            await reply(
+                interaction, embed=zone_embed(game, "graveyard" if kind == "grave" else "library"), ephemeral=True
+            )
+        elif kind in ("new", "replay"):
+            await self.restart(interaction, version, same_seed=kind == "replay")
         else:
             await self.show(interaction, await self.playable(interaction, version, edit=True))
 
     async def on_select(
-        self, interaction: discord.Interaction, kind: str, version: int, values: list[str], card: tuple[int, int] | None
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        version: int,
+        values: list[str],
+        card: tuple[int, int] | None,
+        tap: tuple[int, ...] = (),
     ) -> None:
         if kind == "cycle":
             iid, ability = select_card(values)
-            await self.cycle_chosen(interaction, iid, ability, version, edit=True)
+            await self.cycle_chosen(interaction, iid, ability, version, edit=True, tap=tap)
         elif kind == "find":
             iid, ability = card
             nothing = values == [FIND_NOTHING]
             found = None if nothing else select_ints(values)[0]
             action = Action("cycle", iid, ability, find=found, find_nothing=nothing)
             await self.run(interaction, action, seen=version, edit=True)
-        elif kind in ("land", "cast"):
-            action = Action("play" if kind == "land" else "cast", select_ints(values)[0])
-            await self.run(interaction, action, seen=version, edit=True)
+        elif kind == "land":
+            iid, face = select_card(values)
+            await self.run(interaction, Action("play", iid, face), seen=version, edit=True)
+        elif kind == "cast":
+            iid = select_ints(values)[0]
+            draft = Draft("c", iid, tap=tap)
+            record = await self.playable(interaction, version, edit=True)
+            if any(c.iid == iid for c in record.game.hand) and needs_draft(record.game, draft):
+                await self.show(interaction, record, mode=("draft", draft), note=draft_note(record.game, draft))
+                return
+            await self.run(interaction, draft.action(), seen=version, edit=True)
         elif kind == "bottom":
             bottom = tuple(select_ints(values, count=None))
             await self.run(interaction, Action("keep", bottom=bottom), seen=version, edit=True)
+        elif kind == "discard":
+            chosen = tuple(select_ints(values, count=None))
+            await self.run(interaction, Action("discard", cards=chosen), seen=version, edit=True)
+        elif kind == "tap":
+            chosen = tuple(select_ints(values, count=None)) if values else ()
+            record = await self.playable(interaction, version, edit=True)
+            names = ", ".join(escape(record.game.iid_names.get(i, "?")) for i in chosen)
+            note = f"The next payment taps: {names}." if chosen else "The next payment taps the lands I choose."
+            await self.show(interaction, record, mode=("tap", chosen), note=note)
+
+    async def on_draft(
+        self, interaction: discord.Interaction, version: int, code: str, field: str | None, values: list[str]
+    ) -> None:
+        draft = Draft.decode(code)
+        if field is None:
+            await self.run(interaction, draft.action(), seen=version, edit=True)
+            return
+        draft = draft.with_choice(field, values)
+        record = await self.playable(interaction, version, edit=True)
+        await self.show(interaction, record, mode=("draft", draft), note=draft_note(record.game, draft))
 
     async def cycle_chosen(
-        self, interaction: discord.Interaction, iid: int, ability: int, version: int | None, *, edit: bool
+        self,
+        interaction: discord.Interaction,
+        iid: int,
+        ability: int,
+        version: int | None,
+        *,
+        edit: bool,
+        tap: tuple[int, ...] = (),
     ) -> None:
-        """Cycle now, or first ask what a search finds (typecycling and "when you cycle" searches)."""
+        """Cycle now, or first ask what a search finds or what the engine needs chosen (X, pay, sacrifice)."""
         async with Deferral(interaction, update=edit):
             record = await self.service.load(interaction.channel_id)
             self.service.check_player(record, interaction.user.id)
@@ -112,8 +172,35 @@ class TableActions:
             note = find_mode_note(option)
             await (self.show if edit else self.post)(interaction, record, mode=("find", iid, ability), note=note)
             return
-        action = Action("cycle", iid, ability, find_nothing=bool(option.search))
+        draft = Draft("k", iid, ability, tap=tap)
+        if needs_draft(game, draft):
+            note = draft_note(game, draft)
+            await (self.show if edit else self.post)(interaction, record, mode=("draft", draft), note=note)
+            return
+        action = Action("cycle", iid, ability, find_nothing=bool(option.search), tap=tap)
         await self.run(interaction, action, seen=version, edit=edit)
+
+    async def restart(self, interaction: discord.Interaction, version: int, *, same_seed: bool) -> None:
+        """New game (a new shuffle) or Replay this seed, from a finished game's message, edited in place."""
+        async with Deferral(interaction, update=True):
+            record = await self.service.load(interaction.channel_id)
+            game = game_of(record)
+            if record.version != version or game.phase != "over":
+                raise IllegalAction(
+                    "This game message is not the channel's finished game any more, so nothing happened."
+                )
+            self.service.check_player(record, interaction.user.id)
+            seed = game.seed if same_seed else secrets.randbelow(2**31 - 1)
+            new = Game.new(game.deck(), seed=seed, on_the_play=game.on_the_play)
+            started = await self.service.start(
+                channel_id=interaction.channel_id,
+                guild_id=interaction.guild_id,
+                owner_id=interaction.user.id,
+                shared=record.shared,
+                game=new,
+                replace_version=record.version,
+            )
+        await self.show(interaction, started)
 
     async def on_replace(self, interaction: discord.Interaction, token: str, replace: bool) -> None:
         pending = self.pending.get(token)

@@ -24,10 +24,13 @@ from cogs.goldfish._inputs import (
     MAX_DECKLIST_CHARS,
     CollectionFetcher,
     HandCard,
+    cards_named,
     collection_lookup,
     custom_deck,
     hand_card,
+    lands_named,
     parse_card_value,
+    permanent_named,
     preset,
 )
 from cogs.goldfish._render import hand_embed, log_pages, stats_embed
@@ -58,6 +61,7 @@ MAX_NAME_CHARS = 100
 SEED_MAX = 2**31 - 1
 DEFAULT_DECK = "slide"
 PENDING_STARTS = 256
+TAP_HELP = 'The lands to tap, by name, separated by commas ("Swamp, Island"); default: the best ones'
 
 
 class Goldfish(TableActions, commands.Cog):
@@ -169,7 +173,13 @@ class Goldfish(TableActions, commands.Cog):
 
     @command(goldfish, "cycle")
     @app_commands.describe(
-        card="A card with cycling in your hand", ability="Which cycling ability, if it has several", find="What to find"
+        card="A card with cycling in your hand",
+        ability="Which cycling ability, if it has several",
+        find="What to find",
+        tap=TAP_HELP,
+        x="X, for a cost or trigger with {X} (Decree of Justice)",
+        pay='Pay {1} for "you may pay {1}" triggers (Lightning Rift, Drake Haven); default yes',
+        sacrifice="The land to sacrifice, for costs such as Edge of Autumn's",
     )
     async def cycle(
         self,
@@ -177,6 +187,10 @@ class Goldfish(TableActions, commands.Cog):
         card: app_commands.Transform[str, HandCard("cycle")],
         ability: app_commands.Range[int, 1, 9] | None = None,
         find: app_commands.Range[str, 1, MAX_NAME_CHARS] | None = None,
+        tap: app_commands.Range[str, 1, MAX_NAME_CHARS * 4] | None = None,
+        x: app_commands.Range[int, 0, 20] | None = None,
+        pay: bool | None = None,
+        sacrifice: app_commands.Range[str, 1, MAX_NAME_CHARS] | None = None,
     ) -> None:
         """Cycle a card from your hand (CR 702.29): pay the cost, discard it, draw or search."""
         record = await self.playable(interaction)
@@ -194,17 +208,27 @@ class Goldfish(TableActions, commands.Cog):
             raise IllegalAction(
                 f"{escape(mine[0].name)} has {len(mine)} cycling abilit{'y' if len(mine) == 1 else 'ies'}."
             )
-        if find is None:
-            await self.cycle_chosen(interaction, iid, index, None, edit=False)
+        lands = lands_named(game, tap)
+        chosen = x is not None or pay is not None or sacrifice is not None
+        if find is None and not chosen:
+            await self.cycle_chosen(interaction, iid, index, None, edit=False, tap=lands)
             return
-        if find.strip().lower() in (FIND_NOTHING, "find nothing", "none"):
-            action = Action("cycle", iid, index, find_nothing=True)
+        extra = {
+            "x": x or 0,
+            "pay": True if pay is None else pay,
+            "sacrifice": permanent_named(game, sacrifice) if sacrifice else None,
+            "tap": lands,
+        }
+        if find is None:
+            action = Action("cycle", iid, index, find_nothing=bool(option.search), **extra)
+        elif find.strip().lower() in (FIND_NOTHING, "find nothing", "none"):
+            action = Action("cycle", iid, index, find_nothing=True, **extra)
         else:
             if not option.search:
                 raise IllegalAction(f"{escape(option.name)}'s {escape(option.label)} doesn't search for anything.")
             candidates = game.search_candidates(iid, index)
             found = hand_card(game, find, candidates, "card") if candidates else None
-            action = Action("cycle", iid, index, find=found, find_nothing=found is None)
+            action = Action("cycle", iid, index, find=found, find_nothing=found is None, **extra)
         await self.run(interaction, action, seen=None, edit=False)
 
     @cycle.autocomplete("find")
@@ -235,29 +259,63 @@ class Goldfish(TableActions, commands.Cog):
         await self.from_hand(interaction, "play", card)
 
     @command(goldfish, "cast")
-    @app_commands.describe(card="A payoff permanent in your hand, such as Astral Slide or Lightning Rift")
-    async def cast(self, interaction: discord.Interaction, card: app_commands.Transform[str, HandCard("cast")]) -> None:
-        """Cast a cycling payoff permanent from your hand so its abilities work."""
-        await self.from_hand(interaction, "cast", card)
+    @app_commands.describe(card="A spell in your hand", x="X, for a spell with {X} in its cost", tap=TAP_HELP)
+    async def cast(
+        self,
+        interaction: discord.Interaction,
+        card: app_commands.Transform[str, HandCard("cast")],
+        x: app_commands.Range[int, 0, 20] = 0,
+        tap: app_commands.Range[str, 1, MAX_NAME_CHARS * 4] | None = None,
+    ) -> None:
+        """Cast a spell from your hand: a permanent enters the battlefield, an instant or sorcery resolves."""
+        await self.from_hand(interaction, "cast", card, x=x, tap=tap)
 
-    async def from_hand(self, interaction: discord.Interaction, kind: str, card: str) -> None:
-        """Play a land or cast a payoff named by the player."""
+    async def from_hand(self, interaction: discord.Interaction, kind: str, card: str, x: int = 0, tap=None) -> None:
+        """Play a land or cast a spell named by the player."""
         game = game_of(await self.playable(interaction))
-        if game.phase != "main":
+        if game.phase in ("mulligan", "over"):
             doing = "play a land" if kind == "play" else "cast spells"
             raise IllegalAction(f"You can {doing} once the game is under way (keep your hand first).")
         if kind == "play":
             candidates, what = game.playable_lands(), "playable land"
         else:
             castable = {o.iid for o in game.cast_options()}
-            candidates, what = [c for c in game.hand if c.iid in castable], "payoff permanent"
+            candidates, what = [c for c in game.hand if c.iid in castable], "spell"
         iid = hand_card(game, card, candidates, what)
-        await self.run(interaction, Action(kind, iid), seen=None, edit=False)
+        face = parse_card_value(card)[1] or 0 if parse_card_value(card) else 0
+        action = Action("play", iid, face) if kind == "play" else Action("cast", iid, x=x, tap=lands_named(game, tap))
+        await self.run(interaction, action, seen=None, edit=False)
 
     @command(goldfish, "next")
     async def next_turn(self, interaction: discord.Interaction) -> None:
         """End this turn and play the next: untap, upkeep, draw."""
         await self.run(interaction, Action("next"), seen=None, edit=False)
+
+    @command(goldfish, "undo")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        """Take back your last action (the game is replayed from its seed without it)."""
+        async with Deferral(interaction, update=False):
+            record = await self.service.undo(interaction.channel_id, interaction.user.id)
+        await self.post(interaction, record)
+
+    @command(goldfish, "discard")
+    @app_commands.describe(cards="The cards to discard down to seven, separated by commas")
+    async def discard(self, interaction: discord.Interaction, cards: app_commands.Range[str, 1, 1000]) -> None:
+        """Cleanup: discard down to seven cards (CR 514.1)."""
+        game = game_of(await self.playable(interaction))
+        if game.phase != "cleanup":
+            raise IllegalAction("There is nothing to discard now: you discard in your cleanup step (514.1).")
+        await self.run(interaction, Action("discard", cards=cards_named(game, cards)), seen=None, edit=False)
+
+    @command(goldfish, "echo")
+    @app_commands.describe(pay="Pay the echo cost (true) or sacrifice the permanent (false)")
+    async def echo(self, interaction: discord.Interaction, pay: bool) -> None:
+        """Settle an echo trigger in your upkeep (CR 702.30a)."""
+        game = game_of(await self.playable(interaction))
+        pending = game.echo_pending()
+        if not pending:
+            raise IllegalAction("There is no echo trigger waiting: echo triggers in your upkeep (702.30a).")
+        await self.run(interaction, Action("echo", pending[0].iid, pay=pay), seen=None, edit=False)
 
     @command(goldfish, "mulligan")
     async def mulligan(self, interaction: discord.Interaction) -> None:
@@ -274,21 +332,16 @@ class Goldfish(TableActions, commands.Cog):
         game = game_of(record)
         if game.phase != "mulligan":
             raise IllegalAction("There is no hand to keep: the game is already under way.")
-        if not game.mulligans:
+        if not game.bottom_count():
             await self.run(interaction, Action("keep"), seen=None, edit=False)
             return
         if not bottom:
             await self.post(interaction, record, mode=("bottom",))
             return
-        remaining = list(game.hand)
-        chosen = []
-        for name in (part for part in bottom.split(",") if part.strip()):
-            iid = hand_card(game, name, remaining, "card")
-            chosen.append(iid)
-            remaining = [c for c in remaining if c.iid != iid]
-        if len(chosen) != game.mulligans:
-            raise IllegalAction(f"Put exactly {game.mulligans} card(s) on the bottom; you named {len(chosen)}.")
-        await self.run(interaction, Action("keep", bottom=tuple(chosen)), seen=None, edit=False)
+        chosen = cards_named(game, bottom)
+        if len(chosen) != game.bottom_count():
+            raise IllegalAction(f"Put exactly {game.bottom_count()} card(s) on the bottom; you named {len(chosen)}.")
+        await self.run(interaction, Action("keep", bottom=chosen), seen=None, edit=False)
 
     # ------------------------------------------------------------ looking at the game
 

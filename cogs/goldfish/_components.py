@@ -99,35 +99,51 @@ class FromOwnComponent:
 class GoldfishButton(
     FromOwnComponent,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"gf:(?P<kind>next|mull|keep|back):(?P<version>\d{1,9})",
+    template=r"gf:(?P<kind>next|mull|keep|back|undo|grave|lib|new|replay|echo|sac|act):(?P<version>\d{1,9})"
+    r"(?::(?P<iid>\d{1,9}))?",
 ):
-    """Next turn, Mulligan, Keep, Back: ``gf:<kind>:<version>``."""
+    """Next turn, Mulligan, Keep, Back, Undo, the zone views, New game, Replay, echo and upkeep choices:
+    ``gf:<kind>:<version>[:<iid>]``."""
 
     @classmethod
-    def make(cls, kind: str, version: int, label: str, style: discord.ButtonStyle) -> GoldfishButton:
-        return cls(discord.ui.Button(label=label, style=style, custom_id=f"gf:{kind}:{version}"))
+    def make(
+        cls, kind: str, version: int, label: str, style: discord.ButtonStyle, iid: int | None = None
+    ) -> GoldfishButton:
+        custom_id = f"gf:{kind}:{version}" + (f":{iid}" if iid is not None else "")
+        return cls(discord.ui.Button(label=clip(label, limits.BUTTON_LABEL), style=style, custom_id=custom_id))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         match = self.parsed()
-        await cog_of(interaction).on_button(interaction, match["kind"], int(match["version"]))
+        iid = int(match["iid"]) if match["iid"] else None
+        await cog_of(interaction).on_button(interaction, match["kind"], int(match["version"]), iid)
 
 
 class GoldfishSelect(
     FromOwnComponent,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"gf:(?P<kind>cycle|land|cast|find|bottom):(?P<version>\d{1,9})(?::(?P<iid>\d{1,9}):(?P<ability>\d{1,2}))?",
+    template=r"gf:(?P<kind>cycle|land|cast|find|bottom|discard|tap):(?P<version>\d{1,9})"
+    r"(?::(?P<iid>\d{1,9}):(?P<ability>\d{1,2}))?(?::t(?P<tap>[0-9+]{1,70}))?",
 ):
-    """Card choices: ``gf:cycle|land|cast|bottom:<version>``, ``gf:find:<version>:<iid>:<ability>``."""
+    """Card choices: ``gf:cycle|land|cast|bottom|discard|tap:<version>``, ``gf:find:<version>:<iid>:<ability>``;
+    ``:t<iid>+<iid>`` carries the lands the player chose to tap for the next payment."""
 
     @classmethod
-    def make(cls, custom_id: str, placeholder: str, options: list[discord.SelectOption], count: int = 1):
+    def make(
+        cls,
+        custom_id: str,
+        placeholder: str,
+        options: list[discord.SelectOption],
+        count: int = 1,
+        least: int | None = None,
+    ):
+        options = options[: limits.SELECT_OPTIONS]
         select = discord.ui.Select(
             custom_id=custom_id,
             placeholder=clip(placeholder, limits.SELECT_PLACEHOLDER),
-            options=options[: limits.SELECT_OPTIONS],
-            min_values=count,
-            max_values=count,
+            options=options,
+            min_values=count if least is None else least,
+            max_values=min(count, len(options)),
         )
         return cls(select)
 
@@ -136,7 +152,54 @@ class GoldfishSelect(
         match = self.parsed()
         values = [str(v) for v in ((interaction.data or {}).get("values") or [])]
         card = (int(match["iid"]), int(match["ability"])) if match["iid"] else None
-        await cog_of(interaction).on_select(interaction, match["kind"], int(match["version"]), values, card)
+        tap = tuple(int(t) for t in match["tap"].split("+") if t) if match["tap"] else ()
+        await cog_of(interaction).on_select(interaction, match["kind"], int(match["version"]), values, card, tap)
+
+
+class DraftSelect(
+    FromOwnComponent,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"gf:d(?P<field>[xps]):(?P<version>\d{1,9}):(?P<draft>[0-9a-z.+\-]{1,80})",
+):
+    """A choice for an action being prepared (X, "you may pay {1}", what to sacrifice):
+    ``gf:d<field>:<version>:<draft>``."""
+
+    @classmethod
+    def make(cls, field: str, version: int, draft: str, placeholder: str, options: list[discord.SelectOption]):
+        select = discord.ui.Select(
+            custom_id=f"gf:d{field}:{version}:{draft}",
+            placeholder=clip(placeholder, limits.SELECT_PLACEHOLDER),
+            options=options[: limits.SELECT_OPTIONS],
+        )
+        return cls(select)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = self.parsed()
+        values = [str(v) for v in ((interaction.data or {}).get("values") or [])]
+        await cog_of(interaction).on_draft(interaction, int(match["version"]), match["draft"], match["field"], values)
+
+
+class DraftButton(
+    FromOwnComponent,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"gf:go:(?P<version>\d{1,9}):(?P<draft>[0-9a-z.+\-]{1,80})",
+):
+    """Do the prepared action: ``gf:go:<version>:<draft>``."""
+
+    @classmethod
+    def make(cls, version: int, draft: str, label: str) -> DraftButton:
+        button = discord.ui.Button(
+            label=clip(label, limits.BUTTON_LABEL),
+            style=discord.ButtonStyle.success,
+            custom_id=f"gf:go:{version}:{draft}",
+        )
+        return cls(button)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = self.parsed()
+        await cog_of(interaction).on_draft(interaction, int(match["version"]), match["draft"], None, [])
 
 
 class ReplaceButton(
@@ -171,4 +234,4 @@ def replace_view(token: str) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS = (GoldfishButton, GoldfishSelect, ReplaceButton)
+DYNAMIC_ITEMS = (GoldfishButton, GoldfishSelect, DraftSelect, DraftButton, ReplaceButton)

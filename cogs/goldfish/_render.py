@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import discord
 
 from bot import limits
 from bot.goldfish import Game
+from bot.goldfish.mana import cost_text
 from bot.goldfish.model import CycleOption
 from bot.goldfish.stats import PlayerStats
 from bot.goldfish.store import StoredGame
-from bot.goldfish.table import cycle_label, hand_lines, table_text
+from bot.goldfish.table import cycle_label, hand_lines, plural, table_text
 from bot.text import chunk_lines, clip, escape, fit_lines
 from cogs.goldfish._components import GoldfishButton, GoldfishSelect
+from cogs.goldfish._drafts import draft_view
 from cogs.goldfish._inputs import FIND_NOTHING
 
 TEAL = discord.Colour.dark_teal()
@@ -44,12 +48,19 @@ def _option(label: str, value: str, description: str | None = None) -> discord.S
 
 
 def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.View:
-    """The controls for the game as it is; ``mode`` is ``("find", iid, ability)`` or ``("bottom",)``."""
+    """The controls for the game as it is; ``mode`` is ``("find", iid, ability)``, ``("bottom",)``,
+    ``("draft", Draft)`` or ``("tap", lands)`` (the lands chosen for the next payment)."""
     game, version = record.game, record.version
     view = discord.ui.View(timeout=None)
-    if game.phase == "over":
-        return view
     back = GoldfishButton.make("back", version, "Back", discord.ButtonStyle.secondary)
+    if game.phase == "over":
+        view.add_item(GoldfishButton.make("new", version, "New game", discord.ButtonStyle.success))
+        view.add_item(GoldfishButton.make("replay", version, "Replay this seed", discord.ButtonStyle.secondary))
+        if game.actions and game.replayable:
+            view.add_item(GoldfishButton.make("undo", version, "Undo", discord.ButtonStyle.secondary))
+        return view
+    if mode and mode[0] == "draft":
+        return draft_view(game, version, mode[1])
     if mode and mode[0] == "find":
         _, iid, ability = mode
         options = [
@@ -64,30 +75,93 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
         return view
     if mode and mode[0] == "bottom":
         options = [_option(card.name, str(card.iid)) for card in game.hand[: limits.SELECT_OPTIONS]]
-        count = min(game.mulligans, len(options))
+        count = min(game.bottom_count(), len(options))
         placeholder = f"Choose {count} card{'s' if count != 1 else ''} to put on the bottom…"
         view.add_item(GoldfishSelect.make(f"gf:bottom:{version}", placeholder, options, count))
         view.add_item(back)
         return view
+    undo = GoldfishButton.make("undo", version, "Undo", discord.ButtonStyle.secondary)
+    can_undo = bool(game.actions) and game.replayable
     if game.phase == "mulligan":
-        keep = "Keep" if not game.mulligans else f"Keep (bottom {game.mulligans})"
+        keep = "Keep" if not game.bottom_count() else f"Keep (bottom {game.bottom_count()})"
         view.add_item(GoldfishButton.make("keep", version, keep, discord.ButtonStyle.success))
-        view.add_item(GoldfishButton.make("mull", version, "Mulligan", discord.ButtonStyle.secondary))
+        if game.mulligans < 7:
+            view.add_item(GoldfishButton.make("mull", version, "Mulligan", discord.ButtonStyle.secondary))
+        if can_undo:
+            view.add_item(undo)
         return view
+    if game.phase == "cleanup":
+        count = len(game.hand) - 7
+        options = [_option(card.name, str(card.iid)) for card in game.hand]
+        placeholder = f"Discard {count} card{'s' if count != 1 else ''} down to seven (CR 514.1)…"
+        view.add_item(GoldfishSelect.make(f"gf:discard:{version}", placeholder, options, count))
+        if can_undo:
+            view.add_item(undo)
+        return view
+    if game.echo_pending():
+        decision = game.decision()
+        for action in decision.actions:
+            name = game.permanent_name(next(p for p in game.battlefield if p.iid == action.iid))
+            cost = cost_text(game.book[name].echo or ()) if name in game.book else ""
+            if action.pay:
+                view.add_item(
+                    GoldfishButton.make(
+                        "echo", version, f"Pay echo {cost} ({name})", discord.ButtonStyle.success, action.iid
+                    )
+                )
+            else:
+                view.add_item(
+                    GoldfishButton.make("sac", version, f"Sacrifice {name}", discord.ButtonStyle.danger, action.iid)
+                )
+        if can_undo:
+            view.add_item(undo)
+        return view
+    tap = mode[1] if mode and mode[0] == "tap" else ()
+    suffix = ":t" + "+".join(str(t) for t in tap) if tap else ""
     cycle = [
         _option(f"Cycle {o.name}", f"{o.iid}:{o.ability_index}", cycle_label(o))
         for o in game.cycle_options()
         if o.affordable
     ]
     if cycle:
-        view.add_item(GoldfishSelect.make(f"gf:cycle:{version}", "Cycle a card…", cycle))
-    lands = [_option(card.name, str(card.iid)) for card in game.playable_lands()]
+        view.add_item(GoldfishSelect.make(f"gf:cycle:{version}{suffix}", "Cycle a card…", cycle))
+    lands = [
+        _option(face.name if len(faces) > 1 else card.name, f"{card.iid}:{face.index}" if face.index else str(card.iid))
+        for card in game.playable_lands()
+        for faces in [game.book[card.name].land_faces]
+        for face in faces
+    ]
     if lands:
         view.add_item(GoldfishSelect.make(f"gf:land:{version}", "Play a land…", lands))
-    casts = [_option(f"Cast {o.name}", str(o.iid), o.cost) for o in game.cast_options() if o.affordable]
+    casts = [
+        _option(f"Cast {o.name}", str(o.iid), o.cost + ("" if o.modelled else " · effect not modelled"))
+        for o in game.cast_options()
+        if o.affordable
+    ]
     if casts:
-        view.add_item(GoldfishSelect.make(f"gf:cast:{version}", "Cast a payoff permanent…", casts))
-    view.add_item(GoldfishButton.make("next", version, "Next turn", discord.ButtonStyle.primary))
+        view.add_item(GoldfishSelect.make(f"gf:cast:{version}{suffix}", "Cast a spell…", casts))
+    sources = game.mana_sources()
+    if (cycle or casts) and len(sources) > 1:
+        options = [
+            _option(game.permanent_name(p), str(p.iid), None) for p in game.battlefield if p.iid in dict(sources)
+        ]
+        for option in options:
+            option.default = int(option.value) in tap
+        view.add_item(
+            GoldfishSelect.make(
+                f"gf:tap:{version}", "Lands to tap for the next payment (optional)…", options, len(options), least=0
+            )
+        )
+    if game.phase == "upkeep":
+        for card in game.upkeep_offers():
+            label = f"Return {card.name} to hand"
+            view.add_item(GoldfishButton.make("act", version, label, discord.ButtonStyle.success, card.iid))
+    label = {"main": "Next turn", "end_step": "My turn", "upkeep": "Draw step"}.get(game.phase, "Next turn")
+    view.add_item(GoldfishButton.make("next", version, label, discord.ButtonStyle.primary))
+    if can_undo:
+        view.add_item(undo)
+    view.add_item(GoldfishButton.make("grave", version, "Graveyard", discord.ButtonStyle.secondary))
+    view.add_item(GoldfishButton.make("lib", version, "Library", discord.ButtonStyle.secondary))
     return view
 
 
@@ -106,6 +180,22 @@ def hand_embed(game: Game) -> discord.Embed:
                 )
     return discord.Embed(
         title=f"Hand ({len(game.hand)}) · mana {game.available_mana() or 'none'}",
+        description=fit_lines(lines, limits.EMBED_DESCRIPTION, empty="empty"),
+        colour=TEAL,
+    )
+
+
+def zone_embed(game: Game, zone: str) -> discord.Embed:
+    """The graveyard (oldest first) or the library's contents (counted by name: its order stays hidden)."""
+    if zone == "graveyard":
+        lines = [f"{n}. {escape(card.name)}" for n, card in enumerate(game.graveyard, 1)]
+        title = f"Graveyard ({plural(len(game.graveyard), 'card')})"
+    else:
+        counts = Counter(card.name for card in game.library)
+        lines = [f"{count} × {escape(name)}" for name, count in sorted(counts.items())]
+        title = f"Library ({plural(len(game.library), 'card')}, shown by name: the order stays hidden)"
+    return discord.Embed(
+        title=clip(title, limits.EMBED_TITLE),
         description=fit_lines(lines, limits.EMBED_DESCRIPTION, empty="empty"),
         colour=TEAL,
     )

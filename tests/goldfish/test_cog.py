@@ -52,7 +52,7 @@ async def test_whole_game_mulligan_keep_land_cycle_typecycle_next_status_log_end
     assert "**Turn 1**" in kept.response.embeds[0].description
 
     played = await choose(alice, message, "gf:land:", "Plains")
-    assert "1 lands · {W} available" in fields(played.response)["Mana"]
+    assert "1 land · {W} available" in fields(played.response)["Mana"]
     assert "Played Plains" in fields(played.response)["What happened"]
 
     before = await game_of(simcord_env, channel)
@@ -173,6 +173,9 @@ async def test_buttons_keep_working_after_a_restart(simcord_env, channel, alice,
     assert "Played Plains" in fields(played.response)["What happened"]
     result = await alice.click(message, label="Next turn")
     assert not result.ephemeral
+    # Secluded Steppe can still be cycled with the open Plains: the game stops at the opponent's end step.
+    assert (await game_of(simcord_env, channel)).phase == "end_step"
+    await alice.click(message, label="My turn")
     assert (await game_of(simcord_env, channel)).turn == 2
     assert not simcord_env.errors
 

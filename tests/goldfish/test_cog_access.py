@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.goldfish.cog_support import LANDCYCLING_ENT, SLIDE_SIMPLE, choose, game_of, stored
+from tests.goldfish.cog_support import LANDCYCLING_ENT, SLIDE_SIMPLE, choose, controls, game_of, stored
 
 
 @pytest.fixture
@@ -138,7 +138,10 @@ async def test_a_finished_game_refuses_actions_and_is_replaced_without_asking(si
     assert typed.ephemeral and "This game is over" in typed.response.content
 
     status = await alice.slash(channel, "goldfish status")
-    assert "Game over" in status.response.embeds[0].description and not status.response.components
+    assert "Game over" in status.response.embeds[0].description
+    # No game controls are left: only a new game, a replay of the seed, or taking the last action back.
+    labels = {c["label"] for c in controls(status.response)}
+    assert labels <= {"New game", "Replay this seed", "Undo"} and "Next turn" not in labels
 
     # Anyone may start afresh once the game is over.
     fresh = await bob.slash(channel, "goldfish start", deck="landcycling", seed=LANDCYCLING_ENT)

@@ -146,8 +146,10 @@ def run_cli(stdin: str, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_cli_plays_with_piped_stdin_and_exits_on_eof():
-    result = run_cli("hand\nkeep\nstatus\nnext\ncycle 99\nbogus\n", "--deck", "two-colour", "--seed", "3")
+    # The first "next" stops at the opponent's end step (a card can still be cycled), the second begins turn 2.
+    result = run_cli("hand\nkeep\nstatus\nnext\nnext\ncycle 99\nbogus\n", "--deck", "two-colour", "--seed", "3")
     assert result.returncode == 0, result.stderr
+    assert "end step" in result.stdout
     assert "Kept 7 card(s)" in result.stdout and "Turn 2" in result.stdout
     assert "Not allowed" in result.stdout and "Unknown command" in result.stdout
     assert "Replay with --seed 3" in result.stdout

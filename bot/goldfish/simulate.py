@@ -292,13 +292,9 @@ def simulate_here(deck: Deck, settings: Settings) -> Report:
 
 
 def _context() -> multiprocessing.context.BaseContext:
-    # A running bot has threads (the database, the gateway): forking it could copy a held lock, so
-    # workers come from a fork server that has only imported the engine.
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    if method == "forkserver":
-        context.set_forkserver_preload(["bot.goldfish.simulate"])
-    return context
+    # Workers are fresh interpreters: a running bot has threads (the database, the gateway), and a
+    # forked copy of it could inherit a lock held by one of them. They start once per pool.
+    return multiprocessing.get_context("spawn")
 
 
 class SimulationPool:

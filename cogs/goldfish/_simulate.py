@@ -109,21 +109,25 @@ class SimulationCommands:
                 raise IllegalAction("Choose either a preset `deck` or your own `decklist`, not both.")
             base = secrets.randbelow(SEED_LIMIT) if seed is None else seed
             settings = Settings(games=games, turns=turns, on_the_play=not on_the_draw, seed=base).check()
+            built = None if decklist else preset(deck or DEFAULT_DECK)
             pool = simulation_pool(self)
             if pool.pending >= pool.max_pending:
                 raise IllegalAction("The simulator is busy with other simulations; try again in a minute.")
-            await interaction.response.defer(thinking=True)
-            if decklist:
+        except IllegalAction as refusal:
+            await reply(interaction, str(refusal), ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        try:
+            if built is None:
                 fetch = getattr(self, "fetch_collection", None) or collection_lookup(getattr(self, "bot", None))
-                built = await custom_deck(decklist, fetch)
-            else:
-                built = preset(deck or DEFAULT_DECK)
+                built = await custom_deck(decklist or "", fetch)
             if built.size() == 0:
                 raise IllegalAction("That deck has no cards.")
             report = await pool.simulate(built, settings)
             png = await pool.call(render_png, report)
         except IllegalAction as refusal:
-            await reply(interaction, str(refusal), ephemeral=True)
+            # Deferred publicly, so the "thinking…" message becomes the answer (Discord keeps its visibility).
+            await reply(interaction, str(refusal))
             return
         log.info("Simulated %s games of %s turns (seed %s)", report.games, settings.turns, settings.seed)
         chart = discord.File(io.BytesIO(png), filename=CHART_NAME)

@@ -26,12 +26,14 @@ when the engine refuses one (a rule the policy does not know about) instead of s
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from bot.goldfish.model import Action, CardInstance, CycleOption
+from bot.goldfish.model import Action, CardInstance
 from bot.goldfish.scripts import script_for
 
 if TYPE_CHECKING:
+    from bot.goldfish.cycling_play import CycleCost
     from bot.goldfish.engine import Game
 
 KEEP_LANDS = (2, 5)
@@ -52,6 +54,7 @@ POLICY_TEXT = (
 # ------------------------------------------------------------------ what cards are
 
 
+@lru_cache(maxsize=4096)
 def is_payoff(name: str) -> bool:
     """A permanent whose cycling-related abilities the engine models (Lightning Rift, Fluctuator, …)."""
     return script_for(name).castable
@@ -95,7 +98,7 @@ def bottom_cards(game: Game, count: int) -> list[int]:
     for _ in range(min(count, len(hand))):
         lands = _lands_in(game, hand)
         if len(lands) > IDEAL_LANDS_IN_HAND or len(lands) == len(hand):
-            worst = min(lands, key=lambda c: (_land_key(game, c, hand), -c.iid))
+            worst = min(lands, key=lambda c: (_land_value(game, c), -c.iid))
         else:
             spells = [c for c in hand if not game.is_land(c.name)]
             worst = max(spells, key=lambda c: (not is_payoff(c.name), _mana_value(game, c.name), c.iid))
@@ -107,10 +110,10 @@ def bottom_cards(game: Game, count: int) -> list[int]:
 # ------------------------------------------------------------------ lands
 
 
-def _needed_colours(game: Game, hand: list[CardInstance]) -> set[str]:
-    """Colours named by the mana costs the hand would pay: cycling costs and payoff casts."""
+def _needed_colours(game: Game) -> set[str]:
+    """Colours named by the mana costs the hand would pay: cycling costs and payoff or threat casts."""
     needed: set[str] = set()
-    for card in hand:
+    for card in game.hand:
         facts = game.book[card.name]
         symbols = list(facts.cast_symbols) if is_payoff(card.name) or _is_threat(game, card.name) else []
         for ability in facts.cycling:
@@ -120,82 +123,93 @@ def _needed_colours(game: Game, hand: list[CardInstance]) -> set[str]:
     return needed
 
 
-def _land_key(game: Game, card: CardInstance, hand: list[CardInstance]) -> tuple:
-    """Higher is better to play now: untapped, makes missing colours, makes needed colours, can't cycle."""
-    facts = game.book[card.name]
-    others = [c for c in hand if c.iid != card.iid]
-    needed = _needed_colours(game, others)
-    have: set[str] = set()
-    for p in game.battlefield:
-        have |= game.colours_of(p)
-    return (
-        not facts.enters_tapped,
-        len((facts.colours & needed) - have),
-        len(facts.colours & needed),
-        not facts.cycling,
-        len(facts.colours),
-        -card.iid,
-    )
-
-
 def best_land(game: Game, lands: list[CardInstance]) -> CardInstance | None:
+    """The land to play (or find): untapped, makes missing colours, makes needed colours, can't cycle."""
     if not lands:
         return None
-    return max(lands, key=lambda c: _land_key(game, c, game.hand))
+    needed = _needed_colours(game)
+    have: set[str] = set()
+    for permanent in game.battlefield:
+        have |= game.colours_of(permanent)
+
+    def key(card: CardInstance) -> tuple:
+        facts = game.book[card.name]
+        return (
+            not facts.enters_tapped,
+            len((facts.colours & needed) - have),
+            len(facts.colours & needed),
+            not facts.cycling,
+            len(facts.colours),
+            -card.iid,
+        )
+
+    return max(lands, key=key)
 
 
-def _land_finders(game: Game, options: list[CycleOption]) -> list[tuple[CycleOption, int]]:
-    """Affordable typecycling abilities whose search can find a land, with the land to find."""
-    found = []
-    for option in options:
-        if not option.is_typecycling or not _allowed_cost(game, option):
-            continue
-        lands = _lands_in(game, game.search_candidates(option.iid, option.ability_index))
-        land = best_land(game, lands)
-        if land is not None:
-            found.append((option, land.iid))
-    return found
+def _land_value(game: Game, card: CardInstance) -> tuple:
+    """For the bottom after a mulligan: a land that enters untapped, can't cycle and makes more colours is kept."""
+    facts = game.book[card.name]
+    return (not facts.enters_tapped, not facts.cycling, len(facts.colours))
 
 
 # ------------------------------------------------------------------ cycling
 
 
-def _cost_of(game: Game, option: CycleOption):
-    return game.cycle_cost(game.book[option.name].cycling[option.ability_index])
-
-
-def _cost_weight(cost) -> tuple[int, int]:
-    return (len(cost.symbols) + (1 if cost.sacrifice else 0), cost.life)
-
-
-def _allowed_cost(game: Game, option: CycleOption, cost=None) -> bool:
-    cost = cost or _cost_of(game, option)
+def _allowed_cost(game: Game, cost: CycleCost) -> bool:
     if cost.life and game.life - cost.life < LIFE_FLOOR:
         return False
     return not (cost.sacrifice and lands_out(game) < SACRIFICE_LANDS_FROM)
 
 
-def _worth_cycling(game: Game, option: CycleOption, cost) -> bool:
-    name = option.name
+def _worth_cycling(game: Game, name: str) -> bool:
     if is_payoff(name) and not any(p.name == name for p in game.battlefield):
         return False
     if game.is_land(name) and lands_out(game) < LANDS_ENOUGH:
         spare = len(_lands_in(game, game.hand)) - (0 if game.land_played else 1)
         if spare < 2:
             return False
-    return _allowed_cost(game, option, cost)
+    return True
 
 
-def cycle_proposals(game: Game, options: list[CycleOption] | None = None) -> list[Action]:
-    """Affordable cycles worth making, cheapest first (plain cycling before typecycling at equal cost)."""
-    options = [o for o in (options if options is not None else game.cycle_options()) if o.affordable]
+def _cycles(game: Game, *, typecycling_only: bool = False) -> Iterator[tuple[CardInstance, int]]:
+    """The cycles worth making that the untapped lands can pay for, cheapest first.
+
+    The engine is asked for each cost (after its cost changes) and whether it can be paid, in
+    order, and only as far as the runner needs: the engine checks the action again when it is
+    applied, so a guess that turns out illegal is refused and the next one is tried.
+    """
+    sources = len(game.mana_sources())
     keyed = []
-    for option in options:
-        cost = _cost_of(game, option)
-        if _worth_cycling(game, option, cost):
-            keyed.append(((_cost_weight(cost), option.is_typecycling, option.iid, option.ability_index), option))
-    keyed.sort(key=lambda pair: pair[0])
-    return [Action("cycle", o.iid, o.ability_index) for _, o in keyed]
+    for card in game.hand:
+        abilities = game.book[card.name].cycling
+        if not abilities or not _worth_cycling(game, card.name):
+            continue
+        for index, ability in enumerate(abilities):
+            if typecycling_only and not ability.is_typecycling:
+                continue
+            cost = game.cycle_cost(ability)
+            if len(cost.symbols) > sources or not _allowed_cost(game, cost):
+                continue
+            weight = (len(cost.symbols) + (1 if cost.sacrifice else 0), cost.life, ability.is_typecycling)
+            keyed.append((weight, card.iid, index, card, cost))
+    keyed.sort(key=lambda entry: entry[:3])
+    for _, _, index, card, cost in keyed:
+        if game.can_pay(cost.symbols):
+            yield card, index
+
+
+def cycle_proposals(game: Game) -> Iterator[Action]:
+    """Cycles worth making, cheapest first (plain cycling before typecycling at equal cost)."""
+    for card, index in _cycles(game):
+        yield Action("cycle", card.iid, index)
+
+
+def _land_finders(game: Game) -> Iterator[Action]:
+    """Typecycling that can find a land, for the land that fits best."""
+    for card, index in _cycles(game, typecycling_only=True):
+        land = best_land(game, _lands_in(game, game.search_candidates(card.iid, index)))
+        if land is not None:
+            yield Action("cycle", card.iid, index, find=land.iid)
 
 
 # ------------------------------------------------------------------ a main phase
@@ -203,23 +217,21 @@ def cycle_proposals(game: Game, options: list[CycleOption] | None = None) -> lis
 
 def main_phase_proposals(game: Game) -> Iterator[Action]:
     """The next action of a main phase, best first; ``next`` last."""
-    options = None  # asked of the engine only when needed: it is the costly question
     if not game.land_played:
         land = best_land(game, game.playable_lands())
         if land is not None:
             yield Action("play", land.iid)
         elif lands_out(game) < LANDS_ENOUGH or not _lands_in(game, game.hand):
-            options = game.cycle_options()
-            for option, find in _land_finders(game, options):
-                yield Action("cycle", option.iid, option.ability_index, find=find)
+            yield from _land_finders(game)
     casts = [o for o in game.cast_options() if o.affordable]
-    for option in sorted(casts, key=lambda o: (-_mana_value(game, o.name), o.iid)):
+    casts.sort(key=lambda o: (-_mana_value(game, o.name), o.iid))
+    for option in casts:
         if is_payoff(option.name):
             yield Action("cast", option.iid)
-    for option in sorted(casts, key=lambda o: (-_mana_value(game, o.name), o.iid)):
+    for option in casts:
         if not is_payoff(option.name) and _is_threat(game, option.name):
             yield Action("cast", option.iid)
-    yield from cycle_proposals(game, options)
+    yield from cycle_proposals(game)
     yield Action("next")
 
 

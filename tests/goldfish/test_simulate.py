@@ -198,3 +198,20 @@ def test_the_table_and_summary_read_well():
     assert table[0].split() == ["Turn", "Land", "drops", "Payoff", "Cycled", "Died", "Died", "by"]
     assert len(table) == 4
     assert "20 games of 3 turns on the play, seed 1" in report.summary()
+
+
+def test_the_terminal_commands_simulate_and_odds(capsys):
+    from bot.cli import build_parser
+
+    args = build_parser().parse_args(["goldfish", "simulate", "--deck", "two-colour", "--games", "30", "--turns", "4"])
+    assert args.handler(args) == 0
+    out = capsys.readouterr().out
+    assert "30 games of 4 turns on the play, seed 1" in out and "Turn  Land drops" in out
+    args = build_parser().parse_args(["goldfish", "odds", "4", "--turns", "2"])
+    assert args.handler(args) == 0
+    assert "39.95%" in capsys.readouterr().out
+    args = build_parser().parse_args(["goldfish", "simulate", "--games", "5001"])
+    assert args.handler(args) == 2
+    assert "from 1 to 5,000" in capsys.readouterr().err
+    args = build_parser().parse_args(["goldfish", "--deck", "landcycling"])
+    assert args.handler.__name__ == "run" and args.deck == "landcycling"  # a game, as before

@@ -1,0 +1,62 @@
+"""Time ``/goldfish simulate``'s work: 1,000 ten-turn games in the process pool (two workers).
+
+Target: 1,000 ten-turn games of the default deck in ≤ 5 s (median over several runs, the pool
+already started, as it is in a running bot after the first simulation). Also reported: the first
+run with the pool's start-up, each preset deck, and one game in a single process.
+
+Run: ``python benchmarks/bench_goldfish_simulate.py [--runs N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks._bench import Report, median  # noqa: E402
+from bot.goldfish import preset_decks  # noqa: E402
+from bot.goldfish.simulate import Settings, SimulationPool, simulate_here  # noqa: E402
+
+GAMES, TURNS = 1000, 10
+TARGET_SECONDS = 5.0
+DEFAULT_DECK = "slide"
+
+
+def timed(function, *args) -> float:
+    start = time.perf_counter()
+    function(*args)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    decks = preset_decks()
+    report = Report(f"Goldfish simulate: {GAMES:,} games of {TURNS} turns, 2 worker processes (s)")
+    pool = SimulationPool()
+    try:
+        cold = timed(pool.run, decks[DEFAULT_DECK], Settings(games=GAMES, turns=TURNS, seed=0))
+        report.add("first run, pool start-up included", cold, " s")
+        for key in [DEFAULT_DECK, *sorted(k for k in decks if k != DEFAULT_DECK)]:
+            times = [
+                timed(pool.run, decks[key], Settings(games=GAMES, turns=TURNS, seed=run + 1)) for run in range(runs)
+            ]
+            target = {"at_most": TARGET_SECONDS} if key == DEFAULT_DECK else {}
+            report.add(f"{key}: {GAMES:,} games (median of {runs})", median(times), " s", **target)
+    finally:
+        pool.close()
+    single = [
+        timed(simulate_here, decks[DEFAULT_DECK], Settings(games=100, turns=TURNS, seed=run)) / 100 * 1000
+        for run in range(3)
+    ]
+    report.add(f"{DEFAULT_DECK}: one game in one process (median of 3 × 100)", median(single), " ms")
+    report.print()
+    return report.exit_code()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -20,6 +20,7 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -86,6 +87,7 @@ class Tally:
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
     processes: set[int] = field(default_factory=set)
+    cpu_seconds: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("land_drops", "payoff", "cycled", "deaths"):
@@ -102,6 +104,7 @@ class Tally:
         self.mulligans += other.mulligans
         self.errors += other.errors
         self.processes |= other.processes
+        self.cpu_seconds += other.cpu_seconds
         for sample in other.error_samples:
             if len(self.error_samples) < ERROR_SAMPLES and sample not in self.error_samples:
                 self.error_samples.append(sample)
@@ -166,6 +169,7 @@ def play_game(deck: Deck, seed: int, turns: int, on_the_play: bool) -> tuple[Gam
 
 def play_chunk(deck: Deck, settings: Settings, start: int, stop: int) -> Tally:
     """Games ``start``..``stop - 1`` of a simulation, counted (run in a worker process)."""
+    started = time.process_time()
     tally = Tally(settings.turns, processes={os.getpid()})
     for index in range(start, stop):
         seed = game_seed(settings.seed, index)
@@ -186,6 +190,7 @@ def play_chunk(deck: Deck, settings: Settings, start: int, stop: int) -> Tally:
             tally.deaths[game.turn - 1] += 1
         elif game.phase == "over" and game.turn <= settings.turns:
             tally.lost += 1
+    tally.cpu_seconds = time.process_time() - started
     return tally
 
 
@@ -215,7 +220,8 @@ class Report:
     mean_mulligans: float
     survived: float
     per_turn: tuple[TurnFigures, ...]
-    processes: frozenset[int] = frozenset()
+    processes: frozenset[int] = field(default=frozenset(), compare=False)
+    cpu_seconds: float = field(default=0.0, compare=False)
     policy: str = policy.POLICY_TEXT
 
     @classmethod
@@ -249,6 +255,7 @@ class Report:
             survived=share(n - died_by - tally.lost),
             per_turn=tuple(rows),
             processes=frozenset(tally.processes),
+            cpu_seconds=tally.cpu_seconds,
         )
 
     def table(self) -> str:

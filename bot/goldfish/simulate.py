@@ -23,6 +23,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from bot.goldfish import policy
@@ -341,6 +342,11 @@ class SimulationPool:
                 loop.run_in_executor(self.executor, play_chunk, deck, settings, start, stop) for start, stop in ranges
             ]
             tallies = await asyncio.gather(*futures)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the next simulation gets a new pool.
+            log.exception("A simulation worker process died")
+            self.close()
+            raise IllegalAction("The simulation stopped unexpectedly; please try again.") from None
         finally:
             self.pending -= 1
         return self._report(deck, settings, tallies)
@@ -363,6 +369,7 @@ class SimulationPool:
         return Report.from_tally(deck.name, settings, total)
 
     def close(self) -> None:
+        """Stop the workers (games not started are cancelled); a later simulation starts new ones."""
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 
 import pytest
 
@@ -215,3 +217,21 @@ def test_the_terminal_commands_simulate_and_odds(capsys):
     assert "from 1 to 5,000" in capsys.readouterr().err
     args = build_parser().parse_args(["goldfish", "--deck", "landcycling"])
     assert args.handler.__name__ == "run" and args.deck == "landcycling"  # a game, as before
+
+
+async def test_a_worker_that_dies_is_reported_and_the_next_simulation_gets_new_workers():
+    deck = preset_decks()["landcycling"]
+    fresh = SimulationPool()
+    try:
+        first = await fresh.simulate(deck, small(games=50, turns=3))
+        for pid in first.processes:
+            os.kill(pid, signal.SIGKILL)
+        with pytest.raises(IllegalAction, match="stopped unexpectedly"):
+            for _ in range(50):  # until the pool notices its dead workers
+                await fresh.simulate(deck, small(games=50, turns=3))
+                await asyncio.sleep(0.1)
+        again = await fresh.simulate(deck, small(games=50, turns=3))
+        assert again.games == 50 and not (again.processes & first.processes)
+        assert fresh.pending == 0
+    finally:
+        fresh.close()

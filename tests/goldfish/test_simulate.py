@@ -235,3 +235,14 @@ async def test_a_worker_that_dies_is_reported_and_the_next_simulation_gets_new_w
         assert fresh.pending == 0
     finally:
         fresh.close()
+
+
+def test_at_a_stop_it_does_not_know_the_policy_cycles_then_takes_the_engines_legal_actions_then_next():
+    game = Game.new(preset_decks()["two-colour"], seed=3)
+    game.keep()
+    game.phase = "cleanup"  # a stop this policy was not written for
+    offered = [Action("next", ability=1)]
+    game.legal_actions = lambda: offered
+    proposed = list(policy.proposals(game))
+    assert proposed[-2:] == [offered[0], Action("next")]
+    assert all(action.kind == "cycle" for action in proposed[:-2])

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Event, Game, IllegalAction
 from bot.goldfish.model import Action
+from bot.goldfish.sim_cli import register_odds_commands
 
 HELP = """Commands (n = position in your hand, from 1; l = land number from 'lands'):
   hand                          show your hand with numbers
@@ -37,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=None, help="random seed (the same seed deals the same game)")
     parser.add_argument("--draw", action="store_true", help="be on the draw instead of on the play")
     parser.set_defaults(handler=run)
+    register_odds_commands(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -34,6 +34,7 @@ from cogs.goldfish._inputs import (
     preset,
 )
 from cogs.goldfish._render import hand_embed, log_pages, stats_embed
+from cogs.goldfish._simulate import attach, close_simulations
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,7 @@ class Goldfish(TableActions, commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        close_simulations(self)
 
     # ------------------------------------------------------------ /goldfish start
 
@@ -401,3 +403,6 @@ class Goldfish(TableActions, commands.Cog):
         else:
             text = "I had no goldfish statistics for you, so there was nothing to delete."
         await reply(interaction, text, ephemeral=True)
+
+
+attach(Goldfish.goldfish)

@@ -1,0 +1,171 @@
+"""/goldfish simulate and /goldfish odds: a deck's odds, measured on the engine or computed exactly.
+
+The commands are methods of :class:`SimulationCommands`, attached to the ``/goldfish`` group by
+:func:`attach`; discord.py binds them to the Goldfish cog, so ``self`` is the cog. The games run
+in the cog's :class:`~bot.goldfish.simulate.SimulationPool` (worker processes), never on the
+event loop, and the chart is drawn there too.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import secrets
+
+import discord
+from discord import app_commands
+
+from bot.goldfish.chart import render_png
+from bot.goldfish.decklist import MAX_CARDS
+from bot.goldfish.model import IllegalAction
+from bot.goldfish.odds import MAX_TURNS as ODDS_MAX_TURNS
+from bot.goldfish.odds import check as check_odds
+from bot.goldfish.odds import odds_table, table_text
+from bot.goldfish.simulate import (
+    DEFAULT_GAMES,
+    DEFAULT_TURNS,
+    MAX_GAMES,
+    MAX_TURNS,
+    SEED_LIMIT,
+    Report,
+    Settings,
+    SimulationPool,
+)
+from bot.text import clip, escape
+from cogs._ui import reply
+from cogs.goldfish._inputs import MAX_DECKLIST_CHARS, collection_lookup, custom_deck, preset
+
+log = logging.getLogger(__name__)
+
+CHART_NAME = "goldfish-odds.png"
+DEFAULT_DECK = "slide"
+MAX_NAME_CHARS = 100
+POOL_ATTRIBUTE = "simulations"
+
+
+def simulation_pool(cog: object) -> SimulationPool:
+    """The cog's pool, started on first use (a cog that never simulates starts no processes)."""
+    pool = getattr(cog, POOL_ATTRIBUTE, None)
+    if pool is None:
+        pool = SimulationPool()
+        setattr(cog, POOL_ATTRIBUTE, pool)
+    return pool
+
+
+def close_simulations(cog: object) -> None:
+    """Stop the cog's worker processes, if it started any."""
+    pool = getattr(cog, POOL_ATTRIBUTE, None)
+    if pool is not None:
+        pool.close()
+
+
+def simulation_embed(report: Report) -> discord.Embed:
+    embed = discord.Embed(
+        title=clip(f"Odds of {escape(report.deck_name)}", 256),
+        description=f"{report.summary()}\n```\n{report.table()}\n```",
+    )
+    embed.add_field(name="Policy", value=clip(report.policy, 1024), inline=False)
+    embed.add_field(
+        name="Reading it",
+        value=(
+            "**Land drops**: made every land drop so far. **Payoff**: a payoff on the battlefield. "
+            "**Cycled**: mean cards cycled so far. **Died**: the goldfish reached 0 life that turn."
+        ),
+        inline=False,
+    )
+    if report.errors:
+        samples = "\n".join(f"• {escape(sample)}" for sample in report.error_samples)
+        embed.add_field(name=f"Games left out: {report.errors:,}", value=clip(samples or "—", 1024), inline=False)
+    embed.set_image(url=f"attachment://{CHART_NAME}")
+    embed.set_footer(text=f"Same seed, same figures: seed {report.settings.seed}.")
+    return embed
+
+
+class SimulationCommands:
+    """The commands, as methods so discord.py binds them to the cog they are attached to."""
+
+    @app_commands.command(name="simulate")
+    @app_commands.describe(
+        deck="A preset deck: slide, landcycling or two-colour (default slide)",
+        decklist='Your own list, entries separated by ";" or new lines: "4 Street Wraith; 4 Ash Barrens; 16 Plains"',
+        games=f"How many games (default {DEFAULT_GAMES:,}, at most {MAX_GAMES:,})",
+        turns=f"How many turns each (default {DEFAULT_TURNS}, at most {MAX_TURNS})",
+        on_the_draw="Be on the draw instead of on the play",
+        seed="Base seed: the same seed gives the same figures",
+    )
+    async def simulate(
+        self,
+        interaction: discord.Interaction,
+        deck: app_commands.Range[str, 1, MAX_NAME_CHARS] | None = None,
+        decklist: app_commands.Range[str, 1, MAX_DECKLIST_CHARS] | None = None,
+        games: app_commands.Range[int, 1, MAX_GAMES] = DEFAULT_GAMES,
+        turns: app_commands.Range[int, 1, MAX_TURNS] = DEFAULT_TURNS,
+        on_the_draw: bool = False,
+        seed: app_commands.Range[int, 0, SEED_LIMIT] | None = None,
+    ) -> None:
+        """Play many goldfish games with a fixed policy and chart the deck's odds turn by turn."""
+        try:
+            if deck and decklist:
+                raise IllegalAction("Choose either a preset `deck` or your own `decklist`, not both.")
+            base = secrets.randbelow(SEED_LIMIT) if seed is None else seed
+            settings = Settings(games=games, turns=turns, on_the_play=not on_the_draw, seed=base).check()
+            built = None if decklist else preset(deck or DEFAULT_DECK)
+            pool = simulation_pool(self)
+            if pool.pending >= pool.max_pending:
+                raise IllegalAction("The simulator is busy with other simulations; try again in a minute.")
+        except IllegalAction as refusal:
+            await reply(interaction, str(refusal), ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        try:
+            if built is None:
+                fetch = getattr(self, "fetch_collection", None) or collection_lookup(getattr(self, "bot", None))
+                built = await custom_deck(decklist or "", fetch)
+            if built.size() == 0:
+                raise IllegalAction("That deck has no cards.")
+            report = await pool.simulate(built, settings)
+            png = await pool.call(render_png, report)
+        except IllegalAction as refusal:
+            # Deferred publicly, so the "thinking…" message becomes the answer (Discord keeps its visibility).
+            await reply(interaction, str(refusal))
+            return
+        log.info("Simulated %s games of %s turns (seed %s)", report.games, settings.turns, settings.seed)
+        chart = discord.File(io.BytesIO(png), filename=CHART_NAME)
+        await reply(interaction, embed=simulation_embed(report), file=chart)
+
+    @app_commands.command(name="odds")
+    @app_commands.describe(
+        copies="Copies of the card in the deck",
+        deck_size="Cards in the deck (default 60)",
+        wanted="How many of them you want to have seen (default 1)",
+        turns="Up to which turn (default 6)",
+    )
+    async def odds(
+        self,
+        interaction: discord.Interaction,
+        copies: app_commands.Range[int, 1, MAX_CARDS],
+        deck_size: app_commands.Range[int, 1, MAX_CARDS] = 60,
+        wanted: app_commands.Range[int, 1, MAX_CARDS] = 1,
+        turns: app_commands.Range[int, 1, ODDS_MAX_TURNS] = 6,
+    ) -> None:
+        """The chance to have seen at least some copies of a card by each turn, on the play and on the draw."""
+        try:
+            check_odds(copies, deck_size, wanted, turns)
+        except IllegalAction as refusal:
+            await reply(interaction, str(refusal), ephemeral=True)
+            return
+        rows = odds_table(copies, deck_size, wanted, turns)
+        embed = discord.Embed(
+            title=f"At least {wanted} of {copies} in {deck_size} cards",
+            description=(
+                "Cards seen by each turn's draw: 7 + turn − 1 on the play (no first draw, CR 103.8a), "
+                f"7 + turn on the draw; no mulligans, cycling or searches.\n```\n{table_text(rows)}\n```"
+            ),
+        )
+        await reply(interaction, embed=embed)
+
+
+def attach(group: app_commands.Group) -> None:
+    """Add /goldfish simulate and /goldfish odds to the ``goldfish`` group."""
+    group.add_command(SimulationCommands.simulate)
+    group.add_command(SimulationCommands.odds)

@@ -15,9 +15,11 @@ The stated policy (``POLICY_TEXT`` is what reports print):
 - **Then cycle**, cheapest first: never the last land in hand while lands are still needed,
   nor a payoff that isn't on the battlefield yet, nor for life below 10, nor by sacrificing a
   land before six are out.
-- **Everything else** passes: ``next``; at any other stop the engine makes (an end step, a
-  choice at cleanup or upkeep) the policy cycles what it would in a main phase, then takes the
-  engine's own legal actions when it lists them, then ``next``.
+- **Cleanup**: discards down to seven by the order used for the bottom of a mulligan (spare
+  lands when over three, else the dearest spells that are not payoffs).
+- **Everything else** passes: ``next``; at any other stop the engine makes (the opponent's end
+  step, the upkeep, an echo trigger) the policy cycles what it would in a main phase, then takes
+  the engine's own legal actions (``Game.legal_actions()``: paying echo before sacrificing), then ``next``.
 
 Decisions are *proposals*: an ordered list of actions, best first, so the runner can move on
 when the engine refuses one (a rule the policy does not know about) instead of stopping.
@@ -57,7 +59,8 @@ POLICY_TEXT = (
 @lru_cache(maxsize=4096)
 def is_payoff(name: str) -> bool:
     """A permanent whose cycling-related abilities the engine models (Lightning Rift, Fluctuator, …)."""
-    return script_for(name).castable
+    script = script_for(name)
+    return bool(script.payoff or script.cycling_reduction or script.free_cycling_hand_size or script.on_enter)
 
 
 def _mana_value(game: Game, name: str) -> int:
@@ -235,12 +238,19 @@ def main_phase_proposals(game: Game) -> Iterator[Action]:
     yield Action("next")
 
 
+def discard_proposals(game: Game) -> Iterator[Action]:
+    """Cleanup (514.1): discard down to the hand size, by the same order as the cards put on the bottom."""
+    decision = game.decision()
+    yield Action("discard", cards=tuple(bottom_cards(game, decision.count)))
+
+
 def other_stop_proposals(game: Game) -> Iterator[Action]:
     """Any stop that is not a main phase (an end step, a choice the engine waits for)."""
+    if game.phase == "cleanup":
+        yield from discard_proposals(game)
+        return
     yield from cycle_proposals(game)
-    legal = getattr(game, "legal_actions", None)
-    if callable(legal):
-        yield from legal()
+    yield from game.legal_actions()  # an echo payment first, then sacrificing, then moving on
     yield Action("next")
 
 

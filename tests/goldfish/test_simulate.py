@@ -237,12 +237,29 @@ async def test_a_worker_that_dies_is_reported_and_the_next_simulation_gets_new_w
         fresh.close()
 
 
-def test_at_a_stop_it_does_not_know_the_policy_cycles_then_takes_the_engines_legal_actions_then_next():
+def test_at_a_stop_without_a_rule_the_policy_cycles_then_takes_the_engines_legal_actions_then_next():
     game = Game.new(preset_decks()["two-colour"], seed=3)
     game.keep()
-    game.phase = "cleanup"  # a stop this policy was not written for
+    game.phase = "end_step"  # a stop with no rule of its own in the policy
     offered = [Action("next", ability=1)]
     game.legal_actions = lambda: offered
     proposed = list(policy.proposals(game))
     assert proposed[-2:] == [offered[0], Action("next")]
     assert all(action.kind == "cycle" for action in proposed[:-2])
+
+
+def test_at_cleanup_the_policy_discards_down_to_seven_and_the_engine_accepts_it_514_1():
+    game = Game.new(preset_decks()["slide"], seed=5)
+    game.keep()
+    for _ in range(40):  # draw without playing until the hand is over seven at cleanup
+        if game.phase == "cleanup":
+            break
+        game.apply(Action("next"))
+    assert game.phase == "cleanup"
+    over = len(game.hand) - 7
+    (discard,) = list(policy.proposals(game))
+    assert discard.kind == "discard" and len(discard.cards) == over
+    game.apply(discard)
+    assert game.phase != "cleanup"
+    assert {c.iid for c in game.graveyard} >= set(discard.cards)
+    assert not {c.iid for c in game.hand} & set(discard.cards)

@@ -21,12 +21,15 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.goldfish.engine import Game
 from bot.goldfish.model import Event, UnreadableGame
 from bot.goldfish.stats import KEYS, PLAYER_STATS, PlayerStats, StatsDelta
 from bot.storage import Database, now_text
+
+if TYPE_CHECKING:
+    from bot.storage.postgres import PostgresDatabase
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +151,7 @@ async def _add_stats(conn, user_id: int, delta: StatsDelta) -> None:
 
 
 class GameStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database | PostgresDatabase) -> None:
         self.db = db
 
     async def _read(self, sql: str, params: tuple, *, writer: bool = False) -> Mapping[str, Any] | None:

@@ -31,6 +31,7 @@ CONNECT_TIMEOUT = 10.0
 CLOSE_TIMEOUT = 10.0
 # A ? outside quotes is a placeholder; quoted strings and identifiers are skipped whole.
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
+_RETURNING = re.compile(r"\bRETURNING\b", re.IGNORECASE)
 _ROWS_FIRST = ("SELECT", "WITH", "VALUES", "SHOW", "TABLE")
 
 
@@ -51,7 +52,7 @@ def placeholders(sql: str) -> str:
 
 def _returns_rows(sql: str) -> bool:
     head = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
-    return head in _ROWS_FIRST or " RETURNING " in f" {sql.upper()} "
+    return head in _ROWS_FIRST or _RETURNING.search(sql) is not None
 
 
 def _rowcount(status: str) -> int:

@@ -21,12 +21,15 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.goldfish.engine import Game
 from bot.goldfish.model import Event, UnreadableGame
 from bot.goldfish.stats import KEYS, PLAYER_STATS, PlayerStats, StatsDelta
 from bot.storage import Database, now_text
+
+if TYPE_CHECKING:
+    from bot.storage.postgres import PostgresDatabase
 
 log = logging.getLogger(__name__)
 
@@ -121,12 +124,25 @@ def _combine(stat_key: str, combine: str) -> str:
 
 
 # Built once from the declared statistics (constant names, never user input).
-_ADD_STATS = (
-    f"INSERT INTO goldfish_stats (user_id, {', '.join(KEYS)}, updated_at) "  # noqa: S608
-    f"VALUES (?, {', '.join('?' for _ in KEYS)}, ?) "
+_ON_CONFLICT_ADD = (
     "ON CONFLICT(user_id) DO UPDATE SET "
     + ", ".join(_combine(s.key, s.combine) for s in PLAYER_STATS)
     + ", updated_at = excluded.updated_at"
+)
+_ADD_STATS = (
+    f"INSERT INTO goldfish_stats (user_id, {', '.join(KEYS)}, updated_at) "  # noqa: S608
+    f"VALUES (?, {', '.join('?' for _ in KEYS)}, ?) " + _ON_CONFLICT_ADD
+)
+_UPDATE_GAME = (
+    "UPDATE goldfish_games SET state = ?, version = version + 1, updated_at = ? WHERE channel_id = ? AND version = ?"
+)
+# PostgreSQL: the game write and its statistics as one statement, atomic on its own (the statistics are added
+# only if the versioned UPDATE changed the row): one round trip a save instead of four (BEGIN … COMMIT).
+_SAVE_WITH_STATS = (
+    f"WITH saved AS ({_UPDATE_GAME} RETURNING channel_id), counted AS ("  # noqa: S608
+    f"INSERT INTO goldfish_stats (user_id, {', '.join(KEYS)}, updated_at) "
+    f"SELECT ?::bigint, {', '.join('?::bigint' for _ in KEYS)}, ?::text FROM saved {_ON_CONFLICT_ADD}) "
+    "SELECT count(*) AS saved FROM saved"
 )
 
 
@@ -135,7 +151,7 @@ async def _add_stats(conn, user_id: int, delta: StatsDelta) -> None:
 
 
 class GameStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database | PostgresDatabase) -> None:
         self.db = db
 
     async def _read(self, sql: str, params: tuple, *, writer: bool = False) -> Mapping[str, Any] | None:
@@ -207,16 +223,24 @@ class GameStore:
 
         The statistics of ``user_id`` change in the same transaction, or not at all.
         """
-        async with self.db.transaction() as conn:
-            updated = await _execute(
-                conn,
-                "UPDATE goldfish_games SET state = ?, version = version + 1, updated_at = ? "
-                "WHERE channel_id = ? AND version = ?",
-                (_dump(state), now_text(), channel_id, expected_version),
-            )
+        game = (_dump(state), now_text(), channel_id, expected_version)
+        with_stats = user_id is not None and bool(stats)
+        if self.db.dialect == "postgresql":
+            if with_stats:
+                row = await self.db.fetchone(
+                    _SAVE_WITH_STATS, (*game, user_id, *(stats.values[key] for key in KEYS), game[1])
+                )
+                updated = row["saved"]
+            else:
+                updated = len(await self.db.fetchall(_UPDATE_GAME + " RETURNING channel_id", game))
             if updated != 1:
                 raise StaleGameError("the game changed since it was read; nothing was saved")
-            if user_id is not None and stats:
+            return expected_version + 1
+        async with self.db.transaction() as conn:
+            updated = await _execute(conn, _UPDATE_GAME, game)
+            if updated != 1:
+                raise StaleGameError("the game changed since it was read; nothing was saved")
+            if with_stats:
                 await _add_stats(conn, user_id, stats)
         return expected_version + 1
 

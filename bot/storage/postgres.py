@@ -31,6 +31,7 @@ CONNECT_TIMEOUT = 10.0
 CLOSE_TIMEOUT = 10.0
 # A ? outside quotes is a placeholder; quoted strings and identifiers are skipped whole.
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
+_RETURNING = re.compile(r"\bRETURNING\b", re.IGNORECASE)
 _ROWS_FIRST = ("SELECT", "WITH", "VALUES", "SHOW", "TABLE")
 
 
@@ -51,7 +52,7 @@ def placeholders(sql: str) -> str:
 
 def _returns_rows(sql: str) -> bool:
     head = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
-    return head in _ROWS_FIRST or " RETURNING " in f" {sql.upper()} "
+    return head in _ROWS_FIRST or _RETURNING.search(sql) is not None
 
 
 def _rowcount(status: str) -> int:
@@ -133,6 +134,11 @@ def explain_connect_error(url: str, error: BaseException) -> StorageError:
     return StorageError(f"cannot use PostgreSQL at {where}: {error}")
 
 
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """What a connection needs on its way back to the pool: nothing. The bot sets no session state (no SET, no
+    LISTEN, advisory locks released where taken), and asyncpg's default reset costs a round trip per use."""
+
+
 class PostgresDatabase:
     """An asyncpg pool: each transaction and each read takes its own connection, so reads never wait for writers,
     and concurrent writes are kept apart by PostgreSQL's row locks (a versioned UPDATE that lost a race
@@ -154,7 +160,12 @@ class PostgresDatabase:
         """Connect and migrate; StorageError (one line, no password) when the server can't be used."""
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT, command_timeout=60
+                url,
+                min_size=1,
+                max_size=pool_size,
+                timeout=CONNECT_TIMEOUT,
+                command_timeout=60,
+                reset=_keep_session,
             )
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise explain_connect_error(url, error) from None

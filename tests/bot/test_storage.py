@@ -1,4 +1,5 @@
-"""SQLite storage: numbered migrations, schema version, atomic transactions, start-up failures, backups."""
+"""Storage: numbered migrations, schema version and atomic transactions on SQLite and PostgreSQL alike (the ``db``
+fixture runs those once per dialect); SQLite's start-up failures, backups and restores."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database, Migration, StorageError, backup, bundled_migrations, describe_database, restore
+from bot.storage.postgres import PostgresDatabase
+
+DIALECTS = ["sqlite", "postgresql"]
 
 
 def wal_size(database: Path) -> int | None:
@@ -17,14 +21,42 @@ def wal_size(database: Path) -> int | None:
     return wal.stat().st_size if wal.exists() else None
 
 
-async def tables(db: Database) -> set[str]:
-    return {row[0] for row in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+async def tables(db) -> set[str]:
+    if db.dialect == "postgresql":
+        sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+    else:
+        sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    return {row[0] for row in await db.fetchall(sql)}
 
 
-def test_bundled_migrations_are_numbered_without_gaps():
-    migrations = bundled_migrations()
+@pytest.fixture(params=DIALECTS)
+def target(request, tmp_path):
+    """Where a test opens (and reopens) a database of each dialect: ``(open, migrations)``."""
+    if request.param == "sqlite":
+        path = tmp_path / "db.sqlite3"
+
+        async def open_sqlite(migrations=None):
+            return await Database.open(path, migrations)
+
+        return open_sqlite, bundled_migrations("sqlite")
+    url = request.getfixturevalue("postgres_url")
+
+    async def open_postgres(migrations=None):
+        return await PostgresDatabase.open(url, migrations)
+
+    return open_postgres, bundled_migrations("postgresql")
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_bundled_migrations_are_numbered_without_gaps(dialect):
+    migrations = bundled_migrations(dialect)
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
     assert migrations[0].name == "0001_core.sql"
+
+
+def test_both_dialects_have_the_same_numbered_migrations():
+    sqlite, postgresql = bundled_migrations("sqlite"), bundled_migrations("postgresql")
+    assert [m.name for m in sqlite] == [m.name for m in postgresql]
 
 
 async def test_migrations_apply_once_and_record_the_version_in_user_version_alone(tmp_path):
@@ -45,6 +77,44 @@ async def test_migrations_apply_once_and_record_the_version_in_user_version_alon
     third = await Database.open(path, bundled_migrations() + [once])
     assert await third.schema_version() == version + 1 and await third.get_meta("kept") == "yes"
     await third.close()
+
+
+async def test_migrations_apply_once_in_either_dialect(target):
+    open_db, migrations = target
+    db = await open_db()
+    version = await db.schema_version()
+    assert version == len(migrations)
+    assert {"meta", "goldfish_games", "goldfish_stats"} <= await tables(db)
+    await db.set_meta("kept", "yes")
+    await db.close()
+
+    once = Migration(version + 1, f"{version + 1:04d}_once.sql", "CREATE TABLE once (x INTEGER);")
+    again = await open_db(migrations + [once])
+    assert await again.schema_version() == version + 1
+    await again.close()
+    third = await open_db(migrations + [once])
+    assert await third.schema_version() == version + 1 and await third.get_meta("kept") == "yes"
+    await third.close()
+
+
+async def test_a_failing_migration_leaves_nothing_behind_in_either_dialect(target):
+    open_db, good = target
+    broken = Migration(len(good) + 1, f"{len(good) + 1:04d}_broken.sql", "CREATE TABLE half (x INTEGER);\nNOT SQL;")
+    with pytest.raises(Exception, match="syntax error"):
+        await open_db(good + [broken])
+    db = await open_db(good)
+    assert await db.schema_version() == len(good)
+    assert "half" not in await tables(db)
+    await db.close()
+
+
+async def test_a_newer_postgresql_database_is_refused(postgres_url):
+    db = await PostgresDatabase.open(postgres_url)
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE schema_version SET version = 999")
+    await db.close()
+    with pytest.raises(StorageError, match="newer"):
+        await PostgresDatabase.open(postgres_url)
 
 
 async def test_a_database_that_also_lists_migrations_in_schema_migrations_still_opens(tmp_path):
@@ -191,6 +261,27 @@ def test_restore_refuses_a_sqlite_database_of_another_application(tmp_path):
         describe_database(other)
     with pytest.raises(StorageError, match="does not exist"):
         describe_database(tmp_path / "missing.sqlite3")
+
+
+async def test_postgresql_transactions_roll_back_on_error_and_locked_rows_keep_writers_apart(postgres_url):
+    db = await PostgresDatabase.open(postgres_url)
+    with pytest.raises(ValueError):
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
+            raise ValueError
+    assert await db.get_meta("a") is None
+    await db.set_meta("n", "0")
+
+    async def bump(n: int) -> None:
+        # Each transaction has its own connection: a read-modify-write locks the row it will change.
+        async with db.transaction() as conn:
+            row = await (await conn.execute("SELECT value FROM meta WHERE key = 'n' FOR UPDATE")).fetchone()
+            await asyncio.sleep(0)
+            await conn.execute("UPDATE meta SET value = ? WHERE key = 'n'", (str(int(row[0]) + 1),))
+
+    await asyncio.gather(*(bump(i) for i in range(50)))
+    assert await db.get_meta("n") == "50"
+    await db.close()
 
 
 async def test_transaction_rolls_back_on_error_and_concurrent_writers_do_not_interleave(tmp_path):

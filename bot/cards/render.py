@@ -287,12 +287,12 @@ def render_text(
         lines.append(f"Cycling: {cycling}")
     if where := set_line(card):
         lines.append(f"Set: {where}")
-    if link := scryfall_link(card):
-        lines.append(link)
     if stale:
         lines.append(f"({stale_note(cached_at)})")
     elif origin:
         lines.append(f"({origin})")
+    if link := scryfall_link(card):
+        lines.append(link)
     return "\n".join(lines)
 
 

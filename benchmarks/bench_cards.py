@@ -70,6 +70,7 @@ class Stopwatch:
         # waiting for the (fake) Discord to take the acknowledgement and the reply.
         self.handling: dict[int, float] = {}
         self.in_discord: dict[str, float] = {}
+        self.reply_events: dict[str, asyncio.Event] = {}
         self._originals = (discord.InteractionResponse.defer, discord.Webhook.send)
         self._invoke = discord.app_commands.Command._invoke_with_namespace
 
@@ -92,6 +93,7 @@ class Stopwatch:
             result = await send(webhook, *args, **kwargs)
             token = webhook.token or ""
             watch.replied.setdefault(token, time.perf_counter())
+            watch.reply_events.setdefault(token, asyncio.Event()).set()
             watch.in_discord[token] = watch.in_discord.get(token, 0.0) + time.perf_counter() - called
             return result
 
@@ -106,10 +108,9 @@ class Stopwatch:
         discord.Webhook.send = timed_send
         discord.app_commands.Command._invoke_with_namespace = timed_invoke
 
-    async def wait_for_reply(self, token: str, timeout: float = 10.0) -> None:
-        deadline = time.perf_counter() + timeout
-        while token not in self.replied and time.perf_counter() < deadline:
-            await asyncio.sleep(0)
+    async def wait_for_reply(self, token: str) -> None:
+        async with asyncio.timeout(10):
+            await self.reply_events.setdefault(token, asyncio.Event()).wait()
 
     def bot_side(self, interaction) -> float:
         """Seconds the bot itself spent on ``interaction``: its command's run, Discord's waits excluded."""

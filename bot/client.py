@@ -20,6 +20,7 @@ from discord.ext import commands, tasks
 import cogs
 from bot import __version__
 from bot.carddb import CardData
+from bot.cards.lookup import CardSource
 from bot.config import Config
 from bot.scryfall import ScryfallClient
 from bot.scryfall.limiter import PostgresBudget
@@ -99,6 +100,7 @@ class CycleBot(commands.AutoShardedBot):
         self.card_data = await CardData.open(self.config.data_dir, self.config.scryfall_api_url)
         if self.config.card_data_auto_update:
             self.card_data.start()
+        self.card_source = CardSource.of(self)  # local first, the API as fallback
         for name in self.extension_names:
             try:
                 await self.load_extension(name)

@@ -12,8 +12,9 @@ closes it in ``close()``. Features read it through ``bot.card_data``:
 * ``card_data.info()`` → the data's date, card count and size, or None
 
 Every read raises :class:`CardDataUnavailable` until a copy is loaded, so callers can fall back
-to the Scryfall API. Reads run in a small thread pool, the import in another thread, so neither
-blocks the event loop nor waits for the other.
+to the Scryfall API. Reads straight off an index (exact names and prefixes, autocomplete) run
+inline, in well under a millisecond; the others (fuzzy names, lists, searches) in a small thread
+pool, and the import in another thread, so none blocks the event loop or waits for the others.
 """
 
 from __future__ import annotations
@@ -107,11 +108,34 @@ class CardData:
             raise CardDataUnavailable("the local card data is closed") from None
         return await future
 
+    def _read_now(self, query: Callable[[CardStore], T]) -> T:
+        """A read answered straight off an index, on the caller's thread.
+
+        Such reads take well under a millisecond, less than handing them to a thread and back
+        costs on a busy machine (measured: 1 ms against 8 ms at the median), so the hot path of
+        /card and autocomplete stays on the event loop; anything slower goes through ``_read``.
+        """
+        store = self._store
+        if store is None:
+            raise CardDataUnavailable("the local card data is not loaded yet")
+        try:
+            with store:
+                return query(store)
+        except CardDataError:  # closed by a refresh in between: the new copy answers
+            return self._read_now(query) if self._store is not store else self._unavailable()
+
+    @staticmethod
+    def _unavailable() -> T:
+        raise CardDataUnavailable("the local card data is closed")
+
     async def named(self, name: str, *, extras: bool = False) -> NameMatch:
+        quick = self._read_now(lambda store: store.named(name, extras=extras, indexed_only=True))
+        if quick is not None:
+            return quick
         return await self._read(lambda store: store.named(name, extras=extras))
 
     async def autocomplete(self, prefix: str, limit: int = 25) -> list[str]:
-        return await self._read(lambda store: store.autocomplete(prefix, limit))
+        return self._read_now(lambda store: store.autocomplete(prefix, limit))
 
     async def cycling(self, kind: str = "any") -> list[CardRecord]:
         return await self._read(lambda store: store.cycling(kind))

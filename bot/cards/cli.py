@@ -1,6 +1,7 @@
 """``python -m bot card NAME`` and ``python -m bot cycling [QUERY]``: the same answers as /card and /cycling, as text.
 
-No Discord token is needed; ``SCRYFALL_API_URL`` and ``BOT_DATA_DIR`` (for the cache) come from the environment.
+No Discord token is needed; ``SCRYFALL_API_URL`` and ``BOT_DATA_DIR`` (for the cache and the local
+copy of the cards) come from the environment. Answers come from the local copy when one is stored.
 """
 
 from __future__ import annotations
@@ -40,10 +41,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cycling.set_defaults(handler=cycling_command)
 
 
-def _client():
+async def _source():
+    """The card source of a terminal: the stored local copy when there is one (never refreshed
+    here: ``cards update`` does that), Scryfall's API for the rest."""
+    from bot.carddb import CardData
+    from bot.cards.lookup import CardSource
     from bot.scryfall import ScryfallClient
 
-    return ScryfallClient.from_config(Config.from_env())
+    config = Config.from_env()
+    card_data = await CardData.open(config.data_dir, config.scryfall_api_url)
+    return CardSource(ScryfallClient.from_config(config), card_data)
+
+
+async def _close(source) -> None:
+    await source.client.close()
+    if source.card_data is not None:
+        await source.card_data.close()
 
 
 def _failure(error: ScryfallError) -> int:
@@ -58,53 +71,57 @@ def card_command(args: argparse.Namespace) -> int:
 async def _card(name: str, set_code: str | None) -> int:
     from bot.scryfall import ScryfallError
 
-    client = _client()
+    source = await _source()
     try:
-        answer = await client.named(name, set_code=set_code, fuzzy=True)
+        answer = await source.named(name, set_code=set_code)
     except ScryfallError as error:
         return _failure(error)
     finally:
-        await client.close()
-    print(render.render_text(answer.data, stale=answer.stale))
+        await _close(source)
+    print(render.render_text(answer.card, stale=answer.stale, origin=answer.origin))
     return EXIT_OK
 
 
 def cycling_command(args: argparse.Namespace) -> int:
     extra = " ".join(args.query)
     try:
-        query = cycling_query(args.kind, extra)
+        cycling_query(args.kind, extra)
     except QueryTooLong as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_FAILED
-    return asyncio.run(_cycling(query, args.kind, max(1, args.limit)))
+    return asyncio.run(_cycling(extra, args.kind, max(1, args.limit)))
 
 
-async def _cycling(query: str, kind: str, limit: int) -> int:
+async def _cycling(extra: str, kind: str, limit: int) -> int:
+    from bot.cards.lookup import as_card
     from bot.scryfall import CardNotFound, ScryfallError
 
-    client = _client()
+    query = cycling_query(kind, extra)
+    source = await _source()
     try:
-        answer = await client.search(query, order="name")
-        page = answer.data
-        cards = list(page.get("data") or [])
-        while len(cards) < limit and page.get("has_more") and page.get("next_page"):
-            page = (await client.next_page(page["next_page"])).data
-            cards.extend(page.get("data") or [])
+        found = await source.cycling(kind, extra)
+        cards = list(found.cards)
+        next_page = found.next_page
+        while len(cards) < limit and next_page:
+            more = await source.next_page(next_page)
+            cards.extend(more.cards)
+            next_page = more.next_page
     except CardNotFound as error:
         print(f"No cards with {KINDS[kind].label} match that search.", file=sys.stderr)
         return _failure(error)
     except ScryfallError as error:
         return _failure(error)
     finally:
-        await client.close()
-    total = int(answer.data.get("total_cards") or len(cards))
-    for warning in answer.data.get("warnings") or []:
+        await _close(source)
+    total = found.total
+    for warning in found.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     shown = cards[:limit]
     noun = "card" if total == 1 else "cards"
+    print(f"from {found.origin}", file=sys.stderr)  # stdout stays one header and one line per card
     print(f"{total} {noun} with {KINDS[kind].label} ({query})")
     for card in shown:
-        print(render.cycling_result_line(card))
+        print(render.cycling_result_line(as_card(card)))
     if total > len(shown):
         print(f"… showing {len(shown)} of {total}; use --limit to see more")
     return EXIT_OK

@@ -1,4 +1,8 @@
-"""``[[Card Name]]`` references in chat messages, outside code and quotes."""
+"""``[[Card Name]]`` references in chat messages, outside code and quotes.
+
+The shortcuts of Scryfall's own bot: ``[[!name]]`` the image only, ``[[$name]]`` prices,
+``[[#name]]`` legality, ``[[name|SET]]`` and ``[[name|SET|NUMBER]]`` a printing.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +15,23 @@ MAX_NAME_LENGTH = 141  # the longest card name is about 140 characters
 FENCED_CODE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 INLINE_CODE = re.compile(r"`[^`\n]*`")
 REFERENCE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
+SET_CODE = re.compile(r"[a-z0-9]{2,6}")
+COLLECTOR_NUMBER = re.compile(r"[a-z0-9★†-]{1,10}")
+MODES = {"!": "image", "$": "prices", "#": "legality"}
 
 
 @dataclass(frozen=True)
 class CardReference:
+    """``mode``: ``card`` (the compact card), ``image``, ``prices`` or ``legality``."""
+
     name: str
     set_code: str | None = None
+    number: str | None = None
+    mode: str = "card"
+
+    @property
+    def printing(self) -> bool:
+        return self.set_code is not None
 
 
 def visible_text(content: str) -> str:
@@ -33,22 +48,29 @@ def visible_text(content: str) -> str:
 
 
 def find_references(content: str, limit: int = MAX_REFERENCES) -> list[CardReference]:
-    """The first ``limit`` distinct ``[[name]]`` or ``[[name|set]]`` references, in order."""
+    """The first ``limit`` distinct references (``[[name]]``, ``[[!name]]``, ``[[name|set|number]]``...), in order."""
     found: list[CardReference] = []
-    seen: set[tuple[str, str | None]] = set()
+    seen: set[tuple[str, str | None, str | None, str]] = set()
     for match in REFERENCE.finditer(visible_text(content)):
-        name, _, set_code = match.group(1).partition("|")
+        name, _, printing = match.group(1).partition("|")
+        set_code, _, number = printing.partition("|")
         name = " ".join(name.split())
+        mode = MODES.get(name[:1], "card")
+        if mode != "card":
+            name = name[1:].strip()
         set_code = set_code.strip().lower() or None
+        number = number.strip().lower() or None
         if not name or len(name) > MAX_NAME_LENGTH:
             continue
-        if set_code is not None and not re.fullmatch(r"[a-z0-9]{2,6}", set_code):
+        if set_code is not None and not SET_CODE.fullmatch(set_code):
             set_code = None
-        key = (name.lower(), set_code)
+        if set_code is None or (number is not None and not COLLECTOR_NUMBER.fullmatch(number)):
+            number = None
+        key = (name.lower(), set_code, number, mode)
         if key in seen:
             continue
         seen.add(key)
-        found.append(CardReference(name, set_code))
+        found.append(CardReference(name, set_code, number, mode))
         if len(found) >= limit:
             break
     return found

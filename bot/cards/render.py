@@ -213,8 +213,12 @@ def format_time(value: datetime | str | float | None) -> str:
 # ------------------------------------------------------------------ whole cards
 
 
-def render_card(card: Card, *, stale: bool = False, cached_at: datetime | str | float | None = None) -> CardDisplay:
-    """Everything /card shows: cost, type, text, stats, cycling, set and rarity, link and image."""
+def render_card(
+    card: Card, *, stale: bool = False, cached_at: datetime | str | float | None = None, origin: str = ""
+) -> CardDisplay:
+    """Everything /card shows: cost, type, text, stats, cycling, set and rarity, link and image.
+
+    ``origin`` names where the answer came from and how old its data is, for the footer."""
     display = CardDisplay(
         title=title(card),
         url=scryfall_link(card),
@@ -223,20 +227,21 @@ def render_card(card: Card, *, stale: bool = False, cached_at: datetime | str | 
     )
     display.add_field("Cycling", cycling_line(card))
     display.add_field("Set", set_line(card))
-    footer = "Data from Scryfall"
+    footer = origin or "Data from Scryfall"
     if stale:
         footer = stale_note(cached_at)
     display.footer = clip(footer, FOOTER_LIMIT)
     return display
 
 
-def render_compact(card: Card) -> CardDisplay:
+def render_compact(card: Card, *, origin: str = "") -> CardDisplay:
     """The short form for inline ``[[card]]`` answers: text clipped, a thumbnail instead of the image."""
     display = CardDisplay(
         title=title(card),
         url=scryfall_link(card),
         description=clip(oracle_block(card), COMPACT_TEXT_LIMIT),
         thumbnail_url=image_url(card, "small"),
+        footer=clip(origin, FOOTER_LIMIT),
     )
     display.add_field("Cycling", cycling_line(card))
     return display
@@ -261,7 +266,9 @@ def render_faces(card: Card) -> list[CardDisplay]:
     return displays
 
 
-def render_text(card: Card, *, stale: bool = False, cached_at: datetime | str | float | None = None) -> str:
+def render_text(
+    card: Card, *, stale: bool = False, cached_at: datetime | str | float | None = None, origin: str = ""
+) -> str:
     """The plain-text card for the terminal: the same parts as the embed, without markdown."""
     lines = [title(card)]
     card_faces_ = faces(card)
@@ -280,11 +287,18 @@ def render_text(card: Card, *, stale: bool = False, cached_at: datetime | str | 
         lines.append(f"Cycling: {cycling}")
     if where := set_line(card):
         lines.append(f"Set: {where}")
-    if link := scryfall_link(card):
-        lines.append(link)
     if stale:
         lines.append(f"({stale_note(cached_at)})")
+    elif origin:
+        lines.append(f"({origin})")
+    if link := scryfall_link(card):
+        lines.append(link)
     return "\n".join(lines)
+
+
+def render_image(card: Card, *, origin: str = "") -> CardDisplay:
+    """Only the card's image, for ``[[!name]]``."""
+    return CardDisplay(title=title(card), url=scryfall_link(card), image_url=image_url(card), footer=origin)
 
 
 def cycling_result_line(card: Card) -> str:

@@ -1,4 +1,5 @@
-"""/card, /cycling and inline [[card]] lookups: a thin shell over the Scryfall client and bot.cards."""
+"""/card, /cycling and inline [[card]] lookups: a thin shell over the bot's card source (local copy
+first, Scryfall's API as the fallback) and bot.cards."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from discord.ext import commands
 
 from bot import limits
 from bot.cards import render
-from bot.cards.inline import find_references
+from bot.cards.inline import CardReference, find_references
+from bot.cards.lookup import CardAnswer, CardSource
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, cycling_query
 from bot.scryfall import AmbiguousCard, BadQuery, CardNotFound, ScryfallClient, ScryfallError
 from bot.text import clip, escape, one_line
@@ -26,6 +28,7 @@ from cogs.cards._render import (
     failure_text,
     legality_embed,
     prices_embed,
+    reference_embed,
     rulings_embeds,
     to_embed,
 )
@@ -52,6 +55,11 @@ class Cards(commands.Cog, name=COG_NAME):
         """The bot's Scryfall client: the bot owns it, every feature shares its cache and rate limits."""
         return self.bot.scryfall
 
+    @property
+    def source(self) -> CardSource:
+        """Where card answers come from: the bot's local copy first, the API when it cannot answer."""
+        return self.bot.card_source
+
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(CardInfoButton, PageButton)
 
@@ -61,17 +69,17 @@ class Cards(commands.Cog, name=COG_NAME):
 
     # ---------------------------------------------------------- shared pieces
 
-    def card_message(self, answer: Any) -> dict[str, Any]:
+    def card_message(self, answer: CardAnswer) -> dict[str, Any]:
         """``embed`` and ``view`` keyword arguments for a full card answer."""
-        card = answer.data
+        card = answer.card
         view = card_buttons(card)
-        embed = to_embed(render.render_card(card, stale=answer.stale))
+        embed = to_embed(render.render_card(card, stale=answer.stale, origin=answer.origin))
         return {"embed": embed, "view": view if view is not None else discord.utils.MISSING}
 
     async def suggestions(self, name: str) -> list[str]:
         try:
             async with asyncio.timeout(AUTOCOMPLETE_SECONDS):
-                return await self.client.autocomplete(name)
+                return await self.source.autocomplete(name)
         except TimeoutError:
             return []
 
@@ -106,7 +114,7 @@ class Cards(commands.Cog, name=COG_NAME):
             return
         await interaction.response.defer(thinking=True)
         try:
-            answer = await self.client.named(name, set_code=set_code, fuzzy=True)
+            answer = await self.source.named(name, set_code=set_code)
         except AmbiguousCard as error:
             candidates = error.candidates or await self.suggestions(name)
             if not candidates:
@@ -128,7 +136,10 @@ class Cards(commands.Cog, name=COG_NAME):
 
     async def miss_message(self, name: str, set_code: str | None, error: ScryfallError) -> str:
         where = f" in set {set_code.upper()}" if set_code else ""
-        lines = [f"No card named “{echo(name)}”{where}. Scryfall says: {error}"]
+        if error.type == "local":
+            lines = [f"No card named “{echo(name)}”{where}."]
+        else:
+            lines = [f"No card named “{echo(name)}”{where}. Scryfall says: {error}"]
         suggestions = await self.suggestions(name)
         if suggestions:
             lines.append("Did you mean: " + ", ".join(echo(s) for s in suggestions[:10]) + "?")
@@ -139,22 +150,21 @@ class Cards(commands.Cog, name=COG_NAME):
     async def show_info(self, interaction: discord.Interaction, action: str, card_id: str) -> None:
         """The answer to a card's info button; Scryfall's failures reach the user through ``guarded``."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        card = (await self.client.get_uri(f"{self.client.base_url}/cards/{card_id}")).data
+        answer = await self.source.by_id(card_id)
+        card = answer.card
         if action == "rulings":
             await self.show_rulings(interaction, card)
         elif action == "legality":
             await interaction.followup.send(embed=legality_embed(card), ephemeral=True)
         elif action == "prices":
-            await interaction.followup.send(embed=prices_embed(card), ephemeral=True)
+            await interaction.followup.send(embed=prices_embed(card, answer.prices_date), ephemeral=True)
         else:
             embeds = [to_embed(display) for display in render.render_faces(card)][: limits.EMBEDS_PER_MESSAGE]
             await interaction.followup.send(embeds=embeds, ephemeral=True)
 
     async def show_rulings(self, interaction: discord.Interaction, card: dict) -> None:
         name = card.get("name") or "this card"
-        uri = card.get("rulings_uri") or f"{self.client.base_url}/cards/{card['id']}/rulings"
-        answer = await self.client.get_uri(uri)
-        pages = rulings_embeds(name, answer.data.get("data") or [])
+        pages = rulings_embeds(name, await self.source.rulings(card))
         if not pages:
             await interaction.followup.send(f"Scryfall has no rulings for {echo(name)}.", ephemeral=True)
             return
@@ -185,7 +195,7 @@ class Cards(commands.Cog, name=COG_NAME):
         label = KINDS[kind_value].label
         heading = label + (f" · {echo(query, MAX_EXTRA_QUERY)}" if query and query.strip() else "")
         try:
-            answer = await self.client.search(full_query, order="name")
+            found = await self.source.cycling(kind_value, query)
         except CardNotFound as error:
             message = f"No cards with {label} match that search."
             message = "\n".join([message, *(f"• {escape(warning)}" for warning in error.warnings)])
@@ -198,7 +208,7 @@ class Cards(commands.Cog, name=COG_NAME):
         except ScryfallError as error:
             await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
             return
-        await send_pages(interaction, self.pagers, SearchSource(self.client, heading, full_query, answer.data))
+        await send_pages(interaction, self.pagers, SearchSource(self.source, heading, full_query, found))
 
     # ---------------------------------------------------------- inline [[card]]
 
@@ -214,20 +224,20 @@ class Cards(commands.Cog, name=COG_NAME):
         if bucket is not None and bucket.update_rate_limit(now):
             log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
             return
-        lookups = (self.client.named(ref.name, set_code=ref.set_code, fuzzy=True) for ref in references)
+        lookups = (self.source.named(ref.name, set_code=ref.set_code, number=ref.number) for ref in references)
         results = await asyncio.gather(*lookups, return_exceptions=True)
         embeds, misses, trouble = [], [], None
         for reference, result in zip(references, results, strict=True):
             if isinstance(result, CardNotFound | AmbiguousCard):
-                misses.append(echo(reference.name, 60))
+                misses.append(await self.inline_miss(reference, result))
             elif isinstance(result, ScryfallError):
                 trouble = failure_text(result)
             elif isinstance(result, BaseException):
                 log.error("Inline lookup failed", exc_info=result)
                 trouble = "Something went wrong looking that up."
             else:
-                embeds.append(to_embed(render.render_compact(result.data)))
-        lines = (["No single card found for: " + ", ".join(misses)] if misses else []) + ([trouble] if trouble else [])
+                embeds.append(reference_embed(reference.mode, result))
+        lines = (["No single card found for: " + "; ".join(misses)] if misses else []) + ([trouble] if trouble else [])
         if not embeds and not lines:
             return
         try:
@@ -239,3 +249,13 @@ class Cards(commands.Cog, name=COG_NAME):
             )
         except discord.HTTPException:
             log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
+
+    async def inline_miss(self, reference: CardReference, error: ScryfallError) -> str:
+        """A name that found no single card, with the cards it could have meant."""
+        candidates = getattr(error, "candidates", None) or []
+        if not candidates and not reference.printing:
+            candidates = await self.suggestions(reference.name)
+        shown = echo(reference.name, 60)
+        if not candidates:
+            return shown
+        return f"{shown} (did you mean {', '.join(echo(name, 60) for name in candidates[:5])}?)"

@@ -11,8 +11,9 @@ import discord
 
 from bot import limits
 from bot.cards import render
+from bot.cards.lookup import CardList, CardSource, as_card
 from bot.errors import UserFacingError
-from bot.scryfall import ScryfallClient, ScryfallError
+from bot.scryfall import ScryfallError
 from bot.text import one_line
 from cogs._ui import GuardedView, guarded, reply
 from cogs.cards._pages import COG_NAME
@@ -87,7 +88,7 @@ class CandidatePicker(GuardedView):
         await interaction.response.defer()
         name = select.values[0]
         try:
-            answer = await self.cog.client.named(name, set_code=self.set_code, fuzzy=False)
+            answer = await self.cog.source.exact(name, set_code=self.set_code)
         except ScryfallError as error:
             await reply(interaction, failure_text(error), ephemeral=True)
             return
@@ -96,25 +97,31 @@ class CandidatePicker(GuardedView):
 
 
 class SearchSource:
-    """/cycling results as pages, fetching Scryfall's next page only when the reader gets there."""
+    """/cycling results as pages: a local list drawn a page at a time, or Scryfall's pages fetched
+    only when the reader gets there."""
 
-    def __init__(self, client: ScryfallClient, heading: str, query: str, first: dict) -> None:
-        self.client = client
+    def __init__(self, source: CardSource, heading: str, query: str, first: CardList) -> None:
+        self.source = source
         self.heading = heading
         self.query = query
-        self.lines = [render.cycling_result_line(card) for card in first.get("data") or []]
-        self.total = int(first.get("total_cards") or len(self.lines))
-        self.next_url = first.get("next_page") if first.get("has_more") else None
-        self.warnings = [str(warning) for warning in first.get("warnings") or []]
+        self.cards = list(first.cards)
+        self.total = first.total
+        self.next_url = first.next_page
+        self.warnings = list(first.warnings)
+        self.origin = first.origin
 
     @property
     def page_count(self) -> int:
-        return page_count(self.total if self.next_url else len(self.lines))
+        return page_count(self.total if self.next_url else len(self.cards))
 
     async def page(self, index: int) -> discord.Embed:
-        while self.next_url is not None and len(self.lines) < (index + 1) * RESULTS_PER_PAGE:
-            answer = await self.client.next_page(self.next_url)
-            self.lines.extend(render.cycling_result_line(card) for card in answer.data.get("data") or [])
-            self.next_url = answer.data.get("next_page") if answer.data.get("has_more") else None
+        while self.next_url is not None and len(self.cards) < (index + 1) * RESULTS_PER_PAGE:
+            more = await self.source.next_page(self.next_url)
+            self.cards.extend(more.cards)
+            self.next_url = more.next_page
         index = min(index, self.page_count - 1)
-        return results_embed(self.heading, self.query, self.lines, self.total, index, self.page_count, self.warnings)
+        start = index * RESULTS_PER_PAGE
+        lines = [render.cycling_result_line(as_card(card)) for card in self.cards[start : start + RESULTS_PER_PAGE]]
+        return results_embed(
+            self.heading, self.query, lines, self.total, index, self.page_count, self.warnings, self.origin
+        )

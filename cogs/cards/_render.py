@@ -9,6 +9,7 @@ import discord
 
 from bot import limits
 from bot.cards import render
+from bot.cards.lookup import CardAnswer, prices_note
 from bot.scryfall import ScryfallError
 from bot.text import chunk_lines, clip, escape, one_line
 
@@ -53,7 +54,8 @@ def legality_embed(card: dict) -> discord.Embed:
     return embed
 
 
-def prices_embed(card: dict) -> discord.Embed:
+def prices_embed(card: dict, prices_date: str | None = None) -> discord.Embed:
+    """The prices of a card; prices more than a day old say which day they are from."""
     name = card.get("name") or "This card"
     embed = discord.Embed(
         title=clip(f"Prices: {name}", limits.EMBED_TITLE),
@@ -61,7 +63,9 @@ def prices_embed(card: dict) -> discord.Embed:
         url=(card.get("purchase_uris") or {}).get("tcgplayer"),
         colour=CARD_COLOUR,
     )
-    embed.set_footer(text=f"{render.set_line(card)} · prices from Scryfall, updated daily")
+    taken = prices_note(prices_date)
+    when = f"{taken} from Scryfall" if taken else "prices from Scryfall, updated daily"
+    embed.set_footer(text=clip(f"{render.set_line(card)} · {when}", limits.EMBED_FOOTER))
     return embed
 
 
@@ -78,22 +82,34 @@ def rulings_embeds(name: str, rulings: list[dict]) -> list[discord.Embed]:
 
 
 def results_embed(
-    heading: str, query: str, lines: list[str], total: int, index: int, pages: int, warnings
+    heading: str, query: str, lines: list[str], total: int, index: int, pages: int, warnings, origin: str = ""
 ) -> discord.Embed:
-    start = index * RESULTS_PER_PAGE
+    """One page of /cycling results; ``lines`` are that page's."""
     embed = discord.Embed(
         title=clip(f"Cycling cards: {heading}", limits.EMBED_TITLE),
-        description=chunk_lines(lines[start : start + RESULTS_PER_PAGE])[0] or "No more results.",
+        description=chunk_lines(lines)[0] or "No more results.",
         colour=CARD_COLOUR,
     )
     if warnings:
         text = "\n".join(escape(str(warning)) for warning in warnings)
         embed.add_field(name="Scryfall warnings", value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
     noun = "card" if total == 1 else "cards"
-    footer = f"{total} {noun} · page {index + 1}/{pages} · {query}"
+    footer = f"{total} {noun} · page {index + 1}/{pages} · {query}" + (f" · {origin}" if origin else "")
     embed.set_footer(text=clip(footer, limits.EMBED_FOOTER))
     return embed
 
 
 def page_count(known: int) -> int:
     return max(1, math.ceil(known / RESULTS_PER_PAGE))
+
+
+def reference_embed(mode: str, answer: CardAnswer) -> discord.Embed:
+    """The answer to one inline reference: the compact card, or only its image, prices or legality."""
+    card = answer.card
+    if mode == "image":
+        return to_embed(render.render_image(card, origin=answer.origin))
+    if mode == "prices":
+        return prices_embed(card, answer.prices_date)
+    if mode == "legality":
+        return legality_embed(card)
+    return to_embed(render.render_compact(card, origin=answer.origin))

@@ -61,8 +61,8 @@ def split_decklist(text: str) -> str:
 
 
 def collection_lookup(bot: object) -> CollectionFetcher | None:
-    """Scryfall's ``collection`` lookup of the bot's client, which resolves custom decklists."""
-    return getattr(getattr(bot, "scryfall", None), "collection", None)
+    """The bot's ``collection`` lookup (local card data first, then Scryfall), which resolves custom decklists."""
+    return getattr(getattr(bot, "card_source", None) or getattr(bot, "scryfall", None), "collection", None)
 
 
 def preset(name: str) -> Deck:

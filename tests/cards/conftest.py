@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 # Imported here, before any bot loads its extensions: requests-cache keeps the tracebacks of its
 # optional imports, which would otherwise pin the first bot (and its database thread) in memory.
 import bot.scryfall  # noqa: F401
+from bot.carddb.service import FILE_NAME
 from bot.client import CycleBot
 from bot.config import Config
 
@@ -64,3 +68,23 @@ def start_slash(env, actor, channel, command: str, /, **options):
     )
     env.backend.emit("INTERACTION_CREATE", payload)
     return InteractionResult(env, record)
+
+
+@pytest.fixture(scope="session")
+def bulk_copy(tmp_path_factory) -> Path:
+    """The fake Scryfall's bulk data imported once per session, the way the bot imports it."""
+    from bot.carddb.update import update_from_scryfall
+    from tests.conftest import SCRYFALL_CARDS
+    from tests.support.fake_scryfall import FakeScryfall
+
+    path = tmp_path_factory.mktemp("carddb") / FILE_NAME
+    with FakeScryfall(SCRYFALL_CARDS) as fake:
+        update_from_scryfall(path, fake.base_url)
+    return path
+
+
+@pytest.fixture
+def loaded_config(data_dir, fake_scryfall, bulk_copy) -> Config:
+    """A bot configuration whose data directory already holds a good local copy of the cards."""
+    shutil.copyfile(bulk_copy, data_dir / FILE_NAME)
+    return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url, inline_cards=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from bot.cli import main
@@ -83,3 +85,20 @@ def test_overlong_query_is_refused_before_asking_scryfall(capsys, fake_scryfall)
     assert main(["cycling", "c:r " * 100]) == 1
     assert "under 200 characters" in capsys.readouterr().err
     assert not fake_scryfall.requests
+
+
+def test_card_and_cycling_answer_from_the_stored_local_copy_without_asking_scryfall(
+    capsys, fake_scryfall, data_dir, bulk_copy
+):
+    shutil.copyfile(bulk_copy, data_dir / "cards.sqlite3")
+    fake_scryfall.refuse_api(503)
+
+    assert main(["card", "Street", "Wraith"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Street Wraith {3}{B}{B}"
+    assert "(Scryfall bulk data of 2026-11-20)" in out
+    assert main(["cycling", "--kind", "basic"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0] == '11 cards with basic landcycling (keyword:"basic landcycling")'
+    assert captured.err == "from Scryfall bulk data of 2026-11-20\n"
+    assert fake_scryfall.api_requests() == []

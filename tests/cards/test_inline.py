@@ -29,3 +29,18 @@ def test_an_unclosed_fence_hides_the_rest_of_the_message():
 def test_duplicates_empty_and_overlong_names_are_skipped():
     text = "[[Lightning Bolt]] [[lightning  bolt]] [[ ]] [[" + "x" * 300 + "]] [[Shock]]"
     assert [ref.name for ref in find_references(text)] == ["Lightning Bolt", "Shock"]
+
+
+def test_shortcuts_of_scryfalls_bot_are_read_image_prices_legality_and_printing():
+    text = "[[!Street Wraith]] [[$Fling]] [[# Nix]] [[Ash Barrens|C16|285]] [[Ash Barrens|c16|no good!]]"
+    assert find_references(text) == [
+        CardReference("Street Wraith", mode="image"),
+        CardReference("Fling", mode="prices"),
+        CardReference("Nix", mode="legality"),
+        CardReference("Ash Barrens", "c16", "285"),
+        CardReference("Ash Barrens", "c16"),
+    ]
+
+
+def test_a_shortcut_without_a_name_is_skipped_and_a_number_needs_a_set():
+    assert find_references("[[!]] [[$ ]] [[Fling||12]]") == [CardReference("Fling")]

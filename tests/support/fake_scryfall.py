@@ -6,6 +6,11 @@ where the bot cares: error objects, list objects with 175 cards a page, the name
 search / collection / rulings / random endpoints, a small but real subset of the search syntax,
 required headers and the published rate limits (answered with 429 when exceeded).
 
+It also serves Scryfall's bulk data like Scryfall does, from the same host: ``/bulk-data``,
+``/bulk-data/oracle-cards`` and the file itself (``fake.bulk`` is a :class:`FakeBulk` holding the
+same cards; its faults script a broken download). ``fake.api_requests()`` are the requests that
+were not for bulk data, and ``refuse_api(status)`` answers every one of them with that error.
+
 Tests can inspect ``fake.requests`` and ``fake.max_rate(klass)``, and script failures with
 ``fail_next``, ``hang_next`` and ``break_next`` (what a broken proxy or network does: a truncated,
 HTML, empty or non-object 200, an HTML 404, a body trickling a byte at a time, a 60 MB body
@@ -29,6 +34,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from bot.cycling import cycling_abilities, has_cycling
+from tests.support.fake_bulk import FakeBulk
 
 SCRYFALL = "https://api.scryfall.com"
 PAGE_SIZE = 175
@@ -37,6 +43,7 @@ COLLECTION_MAX = 75
 SEARCH_PATHS = ("/cards/search", "/cards/named", "/cards/random", "/cards/collection")
 LIMITS = {"search": 2, "other": 10}
 WINDOW = 1.0
+BULK_PATH = re.compile(r"^/(bulk-data(/|$)|file/)")
 NO_MATCH = (
     "Your query didn’t match any cards. Adjust your search terms or refer to the syntax guide at "
     "https://scryfall.com/docs/reference"
@@ -568,6 +575,13 @@ class FakeScryfall:
         cards.extend(json.loads(json.dumps(card)) for card in CONSTRUCTED_CARDS)
         self.cards = cards
         self.by_id = {card["id"]: card for card in cards}
+        # The bulk file holds the same cards as the API (plus the bulk fixtures' own layouts).
+        self.bulk = FakeBulk(cards_path)
+        bulk_names = {card["name"] for card in self.bulk.cards}
+        self.bulk.cards.extend(
+            json.loads(json.dumps(card)) for card in CONSTRUCTED_CARDS if card["name"] not in bulk_names
+        )
+        self.api_refused: int | None = None
         self.enforce_limits = enforce_limits
         self.limit_retry_after = limit_retry_after
         self.hang_seconds = hang_seconds
@@ -590,6 +604,7 @@ class FakeScryfall:
         self._server.daemon_threads = True
         host, port = self._server.server_address[:2]
         self.base_url = f"http://{host}:{port}"
+        self.bulk.base_url = self.base_url
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-scryfall", daemon=True
         )
@@ -624,6 +639,15 @@ class FakeScryfall:
 
     def requests_to(self, path_pattern: str) -> list[RecordedRequest]:
         return [request for request in self.requests if re.search(path_pattern, request.path)]
+
+    def api_requests(self) -> list[RecordedRequest]:
+        """Every request that was not for bulk data: what a lookup served locally must not send."""
+        return [request for request in self.requests if not BULK_PATH.match(request.path)]
+
+    def refuse_api(self, status: int | None = 503) -> None:
+        """Answer every API request (not the bulk data) with ``status`` until ``refuse_api(None)``."""
+        with self._lock:
+            self.api_refused = status
 
     def max_rate(self, klass: str = "all") -> int:
         """The most requests of an endpoint class (``"search"``, ``"other"`` or ``"all"``) seen
@@ -700,16 +724,27 @@ class FakeScryfall:
             details = "You have made too many requests. Please slow down."
             headers = {"Retry-After": f"{self.limit_retry_after:g}"}
             return 429, error_object(429, "rate_limited", details), headers
+        if self.api_refused is not None and not BULK_PATH.match(request.path):
+            status = self.api_refused
+            return status, error_object(status, "internal_error", "Scryfall is having trouble right now."), {}
         if rule is not None and rule.kind == "hang":
             self._stopping.wait(rule.seconds)
         elif rule is not None and rule.kind == "break":
             return self._broken(rule, request)
         elif rule is not None:
             return self._scripted(rule, request)
+        if BULK_PATH.match(request.path):
+            return self._bulk(request)
         try:
             return self._route(request)
         except Exception as exc:  # a bug in the fake shows up as a 500 with its message
             return 500, error_object(500, "internal_error", f"Fake Scryfall failed: {exc!r}"), {}
+
+    def _bulk(self, request: RecordedRequest) -> tuple[int, Fault, dict[str, str]]:
+        status, headers, body = self.bulk.handle(request.method, request.path, request.headers)
+        headers = dict(headers)
+        content_type = headers.pop("Content-Type", "application/octet-stream")
+        return status, Fault(status, content_type, body, headers=headers), {}
 
     def _scripted(self, rule: _Rule, request: RecordedRequest) -> tuple[int, dict[str, Any], dict[str, str]]:
         if rule.status == "ambiguous":

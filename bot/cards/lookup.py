@@ -1,0 +1,277 @@
+"""Where every card answer comes from: the local copy of Scryfall's bulk data first, its API when
+the copy cannot answer.
+
+The one place that decides, used by /card, its autocomplete, inline ``[[card]]``, /cycling, the
+card CLI and goldfish decklists. The API is asked only before the first import has finished, for
+a specific printing (a set code or collector number), for a /cycling search the local search
+cannot evaluate, and for rulings. Every answer says where it came from and how old its data is.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.carddb import CardDataUnavailable, CardRecord, UnsupportedQuery
+from bot.cards.query import cycling_query
+from bot.scryfall import AmbiguousCard, CardNotFound
+
+if TYPE_CHECKING:
+    from bot.carddb import CardData
+    from bot.scryfall import ScryfallClient
+
+log = logging.getLogger(__name__)
+
+LOCAL = "local"
+API = "api"
+MAX_CANDIDATES = 25
+LOCAL_LIST_LIMIT = 5000
+
+
+def day_of(timestamp: str | None) -> str | None:
+    """``2026-11-20`` from Scryfall's ``2026-11-20T10:04:33.204+00:00``."""
+    return timestamp[:10] if timestamp else None
+
+
+def origin_text(source: str, data_date: str | None) -> str:
+    """The footer naming where an answer came from: ``Scryfall bulk data of 2026-11-20`` or ``Scryfall API``."""
+    if source == LOCAL:
+        return f"Scryfall bulk data of {data_date}" if data_date else "Scryfall bulk data"
+    return "Scryfall API"
+
+
+def prices_note(prices_date: str | None, today: date | None = None) -> str:
+    """``Prices of 2026-11-18`` when the prices are more than a day old; empty when they are fresh."""
+    if not prices_date:
+        return ""
+    try:
+        taken = date.fromisoformat(prices_date[:10])
+    except ValueError:
+        return ""
+    today = today or datetime.now(UTC).date()
+    return f"Prices of {taken.isoformat()}" if (today - taken).days > 1 else ""
+
+
+@dataclass(frozen=True)
+class CardAnswer:
+    """One card (Scryfall's object) and where it came from."""
+
+    card: dict[str, Any]
+    source: str
+    data_date: str | None = None
+    prices_date: str | None = None
+    stale: bool = False
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.card
+
+    @property
+    def origin(self) -> str:
+        return origin_text(self.source, self.data_date)
+
+
+def as_card(item: CardRecord | dict[str, Any]) -> dict[str, Any]:
+    """Scryfall's card object of a list item (local lists hold records, decoded only when shown)."""
+    return item.scryfall if isinstance(item, CardRecord) else item
+
+
+@dataclass
+class CardList:
+    """/cycling results: every card when answered locally (as records), Scryfall's first page otherwise."""
+
+    cards: list[Any]
+    total: int
+    source: str
+    data_date: str | None = None
+    next_page: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def origin(self) -> str:
+        return origin_text(self.source, self.data_date)
+
+
+class CardSource:
+    """``CardSource(client, card_data)``: card answers, local first, with Scryfall's API as the fallback.
+
+    ``CardSource.of(owner)`` reads the owner's ``scryfall`` and ``card_data`` at each call instead,
+    so the bot can replace either (a reconnect, a test) without every feature holding an old one.
+    """
+
+    def __init__(self, client: ScryfallClient | None = None, card_data: CardData | None = None) -> None:
+        self._client = client
+        self._card_data = card_data
+        self._owner: Any = None
+
+    @classmethod
+    def of(cls, owner: Any) -> CardSource:
+        source = cls()
+        source._owner = owner
+        return source
+
+    @property
+    def client(self) -> ScryfallClient:
+        return self._owner.scryfall if self._owner is not None else self._client
+
+    @property
+    def card_data(self) -> CardData | None:
+        return getattr(self._owner, "card_data", None) if self._owner is not None else self._card_data
+
+    # ------------------------------------------------------------------ helpers
+
+    def _data_date(self) -> str | None:
+        info = self.card_data.info() if self.card_data is not None else None
+        return day_of(info.updated_at) if info is not None else None
+
+    def _local(self, record: CardRecord) -> CardAnswer:
+        return CardAnswer(
+            record.scryfall,
+            LOCAL,
+            data_date=self._data_date(),
+            prices_date=day_of(record.prices_date) or self._data_date(),
+        )
+
+    @staticmethod
+    def _api(answer: Any) -> CardAnswer:
+        return CardAnswer(answer.data, API, stale=answer.stale)
+
+    # ------------------------------------------------------------------ single cards
+
+    async def named(self, name: str, *, set_code: str | None = None, number: str | None = None) -> CardAnswer:
+        """The card meant by ``name``; a printing (``set_code``, ``number``) comes from the API.
+
+        Raises AmbiguousCard (with candidates) for a close call, CardNotFound for a miss, and the
+        client's ScryfallErrors when the API was asked and failed.
+        """
+        name = " ".join(name.split())
+        if set_code and number:
+            path = f"{self.client.base_url}/cards/{set_code.lower()}/{number.lower()}"
+            return self._api(await self.client.get_uri(path))
+        if set_code is None and self.card_data is not None:
+            try:
+                match = await self.card_data.named(name)
+            except CardDataUnavailable:
+                pass
+            else:
+                if match.card is not None:
+                    return self._local(match.card)
+                if match.candidates:
+                    names = list(dict.fromkeys(card.name for card in match.candidates))[:MAX_CANDIDATES]
+                    raise AmbiguousCard(f"“{name}” could be several cards.", candidates=names, code="ambiguous")
+                # type "local": the miss was decided by the local copy, not by Scryfall's words.
+                raise CardNotFound(f"No card is called “{name}”.", status=404, code="not_found", type=LOCAL)
+        return self._api(await self.client.named(name, set_code=set_code, fuzzy=True))
+
+    async def exact(self, name: str, *, set_code: str | None = None) -> CardAnswer:
+        """A name picked from candidates (exact, so no guessing twice)."""
+        if set_code is None and self.card_data is not None:
+            try:
+                found = (await self.card_data.collection([name])).get(name)
+            except CardDataUnavailable:
+                found = None
+            if found is not None:
+                return self._local(found)
+        return self._api(await self.client.named(name, set_code=set_code, fuzzy=False))
+
+    async def by_id(self, card_id: str) -> CardAnswer:
+        """The card with this Scryfall id (the info buttons carry it)."""
+        if self.card_data is not None:
+            try:
+                record = await self.card_data.by_id(card_id)
+            except CardDataUnavailable:
+                record = None
+            if record is not None:
+                return self._local(record)
+        return self._api(await self.client.get_uri(f"{self.client.base_url}/cards/{card_id}"))
+
+    async def autocomplete(self, prefix: str, limit: int = MAX_CANDIDATES) -> list[str]:
+        """Card names for ``prefix``; empty for nothing that fits (autocomplete cannot show errors)."""
+        if self.card_data is not None:
+            try:
+                return await self.card_data.autocomplete(prefix, limit)
+            except CardDataUnavailable:
+                pass
+        return (await self.client.autocomplete(prefix))[:limit]
+
+    async def rulings(self, card: dict[str, Any]) -> list[dict[str, Any]]:
+        """Scryfall's rulings of ``card``: only the API has them."""
+        uri = card.get("rulings_uri") or f"{self.client.base_url}/cards/{card['id']}/rulings"
+        answer = await self.client.get_uri(uri)
+        return list(answer.data.get("data") or [])
+
+    # ------------------------------------------------------------------ lists
+
+    async def cycling(self, kind: str, extra: str | None = None) -> CardList:
+        """The cards of a /cycling kind, narrowed by ``extra`` search terms.
+
+        Raises CardNotFound when none match (like Scryfall), BadQuery for a query the API rejects.
+        """
+        extra = " ".join((extra or "").split())
+        if self.card_data is not None:
+            try:
+                if extra:
+                    records = await self.card_data.search(extra, kind=kind, limit=LOCAL_LIST_LIMIT)
+                else:
+                    records = await self.card_data.cycling(kind)
+            except (CardDataUnavailable, UnsupportedQuery) as reason:
+                log.debug("Asking Scryfall for a /cycling search: %s", reason)
+            else:
+                if not records:
+                    raise CardNotFound("No cards match that search.", status=404, code="not_found")
+                return CardList(list(records), len(records), LOCAL, data_date=self._data_date())
+        answer = await self.client.search(cycling_query(kind, extra), order="name")
+        page = answer.data
+        cards = list(page.get("data") or [])
+        return CardList(
+            cards,
+            int(page.get("total_cards") or len(cards)),
+            API,
+            next_page=page.get("next_page") if page.get("has_more") else None,
+            warnings=[str(warning) for warning in page.get("warnings") or []],
+        )
+
+    async def next_page(self, url: str) -> CardList:
+        """The next page of an API list."""
+        page = (await self.client.next_page(url)).data
+        cards = list(page.get("data") or [])
+        return CardList(
+            cards,
+            int(page.get("total_cards") or len(cards)),
+            API,
+            next_page=page.get("next_page") if page.get("has_more") else None,
+        )
+
+    async def collection(self, identifiers: Sequence[dict]) -> tuple[list[dict], list[dict]]:
+        """Cards for a decklist's identifiers, as Scryfall's ``/cards/collection`` gives them.
+
+        Names are answered locally; only identifiers the copy cannot answer (a printing by set and
+        collector number, or everything before the first import) go to the API.
+        """
+        identifiers = [dict(identifier) for identifier in identifiers]
+        names = [str(i["name"]) for i in identifiers if set(i) == {"name"}]
+        found: dict[str, CardRecord | None] = {}
+        if names and self.card_data is not None:
+            try:
+                found = await self.card_data.collection(names)
+            except CardDataUnavailable:
+                found = {}
+        cards: list[dict] = []
+        not_found: list[dict] = []
+        remote: list[dict] = []
+        for identifier in identifiers:
+            record = found.get(identifier.get("name", "")) if set(identifier) == {"name"} else None
+            if record is not None:
+                cards.append(record.scryfall)
+            elif found and set(identifier) == {"name"}:
+                not_found.append(identifier)
+            else:
+                remote.append(identifier)
+        if remote:
+            more, missing = await self.client.collection(remote)
+            cards.extend(more)
+            not_found.extend(missing)
+        return cards, not_found

@@ -1,0 +1,242 @@
+"""Card features answered from the loaded local copy of Scryfall's bulk data: no API call, and
+still answering while Scryfall's API refuses or hangs on every request."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.carddb import BulkError
+from bot.cards.query import KINDS
+from tests.cards.conftest import quicken
+from tests.goldfish.cog_support import game_of
+
+DATA_FOOTER = "Scryfall bulk data of 2026-11-20"
+
+
+@pytest.fixture
+def bot_config(loaded_config):
+    return loaded_config
+
+
+@pytest.fixture
+def cards(simcord_env, fake_scryfall):
+    cog = simcord_env.bot.get_cog("Cards")
+    assert simcord_env.bot.card_data.loaded
+    quicken(cog.client)
+    fake_scryfall.reset()
+    return cog
+
+
+def bot_replies(channel) -> list:
+    return sorted((m for m in channel.history() if m.author.bot), key=lambda m: m.id)
+
+
+def fields(embed) -> dict[str, str]:
+    return {field.name: field.value for field in embed.fields}
+
+
+async def test_card_is_answered_locally_with_the_data_date_in_the_footer(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "card", name="Street Wraith")
+
+    embed = result.response.embeds[0]
+    assert embed.title == "Street Wraith {3}{B}{B}"
+    assert fields(embed)["Cycling"] == "Cycling—Pay 2 life"
+    assert embed.footer.text == DATA_FOOTER
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_card_keeps_answering_while_scryfall_refuses_every_request(cards, channel, alice, fake_scryfall):
+    fake_scryfall.refuse_api(503)
+
+    exact = await alice.slash(channel, "card", name="Street Wraith")
+    fuzzy = await alice.slash(channel, "card", name="sanctum plow")
+    choices = await alice.autocomplete(channel, "card", "name", "gempalm")
+
+    assert exact.response.embeds[0].title == "Street Wraith {3}{B}{B}"
+    assert fuzzy.response.embeds[0].title.startswith("Sanctum Plowbeast")
+    assert [c["value"] for c in choices][:2] == ["Gempalm Avenger", "Gempalm Incinerator"]
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_card_keeps_answering_while_scryfall_hangs(cards, channel, alice, fake_scryfall):
+    fake_scryfall.hang_next(count=100, seconds=5)
+
+    result = await alice.slash(channel, "card", name="Ash Barrens")
+
+    assert result.response.embeds[0].title.startswith("Ash Barrens")
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_autocomplete_is_answered_locally(cards, channel, alice, fake_scryfall):
+    choices = await alice.autocomplete(channel, "card", "name", "gempalm")
+
+    assert [c["value"] for c in choices] == [
+        "Gempalm Avenger",
+        "Gempalm Incinerator",
+        "Gempalm Polluter",
+        "Gempalm Sorcerer",
+        "Gempalm Strider",
+    ]
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_names_users_trust_nix_is_nix_and_fling_is_fling(cards, channel, alice, fake_scryfall):
+    nix = await alice.slash(channel, "card", name="Nix")
+    fling = await alice.slash(channel, "card", name="fling")
+
+    assert nix.response.embeds[0].title.startswith("Nix ")
+    assert fling.response.embeds[0].title.startswith("Fling ")
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_a_close_call_gets_the_picker_from_local_candidates(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "card", name="test")
+
+    assert "matches several cards" in result.response.content
+    options = [
+        option["label"]
+        for row in result.response.components
+        for component in row["components"]
+        for option in component.get("options", [])
+    ]
+    assert options == ["Test Xcycler", "Test Cycling Face // Test Far Face"]
+    picked = await alice.select(result.response, values=["Test Xcycler"])
+    assert picked.response.embeds[0].title == "Test Xcycler {3}{U}"
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_a_miss_names_its_candidates_without_asking_scryfall(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "card", name="Street")
+
+    assert result.response.embeds[0].title.startswith("Street Wraith")
+    miss = await alice.slash(channel, "card", name="Gempalm Xyzzy **bold**")
+    assert miss.response.content.startswith("No card named “Gempalm Xyzzy \\*\\*bold\\*\\*”.")
+    assert "Scryfall says" not in miss.response.content
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_a_set_code_asks_scryfall_for_that_printing(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "card", name="Test Xcycler", set="TST")
+
+    assert result.response.embeds[0].title == "Test Xcycler {3}{U}"
+    assert result.response.embeds[0].footer.text == "Scryfall API"
+    assert fake_scryfall.requests_to("/cards/named")[-1].query["set"] == "tst"
+
+
+async def test_info_buttons_answer_locally_and_old_prices_carry_their_date(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "card", name="Street Wraith")
+
+    prices = await alice.click(result.response, label="Prices")
+    legality = await alice.click(result.response, label="Legality")
+
+    assert prices.response.embeds[0].footer.text.endswith("Prices of 2026-11-20 from Scryfall")
+    assert legality.response.embeds[0].title == "Legality: Street Wraith"
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_rulings_still_come_from_scryfall(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "card", name="Street Wraith")
+
+    await alice.click(result.response, label="Rulings")
+
+    assert [r.path for r in fake_scryfall.api_requests()] == [r.path for r in fake_scryfall.requests_to("/rulings$")]
+    assert fake_scryfall.requests_to("/rulings$")
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+async def test_every_cycling_kind_is_answered_locally(cards, channel, alice, fake_scryfall, kind):
+    fake_scryfall.refuse_api(500)
+
+    result = await alice.slash(channel, "cycling", kind=kind)
+
+    embed = result.response.embeds[0]
+    assert embed.title == f"Cycling cards: {KINDS[kind].label}"
+    assert embed.footer.text.endswith(DATA_FOOTER)
+    assert "page 1/" in embed.footer.text
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_cycling_pages_turn_without_asking_scryfall(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "cycling")
+    assert result.response.embeds[0].footer.text.startswith("235 cards · page 1/16 · ")
+
+    page = await alice.click(result.response, label="Next")
+
+    assert "page 2/16" in page.response.embeds[0].footer.text
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_a_simple_cycling_query_is_answered_locally(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "cycling", kind="landtype", query="t:dragon")
+
+    embed = result.response.embeds[0]
+    assert embed.footer.text.endswith(DATA_FOOTER)
+    assert "Eternal Dragon" in embed.description
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_a_cycling_query_the_local_search_cannot_read_goes_to_scryfall(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "cycling", kind="basic", query="cmc<=3")
+
+    assert result.response.embeds[0].footer.text.endswith("Scryfall API")
+    assert fake_scryfall.requests_to("/cards/search")
+
+
+async def test_inline_lookups_and_shortcuts_are_answered_locally(cards, channel, alice, fake_scryfall):
+    fake_scryfall.refuse_api(503)
+
+    await alice.send(channel, "[[Street Wraith]] [[!Ash Barrens]] [[$Fling]] [[#Nix]]")
+    (reply,) = bot_replies(channel)
+
+    card, image, prices, legality = reply.embeds
+    assert card.title == "Street Wraith {3}{B}{B}" and card.footer.text == DATA_FOOTER
+    assert image.image.url and not image.description
+    assert prices.title == "Prices: Fling"
+    assert legality.title == "Legality: Nix"
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_an_inline_miss_names_its_candidates(cards, channel, alice, fake_scryfall):
+    await alice.send(channel, "what about [[test]] and [[Gempalm Xyzzy]]?")
+    (reply,) = bot_replies(channel)
+
+    assert reply.content == (
+        "No single card found for: test (did you mean Test Xcycler, Test Cycling Face // Test Far Face?); Gempalm Xyzzy"
+    )
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_an_inline_printing_asks_scryfall_by_set_and_number(cards, channel, alice, fake_scryfall):
+    card = next(c for c in fake_scryfall.cards if c["name"] == "Street Wraith")
+
+    await alice.send(channel, f"[[Street Wraith|{card['set']}|{card['collector_number']}]]")
+    (reply,) = bot_replies(channel)
+
+    assert reply.embeds[0].footer.text == "Scryfall API"
+    assert fake_scryfall.requests_to(f"^/cards/{card['set']}/{card['collector_number']}$")
+
+
+async def test_a_custom_goldfish_decklist_is_resolved_locally(simcord_env, cards, channel, alice, fake_scryfall):
+    fake_scryfall.refuse_api(503)
+    decklist = "4 Secluded Steppe; 4 Winged Shepherd; 4 Eternal Dragon\n24 Plains; 4 Renewed Faith"
+
+    result = await alice.slash(channel, "goldfish start", decklist=decklist, seed=3)
+
+    assert "40 cards" in result.response.content
+    game = await game_of(simcord_env, channel)
+    assert len(game.library) + len(game.hand) == 40
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_a_failed_refresh_keeps_the_old_copy_answering(simcord_env, cards, channel, alice, fake_scryfall):
+    fake_scryfall.bulk.updated_at = "2026-11-21T09:00:00.000+00:00"
+    fake_scryfall.bulk.fault = "truncated"
+
+    with pytest.raises(BulkError):
+        await simcord_env.bot.card_data.refresh()
+
+    fake_scryfall.refuse_api(503)
+    result = await alice.slash(channel, "card", name="Street Wraith")
+    assert result.response.embeds[0].footer.text == DATA_FOOTER
+    assert fake_scryfall.api_requests() == []
+    assert fake_scryfall.requests_to("^/file/")  # the download was tried, through the same host

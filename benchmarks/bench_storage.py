@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._bench import Report, median  # noqa: E402
-from bot.goldfish import Action, Game, preset_decks  # noqa: E402
+from benchmarks.bench_goldfish import next_action  # noqa: E402
+from bot.goldfish import Game, preset_decks  # noqa: E402
 from bot.goldfish.service import GameService  # noqa: E402
 from bot.goldfish.stats import StatsDelta  # noqa: E402
 from bot.goldfish.store import GameStore  # noqa: E402
@@ -38,21 +39,6 @@ from bot.storage.postgres import PostgresDatabase  # noqa: E402
 
 TARGET_POSTGRES_RATE = 500.0
 PLAYER = 7
-
-
-def next_action(game: Game) -> Action | None:
-    """What a player practising cycling does next."""
-    if game.phase == "over":
-        return None
-    if game.phase == "mulligan":
-        return Action("keep")
-    lands = game.playable_lands()
-    if lands:
-        return Action("play", lands[0].iid)
-    cycle = [o for o in game.cycle_options() if o.affordable]
-    if cycle:
-        return Action("cycle", cycle[0].iid, cycle[0].ability_index)
-    return Action("next")
 
 
 async def open_db(target: str):

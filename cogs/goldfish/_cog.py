@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.goldfish import Action, Game, IllegalAction, preset_decks
-from bot.goldfish.service import GameService, game_of, is_loadable
+from bot.goldfish.service import GameService, game_of, is_loadable, table_ids
 from bot.goldfish.store import GameStore
 from bot.text import escape, one_line
 from cogs._ui import Paginator, reply
@@ -76,6 +76,7 @@ class Goldfish(TableActions, commands.Cog):
         self.service: GameService
         self.fetch_collection: CollectionFetcher | None = None
         self.pending: dict[str, PendingStart] = {}
+        self.tables: dict[int, list[int]] = {}
 
     async def cog_load(self) -> None:
         self.store = GameStore(self.bot.db)  # type: ignore[attr-defined]
@@ -136,7 +137,9 @@ class Goldfish(TableActions, commands.Cog):
             if answer is interaction and decklist:
                 # Deferred ephemerally: the first follow-up answers privately, the second is the game.
                 await answer.followup.send(f"Deck ready: {escape(built.name)} ({built.size()} cards).", ephemeral=True)
-            await self.post(answer, record)
+            old = self.tables.pop(answer.channel_id, None) or (table_ids(existing) if existing else [])
+            await self.post_table(answer, record)
+            await self.strip(answer.channel_id, old)
 
         if not ask:
             await begin(interaction)
@@ -294,8 +297,9 @@ class Goldfish(TableActions, commands.Cog):
     @command(goldfish, "undo")
     async def undo(self, interaction: discord.Interaction) -> None:
         """Take back your last action (the game is replayed from its seed without it)."""
-        async with Deferral(interaction, update=False):
-            record = await self.service.undo(interaction.channel_id, interaction.user.id)
+        async with Deferral(interaction, update=False, private=True):
+            tables = self.tables.get(interaction.channel_id)
+            record = await self.service.undo(interaction.channel_id, interaction.user.id, tables=tables)
         await self.post(interaction, record)
 
     @command(goldfish, "discard")
@@ -350,7 +354,7 @@ class Goldfish(TableActions, commands.Cog):
         """Post the game message again, with its buttons."""
         record = await self.service.peek(interaction.channel_id)
         game_of(record)
-        await self.post(interaction, record)
+        await self.post_table(interaction, record)
 
     @command(goldfish, "hand")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -369,6 +373,7 @@ class Goldfish(TableActions, commands.Cog):
         """End the game in this channel (its starter, or anyone with Manage Messages)."""
         async with Deferral(interaction, update=False):
             record = await self.service.end(interaction.channel_id, interaction.user.id, self.can_manage(interaction))
+        await self.strip(interaction.channel_id, self.tables.pop(interaction.channel_id, None) or table_ids(record))
         if not is_loadable(record):
             await reply(interaction, f"Ended the goldfish game that could not be loaded ({interaction.user.mention}).")
             return

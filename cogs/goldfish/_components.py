@@ -45,8 +45,11 @@ class Deferral:
     by something else (a test harness) while the work waits on the database thread.
     """
 
-    def __init__(self, interaction: discord.Interaction, *, update: bool, after: float = DEFER_AFTER) -> None:
+    def __init__(
+        self, interaction: discord.Interaction, *, update: bool, after: float = DEFER_AFTER, private: bool = False
+    ) -> None:
         self.interaction = interaction
+        self.private = private
         self.update = update
         self.after = after
         self._timer: threading.Timer | None = None
@@ -82,7 +85,7 @@ class Deferral:
         if self.update:
             await self.interaction.response.defer()
         else:
-            await self.interaction.response.defer(thinking=True)
+            await self.interaction.response.defer(thinking=True, ephemeral=self.private)
 
 
 class FromOwnComponent:

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.goldfish import Action, Game, IllegalAction, preset_decks
-from bot.goldfish.service import GameService, game_of, is_loadable, table_ids
+from bot.goldfish.service import GameService, game_of, is_loadable
 from bot.goldfish.store import GameStore
 from bot.text import escape, one_line
 from cogs._ui import Paginator, reply
@@ -137,9 +137,7 @@ class Goldfish(TableActions, commands.Cog):
             if answer is interaction and decklist:
                 # Deferred ephemerally: the first follow-up answers privately, the second is the game.
                 await answer.followup.send(f"Deck ready: {escape(built.name)} ({built.size()} cards).", ephemeral=True)
-            old = self.tables.pop(answer.channel_id, None) or (table_ids(existing) if existing else [])
-            await self.post_table(answer, record)
-            await self.strip(answer.channel_id, old)
+            await self.replaced(answer, record, existing)
 
         if not ask:
             await begin(interaction)
@@ -373,17 +371,7 @@ class Goldfish(TableActions, commands.Cog):
         """End the game in this channel (its starter, or anyone with Manage Messages)."""
         async with Deferral(interaction, update=False):
             record = await self.service.end(interaction.channel_id, interaction.user.id, self.can_manage(interaction))
-        await self.strip(interaction.channel_id, self.tables.pop(interaction.channel_id, None) or table_ids(record))
-        if not is_loadable(record):
-            await reply(interaction, f"Ended the goldfish game that could not be loaded ({interaction.user.mention}).")
-            return
-        game = record.game
-        cycled = game.stats.get("cards_cycled", 0)
-        await reply(
-            interaction,
-            f"Goldfish game ended by {interaction.user.mention} after {game.turn} turn(s): "
-            f"{cycled} card(s) cycled, opponent at {game.opponent_life} life.",
-        )
+        await self.ended(interaction, record)
 
     # ------------------------------------------------------------ statistics
 

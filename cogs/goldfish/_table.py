@@ -14,7 +14,7 @@ import logging
 import discord
 
 from bot.goldfish import IllegalAction
-from bot.goldfish.service import TABLE_COPIES, GameService, table_ids
+from bot.goldfish.service import TABLE_COPIES, GameService, is_loadable, table_ids
 from bot.goldfish.store import StoredGame
 from cogs._ui import NO_MENTIONS, reply
 from cogs.goldfish._render import game_embed, game_view
@@ -114,3 +114,23 @@ class Tables:
             tables = self.known_tables(record)
             await self.strip(record.channel_id, tables[:-1])
             self.tables[record.channel_id] = tables[-1:]
+
+    async def replaced(self, interaction: discord.Interaction, record: StoredGame, old: StoredGame | None) -> None:
+        """A new game's table; the game it replaced loses the controls on all its messages."""
+        tables = self.tables.pop(record.channel_id, None) or (table_ids(old) if old else [])
+        await self.post_table(interaction, record)
+        await self.strip(record.channel_id, tables)
+
+    async def ended(self, interaction: discord.Interaction, record: StoredGame) -> None:
+        """/goldfish end: the game's messages lose their controls, and the channel hears how it went."""
+        await self.strip(record.channel_id, self.tables.pop(record.channel_id, None) or table_ids(record))
+        if not is_loadable(record):
+            await reply(interaction, f"Ended the goldfish game that could not be loaded ({interaction.user.mention}).")
+            return
+        game = record.game
+        cycled = game.stats.get("cards_cycled", 0)
+        await reply(
+            interaction,
+            f"Goldfish game ended by {interaction.user.mention} after {game.turn} turn(s): "
+            f"{cycled} card(s) cycled, opponent at {game.opponent_life} life.",
+        )

@@ -17,7 +17,7 @@ from bot.goldfish.store import StoredGame
 from bot.text import escape
 from cogs._ui import reply
 from cogs.goldfish._components import Deferral
-from cogs.goldfish._drafts import Draft, draft_note, needs_draft
+from cogs.goldfish._drafts import Draft, draft_note, needs_draft, with_phyrexian
 from cogs.goldfish._inputs import FIND_NOTHING, select_card, select_ints
 from cogs.goldfish._render import find_mode_note, game_embed, game_view, zone_embed
 from cogs.goldfish._table import Tables
@@ -135,9 +135,10 @@ class TableActions(Tables):
         elif kind == "bottom":
             bottom = tuple(select_ints(values, count=None))
             await self.run(interaction, Action("keep", bottom=bottom), seen=version, edit=True)
-        elif kind == "discard":
+        elif kind in ("discard", "discard0"):
             chosen = tuple(select_ints(values, count=None))
-            await self.run(interaction, Action("discard", cards=chosen), seen=version, edit=True)
+            action = Action("discard", cards=chosen, pay=kind == "discard")
+            await self.run(interaction, action, seen=version, edit=True)
         elif kind == "tap":
             chosen = tuple(select_ints(values, count=None)) if values else ()
             record = await self.playable(interaction, version, edit=True)
@@ -153,8 +154,8 @@ class TableActions(Tables):
         if field is None:
             await self.run(interaction, draft.action(), seen=version, edit=True)
             return
-        draft = draft.with_choice(field, values)
         record = await self.playable(interaction, version, edit=True)
+        draft = with_phyrexian(record.game, draft, values) if field == "l" else draft.with_choice(field, values)
         await self.show(interaction, record, mode=("draft", draft), note=draft_note(record.game, draft))
 
     async def cycle_chosen(

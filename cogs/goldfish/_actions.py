@@ -211,9 +211,12 @@ class TableActions(Tables):
                 game=new,
                 replace_version=record.version,
             )
-        if interaction.message is not None:
-            self.remember(interaction.channel_id, interaction.message.id, fresh=True)
+        clicked = interaction.message.id if interaction.message is not None else None
+        others = [t for t in self.tables.get(interaction.channel_id, []) if t != clicked]
+        if clicked is not None:
+            self.remember(interaction.channel_id, clicked, fresh=True)
         await self.show(interaction, started)
+        await self.strip(interaction.channel_id, others)  # the finished game's other copies
 
     async def on_replace(self, interaction: discord.Interaction, token: str, replace: bool) -> None:
         pending = self.pending.get(token)

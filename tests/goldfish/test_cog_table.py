@@ -90,6 +90,12 @@ async def test_when_the_game_is_over_older_copies_lose_their_controls_but_the_ta
     assert (await game_of(simcord_env, channel)).phase == "over"
     assert controls(first) == []
     assert {"New game", "Replay this seed"} <= labels(latest) and "Next turn" not in labels(latest)
+
+    # Posted again once over, then replayed from the newest copy: the finished game's other copy goes quiet.
+    newest = (await alice.slash(channel, "goldfish status")).response
+    await alice.click(newest, label="Replay this seed")
+    assert (await game_of(simcord_env, channel)).phase == "mulligan"
+    assert controls(latest) == [] and "Keep" in labels(newest)
     assert not simcord_env.errors
 
 

@@ -47,6 +47,23 @@ def is_loadable(record: StoredGame) -> bool:
         return False
 
 
+TABLE_COPIES = 5
+
+
+def table_ids(record: StoredGame) -> list[int]:
+    """The ids of the game's public messages, oldest first: the last one is the table actions edit."""
+    tables = (record.state or {}).get("tables") if isinstance(record.state, dict) else None
+    return [int(t) for t in tables if isinstance(t, int)] if isinstance(tables, list) else []
+
+
+def with_tables(state: dict, record: StoredGame, tables: list[int] | None) -> dict:
+    """The state to save, carrying the game's table messages (given, or as saved before)."""
+    kept = table_ids(record) if tables is None else tables
+    if kept:
+        state["tables"] = kept[-TABLE_COPIES:]
+    return state
+
+
 class GameService:
     def __init__(self, store: GameStore) -> None:
         self.store = store
@@ -109,7 +126,9 @@ class GameService:
 
     # ------------------------------------------------------------ writing
 
-    async def act(self, channel_id: int, user_id: int, action: Action, seen: int | None = None) -> StoredGame:
+    async def act(
+        self, channel_id: int, user_id: int, action: Action, seen: int | None = None, tables: list[int] | None = None
+    ) -> StoredGame:
         """Load → check → apply → save, under the channel's lock; the record carries the action's events."""
         async with self.lock(channel_id):
             record = await self.load(channel_id)
@@ -121,7 +140,7 @@ class GameService:
             try:
                 version = await self.store.save(
                     channel_id,
-                    game.to_dict(),
+                    with_tables(game.to_dict(), record, tables),
                     record.version,
                     user_id=user_id,
                     stats=StatsDelta.of_action(before, game.stats),
@@ -132,7 +151,9 @@ class GameService:
                 ) from None
             return record.with_game(game, version, events)
 
-    async def undo(self, channel_id: int, user_id: int, seen: int | None = None) -> StoredGame:
+    async def undo(
+        self, channel_id: int, user_id: int, seen: int | None = None, tables: list[int] | None = None
+    ) -> StoredGame:
         """Take back the game's last action: the game is rebuilt from its seed and the rest of its action log."""
         async with self.lock(channel_id):
             record = await self.load(channel_id)
@@ -147,7 +168,11 @@ class GameService:
             undone = game.undone()
             try:
                 version = await self.store.save(
-                    channel_id, undone.to_dict(), record.version, user_id=user_id, stats=StatsDelta()
+                    channel_id,
+                    with_tables(undone.to_dict(), record, tables),
+                    record.version,
+                    user_id=user_id,
+                    stats=StatsDelta(),
                 )
             except StaleGameError:
                 raise IllegalAction(

@@ -17,9 +17,10 @@ from bot.goldfish.store import StoredGame
 from bot.text import escape
 from cogs._ui import reply
 from cogs.goldfish._components import Deferral
-from cogs.goldfish._drafts import Draft, draft_note, needs_draft
+from cogs.goldfish._drafts import Draft, draft_note, needs_draft, with_phyrexian
 from cogs.goldfish._inputs import FIND_NOTHING, select_card, select_ints
 from cogs.goldfish._render import find_mode_note, game_embed, game_view, zone_embed
+from cogs.goldfish._table import Tables
 
 
 @dataclass
@@ -30,7 +31,7 @@ class PendingStart:
     begin: Callable[[discord.Interaction], Awaitable[None]]
 
 
-class TableActions:
+class TableActions(Tables):
     """Post/show the game message and handle its components; needs ``service`` and ``pending``."""
 
     service: GameService
@@ -39,8 +40,8 @@ class TableActions:
     # ------------------------------------------------------------ answering
 
     async def post(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
-        """A new public game message (slash commands)."""
-        await reply(interaction, embed=game_embed(record, note=note), view=game_view(record, mode=mode))
+        """A slash command's answer: the table updated in place, and a private note."""
+        await self.update_table(interaction, record, mode=mode, note=note)
 
     async def show(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
         """The clicked game message, updated in place (components), whether or not it was deferred."""
@@ -49,14 +50,18 @@ class TableActions:
             await interaction.edit_original_response(embed=embed, view=view)
         else:
             await interaction.response.edit_message(embed=embed, view=view)
+        if interaction.message is not None:
+            self.remember(interaction.channel_id, interaction.message.id)
+        await self.after_update(record)
 
     async def run(self, interaction: discord.Interaction, action: Action, *, seen: int | None, edit: bool) -> None:
-        async with Deferral(interaction, update=edit):
-            record = await self.service.act(interaction.channel_id, interaction.user.id, action, seen)
+        async with Deferral(interaction, update=edit, private=not edit):
+            tables = self.tables.get(interaction.channel_id)
+            record = await self.service.act(interaction.channel_id, interaction.user.id, action, seen, tables)
         await (self.show if edit else self.post)(interaction, record)
 
     async def playable(self, interaction: discord.Interaction, seen: int | None = None, *, edit: bool = False):
-        async with Deferral(interaction, update=edit):
+        async with Deferral(interaction, update=edit, private=not edit):
             return await self.service.playable(interaction.channel_id, interaction.user.id, seen)
 
     @staticmethod
@@ -68,6 +73,8 @@ class TableActions:
     async def on_button(
         self, interaction: discord.Interaction, kind: str, version: int, iid: int | None = None
     ) -> None:
+        if kind not in ("grave", "lib", "new", "replay"):
+            await self.check_table(interaction)
         if kind in ("next", "mull"):
             await self.run(interaction, Action("next" if kind == "next" else "mulligan"), seen=version, edit=True)
         elif kind == "keep":
@@ -82,7 +89,8 @@ class TableActions:
             await self.run(interaction, Action("activate", iid), seen=version, edit=True)
         elif kind == "undo":
             async with Deferral(interaction, update=True):
-                record = await self.service.undo(interaction.channel_id, interaction.user.id, version)
+                tables = self.tables.get(interaction.channel_id)
+                record = await self.service.undo(interaction.channel_id, interaction.user.id, version, tables)
             await self.show(interaction, record)
         elif kind in ("grave", "lib"):
             game = game_of(await self.service.peek(interaction.channel_id))
@@ -103,6 +111,7 @@ class TableActions:
         card: tuple[int, int] | None,
         tap: tuple[int, ...] = (),
     ) -> None:
+        await self.check_table(interaction)
         if kind == "cycle":
             iid, ability = select_card(values)
             await self.cycle_chosen(interaction, iid, ability, version, edit=True, tap=tap)
@@ -126,9 +135,10 @@ class TableActions:
         elif kind == "bottom":
             bottom = tuple(select_ints(values, count=None))
             await self.run(interaction, Action("keep", bottom=bottom), seen=version, edit=True)
-        elif kind == "discard":
+        elif kind in ("discard", "discard0"):
             chosen = tuple(select_ints(values, count=None))
-            await self.run(interaction, Action("discard", cards=chosen), seen=version, edit=True)
+            action = Action("discard", cards=chosen, pay=kind == "discard")
+            await self.run(interaction, action, seen=version, edit=True)
         elif kind == "tap":
             chosen = tuple(select_ints(values, count=None)) if values else ()
             record = await self.playable(interaction, version, edit=True)
@@ -139,12 +149,13 @@ class TableActions:
     async def on_draft(
         self, interaction: discord.Interaction, version: int, code: str, field: str | None, values: list[str]
     ) -> None:
+        await self.check_table(interaction)
         draft = Draft.decode(code)
         if field is None:
             await self.run(interaction, draft.action(), seen=version, edit=True)
             return
-        draft = draft.with_choice(field, values)
         record = await self.playable(interaction, version, edit=True)
+        draft = with_phyrexian(record.game, draft, values) if field == "l" else draft.with_choice(field, values)
         await self.show(interaction, record, mode=("draft", draft), note=draft_note(record.game, draft))
 
     async def cycle_chosen(
@@ -158,7 +169,7 @@ class TableActions:
         tap: tuple[int, ...] = (),
     ) -> None:
         """Cycle now, or first ask what a search finds or what the engine needs chosen (X, pay, sacrifice)."""
-        async with Deferral(interaction, update=edit):
+        async with Deferral(interaction, update=edit, private=not edit):
             record = await self.service.load(interaction.channel_id)
             self.service.check_player(record, interaction.user.id)
             self.service.check_fresh(record, Action("cycle", iid, ability), version)
@@ -200,7 +211,12 @@ class TableActions:
                 game=new,
                 replace_version=record.version,
             )
+        clicked = interaction.message.id if interaction.message is not None else None
+        others = [t for t in self.tables.get(interaction.channel_id, []) if t != clicked]
+        if clicked is not None:
+            self.remember(interaction.channel_id, clicked, fresh=True)
         await self.show(interaction, started)
+        await self.strip(interaction.channel_id, others)  # the finished game's other copies
 
     async def on_replace(self, interaction: discord.Interaction, token: str, replace: bool) -> None:
         pending = self.pending.get(token)

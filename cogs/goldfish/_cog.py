@@ -77,6 +77,7 @@ class Goldfish(TableActions, commands.Cog):
         self.service: GameService
         self.fetch_collection: CollectionFetcher | None = None
         self.pending: dict[str, PendingStart] = {}
+        self.tables: dict[int, list[int]] = {}
 
     async def cog_load(self) -> None:
         self.store = GameStore(self.bot.db)  # type: ignore[attr-defined]
@@ -138,7 +139,7 @@ class Goldfish(TableActions, commands.Cog):
             if answer is interaction and decklist:
                 # Deferred ephemerally: the first follow-up answers privately, the second is the game.
                 await answer.followup.send(f"Deck ready: {escape(built.name)} ({built.size()} cards).", ephemeral=True)
-            await self.post(answer, record)
+            await self.replaced(answer, record, existing)
 
         if not ask:
             await begin(interaction)
@@ -296,8 +297,9 @@ class Goldfish(TableActions, commands.Cog):
     @command(goldfish, "undo")
     async def undo(self, interaction: discord.Interaction) -> None:
         """Take back your last action (the game is replayed from its seed without it)."""
-        async with Deferral(interaction, update=False):
-            record = await self.service.undo(interaction.channel_id, interaction.user.id)
+        async with Deferral(interaction, update=False, private=True):
+            tables = self.tables.get(interaction.channel_id)
+            record = await self.service.undo(interaction.channel_id, interaction.user.id, tables=tables)
         await self.post(interaction, record)
 
     @command(goldfish, "discard")
@@ -352,7 +354,7 @@ class Goldfish(TableActions, commands.Cog):
         """Post the game message again, with its buttons."""
         record = await self.service.peek(interaction.channel_id)
         game_of(record)
-        await self.post(interaction, record)
+        await self.post_table(interaction, record)
 
     @command(goldfish, "hand")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -371,16 +373,7 @@ class Goldfish(TableActions, commands.Cog):
         """End the game in this channel (its starter, or anyone with Manage Messages)."""
         async with Deferral(interaction, update=False):
             record = await self.service.end(interaction.channel_id, interaction.user.id, self.can_manage(interaction))
-        if not is_loadable(record):
-            await reply(interaction, f"Ended the goldfish game that could not be loaded ({interaction.user.mention}).")
-            return
-        game = record.game
-        cycled = game.stats.get("cards_cycled", 0)
-        await reply(
-            interaction,
-            f"Goldfish game ended by {interaction.user.mention} after {game.turn} turn(s): "
-            f"{cycled} card(s) cycled, opponent at {game.opponent_life} life.",
-        )
+        await self.ended(interaction, record)
 
     # ------------------------------------------------------------ statistics
 

@@ -45,8 +45,11 @@ class Deferral:
     by something else (a test harness) while the work waits on the database thread.
     """
 
-    def __init__(self, interaction: discord.Interaction, *, update: bool, after: float = DEFER_AFTER) -> None:
+    def __init__(
+        self, interaction: discord.Interaction, *, update: bool, after: float = DEFER_AFTER, private: bool = False
+    ) -> None:
         self.interaction = interaction
+        self.private = private
         self.update = update
         self.after = after
         self._timer: threading.Timer | None = None
@@ -82,7 +85,7 @@ class Deferral:
         if self.update:
             await self.interaction.response.defer()
         else:
-            await self.interaction.response.defer(thinking=True)
+            await self.interaction.response.defer(thinking=True, ephemeral=self.private)
 
 
 class FromOwnComponent:
@@ -122,10 +125,11 @@ class GoldfishButton(
 class GoldfishSelect(
     FromOwnComponent,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"gf:(?P<kind>cycle|land|cast|find|bottom|discard|tap):(?P<version>\d{1,9})"
+    template=r"gf:(?P<kind>cycle|land|cast|find|bottom|discard0|discard|tap):(?P<version>\d{1,9})"
     r"(?::(?P<iid>\d{1,9}):(?P<ability>\d{1,2}))?(?::t(?P<tap>[0-9+]{1,70}))?",
 ):
-    """Card choices: ``gf:cycle|land|cast|bottom|discard|tap:<version>``, ``gf:find:<version>:<iid>:<ability>``;
+    """Card choices: ``gf:cycle|land|cast|bottom|discard|discard0|tap:<version>`` (``discard0``: discard
+    without paying the optional {1} of Drake Haven and the like), ``gf:find:<version>:<iid>:<ability>``;
     ``:t<iid>+<iid>`` carries the lands the player chose to tap for the next payment."""
 
     @classmethod
@@ -159,7 +163,7 @@ class GoldfishSelect(
 class DraftSelect(
     FromOwnComponent,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"gf:d(?P<field>[xps]):(?P<version>\d{1,9}):(?P<draft>[0-9a-z.+\-]{1,80})",
+    template=r"gf:d(?P<field>[xpsl]):(?P<version>\d{1,9}):(?P<draft>[0-9a-z.+\-]{1,80})",
 ):
     """A choice for an action being prepared (X, "you may pay {1}", what to sacrifice):
     ``gf:d<field>:<version>:<draft>``."""

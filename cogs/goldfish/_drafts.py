@@ -14,6 +14,7 @@ import discord
 
 from bot import limits
 from bot.goldfish import Action, Game, IllegalAction
+from bot.goldfish.mana import plan
 from bot.goldfish.scripts import SCRIPTS, script_for
 from bot.text import clip, escape
 from cogs.goldfish._components import DraftButton, DraftSelect, GoldfishButton
@@ -81,7 +82,7 @@ def _has_x(game: Game, draft: Draft) -> bool:
     return ability.cost.has_x or script_for(card.name).pays_x
 
 
-def _optional_payers(game: Game) -> list[str]:
+def optional_payers(game: Game) -> list[str]:
     names = []
     for permanent in game.battlefield:
         script = SCRIPTS.get(permanent.name)
@@ -101,9 +102,39 @@ def _sacrifice_candidates(game: Game, draft: Draft) -> tuple[str | None, list]:
     return what, [p for p in game.battlefield if game.is_sacrificable(p, what)]
 
 
+def phyrexian_ways(game: Game, draft: Draft) -> dict[str, tuple[int, ...]]:
+    """For a spell with Phyrexian mana (107.4f) that can be paid either way: the lands to tap to pay it all
+    with mana ("mana") and to pay its Phyrexian symbols with life instead ("life"); else nothing.
+
+    The choice travels as the lands to tap: the engine pays life for whatever the chosen lands leave."""
+    card = next((c for c in game.hand if c.iid == draft.iid), None)
+    if draft.kind != "c" or card is None:
+        return {}
+    symbols = game.cast_symbols(card.name, draft.x)
+    phyrexian = [s for s in symbols if s.endswith("/P")]
+    if not phyrexian:
+        return {}
+    plain = [s for s in symbols if not s.endswith("/P")]
+    sources = game.mana_sources()
+    mana = plan([*plain, *(s.split("/")[0] for s in phyrexian)], sources)
+    life = plan(plain, sources) if plain and game.life >= 2 * len(phyrexian) else None
+    if mana is None or life is None or not life.lands:
+        return {}
+    return {"mana": mana.lands, "life": life.lands}
+
+
+def with_phyrexian(game: Game, draft: Draft, values: list[str]) -> Draft:
+    ways = phyrexian_ways(game, draft)
+    if values not in (["0"], ["1"]) or not ways:
+        raise IllegalAction(FORGED)
+    return replace(draft, tap=ways["life" if values == ["1"] else "mana"])
+
+
 def needs_draft(game: Game, draft: Draft) -> bool:
     """Whether cycling or casting this card asks the player something first."""
-    if draft.kind == "k" and _optional_payers(game):
+    if draft.kind == "k" and optional_payers(game):
+        return True
+    if phyrexian_ways(game, draft):
         return True
     return _has_x(game, draft) or bool(_sacrifice_candidates(game, draft)[1])
 
@@ -128,7 +159,7 @@ def draft_view(game: Game, version: int, draft: Draft) -> discord.ui.View:
         most = min(MAX_X, len(game.mana_sources()), limits.SELECT_OPTIONS - 1)
         options = [_option(f"X = {n}", str(n), n == draft.x) for n in range(most + 1)]
         view.add_item(DraftSelect.make("x", version, code, f"X = {draft.x}", options))
-    payers = _optional_payers(game) if draft.kind == "k" else []
+    payers = optional_payers(game) if draft.kind == "k" else []
     if payers:
         names = ", ".join(payers)
         options = [
@@ -136,6 +167,16 @@ def draft_view(game: Game, version: int, draft: Draft) -> discord.ui.View:
             _option("Don't pay", "0", not draft.pay),
         ]
         view.add_item(DraftSelect.make("p", version, code, "You may pay {1}…", options))
+    ways = phyrexian_ways(game, draft)
+    if ways:
+        card = next(c for c in game.hand if c.iid == draft.iid)
+        phyrexian = [s for s in game.cast_symbols(card.name) if s.endswith("/P")]
+        shown = "".join("{" + s + "}" for s in phyrexian)
+        options = [
+            _option(f"Pay {shown} with mana", "0", draft.tap == ways["mana"]),
+            _option(f"Pay {2 * len(phyrexian)} life instead (107.4f)", "1", draft.tap == ways["life"]),
+        ]
+        view.add_item(DraftSelect.make("l", version, code, f"Pay {shown} with…", options))
     what, candidates = _sacrifice_candidates(game, draft)
     if candidates:
         options = [

@@ -15,7 +15,7 @@ from bot.goldfish.store import StoredGame
 from bot.goldfish.table import cycle_label, hand_lines, plural, table_text
 from bot.text import chunk_lines, clip, escape, fit_lines
 from cogs.goldfish._components import GoldfishButton, GoldfishSelect
-from cogs.goldfish._drafts import draft_view
+from cogs.goldfish._drafts import draft_view, optional_payers
 from cogs.goldfish._inputs import FIND_NOTHING
 
 TEAL = discord.Colour.dark_teal()
@@ -94,7 +94,17 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
         count = len(game.hand) - 7
         options = [_option(card.name, str(card.iid)) for card in game.hand]
         placeholder = f"Discard {count} card{'s' if count != 1 else ''} down to seven (CR 514.1)…"
-        view.add_item(GoldfishSelect.make(f"gf:discard:{version}", placeholder, options, count))
+        payers = optional_payers(game)
+        if payers:
+            names = ", ".join(payers)
+            view.add_item(
+                GoldfishSelect.make(f"gf:discard:{version}", f"{placeholder} paying {{1}} for {names}", options, count)
+            )
+            view.add_item(
+                GoldfishSelect.make(f"gf:discard0:{version}", f"{placeholder} not paying {{1}}", options, count)
+            )
+        else:
+            view.add_item(GoldfishSelect.make(f"gf:discard:{version}", placeholder, options, count))
         if can_undo:
             view.add_item(undo)
         return view

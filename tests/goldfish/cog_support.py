@@ -28,6 +28,22 @@ async def game_of(env, channel) -> Game:
     return Game.from_dict(record.state)
 
 
+def table(channel):
+    """The channel's newest public game message (the table the commands edit)."""
+    games = [
+        m
+        for m in channel.history()
+        if not m.flags.ephemeral and m.embeds and "game version" in (m.embeds[0].footer.text or "")
+    ]
+    assert games, "no game message in the channel"
+    return games[-1]
+
+
+def updated(result) -> None:
+    """A slash command that acted answered privately, pointing at the table it updated."""
+    assert result.ephemeral and "the table above is updated" in result.response.content
+
+
 def controls(message) -> list[dict]:
     return [c for c in walk_components(message.components) if c.get("custom_id")]
 

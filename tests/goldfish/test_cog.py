@@ -14,6 +14,8 @@ from tests.goldfish.cog_support import (
     game_of,
     hand_field,
     stored,
+    table,
+    updated,
 )
 
 
@@ -99,7 +101,9 @@ async def test_whole_game_mulligan_keep_land_cycle_typecycle_next_status_log_end
     end = await alice.slash(channel, "goldfish end")
     assert not end.ephemeral and "after 2 turn(s)" in end.response.content
     assert await stored(simcord_env, channel) is None
-    gone = await alice.click(message, label="Next turn")
+    # The ended game's messages lose their controls; a command still gets the clear answer.
+    assert controls(message) == [] and controls(status.response) == []
+    gone = await alice.slash(channel, "goldfish next")
     assert gone.ephemeral and "no goldfish game" in gone.response.content
     assert not simcord_env.errors
 
@@ -146,20 +150,21 @@ async def test_slash_cycle_with_autocomplete_and_find(simcord_env, channel, alic
 
     result = await alice.slash(channel, "goldfish cycle", card=ent["value"], find=forest["value"])
 
-    assert not result.ephemeral
+    updated(result)
     game = await game_of(simcord_env, channel)
     assert game.stats["typecycling_searches"] == 1
-    assert "Forest and put it into your hand" in fields(result.response)["What happened"]
+    assert "Forest and put it into your hand" in fields(table(channel))["What happened"]
 
 
 async def test_slash_cycle_by_typed_name_without_find_asks_what_to_find(simcord_env, channel, alice):
-    await alice.slash(channel, "goldfish start", deck="landcycling", seed=LANDCYCLING_ENT)
+    message = (await alice.slash(channel, "goldfish start", deck="landcycling", seed=LANDCYCLING_ENT)).response
     await alice.slash(channel, "goldfish keep")
     await alice.slash(channel, "goldfish play", card="forest")
 
     result = await alice.slash(channel, "goldfish cycle", card="generous ent")
 
-    assert control(result.response, "gf:find:")
+    assert result.ephemeral and "asks for your choice" in result.response.content
+    assert table(channel).id == message.id and control(message, "gf:find:")
     assert (await game_of(simcord_env, channel)).stats["cards_cycled"] == 0
 
 
@@ -180,18 +185,21 @@ async def test_buttons_keep_working_after_a_restart(simcord_env, channel, alice,
     assert not simcord_env.errors
 
 
-async def test_a_second_click_on_the_same_card_is_told_the_card_is_gone(simcord_env, channel, alice):
+async def test_a_click_on_an_old_copy_of_the_table_is_answered_with_the_latest_one(simcord_env, channel, alice):
     first = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
     await alice.click(first, label="Keep")
     await choose(alice, first, "gf:land:", "Plains")
-    # A second copy of the game message, as after /goldfish status: both offer the same card.
+    # /goldfish status posts the table again: the first message is now an old copy offering the same card.
     second = (await alice.slash(channel, "goldfish status")).response
+    assert table(channel).id == second.id
     version = (await stored(simcord_env, channel)).version
 
-    await choose(alice, first, "gf:cycle:", "Cycle Secluded Steppe")
-    late = await choose(alice, second, "gf:cycle:", "Cycle Secluded Steppe")
+    late = await choose(alice, first, "gf:cycle:", "Cycle Secluded Steppe")
 
-    assert late.ephemeral and "That card is gone" in late.response.content
+    assert late.ephemeral and "old copy of the table" in late.response.content
+    assert f"/{second.id}" in late.response.content  # a jump link to the latest table
+    assert (await stored(simcord_env, channel)).version == version
+    await choose(alice, second, "gf:cycle:", "Cycle Secluded Steppe")
     game = await game_of(simcord_env, channel)
     assert game.stats["cards_cycled"] == 1
     assert [c.name for c in game.graveyard] == ["Secluded Steppe"]
@@ -203,10 +211,10 @@ async def test_a_stale_next_turn_button_does_not_advance_twice(simcord_env, chan
     await alice.click(first, label="Keep")
     second = (await alice.slash(channel, "goldfish status")).response
 
-    await alice.click(first, label="Next turn")
-    late = await alice.click(second, label="Next turn")
+    await alice.click(second, label="Next turn")
+    late = await alice.click(first, label="Next turn")
 
-    assert late.ephemeral and "moved on" in late.response.content
+    assert late.ephemeral and "old copy of the table" in late.response.content
     assert (await game_of(simcord_env, channel)).turn == 2
 
 
@@ -289,8 +297,9 @@ async def test_cast_a_payoff_permanent_with_autocomplete(simcord_env, channel, a
     assert choices and choices[0]["name"].startswith("Lightning Rift — {1}{R}")
     result = await alice.slash(channel, "goldfish cast", card=choices[0]["value"])
 
-    assert not result.ephemeral
-    assert "Lightning Rift" in fields(result.response)["Battlefield"]
+    updated(result)
+    assert table(channel).id == message.id  # edited in place, not posted again
+    assert "Lightning Rift" in fields(message)["Battlefield"]
     assert "Lightning Rift" in [p.name for p in (await game_of(simcord_env, channel)).battlefield]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.goldfish.cog_support import SLIDE_SIMPLE, fake_collection, fields, game_of, stored
+from tests.goldfish.cog_support import SLIDE_SIMPLE, fake_collection, fields, game_of, stored, table, updated
 
 
 def goldfish_schema(env) -> dict:
@@ -175,4 +175,5 @@ async def test_keep_after_a_mulligan_by_names(simcord_env, channel, alice):
 
     after = await game_of(simcord_env, channel)
     assert after.phase == "main" and after.library[-1].name == game.hand[0].name
-    assert "Mulligan" in fields(kept.response)["What happened"] or after.turn == 1
+    updated(kept)
+    assert "Mulligan" in fields(table(channel))["What happened"] or after.turn == 1

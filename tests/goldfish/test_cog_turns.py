@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.goldfish.decks import bundled_cards
 from bot.goldfish.scenario import position
-from tests.goldfish.cog_support import SLIDE_SIMPLE, choose, control, controls, fields, game_of
+from tests.goldfish.cog_support import SLIDE_SIMPLE, choose, control, controls, fields, game_of, updated
 
 
 def labels(message) -> set[str]:
@@ -148,7 +148,7 @@ async def test_slash_commands_take_the_lands_x_and_payment_and_undo(simcord_env,
         permanents=["Drake Haven"],
     )
     result = await alice.slash(channel, "goldfish cycle", card="Decree of Justice", x=1, pay=False)
-    assert not result.ephemeral
+    updated(result)
     game = await game_of(simcord_env, channel)
     assert [p.name for p in game.battlefield if p.token] == ["Soldier token"]
     refused = await alice.slash(channel, "goldfish undo")

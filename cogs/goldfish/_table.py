@@ -1,0 +1,136 @@
+"""One table a game: the public message every action edits in place, and its older copies.
+
+The table's message id is remembered in memory and saved with the game's state on its next write,
+so it survives a restart. Slash commands edit the table and answer the player privately; the table
+is posted again only when there is none or it was deleted. When a game ends or is replaced, its
+older copies lose their controls.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+import discord
+
+from bot.goldfish import IllegalAction
+from bot.goldfish.service import TABLE_COPIES, GameService, is_loadable, table_ids
+from bot.goldfish.store import StoredGame
+from cogs._ui import NO_MENTIONS, reply
+from cogs.goldfish._render import game_embed, game_view
+
+log = logging.getLogger(__name__)
+
+
+def jump_url(interaction: discord.Interaction, message_id: int) -> str:
+    return f"https://discord.com/channels/{interaction.guild_id}/{interaction.channel_id}/{message_id}"
+
+
+class Tables:
+    """Where each channel's table is; needs ``bot``."""
+
+    bot: discord.Client
+    service: GameService
+    tables: dict[int, list[int]]
+
+    def known_tables(self, record: StoredGame) -> list[int]:
+        known = self.tables.get(record.channel_id)
+        if known is None:
+            known = self.tables[record.channel_id] = table_ids(record)
+        return known
+
+    def remember(self, channel_id: int, message_id: int, *, fresh: bool = False) -> None:
+        tables = [] if fresh else [t for t in self.tables.get(channel_id, []) if t != message_id]
+        self.tables[channel_id] = [*tables, message_id][-TABLE_COPIES:]
+
+    def partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
+        return self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)  # type: ignore[attr-defined]
+
+    async def strip(self, channel_id: int, message_ids: list[int]) -> None:
+        """Remove the controls from a game's older messages (a deleted one is simply skipped)."""
+        for message_id in message_ids:
+            with contextlib.suppress(discord.HTTPException):
+                await self.partial(channel_id, message_id).edit(view=None)
+
+    async def check_table(self, interaction: discord.Interaction) -> None:
+        """Refuse a click on an older copy of the table, pointing at the latest one."""
+        tables = self.tables.get(interaction.channel_id)
+        if tables is None:
+            record = await self.service.peek(interaction.channel_id)
+            tables = self.known_tables(record)
+        clicked = interaction.message.id if interaction.message else None
+        if clicked is None or not tables or clicked == tables[-1]:
+            return
+        if clicked not in tables:
+            # A table this process never saw (say, posted before a restart and never saved): it is the table now.
+            self.remember(interaction.channel_id, clicked)
+            return
+        raise IllegalAction(
+            "This is an old copy of the table, so nothing happened; use the latest one: "
+            f"{jump_url(interaction, tables[-1])}"
+        )
+
+    async def post_table(
+        self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None, deferred: bool = False
+    ) -> None:
+        """A new public table (start, status, or when the table is gone); older copies keep their place.
+
+        ``deferred``: the command was acknowledged privately, so the table goes to the channel and
+        the acknowledgement becomes the private note.
+        """
+        embed, view = game_embed(record, note=note), game_view(record, mode=mode)
+        if deferred:
+            channel = self.bot.get_partial_messageable(interaction.channel_id)  # type: ignore[attr-defined]
+            message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+            await reply(interaction, f"The table was gone, so here it is again: {message.jump_url}", ephemeral=True)
+        elif interaction.response.is_done():
+            message = await interaction.followup.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS, wait=True)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+            message = await interaction.original_response()
+        self.remember(record.channel_id, message.id)
+
+    async def update_table(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
+        """A slash command's answer: the table edited in place and a private note, or a new table if it's gone."""
+        tables = self.known_tables(record)
+        if tables:
+            try:
+                await self.partial(record.channel_id, tables[-1]).edit(
+                    embed=game_embed(record, note=note), view=game_view(record, mode=mode)
+                )
+            except discord.NotFound:
+                log.info("Goldfish table in channel %s was deleted; posting it again", record.channel_id)
+            else:
+                done = "Done — the table above is updated" if mode is None else "The table above asks for your choice"
+                await reply(interaction, f"{done}: {jump_url(interaction, tables[-1])}", ephemeral=True)
+                await self.after_update(record)
+                return
+        await self.post_table(interaction, record, mode=mode, note=note, deferred=interaction.response.is_done())
+        await self.after_update(record)
+
+    async def after_update(self, record: StoredGame) -> None:
+        """A game that just ended keeps its controls (New game, Replay) on the latest table only."""
+        if record.game.phase == "over":
+            tables = self.known_tables(record)
+            await self.strip(record.channel_id, tables[:-1])
+            self.tables[record.channel_id] = tables[-1:]
+
+    async def replaced(self, interaction: discord.Interaction, record: StoredGame, old: StoredGame | None) -> None:
+        """A new game's table; the game it replaced loses the controls on all its messages."""
+        tables = self.tables.pop(record.channel_id, None) or (table_ids(old) if old else [])
+        await self.post_table(interaction, record)
+        await self.strip(record.channel_id, tables)
+
+    async def ended(self, interaction: discord.Interaction, record: StoredGame) -> None:
+        """/goldfish end: the game's messages lose their controls, and the channel hears how it went."""
+        await self.strip(record.channel_id, self.tables.pop(record.channel_id, None) or table_ids(record))
+        if not is_loadable(record):
+            await reply(interaction, f"Ended the goldfish game that could not be loaded ({interaction.user.mention}).")
+            return
+        game = record.game
+        cycled = game.stats.get("cards_cycled", 0)
+        await reply(
+            interaction,
+            f"Goldfish game ended by {interaction.user.mention} after {game.turn} turn(s): "
+            f"{cycled} card(s) cycled, opponent at {game.opponent_life} life.",
+        )

@@ -53,3 +53,22 @@ def write_bulk(path: Path, count: int = FULL_SIZE, seed: int = 35) -> list[str]:
             card["uri"] = f"https://api.scryfall.com/cards/{card_id}"
             out.write(json.dumps(card, ensure_ascii=False) + "\n")
     return names
+
+
+def typed(names: list[str], count: int, rng: random.Random) -> list[str]:
+    """What users type: full names, lower case, first words, prefixes and one-letter typos."""
+    mixed = []
+    for name in rng.sample(names, count):
+        kind = rng.randrange(5)
+        if kind == 0:
+            mixed.append(name)
+        elif kind == 1:
+            mixed.append(name.lower())
+        elif kind == 2:
+            mixed.append(" ".join(name.split()[:2]))
+        elif kind == 3:
+            mixed.append(name[: max(4, len(name) - 3)])
+        else:
+            cut = rng.randrange(1, len(name) - 1)
+            mixed.append(name[:cut] + name[cut + 1 :])
+    return mixed

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from _bench import Report, median, percentile  # noqa: E402
-from _synthetic_bulk import FULL_SIZE, write_bulk  # noqa: E402
+from _synthetic_bulk import FULL_SIZE, typed, write_bulk  # noqa: E402
 
 from bot.carddb import CardData  # noqa: E402
 from tests.support.fake_bulk import FakeBulk  # noqa: E402
@@ -55,25 +55,6 @@ def import_in_child(db_path: Path, bulk: Path) -> tuple[float, float, int]:
     return seconds, usage.ru_maxrss / 1024, int(out.strip())
 
 
-def queries(names: list[str], rng: random.Random) -> list[str]:
-    """A mix of what users type: full names, lower case, first words, prefixes and typos."""
-    mixed = []
-    for name in rng.sample(names, LOOKUPS):
-        kind = rng.randrange(5)
-        if kind == 0:
-            mixed.append(name)
-        elif kind == 1:
-            mixed.append(name.lower())
-        elif kind == 2:
-            mixed.append(" ".join(name.split()[:2]))
-        elif kind == 3:
-            mixed.append(name[: max(4, len(name) - 3)])
-        else:
-            cut = rng.randrange(1, len(name) - 1)
-            mixed.append(name[:cut] + name[cut + 1 :])  # one letter dropped
-    return mixed
-
-
 async def time_calls(calls) -> list[float]:
     times = []
     for call in calls:
@@ -89,7 +70,7 @@ async def measure_reads(data_dir: Path, names: list[str], fake: FakeBulk, seed: 
     try:
         # Warm-up: the fuzzy index is built on the first misspelling.
         await card_data.named("Keeneye Withuot Deadshot")
-        named = await time_calls([lambda q=q: card_data.named(q) for q in queries(names, rng)])
+        named = await time_calls([lambda q=q: card_data.named(q) for q in typed(names, LOOKUPS, rng)])
         prefixes = [name[: rng.randint(1, 6)] for name in rng.sample(names, LOOKUPS)]
         complete = await time_calls([lambda p=p: card_data.autocomplete(p) for p in prefixes])
         wanted = rng.sample(names, CONCURRENT)

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 import discord  # noqa: E402
 from _bench import Report, median, percentile  # noqa: E402
-from _synthetic_bulk import FULL_SIZE, write_bulk  # noqa: E402
+from _synthetic_bulk import FULL_SIZE, typed, write_bulk  # noqa: E402
 from simcord.env import Env  # noqa: E402
 
 from bot.carddb.service import FILE_NAME  # noqa: E402
@@ -119,25 +119,6 @@ class Stopwatch:
     def uninstall(self) -> None:
         discord.InteractionResponse.defer, discord.Webhook.send = self._originals
         discord.app_commands.Command._invoke_with_namespace = self._invoke
-
-
-def typed(names: list[str], count: int, rng: random.Random) -> list[str]:
-    """What users type: full names, lower case, first words, prefixes and one-letter typos."""
-    mixed = []
-    for name in rng.sample(names, count):
-        kind = rng.randrange(5)
-        if kind == 0:
-            mixed.append(name)
-        elif kind == 1:
-            mixed.append(name.lower())
-        elif kind == 2:
-            mixed.append(" ".join(name.split()[:2]))
-        elif kind == 3:
-            mixed.append(name[: max(4, len(name) - 3)])
-        else:
-            cut = rng.randrange(1, len(name) - 1)
-            mixed.append(name[:cut] + name[cut + 1 :])
-    return mixed
 
 
 async def local_run(bulk_db: Path, names: list[str], seed: int) -> dict[str, float]:

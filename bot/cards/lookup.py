@@ -224,26 +224,11 @@ class CardSource:
                     raise CardNotFound("No cards match that search.", status=404, code="not_found")
                 return CardList(list(records), len(records), LOCAL, data_date=self._data_date())
         answer = await self.client.search(cycling_query(kind, extra), order="name")
-        page = answer.data
-        cards = list(page.get("data") or [])
-        return CardList(
-            cards,
-            int(page.get("total_cards") or len(cards)),
-            API,
-            next_page=page.get("next_page") if page.get("has_more") else None,
-            warnings=[str(warning) for warning in page.get("warnings") or []],
-        )
+        return _api_list(answer.data)
 
     async def next_page(self, url: str) -> CardList:
         """The next page of an API list."""
-        page = (await self.client.next_page(url)).data
-        cards = list(page.get("data") or [])
-        return CardList(
-            cards,
-            int(page.get("total_cards") or len(cards)),
-            API,
-            next_page=page.get("next_page") if page.get("has_more") else None,
-        )
+        return _api_list((await self.client.next_page(url)).data)
 
     async def collection(self, identifiers: Sequence[dict]) -> tuple[list[dict], list[dict]]:
         """Cards for a decklist's identifiers, as Scryfall's ``/cards/collection`` gives them.
@@ -275,3 +260,15 @@ class CardSource:
             cards.extend(more)
             not_found.extend(missing)
         return cards, not_found
+
+
+def _api_list(page: dict) -> CardList:
+    """One page of a Scryfall list object as a ``CardList``, with the address of the next page."""
+    cards = list(page.get("data") or [])
+    return CardList(
+        cards,
+        int(page.get("total_cards") or len(cards)),
+        API,
+        next_page=page.get("next_page") if page.get("has_more") else None,
+        warnings=[str(warning) for warning in page.get("warnings") or []],
+    )

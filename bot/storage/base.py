@@ -50,3 +50,18 @@ def bundled_migrations(dialect: str = "sqlite") -> list[Migration]:
 def now_text() -> str:
     """The current UTC time as the tables store it (``2026-01-31T12:00:00Z``), the same in both dialects."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class MetaSettings:
+    """Small key/value settings (the command-sync hash, …) in the ``meta`` table, the same SQL on both dialects."""
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self.fetchone("SELECT value FROM meta WHERE key = ?", (key,))  # type: ignore[attr-defined]
+        return None if row is None else row["value"]
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.transaction() as conn:  # type: ignore[attr-defined]
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )

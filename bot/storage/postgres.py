@@ -20,7 +20,7 @@ from typing import Any
 import asyncpg
 
 from bot.config import redact_database_url as redact_url
-from bot.storage.base import Migration, StorageError, bundled_migrations
+from bot.storage.base import MetaSettings, Migration, StorageError, bundled_migrations
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ async def _keep_session(connection: asyncpg.Connection) -> None:
     LISTEN, advisory locks released where taken), and asyncpg's default reset costs a round trip per use."""
 
 
-class PostgresDatabase:
+class PostgresDatabase(MetaSettings):
     """An asyncpg pool: each transaction and each read takes its own connection, so reads never wait for writers,
     and concurrent writes are kept apart by PostgreSQL's row locks (a versioned UPDATE that lost a race
     changes no row)."""
@@ -244,14 +244,3 @@ class PostgresDatabase:
 
     async def fetchall(self, sql: str, params: tuple = (), *, reader: bool = False) -> list[asyncpg.Record]:
         return await self.pool.fetch(placeholders(sql), *params)
-
-    async def get_meta(self, key: str) -> str | None:
-        row = await self.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
-        return None if row is None else row["value"]
-
-    async def set_meta(self, key: str, value: str) -> None:
-        async with self.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )

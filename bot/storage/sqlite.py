@@ -16,7 +16,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.storage.base import Migration, StorageError, bundled_migrations
+from bot.storage.base import MetaSettings, Migration, StorageError, bundled_migrations
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 LEGACY_MIGRATIONS_TABLE = "schema_migrations"
 
 
-class Database:
+class Database(MetaSettings):
     """The bot's aiosqlite connections: one writer shared by the bot, and a read-only reader.
 
     aiosqlite runs every statement on one thread, so two tasks writing at once would
@@ -164,17 +164,6 @@ class Database:
         # One round trip to the database thread (execute, fetch and close together).
         conn = (self.reader or self.connection) if reader else self.connection
         return list(await conn.execute_fetchall(sql, params))
-
-    async def get_meta(self, key: str) -> str | None:
-        row = await self.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
-        return None if row is None else row["value"]
-
-    async def set_meta(self, key: str, value: str) -> None:
-        async with self.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
 
 
 # -- start-up failures --------------------------------------------------------------------------------------

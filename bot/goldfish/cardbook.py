@@ -114,6 +114,7 @@ class CardBook:
         self.cards = cards
         self._facts: dict[str, CardFacts] = {}
         self._searches: dict[tuple[str, str], bool] = {}
+        self._colours: dict[tuple[str, int], frozenset[str]] = {}
 
     def __getitem__(self, name: str) -> CardFacts:
         facts = self._facts.get(name)
@@ -123,6 +124,14 @@ class CardBook:
 
     def __contains__(self, name: str) -> bool:
         return name in self.cards
+
+    def face_colours(self, name: str, face: int) -> frozenset[str]:
+        """The mana a land of this name makes when played as ``face`` (asked on every mana decision)."""
+        key = (name, face)
+        colours = self._colours.get(key)
+        if colours is None:
+            colours = self._colours[key] = self[name].face_colours(face)
+        return colours
 
     def matches(self, name: str, search: str) -> bool:
         key = (name, search)

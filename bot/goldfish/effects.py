@@ -74,10 +74,11 @@ class Effects:
         """The mana a permanent can tap for (lands only, by the face it was played as; tokens make none)."""
         if permanent.token or permanent.name not in self.book:
             return frozenset()
-        return self.book[permanent.name].face_colours(permanent.face)
+        return self.book.face_colours(permanent.name, permanent.face)
 
     def mana_sources(self) -> list[tuple[int, frozenset[str]]]:
-        return [(p.iid, c) for p in self.battlefield if not p.tapped and (c := self.colours_of(p))]
+        colours_of = self.colours_of
+        return [(p.iid, c) for p in self.battlefield if not p.tapped and (c := colours_of(p))]
 
     def can_pay(self, symbols: Sequence[str]) -> bool:
         return payable(symbols, self.mana_sources(), self.life)

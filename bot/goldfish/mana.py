@@ -156,16 +156,37 @@ def plan(
     """
     classes, groups = _groups(sources)
     start = tuple(len(groups[c]) for c in classes)
-    kept = [_alternatives(cost, life) for cost in keep]
+    best_found = _best_plan(tuple(symbols), classes, start, life, tuple(tuple(cost) for cost in keep))
+    if best_found is None:
+        return None
+    used: dict[int, int] = {}
+    chosen = []
+    for k in best_found[1]:
+        chosen.append(groups[classes[k]][used.get(k, 0)])
+        used[k] = used.get(k, 0) + 1
+    return Payment(tuple(chosen), best_found[2])
+
+
+@lru_cache(maxsize=8192)
+def _best_plan(
+    symbols: tuple[str, ...],
+    classes: tuple[frozenset[str], ...],
+    start: tuple[int, ...],
+    life: int,
+    keep: tuple[tuple[str, ...], ...],
+) -> tuple[tuple, tuple[int, ...], int] | None:
+    """The search behind :func:`plan` over classes of identical lands; it depends only on its arguments,
+    so a game that asks the same question again (the policy, then the action) gets the same answer."""
+    total = sum(start)
 
     @cache
     def value(counts: tuple[int, ...]) -> int:
-        return sum(1 for ways in kept if any(_feasible(_ordered(way, classes), classes, counts) for way, _ in ways))
+        return sum(1 for cost in keep if _payable_counts(cost, classes, counts, life))
 
     best_found: tuple[tuple, tuple[int, ...], int] | None = None
     for way, life_paid in _alternatives(symbols, life):
         reqs = _ordered(way, classes)
-        if len(reqs) > len(sources):
+        if len(reqs) > total:
             continue
 
         @cache
@@ -183,14 +204,14 @@ def plan(
         result = search(0, start)
         if result is not None and (best_found is None or result[0] > best_found[0]):
             best_found = (result[0], result[1], life_paid)
-    if best_found is None:
-        return None
-    used: dict[int, int] = {}
-    chosen = []
-    for k in best_found[1]:
-        chosen.append(groups[classes[k]][used.get(k, 0)])
-        used[k] = used.get(k, 0) + 1
-    return Payment(tuple(chosen), best_found[2])
+    return best_found
+
+
+@lru_cache(maxsize=65536)
+def _payable_counts(
+    symbols: tuple[str, ...], classes: tuple[frozenset[str], ...], counts: tuple[int, ...], life: int
+) -> bool:
+    return any(_feasible(_ordered(way, classes), classes, counts) for way, _ in _alternatives(symbols, life))
 
 
 def payable(symbols: Sequence[str], sources: Sources, life: int = 0) -> bool:

@@ -126,11 +126,12 @@ class CardBook:
         return name in self.cards
 
     def face_colours(self, name: str, face: int) -> frozenset[str]:
-        """The mana a land of this name makes when played as ``face`` (asked on every mana decision)."""
+        """The mana a land of this name makes when played as ``face``, none for a name outside the deck (asked
+        on every mana decision)."""
         key = (name, face)
         colours = self._colours.get(key)
         if colours is None:
-            colours = self._colours[key] = self[name].face_colours(face)
+            colours = self._colours[key] = self[name].face_colours(face) if name in self.cards else frozenset()
         return colours
 
     def matches(self, name: str, search: str) -> bool:

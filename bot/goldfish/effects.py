@@ -72,22 +72,23 @@ class Effects:
 
     def colours_of(self, permanent: Permanent) -> frozenset[str]:
         """The mana a permanent can tap for (lands only, by the face it was played as; tokens make none)."""
-        if permanent.token or permanent.name not in self.book:
+        if permanent.token:
             return frozenset()
         return self.book.face_colours(permanent.name, permanent.face)
 
     def mana_sources(self) -> list[tuple[int, frozenset[str]]]:
-        colours_of = self.colours_of
-        return [(p.iid, c) for p in self.battlefield if not p.tapped and (c := colours_of(p))]
+        colours = self.book.face_colours
+        return [(p.iid, c) for p in self.battlefield if not p.tapped and not p.token and (c := colours(p.name, p.face))]
 
     def can_pay(self, symbols: Sequence[str]) -> bool:
         return payable(symbols, self.mana_sources(), self.life)
 
     def mana_problem(self, symbols: Sequence[str]) -> str | None:
         """Why ``symbols`` can't be paid now, or None."""
-        if self.can_pay(symbols):
+        sources = self.mana_sources()
+        if payable(symbols, sources, self.life):
             return None
-        return explain_shortfall(symbols, self.mana_sources())
+        return explain_shortfall(symbols, sources)
 
     def hand_costs(self, exclude: int | None = None) -> list[tuple[str, ...]]:
         """The mana costs of what the other cards in hand could do: cast them, cycle them."""

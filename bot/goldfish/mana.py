@@ -218,11 +218,16 @@ def payable(symbols: Sequence[str], sources: Sources, life: int = 0) -> bool:
     """Whether ``sources`` (and life, for Phyrexian symbols) can pay ``symbols``; quicker than :func:`plan`."""
     if not symbols:
         return True
-    counts: dict[frozenset[str], int] = {}
-    for _, colours in sources:
-        counts[colours] = counts.get(colours, 0) + 1
     # Life matters only up to what the Phyrexian symbols could cost.
-    return _payable(tuple(symbols), tuple(sorted(counts.items(), key=_class_key)), min(life, 2 * len(symbols)))
+    return _payable_from(tuple(symbols), tuple(colours for _, colours in sources), min(life, 2 * len(symbols)))
+
+
+@lru_cache(maxsize=16384)
+def _payable_from(symbols: tuple[str, ...], colours_seq: tuple[frozenset[str], ...], life: int) -> bool:
+    counts: dict[frozenset[str], int] = {}
+    for colours in colours_seq:
+        counts[colours] = counts.get(colours, 0) + 1
+    return _payable(symbols, tuple(sorted(counts.items(), key=_class_key)), life)
 
 
 def _class_key(item: tuple[frozenset[str], int]) -> tuple:
@@ -269,6 +274,12 @@ def mana_text(sources: Sources) -> str:
 
 def explain_shortfall(symbols: Sequence[str], sources: Sequence[tuple[int, frozenset[str]]]) -> str:
     """Why ``symbols`` can't be paid from ``sources``, for the player."""
+    return _explain_shortfall(tuple(symbols), tuple(colours for _, colours in sources))
+
+
+@lru_cache(maxsize=4096)
+def _explain_shortfall(symbols: tuple[str, ...], colours_seq: tuple[frozenset[str], ...]) -> str:
+    sources = [(0, colours) for colours in colours_seq]
     needed = cost_text(symbols)
     missing = [s for s in symbols if len(s) == 1 and s in COLOURS + "C" and not any(s in c for _, c in sources)]
     if not sources:

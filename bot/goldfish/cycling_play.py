@@ -68,13 +68,24 @@ class Cycling:
                 sources.append(permanent.name)
         return total, sources
 
-    def cycle_cost(self, ability: CyclingAbility, x: int = 0) -> CycleCost:
-        """The cost of ``ability`` now, after the statics on the battlefield change it (601.2f)."""
+    def cycle_statics(self) -> tuple[str | None, tuple[int, list[str]] | None]:
+        """What the battlefield does to cycling costs now: a free-cycling permanent, else the reduction; asked
+        once by a caller that prices several abilities while the game stands still."""
         free = self._free_cycling()
+        return free, None if free else self._reduction()
+
+    def cycle_cost(
+        self,
+        ability: CyclingAbility,
+        x: int = 0,
+        statics: tuple[str | None, tuple[int, list[str]] | None] | None = None,
+    ) -> CycleCost:
+        """The cost of ``ability`` now, after the statics on the battlefield change it (601.2f)."""
+        free, reduced = statics if statics is not None else self.cycle_statics()
         if free:
             return CycleCost((), 0, None, f"{{0}} instead of {ability.cost} ({free})")
         cost = ability.cost
-        reduction, sources = self._reduction()
+        reduction, sources = reduced
         symbols = cost_symbols(cost.mana, x=x, reduction=reduction) if cost.mana else ()
         if cost.life:
             text = f"{cost.life} life"
@@ -118,11 +129,12 @@ class Cycling:
 
     def _cycle_options(self) -> list[CycleOption]:
         options = []
+        statics = self.cycle_statics()
         for card in self.hand:
             for index, ability in enumerate(self.book[card.name].cycling):
                 reason = self.priority_problem()
                 if reason is None:
-                    reason = self._cost_problem(self.cycle_cost(ability))
+                    reason = self._cost_problem(self.cycle_cost(ability, statics=statics))
                 searches = self._searches(card.name, ability)
                 options.append(
                     CycleOption(

@@ -93,6 +93,7 @@ class Effects:
     def hand_costs(self, exclude: int | None = None) -> list[tuple[str, ...]]:
         """The mana costs of what the other cards in hand could do: cast them, cycle them."""
         costs = []
+        statics = self.cycle_statics()
         for card in self.hand:
             if card.iid == exclude:
                 continue
@@ -100,7 +101,7 @@ class Effects:
             if "land" not in facts.types and facts.cast_symbols:
                 costs.append(facts.cast_symbols)
             for ability in facts.cycling:
-                symbols = self.cycle_cost(ability).symbols
+                symbols = self.cycle_cost(ability, statics=statics).symbols
                 if symbols:
                     costs.append(symbols)
         return costs

@@ -182,6 +182,7 @@ def _cycles(game: Game, *, typecycling_only: bool = False) -> Iterator[tuple[Car
     applied, so a guess that turns out illegal is refused and the next one is tried.
     """
     sources = len(game.mana_sources())
+    statics = game.cycle_statics()
     keyed = []
     for card in game.hand:
         abilities = game.book[card.name].cycling
@@ -190,7 +191,7 @@ def _cycles(game: Game, *, typecycling_only: bool = False) -> Iterator[tuple[Car
         for index, ability in enumerate(abilities):
             if typecycling_only and not ability.is_typecycling:
                 continue
-            cost = game.cycle_cost(ability)
+            cost = game.cycle_cost(ability, statics=statics)
             if len(cost.symbols) > sources or not _allowed_cost(game, cost):
                 continue
             weight = (len(cost.symbols) + (1 if cost.sacrifice else 0), cost.life, ability.is_typecycling)

@@ -155,6 +155,13 @@ class Database(MetaSettings):
             else:
                 await self.connection.execute("COMMIT")
 
+    async def write_fetchall(self, sql: str, params: tuple = ()) -> list[aiosqlite.Row]:
+        """One statement as a transaction of its own (autocommit: SQLite commits it when it finishes), in one
+        round trip to the database thread; under the write lock, so it never lands inside another
+        coroutine's open transaction. The rows its ``RETURNING`` clause gives."""
+        async with self._write_lock:
+            return list(await self.connection.execute_fetchall(sql, params))
+
     async def fetchone(self, sql: str, params: tuple = (), *, reader: bool = False) -> aiosqlite.Row | None:
         """The first row of a query; with ``reader``, from the read-only connection (never waits for a writer)."""
         rows = await self.fetchall(sql, params, reader=reader)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,6 +116,7 @@ class CardBook:
         self._facts: dict[str, CardFacts] = {}
         self._searches: dict[tuple[str, str], bool] = {}
         self._colours: dict[tuple[str, int], frozenset[str]] = {}
+        self._modelled: dict[str, bool] = {}
 
     def __getitem__(self, name: str) -> CardFacts:
         facts = self._facts.get(name)
@@ -133,6 +135,13 @@ class CardBook:
         if colours is None:
             colours = self._colours[key] = self[name].face_colours(face) if name in self.cards else frozenset()
         return colours
+
+    def fully_modelled(self, name: str, unmodelled: Callable[[dict], list[str]]) -> bool:
+        """Whether the engine models all the card does (``unmodelled`` lists what it doesn't), once per name."""
+        found = self._modelled.get(name)
+        if found is None:
+            found = self._modelled[name] = not unmodelled(self.cards[name])
+        return found
 
     def matches(self, name: str, search: str) -> bool:
         key = (name, search)

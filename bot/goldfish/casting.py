@@ -89,7 +89,7 @@ class Casting:
             if "land" in facts.types:
                 continue
             reason = self.cast_problem(card)
-            modelled = not unmodelled_spell_text(self.cards[card.name])
+            modelled = self.book.fully_modelled(card.name, unmodelled_spell_text)
             options.append(
                 CastOption(
                     card.iid,

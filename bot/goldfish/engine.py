@@ -13,6 +13,7 @@ log holds the actions, ``events`` everything that happened (``log`` is their tex
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -83,6 +84,18 @@ class Game(Cycling, Casting, Turns, Deciding, Effects, Saving):
         if held is None or held[0] != stamp:
             held = self._memo[name] = (stamp, compute())
         return list(held[1])
+
+    def clone(self) -> Game:
+        """An independent copy of the game: playing on one never changes the other. The deck's card data and
+        card book are shared (no game changes them); every zone, log, counter and the RNG are copied."""
+        twin = copy.copy(self)
+        twin.library, twin.hand, twin.graveyard = list(self.library), list(self.hand), list(self.graveyard)
+        twin.battlefield = [copy.copy(permanent) for permanent in self.battlefield]
+        twin.events, twin.actions, twin.deck_entries = list(self.events), list(self.actions), list(self.deck_entries)
+        twin.stats, twin.iid_names, twin._memo = dict(self.stats), dict(self.iid_names), dict(self._memo)
+        twin.rng = random.Random(0)  # replaced by this game's state at once; no need to seed from the OS
+        twin.rng.setstate(self.rng.getstate())
+        return twin
 
     @property
     def log(self) -> list[str]:

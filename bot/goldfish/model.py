@@ -92,9 +92,10 @@ _ACTION_FIELDS = ("do", *Action._fields[1:])
 _ACTION_DEFAULTS = (None, *(Action._field_defaults[name] for name in Action._fields[1:]))
 
 
-@dataclass
+@dataclass(frozen=True)
 class CardInstance:
-    """One card of the game; ``iid`` is unique within a game, data is ``game.cards[name]``."""
+    """One card of the game; ``iid`` is unique within a game, data is ``game.cards[name]``. Immutable: zones
+    move the same instance around, and copies of a game share them."""
 
     iid: int
     name: str

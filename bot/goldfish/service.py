@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections import OrderedDict
 
 from bot.goldfish.engine import Game
 from bot.goldfish.model import Action, Event, IllegalAction, UnreadableGame
 from bot.goldfish.stats import StatsDelta
-from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StoredGame
+from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StoredGame, encode_state
 
 log = logging.getLogger(__name__)
 
@@ -48,25 +49,50 @@ def is_loadable(record: StoredGame) -> bool:
 
 
 TABLE_COPIES = 5
+LIVE_GAMES = 1024  # about 40 KB each for a long game
 
 
-def table_ids(record: StoredGame) -> list[int]:
-    """The ids of the game's public messages, oldest first: the last one is the table actions edit."""
-    tables = (record.state or {}).get("tables") if isinstance(record.state, dict) else None
-    return [int(t) for t in tables if isinstance(t, int)] if isinstance(tables, list) else []
+class LiveGames:
+    """The games this process saved last, kept as live games (bounded, least recently used first out).
 
+    The next action in a channel uses the kept game instead of reading the saved JSON back, but only when
+    the stored text is exactly the text this process wrote: a write by another process, a replaced or
+    restored game all show as a different text, and are read from the database as usual. The kept game is
+    private: callers get a copy, so nothing they hold changes under them.
+    """
 
-def with_tables(state: dict, record: StoredGame, tables: list[int] | None) -> dict:
-    """The state to save, carrying the game's table messages (given, or as saved before)."""
-    kept = table_ids(record) if tables is None else tables
-    if kept:
-        state["tables"] = kept[-TABLE_COPIES:]
-    return state
+    def __init__(self, size: int = LIVE_GAMES) -> None:
+        self.size = size
+        self.hits = self.misses = 0
+        self._games: OrderedDict[int, tuple[str, Game, list[int]]] = OrderedDict()
+
+    def take(self, record: StoredGame) -> StoredGame:
+        """``record`` with the kept game when it is still the stored one (the entry is used up either way)."""
+        kept = self._games.pop(record.channel_id, None)
+        if kept is not None and kept[0] == record.text:
+            self.hits += 1
+            return record.known(kept[1], kept[2])
+        self.misses += 1
+        return record
+
+    def keep(self, record: StoredGame) -> None:
+        """Keep a copy of the record's game, as saved in ``record.text``."""
+        self._games[record.channel_id] = (record.text, record.game.clone(), list(record.tables))
+        self._games.move_to_end(record.channel_id)
+        while len(self._games) > self.size:
+            self._games.popitem(last=False)
+
+    def forget(self, channel_id: int) -> None:
+        self._games.pop(channel_id, None)
+
+    def __len__(self) -> int:
+        return len(self._games)
 
 
 class GameService:
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, *, live_games: int = LIVE_GAMES) -> None:
         self.store = store
+        self.live = LiveGames(live_games)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
@@ -131,32 +157,39 @@ class GameService:
     ) -> StoredGame:
         """Load → check → apply → save, under the channel's lock; the record carries the action's events."""
         async with self.lock(channel_id):
-            record = await self.load(channel_id)
+            record = self.live.take(await self.load(channel_id))
             self.check_player(record, user_id)
             self.check_fresh(record, action, seen)
             game = game_of(record)
             before = dict(game.stats)
             events = game.apply(action)
+            kept = record.tables if tables is None else tables
+            text = encode_state(self.with_tables(game.to_dict(), kept))
             try:
                 version = await self.store.save(
-                    channel_id,
-                    with_tables(game.to_dict(), record, tables),
-                    record.version,
-                    user_id=user_id,
-                    stats=StatsDelta.of_action(before, game.stats),
+                    channel_id, text, record.version, user_id=user_id, stats=StatsDelta.of_action(before, game.stats)
                 )
             except StaleGameError:
                 raise IllegalAction(
                     "The game changed at the same moment, so nothing happened. Please try again."
                 ) from None
-            return record.with_game(game, version, events)
+            saved = record.with_game(game, version, events, text, kept[-TABLE_COPIES:])
+            self.live.keep(saved)
+            return saved
+
+    @staticmethod
+    def with_tables(state: dict, tables: list[int]) -> dict:
+        """The state to save, carrying the game's table messages (the last few)."""
+        if tables:
+            state["tables"] = tables[-TABLE_COPIES:]
+        return state
 
     async def undo(
         self, channel_id: int, user_id: int, seen: int | None = None, tables: list[int] | None = None
     ) -> StoredGame:
         """Take back the game's last action: the game is rebuilt from its seed and the rest of its action log."""
         async with self.lock(channel_id):
-            record = await self.load(channel_id)
+            record = self.live.take(await self.load(channel_id))
             self.check_player(record, user_id)
             if seen is not None and seen != record.version:
                 raise IllegalAction(
@@ -166,20 +199,18 @@ class GameService:
             game = game_of(record)
             last = game.actions[-1] if game.actions else None
             undone = game.undone()
+            kept = record.tables if tables is None else tables
+            text = encode_state(self.with_tables(undone.to_dict(), kept))
             try:
-                version = await self.store.save(
-                    channel_id,
-                    with_tables(undone.to_dict(), record, tables),
-                    record.version,
-                    user_id=user_id,
-                    stats=StatsDelta(),
-                )
+                version = await self.store.save(channel_id, text, record.version, user_id=user_id, stats=StatsDelta())
             except StaleGameError:
                 raise IllegalAction(
                     "The game changed at the same moment, so nothing was undone. Please try again."
                 ) from None
             event = Event("undo", f"Undid your last action ({last.kind})")
-            return record.with_game(undone, version, [event])
+            saved = record.with_game(undone, version, [event], text, kept[-TABLE_COPIES:])
+            self.live.keep(saved)
+            return saved
 
     async def replaceable(self, channel_id: int, user_id: int, can_manage: bool) -> StoredGame | None:
         """The game a new one would replace (None when there is none, it is over or it can't be loaded).
@@ -215,7 +246,9 @@ class GameService:
                 raise IllegalAction("Someone started a game in this channel at the same moment; try again.") from None
             except StaleGameError:
                 raise IllegalAction("The game changed while you were deciding, so nothing was replaced.") from None
-        return record.with_game(game, record.version, [])
+            started = record.known(game, [])
+            self.live.keep(started)
+        return started
 
     async def end(self, channel_id: int, user_id: int, can_manage: bool) -> StoredGame:
         """End the channel's game (its starter, or someone who can manage messages); works on unreadable games too."""
@@ -226,4 +259,5 @@ class GameService:
                     f"Only <@{record.owner_id}>, who started this game, or someone with Manage Messages can end it."
                 )
             await self.store.delete(channel_id)
+            self.live.forget(channel_id)
         return record

@@ -16,12 +16,13 @@ pooled connection.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from bot.goldfish.engine import Game
 from bot.goldfish.model import Event, UnreadableGame
@@ -46,8 +47,8 @@ class GameExistsError(Exception):
 class StoredGame:
     """A channel's game as stored: the row, its state, and (after an action) that action's events.
 
-    ``state`` is None when the row's JSON is damaged; ``game`` raises :class:`UnreadableGame` then,
-    and whenever the engine can't load the state.
+    ``text`` is the state as stored (JSON), read into ``state`` only when asked for. ``state`` is None when
+    the JSON is damaged; ``game`` raises :class:`UnreadableGame` then, and whenever the engine can't load it.
     """
 
     channel_id: int
@@ -55,10 +56,17 @@ class StoredGame:
     owner_id: int
     shared: bool
     version: int
-    state: dict[str, Any] | None
+    text: str | None
     created_at: str
     updated_at: str
     events: tuple[Event, ...] = field(default=(), compare=False)
+
+    @cached_property
+    def state(self) -> Any:
+        try:
+            return orjson.loads(self.text)
+        except (TypeError, ValueError):
+            return None
 
     @cached_property
     def game(self) -> Game:
@@ -66,42 +74,55 @@ class StoredGame:
             raise UnreadableGame("the saved game is damaged (its data is not valid JSON)")
         return Game.from_dict(self.state)
 
-    def with_game(self, game: Game, version: int, events: list[Event]) -> StoredGame:
-        """The record after an action wrote ``game`` at ``version``."""
+    @cached_property
+    def tables(self) -> list[int]:
+        """The ids of the game's public messages, oldest first (the last one is the table actions edit)."""
+        state = self.state
+        tables = state.get("tables") if isinstance(state, dict) else None
+        return [int(t) for t in tables if isinstance(t, int)] if isinstance(tables, list) else []
+
+    def known(self, game: Game, tables: list[int]) -> StoredGame:
+        """This record, with its game and tables already known (not read back from ``text``)."""
+        self.__dict__["game"], self.__dict__["tables"] = game, tables
+        return self
+
+    def with_game(self, game: Game, version: int, events: list[Event], text: str, tables: list[int]) -> StoredGame:
+        """The record after an action wrote ``game`` (as ``text``, with ``tables``) at ``version``."""
         record = StoredGame(
             self.channel_id,
             self.guild_id,
             self.owner_id,
             self.shared,
             version,
-            self.state,
+            text,
             self.created_at,
             self.updated_at,
             tuple(events),
         )
-        record.__dict__["game"] = game  # the live game is the saved one: no need to parse it back
-        return record
+        return record.known(game, tables)
 
 
-def _dump(state: dict[str, Any]) -> str:
-    return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+def encode_state(state: dict[str, Any]) -> str:
+    """A game's state as it is stored: compact JSON (orjson: a save writes the whole game, so this is on the
+    path of every action). Integers beyond 64 bits are refused (TypeError); a game holds none."""
+    return orjson.dumps(state).decode()
 
 
 def _game(row: Mapping[str, Any]) -> StoredGame:
-    try:
-        state = json.loads(row["state"])
-    except (TypeError, ValueError):
-        state = None
     return StoredGame(
         channel_id=row["channel_id"],
         guild_id=row["guild_id"],
         owner_id=row["owner_id"],
         shared=bool(row["shared"]),
         version=row["version"],
-        state=state,
+        text=row["state"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
+
+
+def _text(state: dict[str, Any] | str) -> str:
+    return state if isinstance(state, str) else encode_state(state)
 
 
 async def _execute(conn, sql: str, params: tuple) -> int:
@@ -176,7 +197,7 @@ class GameStore:
         guild_id: int,
         owner_id: int,
         shared: bool,
-        state: dict[str, Any],
+        state: dict[str, Any] | str,
         replace_version: int | None = None,
         stats: StatsDelta | None = None,
     ) -> StoredGame:
@@ -200,7 +221,7 @@ class GameStore:
                     conn,
                     "INSERT INTO goldfish_games (channel_id, guild_id, owner_id, shared, version, state, created_at, "
                     "updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
-                    (channel_id, guild_id, owner_id, int(shared), _dump(state), now, now),
+                    (channel_id, guild_id, owner_id, int(shared), _text(state), now, now),
                 )
             except self.db.integrity_errors as error:
                 raise GameExistsError("this channel already has a goldfish game") from error
@@ -213,17 +234,18 @@ class GameStore:
     async def save(
         self,
         channel_id: int,
-        state: dict[str, Any],
+        state: dict[str, Any] | str,
         expected_version: int,
         *,
         user_id: int | None = None,
         stats: StatsDelta | None = None,
     ) -> int:
-        """Write ``state`` over the game at ``expected_version``; returns the new version.
+        """Write ``state`` (a dict, or its :func:`encode_state` text) over the game at ``expected_version``;
+        returns the new version.
 
         The statistics of ``user_id`` change in the same transaction, or not at all.
         """
-        game = (_dump(state), now_text(), channel_id, expected_version)
+        game = (_text(state), now_text(), channel_id, expected_version)
         with_stats = user_id is not None and bool(stats)
         if self.db.dialect == "postgresql":
             if with_stats:

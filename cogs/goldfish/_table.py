@@ -14,7 +14,7 @@ import logging
 import discord
 
 from bot.goldfish import IllegalAction
-from bot.goldfish.service import TABLE_COPIES, GameService, is_loadable, table_ids
+from bot.goldfish.service import TABLE_COPIES, GameService, is_loadable
 from bot.goldfish.store import StoredGame
 from cogs._ui import NO_MENTIONS, reply
 from cogs.goldfish._render import game_embed, game_view
@@ -36,7 +36,7 @@ class Tables:
     def known_tables(self, record: StoredGame) -> list[int]:
         known = self.tables.get(record.channel_id)
         if known is None:
-            known = self.tables[record.channel_id] = table_ids(record)
+            known = self.tables[record.channel_id] = record.tables
         return known
 
     def remember(self, channel_id: int, message_id: int, *, fresh: bool = False) -> None:
@@ -117,13 +117,13 @@ class Tables:
 
     async def replaced(self, interaction: discord.Interaction, record: StoredGame, old: StoredGame | None) -> None:
         """A new game's table; the game it replaced loses the controls on all its messages."""
-        tables = self.tables.pop(record.channel_id, None) or (table_ids(old) if old else [])
+        tables = self.tables.pop(record.channel_id, None) or (old.tables if old else [])
         await self.post_table(interaction, record)
         await self.strip(record.channel_id, tables)
 
     async def ended(self, interaction: discord.Interaction, record: StoredGame) -> None:
         """/goldfish end: the game's messages lose their controls, and the channel hears how it went."""
-        await self.strip(record.channel_id, self.tables.pop(record.channel_id, None) or table_ids(record))
+        await self.strip(record.channel_id, self.tables.pop(record.channel_id, None) or record.tables)
         if not is_loadable(record):
             await reply(interaction, f"Ended the goldfish game that could not be loaded ({interaction.user.mention}).")
             return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from bot.client import CycleBot
 from tests.goldfish.cog_support import (
     LANDCYCLING_ENT,
@@ -310,7 +312,7 @@ async def test_a_write_from_elsewhere_in_between_is_not_overwritten(simcord_env,
     save = store.save
 
     async def another_process_wrote_first(channel_id, state, expected_version, **kwargs):
-        await save(channel_id, dict(state, elsewhere=True), expected_version)
+        await save(channel_id, dict(json.loads(state), elsewhere=True), expected_version)  # the text the bot wrote
         return await save(channel_id, state, expected_version, **kwargs)
 
     store.save = another_process_wrote_first

@@ -1,0 +1,151 @@
+"""GameService against a real database, SQLite and PostgreSQL alike: the games it keeps live between actions.
+
+A service keeps the game it saved last in each channel, so the next action there doesn't read the JSON back.
+These tests prove that shortcut is never seen: whatever another process (another service on the same
+database) does in between, every action acts on the stored game, and what a caller holds never changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from benchmarks.bench_goldfish import next_action
+from bot.goldfish import Game, IllegalAction, preset_decks
+from bot.goldfish.model import Action
+from bot.goldfish.service import GameService
+from bot.goldfish.store import GameStore
+
+CHANNEL, GUILD, ALICE = 300, 30, 3
+
+
+@pytest.fixture
+def store(db):
+    return GameStore(db)
+
+
+async def start(service: GameService, seed: int, channel: int = CHANNEL, replace_version: int | None = None):
+    game = Game.new(preset_decks()["slide"], seed=seed)
+    return await service.start(
+        channel_id=channel, guild_id=GUILD, owner_id=ALICE, shared=False, game=game, replace_version=replace_version
+    )
+
+
+async def stored_game(store: GameStore, channel: int = CHANNEL) -> dict:
+    """The game as the database holds it, read afresh."""
+    return Game.from_dict((await store.load(channel)).state).to_dict()
+
+
+async def play(service: GameService, channel: int = CHANNEL):
+    record = await service.load(channel)
+    return await service.act(channel, ALICE, next_action(record.game))
+
+
+async def test_every_action_acts_on_the_stored_game_whoever_wrote_it(store):
+    here, there = GameService(store), GameService(store)  # two processes sharing one database
+    await start(here, seed=41)
+    turn = random.Random(5)
+    for _ in range(40):
+        service = here if turn.random() < 0.7 else there
+        record = await play(service)
+        assert record.game.to_dict() == await stored_game(store)  # the returned game is exactly the saved one
+        if record.game.phase == "over":
+            break
+    assert here.live.hits > 0 and here.live.misses > 0  # the shortcut was used, and refused after a write elsewhere
+
+
+async def test_a_game_replaced_elsewhere_at_the_same_version_is_not_overwritten(store):
+    here, there = GameService(store), GameService(store)
+    await start(here, seed=1)  # kept here at version 1
+    replaced = await start(there, seed=2, replace_version=1)  # a new game, also at version 1
+    assert replaced.version == 1
+
+    record = await here.act(CHANNEL, ALICE, Action("keep"))
+
+    assert record.game.seed == 2 and (await store.load(CHANNEL)).game.seed == 2
+
+
+async def test_what_a_caller_holds_never_changes_under_it(store):
+    service = GameService(store)
+    await start(service, seed=7)
+    first = await service.act(CHANNEL, ALICE, Action("keep"))
+    held = first.game.to_dict()
+    for _ in range(5):
+        await play(service)
+    assert first.game.to_dict() == held
+    assert (await service.load(CHANNEL)).version == first.version + 5
+
+
+async def test_a_refused_action_leaves_nothing_behind(store):
+    service = GameService(store)
+    await start(service, seed=7)
+    await service.act(CHANNEL, ALICE, Action("keep"))
+    record = await service.load(CHANNEL)
+    land = next(c for c in record.game.hand if record.game.cards[c.name]["type_line"].startswith(("Land", "Basic")))
+    await service.act(CHANNEL, ALICE, Action("play", land.iid))
+    other = next(c for c in (await service.load(CHANNEL)).game.hand if c.iid != land.iid)
+    with pytest.raises(IllegalAction):
+        await service.act(CHANNEL, ALICE, Action("play", other.iid))  # a second land this turn (305.2)
+
+    record = await service.act(CHANNEL, ALICE, Action("next"))
+
+    assert record.game.to_dict() == await stored_game(store)
+    assert len(record.game.actions) == 3  # keep, play, next: the refused play left no trace
+
+
+async def test_undo_and_end_keep_the_live_games_right(store):
+    service = GameService(store)
+    await start(service, seed=7)
+    await service.act(CHANNEL, ALICE, Action("keep"))
+    after_keep = await stored_game(store)
+    await play(service)
+    undone = await service.undo(CHANNEL, ALICE)
+    assert undone.game.to_dict() == after_keep == await stored_game(store)
+
+    await service.end(CHANNEL, ALICE, can_manage=False)
+    await start(service, seed=8)
+    record = await service.act(CHANNEL, ALICE, Action("keep"))
+    assert record.game.seed == 8 and record.game.to_dict() == await stored_game(store)
+
+
+async def test_the_live_games_are_bounded_least_recently_played_out_first(store):
+    service = GameService(store, live_games=2)
+    for channel in (1, 2, 3):
+        await start(service, seed=channel, channel=channel)
+    assert len(service.live) == 2
+
+    misses = service.live.misses
+    await service.act(1, ALICE, Action("keep"))  # dropped from the live games: read from the database
+    assert service.live.misses == misses + 1
+    await service.act(3, ALICE, Action("keep"))  # still live
+    assert service.live.misses == misses + 1
+    record = await service.act(1, ALICE, Action("next"))
+    assert record.game.to_dict() == await stored_game(store, 1)
+
+
+def test_a_clone_shares_nothing_a_game_changes():
+    game = Game.new(preset_decks()["slide"], seed=3)
+    for _ in range(12):
+        game.apply(next_action(game))
+    twin = game.clone()
+    shared = {"cards", "book"}  # the deck's data, which no game changes
+    for f in dataclasses.fields(game):
+        value = getattr(game, f.name)
+        if f.name not in shared and isinstance(value, list | dict | random.Random):
+            assert getattr(twin, f.name) is not value, f.name
+    assert all(a is not b for a, b in zip(game.battlefield, twin.battlefield, strict=True))
+
+    before = game.to_dict()
+    assert twin.to_dict() == before
+    for _ in range(12):
+        action = next_action(twin)
+        if action is None:
+            break
+        twin.apply(action)
+    assert game.to_dict() == before  # playing on the copy changed nothing of the original
+    replayed = game.clone()
+    for action in twin.actions[len(game.actions) :]:
+        replayed.apply(action)
+    assert replayed.to_dict() == twin.to_dict()  # same RNG: the copy plays exactly as the original would

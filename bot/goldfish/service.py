@@ -167,7 +167,12 @@ class GameService:
             text = encode_state(self.with_tables(game.to_dict(), kept))
             try:
                 version = await self.store.save(
-                    channel_id, text, record.version, user_id=user_id, stats=StatsDelta.of_action(before, game.stats)
+                    channel_id,
+                    text,
+                    record.version,
+                    user_id=user_id,
+                    stats=StatsDelta.of_action(before, game.stats),
+                    created_at=record.created_at,
                 )
             except StaleGameError:
                 raise IllegalAction(
@@ -202,7 +207,9 @@ class GameService:
             kept = record.tables if tables is None else tables
             text = encode_state(self.with_tables(undone.to_dict(), kept))
             try:
-                version = await self.store.save(channel_id, text, record.version, user_id=user_id, stats=StatsDelta())
+                version = await self.store.save(
+                    channel_id, text, record.version, user_id=user_id, stats=StatsDelta(), created_at=record.created_at
+                )
             except StaleGameError:
                 raise IllegalAction(
                     "The game changed at the same moment, so nothing was undone. Please try again."

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -121,6 +122,11 @@ def _game(row: Mapping[str, Any]) -> StoredGame:
     )
 
 
+def created_text() -> str:
+    """When a game is created, to the microsecond: part of the game's identity (see ``_UPDATE_GAME``)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
 def _text(state: dict[str, Any] | str) -> str:
     return state if isinstance(state, str) else encode_state(state)
 
@@ -154,8 +160,11 @@ _ADD_STATS = (
     f"INSERT INTO goldfish_stats (user_id, {', '.join(KEYS)}, updated_at) "  # noqa: S608
     f"VALUES (?, {', '.join('?' for _ in KEYS)}, ?) " + _ON_CONFLICT_ADD
 )
+# A game is the row with its creation time: versions start at 1 again when a game is replaced, so the version
+# alone would let a write meant for the old game land on its replacement.
 _UPDATE_GAME = (
-    "UPDATE goldfish_games SET state = ?, version = version + 1, updated_at = ? WHERE channel_id = ? AND version = ?"
+    "UPDATE goldfish_games SET state = ?, version = version + 1, updated_at = ? "
+    "WHERE channel_id = ? AND version = ? AND created_at = COALESCE(?, created_at)"
 )
 # PostgreSQL: the game write and its statistics as one statement, atomic on its own (the statistics are added
 # only if the versioned UPDATE changed the row): one round trip a save instead of four (BEGIN … COMMIT).
@@ -216,12 +225,12 @@ class GameStore:
                 if deleted != 1:
                     raise StaleGameError("the game changed while you were deciding; nothing was replaced")
             try:
-                now = now_text()
+                now, created = now_text(), created_text()
                 await _execute(
                     conn,
                     "INSERT INTO goldfish_games (channel_id, guild_id, owner_id, shared, version, state, created_at, "
                     "updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
-                    (channel_id, guild_id, owner_id, int(shared), _text(state), now, now),
+                    (channel_id, guild_id, owner_id, int(shared), _text(state), created, now),
                 )
             except self.db.integrity_errors as error:
                 raise GameExistsError("this channel already has a goldfish game") from error
@@ -239,13 +248,15 @@ class GameStore:
         *,
         user_id: int | None = None,
         stats: StatsDelta | None = None,
+        created_at: str | None = None,
     ) -> int:
         """Write ``state`` (a dict, or its :func:`encode_state` text) over the game at ``expected_version``;
         returns the new version.
 
-        The statistics of ``user_id`` change in the same transaction, or not at all.
+        The statistics of ``user_id`` change in the same transaction, or not at all. With ``created_at`` (the
+        game's, as loaded), a game replaced in the meantime is not written over even at the same version.
         """
-        game = (_text(state), now_text(), channel_id, expected_version)
+        game = (_text(state), now_text(), channel_id, expected_version, created_at)
         with_stats = user_id is not None and bool(stats)
         if self.db.dialect == "postgresql":
             if with_stats:

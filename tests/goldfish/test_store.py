@@ -102,6 +102,19 @@ async def test_replacing_a_game_that_moved_on_raises_and_keeps_it(store):
     assert loaded.owner_id == ALICE and loaded.state == {"turn": 2}
 
 
+@pytest.mark.parametrize("stats", [None, StatsDelta(cards_cycled=1)])
+async def test_a_write_meant_for_a_replaced_game_is_refused_at_the_same_version(store, stats):
+    old = await new_game(store)
+    new = await new_game(store, owner_id=BOB, replace_version=1, state={"turn": 7})  # also at version 1
+    assert new.version == old.version == 1 and new.created_at != old.created_at
+    with pytest.raises(StaleGameError):
+        await store.save(CHANNEL, {"turn": 2}, 1, user_id=ALICE, stats=stats, created_at=old.created_at)
+    loaded = await store.load(CHANNEL)
+    assert loaded.owner_id == BOB and loaded.state == {"turn": 7} and loaded.version == 1
+    assert await store.get_stats(ALICE) is None
+    assert await store.save(CHANNEL, {"turn": 8}, 1, created_at=new.created_at) == 2
+
+
 async def test_transaction_is_atomic_when_the_statistics_write_fails(store, db):
     await new_game(store)
     # Make the statistics write fail after the game UPDATE has already run in the same transaction.

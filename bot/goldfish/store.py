@@ -176,8 +176,12 @@ _SAVE_WITH_STATS = (
 )
 
 
+def _add_stats_statement(user_id: int, delta: StatsDelta) -> tuple[str, tuple]:
+    return _ADD_STATS, (user_id, *(delta.values[key] for key in KEYS), now_text())
+
+
 async def _add_stats(conn, user_id: int, delta: StatsDelta) -> None:
-    await _execute(conn, _ADD_STATS, (user_id, *(delta.values[key] for key in KEYS), now_text()))
+    await _execute(conn, *_add_stats_statement(user_id, delta))
 
 
 class GameStore:
@@ -275,11 +279,9 @@ class GameStore:
             if updated != 1:
                 raise StaleGameError("the game changed since it was read; nothing was saved")
             return expected_version + 1
-        async with self.db.transaction() as conn:
-            updated = await _execute(conn, _UPDATE_GAME, game)
-            if updated != 1:
-                raise StaleGameError("the game changed since it was read; nothing was saved")
-            await _add_stats(conn, user_id, stats)
+        updated = await self.db.write_if((_UPDATE_GAME, game), [_add_stats_statement(user_id, stats)])
+        if updated != 1:
+            raise StaleGameError("the game changed since it was read; nothing was saved")
         return expected_version + 1
 
     async def delete(self, channel_id: int, expected_version: int | None = None) -> bool:

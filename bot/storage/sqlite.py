@@ -10,15 +10,19 @@ import asyncio
 import errno
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.storage.base import MetaSettings, Migration, StorageError, bundled_migrations
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Statement = tuple[str, Sequence[Any]]
 
 # Databases made before the version lived only in ``user_version`` also listed migrations in this table.
 LEGACY_MIGRATIONS_TABLE = "schema_migrations"
@@ -161,6 +165,32 @@ class Database(MetaSettings):
         coroutine's open transaction. The rows its ``RETURNING`` clause gives."""
         async with self._write_lock:
             return list(await self.connection.execute_fetchall(sql, params))
+
+    async def write_if(self, guard: Statement, then: Sequence[Statement]) -> int:
+        """``guard``, and ``then`` only if the guard changed exactly one row, as one transaction in one round
+        trip to the database thread (instead of one per statement). How many rows the guard changed."""
+
+        def work(conn: sqlite3.Connection) -> int:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                changed = conn.execute(*guard).rowcount
+                if changed == 1:
+                    for sql, params in then:
+                        conn.execute(sql, params)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return changed
+
+        async with self._write_lock:
+            return await self._on_thread(work)
+
+    async def _on_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        # aiosqlite's own primitive (every one of its methods is built on it): run a function with the
+        # sqlite3 connection on the connection's thread, in order with everything else sent to it.
+        connection = self.connection
+        return await connection._execute(lambda: work(connection._conn))  # noqa: SLF001
 
     async def fetchone(self, sql: str, params: tuple = (), *, reader: bool = False) -> aiosqlite.Row | None:
         """The first row of a query; with ``reader``, from the read-only connection (never waits for a writer)."""

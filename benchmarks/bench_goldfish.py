@@ -52,8 +52,16 @@ def option(message, prefix: str, label: str) -> tuple[str, str]:
 
 async def simcord_cycle_latency(samples: int, data_dir: Path) -> list[float]:
     """Milliseconds from the cycle select to the updated game message, one fresh channel a sample."""
-    timings = []
-    async with simcord.run(CycleBot(Config(data_dir=data_dir))) as env:
+    timings, bot = [], CycleBot(Config(data_dir=data_dir))
+    try:
+        await measure_cycles(bot, samples, timings)
+    finally:
+        await bot.close()  # simcord detaches the bot without closing it (its database threads would stay)
+    return timings
+
+
+async def measure_cycles(bot: CycleBot, samples: int, timings: list[float]) -> None:
+    async with simcord.run(bot) as env:
         guilds = [env.create_guild(f"bench {n}") for n in range((samples + 399) // 400)]
         users = [env.create_user("player")]
         members = [guild.add_member(users[0]) for guild in guilds]
@@ -70,7 +78,6 @@ async def simcord_cycle_latency(samples: int, data_dir: Path) -> list[float]:
             timings.append((time.perf_counter() - start) * 1000)
             if result.ephemeral or "Cycled Secluded Steppe" not in str(result.response.embeds[0].to_dict()):
                 raise RuntimeError("the benchmark's cycle action did not happen")
-    return timings
 
 
 def service_on(db: Database) -> GameService:

@@ -25,6 +25,7 @@ from bot.config import Config
 from bot.scryfall import ScryfallClient
 from bot.scryfall.limiter import PostgresBudget
 from bot.storage import Database, open_database
+from bot.storage.starts import PostgresStartGate
 from cogs._ui import NO_MENTIONS, report_error
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,7 @@ class CycleBot(commands.AutoShardedBot):
         self._in_flight: dict[asyncio.Task, discord.Interaction] = {}
         self._watchers: set[asyncio.Task] = set()
         self._parsed: discord.Interaction | None = None
+        self.start_gate: PostgresStartGate | None = None
 
     async def setup_hook(self) -> None:
         # Every interaction passes through here first: the drain on shutdown and the "expired" answer need it.
@@ -111,6 +113,27 @@ class CycleBot(commands.AutoShardedBot):
         await self.sync_commands()
         self.heartbeat.start()
         self.checkpoint.start()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait for this shard's turn to start a gateway session. Discord allows one start per bucket every
+        5 seconds for the whole bot; processes sharing PostgreSQL take turns there, one process by itself."""
+        db = getattr(self, "db", None)
+        if db is None or db.dialect != "postgresql":
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        if self.start_gate is None:
+            self.start_gate = PostgresStartGate(db, await self.max_concurrency())
+        waited = await self.start_gate.wait(shard_id or 0)
+        if waited > 0.05:
+            log.info("Shard %s waited %.1f s for its turn to start a session", shard_id, waited)
+
+    async def max_concurrency(self) -> int:
+        """How many session starts Discord allows at once (its buckets); 1 if it can't be asked."""
+        try:
+            return (await self.fetch_session_start_limits()).max_concurrency
+        except (discord.HTTPException, OSError, KeyError, TypeError) as error:
+            log.warning("Could not ask Discord for the session start limit (%s); starting one shard at a time", error)
+            return 1
 
     def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict]:
         return [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]

@@ -126,6 +126,13 @@ class FakeDiscord:
         self.original: dict[str, str] = {}  # interaction token -> id of its original response
         self.sessions: dict[int, Session] = {}  # shard id -> its current session
         self.identified_shards: list[tuple[int, int]] = []  # the [id, count] of every IDENTIFY, in order
+        # Discord's session start limit: one IDENTIFY per bucket (shard id % max_concurrency) every
+        # ``identify_interval`` seconds for the whole bot; one too soon is answered with INVALID_SESSION.
+        # None: not enforced (tests of one process reconnecting quickly).
+        self.max_concurrency = 1
+        self.identify_interval: float | None = None
+        self.identify_times: list[tuple[float, int]] = []  # (time.monotonic(), shard id) of every IDENTIFY
+        self.refused_identifies: list[int] = []  # shard ids whose IDENTIFY came too soon
         self._owner_token: dict[str, str] = {}  # message id -> token of the interaction that made it
         self._send_lock = asyncio.Lock()
         self._changed = asyncio.Condition()
@@ -142,10 +149,8 @@ class FakeDiscord:
         r = app.router
         r.add_get(f"{API}/users/@me", self._answer(lambda: self.bot_user))
         r.add_get(f"{API}/oauth2/applications/@me", self._answer(self._application))
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        bot_gateway = {"session_start_limit": limit}
         r.add_get(f"{API}/gateway", self._answer(lambda: {"url": self.gateway_url}))
-        r.add_get(f"{API}/gateway/bot", self._answer(lambda: bot_gateway | self._recommended()))
+        r.add_get(f"{API}/gateway/bot", self._answer(lambda: self._session_start_limit() | self._recommended()))
         for path in ("/applications/{app_id}/commands", "/applications/{app_id}/guilds/{guild_id}/commands"):
             r.add_put(API + path, self._put_commands)
         r.add_post(API + "/interactions/{interaction_id}/{token}/callback", self._callback)
@@ -508,6 +513,9 @@ class FakeDiscord:
                         await self._close(ws, 4014, b"Disallowed intent(s)")
                     elif not (isinstance(shard, list) and len(shard) == 2 and 0 <= shard[0] < shard[1]):
                         await self._close(ws, 4010, b"Invalid shard")
+                    elif self._too_soon(shard[0]):
+                        self.refused_identifies.append(shard[0])
+                        await send({"op": 9, "d": False, "s": None, "t": None})  # INVALID_SESSION
                     else:
                         identified = True
                         session = await self._identify(ws, send, (shard[0], shard[1]))
@@ -530,6 +538,19 @@ class FakeDiscord:
     async def _close(self, ws: web.WebSocketResponse, code: int, reason: bytes) -> None:
         self._closed_by_fake.setdefault(ws, code)
         await ws.close(code=code, message=reason)
+
+    def _session_start_limit(self) -> dict:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": self.max_concurrency}
+        return {"session_start_limit": limit}
+
+    def _too_soon(self, shard_id: int) -> bool:
+        """Whether this IDENTIFY breaks the session start limit (it is recorded when it doesn't)."""
+        now, bucket = time.monotonic(), shard_id % self.max_concurrency
+        last = [at for at, shard in self.identify_times if shard % self.max_concurrency == bucket]
+        if self.identify_interval is not None and last and now - last[-1] < self.identify_interval:
+            return True
+        self.identify_times.append((now, shard_id))
+        return False
 
     async def _identify(self, ws: web.WebSocketResponse, send, shard: tuple[int, int]) -> Session:
         session = Session(ws, send, self.snowflake(), shard)

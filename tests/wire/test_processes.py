@@ -118,6 +118,7 @@ async def test_two_processes_on_two_shards_share_games_statistics_one_sync_and_o
 ):
     guilds = shard_guilds(fake_discord)
     fake_discord.wait_timeout = BURST_TIMEOUT
+    fake_discord.identify_interval = 5.0  # Discord's session start limit: an IDENTIFY too soon is refused
 
     async def spawn(shard: int):
         return await spawn_bot(SHARD_IDS=str(shard), BOT_DATA_DIR=str(tmp_path / f"shard{shard}"), **shared_settings)
@@ -160,6 +161,10 @@ async def test_two_processes_on_two_shards_share_games_statistics_one_sync_and_o
 
     assert len(fake_discord.command_syncs()) == 1, "only shard 0's process synced, and only once"
     assert sorted(fake_discord.identified_shards) == [(0, 2), (1, 2), (1, 2)]
+    # The two processes started at once, and shard 1 again later: they took turns, none was refused.
+    assert fake_discord.refused_identifies == []
+    starts = [at for at, _shard in fake_discord.identify_times]
+    assert all(later - earlier >= 5.0 for earlier, later in zip(starts, starts[1:], strict=False)), starts
     assert fake_discord.unexpected == []
     for process in (processes[0], processes[1]):
         assert "Traceback" not in process.stderr, process.stderr

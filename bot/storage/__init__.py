@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.storage.base import Migration, StorageError, bundled_migrations, now_text
+from bot.storage.base import Migration, StorageError, StorageUnavailable, bundled_migrations, now_text
 from bot.storage.files import CORE_TABLES, backup, data_dir_lock, describe_database, restore
 from bot.storage.sqlite import Database, explain_open_error
 
@@ -23,6 +23,7 @@ __all__ = [
     "Database",
     "Migration",
     "StorageError",
+    "StorageUnavailable",
     "backup",
     "bundled_migrations",
     "data_dir_lock",

@@ -7,12 +7,25 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 
+from bot.errors import UserFacingError
+
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 DIALECTS = ("sqlite", "postgresql")
 
 
 class StorageError(RuntimeError):
     """The database cannot be used; the message names the database and what to do about it."""
+
+
+class StorageUnavailable(UserFacingError):
+    """The database didn't answer a request (server down or restarting, unreachable, out of connections, busy):
+    that request changed nothing. The text is for the user; the bot goes on and the next request tries again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The bot's database isn't answering right now, so nothing happened (your games and statistics are "
+            "safe). Please try again in a minute."
+        )
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import asyncio
 import functools
 import logging
 import re
+import time
 from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 import asyncpg
 
 from bot.config import redact_database_url as redact_url
-from bot.storage.base import MetaSettings, Migration, StorageError, bundled_migrations
+from bot.storage.base import MetaSettings, Migration, StorageError, StorageUnavailable, bundled_migrations
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,25 @@ def placeholders(sql: str) -> str:
         return f"${counter}"
 
     return _TOKEN.sub(number, sql)
+
+
+# What a request meets when the server can't serve it: down or restarting, unreachable, out of connections.
+_UNAVAILABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.TooManyConnectionsError,
+)
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """Whether ``error`` says the server can't be reached or used now (rather than that the request was wrong)."""
+    if isinstance(error, _UNAVAILABLE):
+        return True
+    return isinstance(error, asyncpg.InterfaceError) and ("closed" in str(error) or "closing" in str(error))
 
 
 def _returns_rows(sql: str) -> bool:
@@ -152,6 +172,24 @@ class PostgresDatabase(MetaSettings):
         self.pool = pool
         self.url = url
         self.path = redact_url(url)
+        self.down_since: float | None = None  # time.monotonic() of the first refused request of an outage
+
+    @asynccontextmanager
+    async def _answering(self) -> AsyncIterator[None]:
+        """Requests made inside: a server that can't serve them becomes :class:`StorageUnavailable` (the user is told,
+        one warning an outage is logged), and the first answer after an outage is logged too."""
+        try:
+            yield
+        except Exception as error:
+            if not is_unavailable(error):
+                raise
+            if self.down_since is None:
+                self.down_since = time.monotonic()
+                log.warning("PostgreSQL at %s is unavailable (%s); requests fail until it answers", self.path, error)
+            raise StorageUnavailable() from error
+        if self.down_since is not None:
+            log.info("PostgreSQL at %s answers again after %.0f s", self.path, time.monotonic() - self.down_since)
+            self.down_since = None
 
     @classmethod
     async def open(
@@ -161,7 +199,9 @@ class PostgresDatabase(MetaSettings):
         try:
             pool = await asyncpg.create_pool(
                 url,
-                min_size=1,
+                # No floor of idle connections: during an outage asyncpg would keep trying to restore it in the
+                # background, a traceback each time; connections are opened when requests need them.
+                min_size=0,
                 max_size=pool_size,
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=60,
@@ -171,7 +211,11 @@ class PostgresDatabase(MetaSettings):
             raise explain_connect_error(url, error) from None
         db = cls(pool, url)
         try:
+            # The first connection is opened here: an unreachable server or a refused password shows up now.
             await db.migrate(bundled_migrations("postgresql") if migrations is None else migrations)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            await db.close()
+            raise explain_connect_error(url, error) from None
         except BaseException:
             await db.close()
             raise
@@ -236,11 +280,13 @@ class PostgresDatabase(MetaSettings):
     async def transaction(self) -> AsyncIterator[Connection]:
         """One transaction on its own pooled connection: committed at the end, rolled back on any error
         (and by the server when the process dies half-way)."""
-        async with self.pool.acquire() as raw, raw.transaction():
+        async with self._answering(), self.pool.acquire() as raw, raw.transaction():
             yield Connection(raw)
 
     async def fetchone(self, sql: str, params: tuple = (), *, reader: bool = False) -> asyncpg.Record | None:
-        return await self.pool.fetchrow(placeholders(sql), *params)
+        async with self._answering():
+            return await self.pool.fetchrow(placeholders(sql), *params)
 
     async def fetchall(self, sql: str, params: tuple = (), *, reader: bool = False) -> list[asyncpg.Record]:
-        return await self.pool.fetch(placeholders(sql), *params)
+        async with self._answering():
+            return await self.pool.fetch(placeholders(sql), *params)

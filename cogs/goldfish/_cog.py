@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
+from bot.errors import UserFacingError
 from bot.goldfish import Action, Game, IllegalAction, preset_decks
 from bot.goldfish.service import GameService, game_of, is_loadable
 from bot.goldfish.store import GameStore
@@ -40,14 +41,15 @@ log = logging.getLogger(__name__)
 
 
 def refusals_answered(callback: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
-    """A refusal (:class:`IllegalAction`) is the expected answer to a move the rules or the table don't allow:
-    it goes to the player privately and stops there; anything else goes on to the tree's error handler."""
+    """A refusal (:class:`IllegalAction`, a move the rules or the table don't allow) or another answer meant for
+    the player (a :class:`UserFacingError`, such as a database that doesn't answer) goes to the player privately
+    and stops there; anything else goes on to the tree's error handler."""
 
     @functools.wraps(callback)
     async def wrapper(self, interaction: discord.Interaction, *args, **kwargs) -> None:
         try:
             await callback(self, interaction, *args, **kwargs)
-        except IllegalAction as refusal:
+        except UserFacingError as refusal:
             await reply(interaction, str(refusal), ephemeral=True)
 
     return wrapper
@@ -168,8 +170,12 @@ class Goldfish(TableActions, commands.Cog):
     # ------------------------------------------------------------ play commands
 
     async def autocomplete_game(self, interaction: discord.Interaction) -> Game | None:
-        """The channel's game for autocomplete, if this user may play it (read path: never waits for a writer)."""
-        record = await self.store.peek(interaction.channel_id)
+        """The channel's game for autocomplete, if this user may play it (read path: never waits for a writer).
+        None when the database doesn't answer: autocomplete has no way to say why, and offers nothing."""
+        try:
+            record = await self.store.peek(interaction.channel_id)
+        except UserFacingError:
+            return None
         if record is None or not (record.shared or record.owner_id == interaction.user.id) or not is_loadable(record):
             return None
         return None if record.game.phase == "over" else record.game

@@ -59,7 +59,9 @@ def _run_as() -> list[str]:
 class PostgresServer:
     """One throwaway cluster: ``url`` reaches its ``postgres`` database; ``create_database`` makes fresh ones."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        # Tests run without fsync; a benchmark wants a server that writes to disk as a real one does.
+        self.durable = durable
         self.root = Path(tempfile.mkdtemp(prefix="cyclebot-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()
@@ -88,11 +90,18 @@ class PostgresServer:
 
     def _start(self) -> None:
         self._run(_binary("initdb"), "-D", str(self.data), "-A", "trust", "-U", SUPERUSER, "-E", "UTF8", "--no-sync")
-        options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-        )
+        self.resume()
+
+    def resume(self) -> None:
+        """Start the server (again, after :meth:`pause`), on the same port with the same data."""
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(_binary("pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start")
+
+    def pause(self) -> None:
+        """Shut the server down, keeping its data (clients' connections are cut): an outage, until :meth:`resume`."""
+        self._run(_binary("pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
@@ -116,8 +125,8 @@ class PostgresServer:
 
 
 @contextlib.contextmanager
-def running_postgres() -> Iterator[PostgresServer]:
-    server = PostgresServer().start()
+def running_postgres(*, durable: bool = False) -> Iterator[PostgresServer]:
+    server = PostgresServer(durable=durable).start()
     try:
         yield server
     finally:

@@ -7,7 +7,8 @@ Each figure is the median over ``--runs`` runs. Target: PostgreSQL in one proces
 the other figures are reported.
 
 PostgreSQL: ``--database-url postgresql://…`` (an empty database it may fill), or by default a throwaway server
-started from the PostgreSQL binaries of this machine (as the tests do).
+started from the PostgreSQL binaries of this machine as the tests do, but durable like a real one (fsync, full
+page writes and synchronous commits on).
 
 Run: ``python benchmarks/bench_storage.py [--channels 500] [--actions 20] [--runs 3]``
 """
@@ -129,7 +130,7 @@ def postgres(url: str | None):
         return
     from tests.support.postgres import running_postgres
 
-    with running_postgres() as server:
+    with running_postgres(durable=True) as server:  # fsync and full page writes on, as a real server runs
         yield server.create_database()
 
 

@@ -10,7 +10,7 @@
    transactional save) concurrently with ``asyncio.gather`` against a real on-disk Database;
    each channel plays its own game like a player clicking (keep, play a land, cycle, next turn).
 
-Run: ``python benchmarks/bench_goldfish.py [--samples 200] [--channels 500] [--actions 20]``
+Run: ``python benchmarks/bench_goldfish.py [--samples 200] [--channels 500] [--actions 20] [--runs 3]``
 """
 
 from __future__ import annotations
@@ -184,6 +184,7 @@ async def main() -> int:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--channels", type=int, default=500)
     parser.add_argument("--actions", type=int, default=20, help="actions per channel in the throughput run")
+    parser.add_argument("--runs", type=int, default=3, help="throughput runs (the median is reported)")
     args = parser.parse_args()
     logging.disable(logging.WARNING)
 
@@ -191,10 +192,14 @@ async def main() -> int:
         base = Path(tmp)
         (base / "simcord").mkdir()
         (base / "act").mkdir()
-        (base / "many").mkdir()
         via_discord = await simcord_cycle_latency(args.samples, base / "simcord")
         via_act = await act_latency(args.samples, base / "act")
-        done, elapsed, under_load = await throughput(args.channels, args.actions, base / "many")
+        runs = []
+        for run in range(args.runs):
+            (base / f"many{run}").mkdir()
+            runs.append(await throughput(args.channels, args.actions, base / f"many{run}"))
+    rates = [done / elapsed for done, elapsed, _ in runs]
+    _, _, under_load = sorted(runs, key=lambda r: r[0] / r[1])[len(runs) // 2]  # the median run's latencies
 
     report = Report("Goldfish actions (milliseconds)")
     report.add("one cycle via simcord: median", median(via_discord), " ms", at_most=TARGET_MEDIAN_MS)
@@ -203,8 +208,14 @@ async def main() -> int:
     report.add("one cycle via GameService.act: p99", percentile(via_act, 0.99), " ms", at_most=TARGET_P99_MS)
     report.add(f"{args.channels} channels at once: act() median (queueing included)", median(under_load), " ms")
     report.add(f"{args.channels} channels at once: act() p99", percentile(under_load, 0.99), " ms")
-    report.add(f"{args.channels} channels at once: actions per second", done / elapsed, "/s", at_least=TARGET_RATE)
+    report.add(
+        f"{args.channels} channels at once: actions per second (median of {args.runs})",
+        median(rates),
+        "/s",
+        at_least=TARGET_RATE,
+    )
     report.print()
+    print("  actions per second by run: " + ", ".join(f"{rate:.0f}" for rate in rates))
     return report.exit_code()
 
 

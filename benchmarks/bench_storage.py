@@ -30,10 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._bench import Report, median  # noqa: E402
-from benchmarks.bench_goldfish import next_action  # noqa: E402
-from bot.goldfish import Game, preset_decks  # noqa: E402
+from benchmarks.bench_goldfish import new_games, next_action  # noqa: E402
 from bot.goldfish.service import GameService  # noqa: E402
-from bot.goldfish.stats import StatsDelta  # noqa: E402
 from bot.goldfish.store import GameStore  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from bot.storage.postgres import PostgresDatabase  # noqa: E402
@@ -55,17 +53,7 @@ async def seed(target: str, channels: int) -> None:
         async with db.transaction() as conn:
             await conn.execute("DELETE FROM goldfish_games")
             await conn.execute("DELETE FROM goldfish_stats")
-        store, slide = GameStore(db), preset_decks()["slide"]
-        for channel_id in range(1, channels + 1):
-            game = Game.new(slide, seed=channel_id)
-            await store.create(
-                channel_id=channel_id,
-                guild_id=1,
-                owner_id=PLAYER,
-                shared=False,
-                state=game.to_dict(),
-                stats=StatsDelta(games=1),
-            )
+        await new_games(GameStore(db), channels, user_id=PLAYER)
     finally:
         await db.close()
 

@@ -1,11 +1,16 @@
-"""Shared pieces of the /goldfish tests: read the stored game, find controls on a game message."""
+"""Shared pieces of the goldfish tests: the sample cards as the engine keeps them, read the stored game, find
+controls on a game message."""
 
 from __future__ import annotations
+
+import json
 
 from simcord.components import walk_components
 
 from bot.goldfish import Game
+from bot.goldfish.decklist import trim_card
 from bot.goldfish.decks import bundled_cards
+from tests.conftest import SCRYFALL_CARDS
 
 # Seeds checked against the engine's shuffle (the engine is deterministic for a seed):
 # slide 12: keep 7 with Plains and Secluded Steppe ({W}) → play Plains, cycle the Steppe on turn 1.
@@ -15,6 +20,18 @@ from bot.goldfish.decks import bundled_cards
 SLIDE_SIMPLE = 12
 SLIDE_FULL = 11
 LANDCYCLING_ENT = 2
+
+
+def sample_cards(*extras: dict) -> dict[str, dict]:
+    """The sample Scryfall cards by name, trimmed as a game keeps them, with ``extras`` (made-up cards) added."""
+    found = {}
+    with SCRYFALL_CARDS.open(encoding="utf-8") as handle:
+        for line in handle:
+            card = json.loads(line)
+            found[card["name"]] = trim_card(card)
+    for extra in extras:
+        found[extra["name"]] = extra
+    return found
 
 
 async def stored(env, channel):

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from bot.goldfish import Game, preset_decks
 from bot.goldfish.cli import play
-from bot.goldfish.decklist import trim_card
 from bot.goldfish.scenario import position
-from tests.conftest import SCRYFALL_CARDS
+from tests.goldfish.cog_support import sample_cards
 from tests.goldfish.test_engine_turns import ALBINO_TROLL
 
 
 @pytest.fixture(scope="module")
 def cards() -> dict[str, dict]:
-    found = {}
-    with SCRYFALL_CARDS.open(encoding="utf-8") as handle:
-        for line in handle:
-            card = json.loads(line)
-            found[card["name"]] = trim_card(card)
-    found[ALBINO_TROLL["name"]] = ALBINO_TROLL
-    return found
+    return sample_cards(ALBINO_TROLL)
 
 
 def run(game: Game, *lines: str) -> list[str]:

@@ -8,10 +8,9 @@ import json
 import pytest
 
 from bot.goldfish import Deck, Game, IllegalAction, Permanent, scripts
-from bot.goldfish.decklist import trim_card
 from bot.goldfish.mana import plan_payment
 from bot.goldfish.scenario import position
-from tests.conftest import SCRYFALL_CARDS
+from tests.goldfish.cog_support import sample_cards
 
 X_CYCLER = {
     "name": "Test X Cycler",
@@ -24,13 +23,7 @@ X_CYCLER = {
 
 @pytest.fixture(scope="module")
 def cards() -> dict[str, dict]:
-    found = {}
-    with SCRYFALL_CARDS.open(encoding="utf-8") as handle:
-        for line in handle:
-            card = json.loads(line)
-            found[card["name"]] = trim_card(card)
-    found[X_CYCLER["name"]] = X_CYCLER
-    return found
+    return sample_cards(X_CYCLER)
 
 
 @pytest.fixture

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from bot.goldfish import Action, Deck, Game, IllegalAction, preset_decks
-from bot.goldfish.decklist import trim_card
 from bot.goldfish.scenario import position
-from tests.conftest import SCRYFALL_CARDS
+from tests.goldfish.cog_support import sample_cards
 
 ALBINO_TROLL = {
     "name": "Albino Troll",
@@ -70,14 +67,7 @@ PHYREXIAN = {
 
 @pytest.fixture(scope="module")
 def cards() -> dict[str, dict]:
-    found = {}
-    with SCRYFALL_CARDS.open(encoding="utf-8") as handle:
-        for line in handle:
-            card = json.loads(line)
-            found[card["name"]] = trim_card(card)
-    for extra in (ALBINO_TROLL, EMERIA, PATHWAY, HYBRID, PHYREXIAN):
-        found[extra["name"]] = extra
-    return found
+    return sample_cards(ALBINO_TROLL, EMERIA, PATHWAY, HYBRID, PHYREXIAN)
 
 
 def iid(game: Game, name: str, zone: str = "hand") -> int:

@@ -21,10 +21,12 @@ import re
 import threading
 import time
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from tests.support.http_fake import ThreadedHTTPFake
 
 SCRYFALL = "https://api.scryfall.com"
 BULK_ID = "27bf3214-1271-490b-bdfe-c0be6c23d02e"
@@ -284,8 +286,14 @@ def _error(status: int, code: str, details: str) -> dict[str, Any]:
     return {"object": "error", "code": code, "status": status, "details": details}
 
 
-class FakeBulk:
+class FakeBulk(ThreadedHTTPFake):
     """``with FakeBulk(cards_path) as fake: ... fake.base_url ...``"""
+
+    thread_name = "fake-bulk"
+
+    @property
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _Handler
 
     def __init__(self, cards_path: Path | None = None, *, updated_at: str = DEFAULT_UPDATED_AT) -> None:
         self.cards = load_cards(cards_path)
@@ -295,40 +303,7 @@ class FakeBulk:
         self.info_status = 200
         self._lock = threading.Lock()
         self._requests: list[BulkRequest] = []
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-        self.base_url = ""
-
-    # ------------------------------------------------------------------ lifecycle
-
-    def start(self) -> FakeBulk:
-        fake = self
-
-        class Handler(_Handler):
-            server_fake = fake
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        host, port = self._server.server_address[:2]
-        self.base_url = f"http://{host}:{port}"
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-bulk", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> FakeBulk:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        super().__init__()
 
     # ------------------------------------------------------------------ test controls
 

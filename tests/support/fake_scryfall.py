@@ -28,13 +28,14 @@ import time
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from bot.cycling import cycling_abilities, has_cycling
 from tests.support.fake_bulk import FakeBulk
+from tests.support.http_fake import ThreadedHTTPFake
 
 SCRYFALL = "https://api.scryfall.com"
 PAGE_SIZE = 175
@@ -557,8 +558,14 @@ def error_object(status: int, code: str, details: str, **extra: Any) -> dict[str
 # --------------------------------------------------------------------------- the server
 
 
-class FakeScryfall:
+class FakeScryfall(ThreadedHTTPFake):
     """``with FakeScryfall(cards_path) as fake: ... fake.base_url ...``"""
+
+    thread_name = "fake-scryfall"
+
+    @property
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _Handler
 
     def __init__(
         self,
@@ -588,42 +595,14 @@ class FakeScryfall:
         self._lock = threading.Lock()
         self._state = _State()
         self._stopping = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-        self.base_url = ""
+        super().__init__()
 
-    # ------------------------------------------------------------------ lifecycle
-
-    def start(self) -> FakeScryfall:
-        fake = self
-
-        class Handler(_Handler):
-            server_fake = fake
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        host, port = self._server.server_address[:2]
-        self.base_url = f"http://{host}:{port}"
+    def started(self) -> None:
         self.bulk.base_url = self.base_url
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-scryfall", daemon=True
-        )
-        self._thread.start()
-        return self
 
     def stop(self) -> None:
         self._stopping.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> FakeScryfall:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        super().stop()
 
     # ------------------------------------------------------------------ test controls
 

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import re
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 
 from bot.errors import UserFacingError
+
+log = logging.getLogger("bot.storage")
 
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 DIALECTS = ("sqlite", "postgresql")
@@ -66,7 +72,32 @@ def now_text() -> str:
 
 
 class MetaSettings:
-    """Small key/value settings (the command-sync hash, …) in the ``meta`` table, the same SQL on both dialects."""
+    """What both databases share: small key/value settings (the command-sync hash, …) in the ``meta`` table, the
+    same SQL on both dialects; and telling outages apart from errors (:meth:`answering`)."""
+
+    down_since: float | None = None  # time.monotonic() of the first request an outage refused
+
+    @staticmethod
+    def is_unavailable(error: BaseException) -> bool:
+        """Whether ``error`` says the database can't serve requests now, rather than that the request was wrong."""
+        return False
+
+    @asynccontextmanager
+    async def answering(self) -> AsyncIterator[None]:
+        """Requests made inside: a database that can't serve them becomes :class:`StorageUnavailable` (the user is
+        told, one warning an outage is logged), and the first answer after an outage is logged too."""
+        try:
+            yield
+        except Exception as error:
+            if not self.is_unavailable(error):
+                raise
+            if self.down_since is None:
+                self.down_since = time.monotonic()
+                log.warning("%s is unavailable (%s); requests fail until it answers", self.describe(), error)
+            raise StorageUnavailable() from error
+        if self.down_since is not None:
+            log.info("%s answers again after %.0f s", self.describe(), time.monotonic() - self.down_since)
+            self.down_since = None
 
     async def get_meta(self, key: str) -> str | None:
         row = await self.fetchone("SELECT value FROM meta WHERE key = ?", (key,))  # type: ignore[attr-defined]

@@ -13,7 +13,6 @@ import asyncio
 import functools
 import logging
 import re
-import time
 from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 import asyncpg
 
 from bot.config import redact_database_url as redact_url
-from bot.storage.base import MetaSettings, Migration, StorageError, StorageUnavailable, bundled_migrations
+from bot.storage.base import MetaSettings, Migration, StorageError, bundled_migrations
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +62,7 @@ _UNAVAILABLE = (
 )
 
 
-def is_unavailable(error: BaseException) -> bool:
+def server_unavailable(error: BaseException) -> bool:
     """Whether ``error`` says the server can't be reached or used now (rather than that the request was wrong)."""
     if isinstance(error, _UNAVAILABLE):
         return True
@@ -167,29 +166,12 @@ class PostgresDatabase(MetaSettings):
     dialect = "postgresql"
     integrity_errors: tuple[type[BaseException], ...] = (asyncpg.IntegrityConstraintViolationError,)
     reader = None  # the pool serves reads; nothing separate to open
+    is_unavailable = staticmethod(server_unavailable)
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self.pool = pool
         self.url = url
         self.path = redact_url(url)
-        self.down_since: float | None = None  # time.monotonic() of the first refused request of an outage
-
-    @asynccontextmanager
-    async def _answering(self) -> AsyncIterator[None]:
-        """Requests made inside: a server that can't serve them becomes :class:`StorageUnavailable` (the user is told,
-        one warning an outage is logged), and the first answer after an outage is logged too."""
-        try:
-            yield
-        except Exception as error:
-            if not is_unavailable(error):
-                raise
-            if self.down_since is None:
-                self.down_since = time.monotonic()
-                log.warning("PostgreSQL at %s is unavailable (%s); requests fail until it answers", self.path, error)
-            raise StorageUnavailable() from error
-        if self.down_since is not None:
-            log.info("PostgreSQL at %s answers again after %.0f s", self.path, time.monotonic() - self.down_since)
-            self.down_since = None
 
     @classmethod
     async def open(
@@ -280,13 +262,13 @@ class PostgresDatabase(MetaSettings):
     async def transaction(self) -> AsyncIterator[Connection]:
         """One transaction on its own pooled connection: committed at the end, rolled back on any error
         (and by the server when the process dies half-way)."""
-        async with self._answering(), self.pool.acquire() as raw, raw.transaction():
+        async with self.answering(), self.pool.acquire() as raw, raw.transaction():
             yield Connection(raw)
 
     async def fetchone(self, sql: str, params: tuple = (), *, reader: bool = False) -> asyncpg.Record | None:
-        async with self._answering():
+        async with self.answering():
             return await self.pool.fetchrow(placeholders(sql), *params)
 
     async def fetchall(self, sql: str, params: tuple = (), *, reader: bool = False) -> list[asyncpg.Record]:
-        async with self._answering():
+        async with self.answering():
             return await self.pool.fetch(placeholders(sql), *params)

@@ -41,6 +41,15 @@ class Database(MetaSettings):
     # What a write that breaks a UNIQUE or PRIMARY KEY constraint raises.
     integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
 
+    @staticmethod
+    def is_unavailable(error: BaseException) -> bool:
+        """Locked longer than the busy timeout (a backup, a restore or another program holds it), a full disk, or a
+        disk that fails: the request can't be served now, and nothing of it was written."""
+        text = str(error).lower()
+        return isinstance(error, sqlite3.OperationalError) and any(
+            reason in text for reason in ("locked", "busy", "disk i/o", "full")
+        )
+
     def __init__(self, connection: aiosqlite.Connection, path: Path | str) -> None:
         self.connection = connection
         self.reader: aiosqlite.Connection | None = None
@@ -149,7 +158,7 @@ class Database(MetaSettings):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error."""
-        async with self._write_lock:
+        async with self.answering(), self._write_lock:
             await self.connection.execute("BEGIN IMMEDIATE")
             try:
                 yield self.connection
@@ -157,13 +166,20 @@ class Database(MetaSettings):
                 await self.connection.execute("ROLLBACK")
                 raise
             else:
-                await self.connection.execute("COMMIT")
+                try:
+                    await self.connection.execute("COMMIT")
+                except BaseException:
+                    # A commit that failed (a full or failing disk) leaves the transaction open: end it, or every
+                    # later BEGIN would fail too.
+                    if self.connection.in_transaction:
+                        await self.connection.execute("ROLLBACK")
+                    raise
 
     async def write_fetchall(self, sql: str, params: tuple = ()) -> list[aiosqlite.Row]:
         """One statement as a transaction of its own (autocommit: SQLite commits it when it finishes), in one
         round trip to the database thread; under the write lock, so it never lands inside another
         coroutine's open transaction. The rows its ``RETURNING`` clause gives."""
-        async with self._write_lock:
+        async with self.answering(), self._write_lock:
             return list(await self.connection.execute_fetchall(sql, params))
 
     async def write_if(self, guard: Statement, then: Sequence[Statement]) -> int:
@@ -177,13 +193,14 @@ class Database(MetaSettings):
                 if changed == 1:
                     for sql, params in then:
                         conn.execute(sql, params)
+                conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
             return changed
 
-        async with self._write_lock:
+        async with self.answering(), self._write_lock:
             return await self._on_thread(work)
 
     async def _on_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -200,7 +217,8 @@ class Database(MetaSettings):
     async def fetchall(self, sql: str, params: tuple = (), *, reader: bool = False) -> list[aiosqlite.Row]:
         # One round trip to the database thread (execute, fetch and close together).
         conn = (self.reader or self.connection) if reader else self.connection
-        return list(await conn.execute_fetchall(sql, params))
+        async with self.answering():
+            return list(await conn.execute_fetchall(sql, params))
 
 
 # -- start-up failures --------------------------------------------------------------------------------------

@@ -123,6 +123,32 @@ async def test_a_database_stall_over_three_seconds_is_acknowledged_in_time_and_a
     assert (await game_of(simcord_env, channel)).turn == 2
 
 
+async def test_a_write_lock_held_past_the_busy_timeout_gets_a_clear_answer_and_loses_nothing(
+    simcord_env, channel, alice, bot_config, caplog
+):
+    message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
+    await alice.click(message, label="Keep")
+    db = simcord_env.bot.db
+    await (await db.connection.execute("PRAGMA busy_timeout=300")).close()  # the default waits 5 s
+    held = threading.Event()
+    holder = threading.Thread(target=hold_write_lock, args=(bot_config.data_dir / "bot.sqlite3", 1.5, held))
+    holder.start()
+    held.wait()
+    try:
+        refused = await alice.click(message, label="Next turn")  # another program holds the database
+        seen = await game_of(simcord_env, channel)  # reads don't wait for the writer
+    finally:
+        holder.join()
+
+    assert refused.ephemeral and "database isn't answering" in refused.response.content
+    assert seen.turn == 1
+    assert not db.connection.in_transaction
+    assert len([r for r in caplog.records if "is unavailable" in r.getMessage()]) == 1
+    result = await alice.click(message, label="Next turn")  # the lock is gone: the game goes on
+    assert not result.ephemeral and (await game_of(simcord_env, channel)).turn == 2
+    assert not simcord_env.errors
+
+
 async def test_read_only_views_do_not_wait_for_a_stalled_writer(simcord_env, channel, alice, bot_config):
     message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
     await alice.click(message, label="Keep")

@@ -35,7 +35,7 @@ async def test_while_postgresql_is_down_players_are_told_and_games_go_on_once_it
 
     await asyncio.to_thread(own_server.pause)
     try:
-        with caplog.at_level(logging.INFO, logger="bot.storage.postgres"):
+        with caplog.at_level(logging.INFO, logger="bot.storage"):
             clicked = await alice.click(message, label="Next turn")
             status = await alice.slash(channel, "goldfish status")
             stats = await alice.slash(channel, "goldfish stats show")
@@ -54,7 +54,7 @@ async def test_while_postgresql_is_down_players_are_told_and_games_go_on_once_it
     assert not simcord_env.errors
 
     # The server is back: the game is where it was, and the next click plays on.
-    with caplog.at_level(logging.INFO, logger="bot.storage.postgres"):
+    with caplog.at_level(logging.INFO, logger="bot.storage"):
         result = await alice.click(message, label="Next turn")
     assert not result.ephemeral
     assert "game version 3" in message.embeds[0].footer.text

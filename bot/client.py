@@ -94,6 +94,14 @@ class CycleBot(commands.AutoShardedBot):
         parsers["INTERACTION_CREATE"] = functools.partial(self._receive_interaction, parsers["INTERACTION_CREATE"])
         self.db = await open_database(self.config)
         log.info("Database ready (%s) at schema version %s", self.db.describe(), await self.db.schema_version())
+        if self.config.shards_elsewhere and self.db.dialect == "sqlite":
+            log.warning(
+                "Shards %s of %s run here and the others in other processes, but this process keeps its own SQLite "
+                "database: games, statistics and the Scryfall budget are not shared. Set DATABASE_URL to one "
+                "PostgreSQL database for all of them (see the README, Running at scale).",
+                ",".join(map(str, self.config.shard_ids)),
+                self.config.shard_count,
+            )
         # One rate-limited, cached Scryfall client for every feature: Scryfall counts requests per application,
         # so processes sharing a PostgreSQL database share one budget kept there.
         budget = PostgresBudget(self.db.pool, asyncio.get_running_loop()) if self.db.dialect == "postgresql" else None

@@ -180,6 +180,11 @@ class Config:
         return self.token
 
     @property
+    def shards_elsewhere(self) -> bool:
+        """Whether some of the bot's shards run in other processes (SHARD_IDS names only some of them)."""
+        return self.shard_ids is not None and set(self.shard_ids) != set(range(self.shard_count or 0))
+
+    @property
     def database_path(self) -> Path:
         return self.data_dir / "bot.sqlite3"
 

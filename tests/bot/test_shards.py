@@ -27,6 +27,20 @@ def test_shard_count_and_ids_come_from_the_environment(environ, count, ids):
     assert (config.shard_count, config.shard_ids) == (count, ids)
 
 
+@pytest.mark.parametrize(
+    ("environ", "elsewhere"),
+    [
+        ({}, False),
+        ({"SHARD_COUNT": "2"}, False),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0-1"}, False),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, True),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0,2"}, True),
+    ],
+)
+def test_whether_other_processes_hold_shards(environ, elsewhere):
+    assert Config.from_env(environ).shards_elsewhere is elsewhere
+
+
 def test_a_config_built_in_code_runs_one_shard_without_asking_discord():
     assert (Config().shard_count, Config().shard_ids) == (1, None)
 

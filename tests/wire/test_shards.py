@@ -128,4 +128,5 @@ async def test_a_process_without_shard_0_does_not_sync_commands(spawn_bot, fake_
     assert len(fake_discord.command_syncs()) == 1, "only the process holding shard 0 syncs"
     assert fake_discord.identified_shards == [(0, 2), (1, 2)]
     assert "Not syncing application commands: shard 0 runs in another process" in one.stderr
+    assert "keeps its own SQLite database" in one.stderr  # split over processes without DATABASE_URL: warned
     assert fake_discord.unexpected == []

@@ -131,7 +131,7 @@ async def test_a_write_lock_held_past_the_busy_timeout_gets_a_clear_answer_and_l
     db = simcord_env.bot.db
     await (await db.connection.execute("PRAGMA busy_timeout=300")).close()  # the default waits 5 s
     held = threading.Event()
-    holder = threading.Thread(target=hold_write_lock, args=(bot_config.data_dir / "bot.sqlite3", 1.5, held))
+    holder = threading.Thread(target=hold_write_lock, args=(bot_config.data_dir / "bot.sqlite3", 3.0, held))
     holder.start()
     held.wait()
     try:

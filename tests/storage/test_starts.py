@@ -11,9 +11,9 @@ import pytest
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.starts import LocalStartGate, PostgresStartGate
 
-INTERVAL = 0.4
-# Sleeping and the server's clock are not exact to the millisecond.
-SLACK = 0.03
+INTERVAL = 0.5
+# The turns are spaced exactly; when each waiter wakes is not (a loaded machine wakes one late, the next on time).
+SLACK = 0.1
 
 
 async def start_times(gates_and_shards) -> list[float]:
@@ -47,7 +47,7 @@ async def test_processes_sharing_postgresql_take_turns(two_processes):
     times = await start_times([(gates[0], 0), (gates[1], 1), (gates[0], 2), (gates[1], 3)])
 
     assert all(gap >= INTERVAL - SLACK for gap in gaps(times)), gaps(times)
-    assert times[-1] - times[0] < 3 * INTERVAL + 0.5  # turns follow each other, nobody waits longer than needed
+    assert times[-1] - times[0] < 3 * INTERVAL + 1.0  # turns follow each other, nobody waits longer than needed
 
 
 async def test_each_bucket_has_its_own_turns(two_processes):

@@ -208,7 +208,12 @@ class GameService:
             text = encode_state(self.with_tables(undone.to_dict(), kept))
             try:
                 version = await self.store.save(
-                    channel_id, text, record.version, user_id=user_id, stats=StatsDelta(), created_at=record.created_at
+                    channel_id,
+                    text,
+                    record.version,
+                    user_id=user_id,
+                    stats=self.taken_back(record, game, undone),
+                    created_at=record.created_at,
                 )
             except StaleGameError:
                 raise IllegalAction(
@@ -218,6 +223,12 @@ class GameService:
             saved = record.with_game(undone, version, [event], text, kept[-TABLE_COPIES:])
             self.live.keep(saved)
             return saved
+
+    @staticmethod
+    def taken_back(record: StoredGame, game: Game, undone: Game) -> StatsDelta:
+        """What an undo takes back from the player's statistics: what the undone action added. In a shared game
+        the last action may have been someone else's (the game doesn't say whose), so nothing is taken back."""
+        return StatsDelta() if record.shared else StatsDelta.of_undo(game.stats, undone.stats)
 
     async def replaceable(self, channel_id: int, user_id: int, can_manage: bool) -> StoredGame | None:
         """The game a new one would replace (None when there is none, it is over or it can't be loaded).

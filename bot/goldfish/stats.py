@@ -29,16 +29,18 @@ PLAYER_STATS: tuple[Statistic, ...] = (
     Statistic("longest_game", "Longest game", combine="max", from_game="turns", unit=" turns"),
 )
 KEYS: tuple[str, ...] = tuple(s.key for s in PLAYER_STATS)
+SUMS: tuple[str, ...] = tuple(s.key for s in PLAYER_STATS if s.combine == "sum")
 
 
 class StatsDelta:
     """What one write adds to a player's totals (a ``max`` statistic's value is a candidate maximum)."""
 
-    def __init__(self, **values: int) -> None:
+    def __init__(self, *, back: bool = False, **values: int) -> None:
         unknown = set(values) - set(KEYS)
         if unknown:
             raise TypeError(f"unknown statistics: {sorted(unknown)}")
         self.values = {key: int(values.get(key, 0)) for key in KEYS}
+        self.back = back  # taken back (an undo) rather than added
 
     def __bool__(self) -> bool:
         return any(self.values.values())
@@ -50,7 +52,17 @@ class StatsDelta:
             raise AttributeError(key) from None
 
     def __repr__(self) -> str:
-        return f"StatsDelta({self.values})"
+        return f"StatsDelta({self.values}{', back' if self.back else ''})"
+
+    @classmethod
+    def of_undo(cls, before: Mapping[str, int], after: Mapping[str, int]) -> StatsDelta:
+        """What to take back from the player's sums when an undo turns a game's counters from ``before`` back to
+        ``after``. A maximum (the longest game) stays: the values it was the largest of are not kept."""
+        values = {}
+        for stat in PLAYER_STATS:
+            if stat.from_game is not None and stat.combine == "sum":
+                values[stat.key] = max(0, int(before.get(stat.from_game, 0)) - int(after.get(stat.from_game, 0)))
+        return cls(back=True, **values)
 
     @classmethod
     def of_action(cls, before: Mapping[str, int], after: Mapping[str, int]) -> StatsDelta:

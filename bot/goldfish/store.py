@@ -27,7 +27,7 @@ import orjson
 
 from bot.goldfish.engine import Game
 from bot.goldfish.model import Event, UnreadableGame
-from bot.goldfish.stats import KEYS, PLAYER_STATS, PlayerStats, StatsDelta
+from bot.goldfish.stats import KEYS, PLAYER_STATS, SUMS, PlayerStats, StatsDelta
 from bot.storage import Database, now_text
 
 if TYPE_CHECKING:
@@ -176,7 +176,27 @@ _SAVE_WITH_STATS = (
 )
 
 
+def _take_back(cast: str) -> str:
+    """An undo's statement: each sum lowered by the amount taken back, never below 0; no row is created."""
+    lowered = ", ".join(f"{key} = CASE WHEN {key} > ?{cast} THEN {key} - ?{cast} ELSE 0 END" for key in SUMS)
+    return f"UPDATE goldfish_stats SET {lowered}, updated_at = ? WHERE user_id = ?{cast}"  # noqa: S608
+
+
+_TAKE_BACK = _take_back("")
+# PostgreSQL: the game write and the undo's statistics as one statement, as _SAVE_WITH_STATS.
+_SAVE_TAKING_BACK = (
+    f"WITH saved AS ({_UPDATE_GAME} RETURNING channel_id), taken AS ({_take_back('::bigint')} "  # noqa: S608
+    "AND EXISTS (SELECT 1 FROM saved)) SELECT count(*) AS saved FROM saved"
+)
+
+
+def _taken_back(user_id: int, delta: StatsDelta) -> tuple:
+    return (*(value for key in SUMS for value in (delta.values[key],) * 2), now_text(), user_id)
+
+
 def _add_stats_statement(user_id: int, delta: StatsDelta) -> tuple[str, tuple]:
+    if delta.back:
+        return _TAKE_BACK, _taken_back(user_id, delta)
     return _ADD_STATS, (user_id, *(delta.values[key] for key in KEYS), now_text())
 
 
@@ -257,13 +277,16 @@ class GameStore:
         """Write ``state`` (a dict, or its :func:`encode_state` text) over the game at ``expected_version``;
         returns the new version.
 
-        The statistics of ``user_id`` change in the same transaction, or not at all. With ``created_at`` (the
+        The statistics of ``user_id`` change in the same transaction, or not at all (an undo's, ``stats.back``,
+        are taken back from the sums instead of added). With ``created_at`` (the
         game's, as loaded), a game replaced in the meantime is not written over even at the same version.
         """
         game = (_text(state), now_text(), channel_id, expected_version, created_at)
         with_stats = user_id is not None and bool(stats)
         if self.db.dialect == "postgresql":
-            if with_stats:
+            if with_stats and stats.back:
+                updated = (await self.db.fetchone(_SAVE_TAKING_BACK, (*game, *_taken_back(user_id, stats))))["saved"]
+            elif with_stats:
                 row = await self.db.fetchone(
                     _SAVE_WITH_STATS, (*game, user_id, *(stats.values[key] for key in KEYS), game[1])
                 )

@@ -40,6 +40,8 @@ async def test_a_game_with_an_end_step_cycle_undo_and_a_cleanup_discard(simcord_
     undone = await game_of(simcord_env, channel)
     assert undone.stats["cards_cycled"] == 0 and "Secluded Steppe" in [c.name for c in undone.hand]
     assert "Undid your last action" in fields(message)["What happened"]
+    shown = await alice.slash(channel, "goldfish stats show")  # the undone cycle no longer counts
+    assert fields(shown.response)["Cards cycled"] == "0"
 
     await alice.click(message, label="My turn")
     assert (await game_of(simcord_env, channel)).turn == 2

@@ -149,3 +149,36 @@ def test_a_clone_shares_nothing_a_game_changes():
     for action in twin.actions[len(game.actions) :]:
         replayed.apply(action)
     assert replayed.to_dict() == twin.to_dict()  # same RNG: the copy plays exactly as the original would
+
+
+async def cycled(store: GameStore) -> int:
+    stats = await store.get_stats(ALICE)
+    return stats.cards_cycled if stats else 0
+
+
+async def play_until_a_cycle(service: GameService) -> None:
+    """Actions until one cycles a card."""
+    for _ in range(60):
+        record = await service.load(CHANNEL)
+        action = next_action(record.game)
+        await service.act(CHANNEL, ALICE, action)
+        if action.kind == "cycle":
+            return
+    raise AssertionError("no cycle in 60 actions")
+
+
+@pytest.mark.parametrize("shared", [False, True])
+async def test_undo_takes_back_the_statistics_of_the_undone_action_in_a_players_own_game(store, shared):
+    service = GameService(store)
+    game = Game.new(preset_decks()["slide"], seed=12)
+    await service.start(
+        channel_id=CHANNEL, guild_id=GUILD, owner_id=ALICE, shared=shared, game=game, replace_version=None
+    )
+    await play_until_a_cycle(service)
+    before = await cycled(store)
+    assert before >= 1
+
+    await service.undo(CHANNEL, ALICE)
+
+    # In a shared game the last action may have been anyone's: nothing is taken back.
+    assert await cycled(store) == (before if shared else before - 1)

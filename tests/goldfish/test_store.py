@@ -115,6 +115,22 @@ async def test_a_write_meant_for_a_replaced_game_is_refused_at_the_same_version(
     assert await store.save(CHANNEL, {"turn": 8}, 1, created_at=new.created_at) == 2
 
 
+async def test_an_undo_takes_back_from_the_sums_never_below_zero_and_keeps_the_maximum(store):
+    await new_game(store)
+    await store.save(CHANNEL, {"turn": 2}, 1, user_id=ALICE, stats=StatsDelta(cards_cycled=2, turns=3, longest_game=3))
+    back = StatsDelta(back=True, cards_cycled=1, turns=5)
+    assert await store.save(CHANNEL, {"turn": 1}, 2, user_id=ALICE, stats=back) == 3
+    stats = await store.get_stats(ALICE)
+    assert (stats.cards_cycled, stats.turns, stats.longest_game) == (1, 0, 3)
+
+    with pytest.raises(StaleGameError):  # a stale undo takes nothing back
+        await store.save(CHANNEL, {"turn": 0}, 2, user_id=ALICE, stats=StatsDelta(back=True, cards_cycled=1))
+    assert (await store.get_stats(ALICE)).cards_cycled == 1
+
+    await store.save(CHANNEL, {"turn": 0}, 3, user_id=BOB, stats=StatsDelta(back=True, cards_cycled=1))
+    assert await store.get_stats(BOB) is None  # nothing to take back from: no row made
+
+
 async def test_transaction_is_atomic_when_the_statistics_write_fails(store, db):
     await new_game(store)
     # Make the statistics write fail after the game UPDATE has already run in the same transaction.

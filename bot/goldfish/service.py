@@ -163,31 +163,42 @@ class GameService:
             game = game_of(record)
             before = dict(game.stats)
             events = game.apply(action)
-            kept = record.tables if tables is None else tables
-            text = encode_state(self.with_tables(game.to_dict(), kept))
-            try:
-                version = await self.store.save(
-                    channel_id,
-                    text,
-                    record.version,
-                    user_id=user_id,
-                    stats=StatsDelta.of_action(before, game.stats),
-                    created_at=record.created_at,
-                )
-            except StaleGameError:
-                raise IllegalAction(
-                    "The game changed at the same moment, so nothing happened. Please try again."
-                ) from None
-            saved = record.with_game(game, version, events, text, kept[-TABLE_COPIES:])
-            self.live.keep(saved)
-            return saved
+            stats = StatsDelta.of_action(before, game.stats)
+            return await self._save(record, game, events, user_id, stats, tables, nothing="nothing happened")
 
-    @staticmethod
-    def with_tables(state: dict, tables: list[int]) -> dict:
-        """The state to save, carrying the game's table messages (the last few)."""
-        if tables:
-            state["tables"] = tables[-TABLE_COPIES:]
-        return state
+    async def _save(
+        self,
+        record: StoredGame,
+        game: Game,
+        events: list[Event],
+        user_id: int,
+        stats: StatsDelta,
+        tables: list[int] | None,
+        *,
+        nothing: str,
+    ) -> StoredGame:
+        """Write ``game`` over ``record`` (the version and the game's creation time it was read at) with the
+        player's statistics, carrying the game's table messages (given, or as saved before); keep it live.
+        A stale write is refused with ``nothing`` saying what did not happen."""
+        kept = (record.tables if tables is None else tables)[-TABLE_COPIES:]
+        state = game.to_dict()
+        if kept:
+            state["tables"] = kept
+        text = encode_state(state)
+        try:
+            version = await self.store.save(
+                record.channel_id,
+                text,
+                record.version,
+                user_id=user_id,
+                stats=stats,
+                created_at=record.created_at,
+            )
+        except StaleGameError:
+            raise IllegalAction(f"The game changed at the same moment, so {nothing}. Please try again.") from None
+        saved = record.with_game(game, version, events, text, kept)
+        self.live.keep(saved)
+        return saved
 
     async def undo(
         self, channel_id: int, user_id: int, seen: int | None = None, tables: list[int] | None = None
@@ -204,25 +215,9 @@ class GameService:
             game = game_of(record)
             last = game.actions[-1] if game.actions else None
             undone = game.undone()
-            kept = record.tables if tables is None else tables
-            text = encode_state(self.with_tables(undone.to_dict(), kept))
-            try:
-                version = await self.store.save(
-                    channel_id,
-                    text,
-                    record.version,
-                    user_id=user_id,
-                    stats=self.taken_back(record, game, undone),
-                    created_at=record.created_at,
-                )
-            except StaleGameError:
-                raise IllegalAction(
-                    "The game changed at the same moment, so nothing was undone. Please try again."
-                ) from None
             event = Event("undo", f"Undid your last action ({last.kind})")
-            saved = record.with_game(undone, version, [event], text, kept[-TABLE_COPIES:])
-            self.live.keep(saved)
-            return saved
+            stats = self.taken_back(record, game, undone)
+            return await self._save(record, undone, [event], user_id, stats, tables, nothing="nothing was undone")
 
     @staticmethod
     def taken_back(record: StoredGame, game: Game, undone: Game) -> StatsDelta:

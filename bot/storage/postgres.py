@@ -50,6 +50,8 @@ def placeholders(sql: str) -> str:
     return _TOKEN.sub(number, sql)
 
 
+# What connecting and migrating meet when the server can't be used: explained in one line at start.
+_CONNECT_ERRORS = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 # What a request meets when the server can't serve it: down or restarting, unreachable, out of connections.
 _UNAVAILABLE = (
     OSError,
@@ -189,13 +191,13 @@ class PostgresDatabase(MetaSettings):
                 command_timeout=60,
                 reset=_keep_session,
             )
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        except _CONNECT_ERRORS as error:
             raise explain_connect_error(url, error) from None
         db = cls(pool, url)
         try:
             # The first connection is opened here: an unreachable server or a refused password shows up now.
             await db.migrate(bundled_migrations("postgresql") if migrations is None else migrations)
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        except _CONNECT_ERRORS as error:
             await db.close()
             raise explain_connect_error(url, error) from None
         except BaseException:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bot.storage.postgres import PostgresDatabase
@@ -24,11 +24,6 @@ log = logging.getLogger(__name__)
 START_INTERVAL = 5.5
 
 
-class StartGate(Protocol):
-    async def wait(self, shard_id: int) -> float:
-        """Wait for this shard's turn to start a session; the seconds waited."""
-
-
 class LocalStartGate:
     """Turns kept in this process: right when it holds every shard of the bot."""
 
@@ -38,6 +33,7 @@ class LocalStartGate:
         self._next_at: dict[int, float] = {}  # bucket -> time.monotonic() of its next free turn
 
     async def wait(self, shard_id: int) -> float:
+        """Wait for this shard's turn to start a session; the seconds waited."""
         bucket = shard_id % self.max_concurrency
         now = time.monotonic()
         slot = max(now, self._next_at.get(bucket, 0.0))

@@ -103,13 +103,24 @@ async def test_107_4f_the_player_chooses_to_pay_phyrexian_mana_with_mana(simcord
     assert game.life == 20 and sum(p.tapped for p in game.battlefield) == 3
 
 
+async def troll_in_upkeep(simcord_env, channel, alice):
+    """Albino Troll cast on turn 1; the game at turn 2's upkeep, its echo to settle. The table and the game."""
+    message = await lay_out(
+        simcord_env,
+        channel,
+        alice,
+        extra=[ALBINO_TROLL],
+        hand=[ALBINO_TROLL["name"]],
+        library=["Forest"] * 6,
+        lands=["Forest"] * 2,
+    )
+    await choose(alice, message, "gf:cast:", f"Cast {ALBINO_TROLL['name']}")
+    return message, await reach(simcord_env, channel, alice, message, "upkeep")
+
+
 async def test_702_30a_echo_is_paid_from_the_table_in_the_next_upkeep(simcord_env, channel, alice):
     name = ALBINO_TROLL["name"]
-    message = await lay_out(
-        simcord_env, channel, alice, extra=[ALBINO_TROLL], hand=[name], library=["Forest"] * 6, lands=["Forest"] * 2
-    )
-    await choose(alice, message, "gf:cast:", f"Cast {name}")
-    game = await reach(simcord_env, channel, alice, message, "upkeep")
+    message, game = await troll_in_upkeep(simcord_env, channel, alice)
     assert game.turn == 2 and game.echo_pending()
     assert {"Pay echo {1}{G} (Albino Troll)", "Sacrifice Albino Troll"} <= labels(message)
 
@@ -122,11 +133,7 @@ async def test_702_30a_echo_is_paid_from_the_table_in_the_next_upkeep(simcord_en
 
 async def test_702_30a_declining_echo_with_the_slash_command_sacrifices_the_permanent(simcord_env, channel, alice):
     name = ALBINO_TROLL["name"]
-    message = await lay_out(
-        simcord_env, channel, alice, extra=[ALBINO_TROLL], hand=[name], library=["Forest"] * 6, lands=["Forest"] * 2
-    )
-    await choose(alice, message, "gf:cast:", f"Cast {name}")
-    await reach(simcord_env, channel, alice, message, "upkeep")
+    message, _ = await troll_in_upkeep(simcord_env, channel, alice)
 
     result = await alice.slash(channel, "goldfish echo", pay=False)
 

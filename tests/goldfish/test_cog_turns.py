@@ -72,8 +72,9 @@ async def test_a_cast_creature_attacks_the_goldfish_next_turn(simcord_env, chann
     assert game.opponent_life == 18 and "Attacked with Zenith Seeker" in fields(message)["What happened"]
 
 
-async def test_decree_of_justice_x_and_drake_havens_optional_payment_are_chosen(simcord_env, channel, alice):
-    message = await lay_out(
+async def decree_with_drake_haven(simcord_env, channel, alice):
+    """Decree of Justice in hand, five Plains and Drake Haven on the battlefield: X and a "you may pay" to choose."""
+    return await lay_out(
         simcord_env,
         channel,
         alice,
@@ -82,6 +83,10 @@ async def test_decree_of_justice_x_and_drake_havens_optional_payment_are_chosen(
         lands=["Plains"] * 5,
         permanents=["Drake Haven"],
     )
+
+
+async def test_decree_of_justice_x_and_drake_havens_optional_payment_are_chosen(simcord_env, channel, alice):
+    message = await decree_with_drake_haven(simcord_env, channel, alice)
     await choose(alice, message, "gf:cycle:", "Cycle Decree of Justice")
     assert "choose, then press" in message.embeds[0].description
     await choose(alice, message, "gf:dx:", "X = 1")
@@ -140,15 +145,7 @@ async def test_zone_views_and_a_finished_game_offers_a_new_game_and_a_replay(sim
 
 
 async def test_slash_commands_take_the_lands_x_and_payment_and_undo(simcord_env, channel, alice):
-    await lay_out(
-        simcord_env,
-        channel,
-        alice,
-        hand=["Decree of Justice"],
-        library=["Plains"] * 6,
-        lands=["Plains"] * 5,
-        permanents=["Drake Haven"],
-    )
+    await decree_with_drake_haven(simcord_env, channel, alice)
     result = await alice.slash(channel, "goldfish cycle", card="Decree of Justice", x=1, pay=False)
     updated(result)
     game = await game_of(simcord_env, channel)

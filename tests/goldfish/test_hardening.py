@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 import time
@@ -89,6 +90,19 @@ def hold_write_lock(path, seconds: float, held: threading.Event) -> None:
         conn.close()
 
 
+@contextlib.contextmanager
+def write_lock_held(path, seconds: float):
+    """Another program holds the database's write lock for ``seconds`` from entry; leaving waits until it lets go."""
+    held = threading.Event()
+    holder = threading.Thread(target=hold_write_lock, args=(path, seconds, held))
+    holder.start()
+    held.wait()
+    try:
+        yield
+    finally:
+        holder.join()
+
+
 async def first_response_after(env, known: set[int]) -> float:
     """Real seconds until a new interaction got its first response (acknowledgement or answer)."""
     start = time.monotonic()
@@ -105,17 +119,11 @@ async def test_a_database_stall_over_three_seconds_is_acknowledged_in_time_and_a
 ):
     message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
     await alice.click(message, label="Keep")
-    held = threading.Event()
-    holder = threading.Thread(target=hold_write_lock, args=(bot_config.data_dir / "bot.sqlite3", 3.5, held))
-    holder.start()
-    held.wait()
-    try:
+    with write_lock_held(bot_config.data_dir / "bot.sqlite3", 3.5):
         known = set(simcord_env.backend.interactions)
         click = asyncio.ensure_future(alice.click(message, label="Next turn"))
         acknowledged = await first_response_after(simcord_env, known)
         result = await click
-    finally:
-        holder.join()
 
     assert acknowledged < 3.0
     assert result.acknowledged and not result.ephemeral
@@ -130,15 +138,9 @@ async def test_a_write_lock_held_past_the_busy_timeout_gets_a_clear_answer_and_l
     await alice.click(message, label="Keep")
     db = simcord_env.bot.db
     await (await db.connection.execute("PRAGMA busy_timeout=300")).close()  # the default waits 5 s
-    held = threading.Event()
-    holder = threading.Thread(target=hold_write_lock, args=(bot_config.data_dir / "bot.sqlite3", 3.0, held))
-    holder.start()
-    held.wait()
-    try:
+    with write_lock_held(bot_config.data_dir / "bot.sqlite3", 3.0):
         refused = await alice.click(message, label="Next turn")  # another program holds the database
         seen = await game_of(simcord_env, channel)  # reads don't wait for the writer
-    finally:
-        holder.join()
 
     assert refused.ephemeral and "database isn't answering" in refused.response.content
     assert seen.turn == 1
@@ -152,11 +154,7 @@ async def test_a_write_lock_held_past_the_busy_timeout_gets_a_clear_answer_and_l
 async def test_read_only_views_do_not_wait_for_a_stalled_writer(simcord_env, channel, alice, bot_config):
     message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
     await alice.click(message, label="Keep")
-    held = threading.Event()
-    holder = threading.Thread(target=hold_write_lock, args=(bot_config.data_dir / "bot.sqlite3", 3.5, held))
-    holder.start()
-    held.wait()
-    try:
+    with write_lock_held(bot_config.data_dir / "bot.sqlite3", 3.5):
         # An action waits for the write lock on the bot's connection...
         stalled_write = asyncio.ensure_future(simcord_env.bot.get_cog("Goldfish").store.forget_stats(alice.id))
         await asyncio.to_thread(time.sleep, 0.3)
@@ -167,8 +165,6 @@ async def test_read_only_views_do_not_wait_for_a_stalled_writer(simcord_env, cha
         took = time.monotonic() - began
         assert not stalled_write.done()
         await stalled_write
-    finally:
-        holder.join()
     assert took < 1.5
     assert not status.ephemeral and "**Turn 1**" in status.response.embeds[0].description
     assert fields(stats.response)["Games started"] == "1"

@@ -1,7 +1,7 @@
 """Benchmark /rule answers to questions players type: hit@1, hit@3, non-questions refused, lookup latency.
 
 Usage: python benchmarks/bench_rules_eval.py [--rules CR.txt] [--questions SET.json] [--runs N] [--verbose]
-Defaults: the 2026 CR in ../shared/cr/ beside the repository and tests/rules/eval_questions.json.
+Defaults: the 2026 CR in ../shared/cr/ beside the repository and tests/rules/questions.json.
 A question set is {"questions": [{"q": "...", "cite": ["702.19"]}], "not_rules": ["lol"]}; see
 tests/rules/evaluation.py for how an answer is scored.
 

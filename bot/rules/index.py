@@ -134,15 +134,20 @@ class RulesIndex:
     def _hit_answer(self, hit: Hit, text: str, *, examples: bool) -> Answer:
         if hit.kind == "glossary":
             return self.glossary_answer(self._glossary[normalise_term(hit.key)], examples=examples)
+        return self.rule_answer(self.shown_key(hit, text), examples=examples)
+
+    def shown_key(self, hit: Hit, text: str) -> str:
+        """The rule number (or "Glossary: term") an answer about ``hit`` shows first for the question ``text``."""
+        if hit.kind == "glossary":
+            return f"Glossary: {hit.key}"
         rule = self.document.get(hit.key)
-        number = hit.key
         # A side subrule of a titled rule (702.19c under 702.19 Trample) is answered with the whole rule
         # when the question names its topic: the subrule is then shown in its context.
         if rule is not None and rule.kind == "subrule":
             parent = self.document.get(rule.parent or "")
             if parent is not None and parent.is_titled and set(name_stems(parent.text)) <= set(name_stems(text)):
-                number = parent.number
-        return self.rule_answer(number, examples=examples)
+                return parent.number
+        return hit.key
 
     def _choice_for(self, hit: Hit) -> Choice:
         if hit.kind == "glossary":

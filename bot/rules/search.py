@@ -35,6 +35,7 @@ from bot.rules.query import (
     stem,
     words,
 )
+from bot.rules.ranker import FIRST, GLOSSARY, RULE, SUBRULE, score
 
 CANDIDATES = 30
 # Words in more than this share of the entries ("card", "player") only rank, they don't select candidates.
@@ -44,10 +45,6 @@ REFERENCE_RE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)(?![\d.]*\d)|\bsection (\d)
 KEYWORD_SHARE = 0.5
 OBSOLETE_RE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
 # How much each signal counts (see rank()); tuned on the rules' structure, not on any one question.
-W_BM25, W_COVER, W_TITLE, W_TOPIC, W_NEAR = 0.6, 1.0, 0.3, 1.0, 0.3
-SUBRULE_PENALTY, GLOSSARY_PENALTY, VARIANT_PENALTY = 0.08, 0.3, 0.9
-# A rule's first paragraphs state it (305.1 says when a land may be played; 305.4 is an edge case).
-FIRST_RULE_BONUS = 0.2
 # Enough of the question's words (weighted by rarity) must be in the answer; less if the question
 # names a topic (a glossary term, a rule title) and the answer belongs to it.
 CONFIDENT_COVER, CONFIDENT_TOPIC_COVER = 0.6, 0.35
@@ -64,6 +61,14 @@ class Hit:
     kind: str  # "rule" or "glossary"
     key: str  # a rule number or a glossary term
     score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    row: int
+    cover: float  # the share of the question's words (by rarity) the entry holds
+    in_topic: bool  # the entry belongs to a rule the question names
+    off_topic: bool  # the question is chat about the game, not about its rules
 
 
 @dataclass
@@ -155,26 +160,35 @@ class Searcher:
                     self._names_by_stem.setdefault(part, []).append(key)
             self._entries = {entry.term: entry for entry in self.document.glossary}
             self._ancestors: list[tuple[str, ...]] = []
-            self._prior: list[float] = []
-            self._variant_penalty: list[float] = []
+            self._row_kind: list[int] = []
+            self._variant: list[float] = []
             for kind, key, _title, _body in self._docs:
                 if kind == "glossary":
                     self._ancestors.append(())
-                    self._prior.append(-GLOSSARY_PENALTY)
-                    self._variant_penalty.append(0.0)
+                    self._row_kind.append(GLOSSARY)
+                    self._variant.append(0.0)
                     continue
                 rule = key.rstrip("abcdefghijklmnopqrstuvwxyz")
                 head = key.split(".")[0]
                 self._ancestors.append(tuple(dict.fromkeys((key, rule, head, head[0]))))
-                if key != rule:
-                    self._prior.append(-SUBRULE_PENALTY)
-                else:
-                    self._prior.append(FIRST_RULE_BONUS if key.endswith(".1") else 0.0)
-                self._variant_penalty.append(VARIANT_PENALTY if key[:1] in "89" else 0.0)
-            # What an entry scores before the question is read: its kind, and whether it is a variant rule
-            # (which only a question about variants may see unpenalised).
-            self._static_variant = list(self._prior)
-            self._static = [prior - penalty for prior, penalty in zip(self._prior, self._variant_penalty, strict=True)]
+                self._row_kind.append(SUBRULE if key != rule else FIRST if key.endswith(".1") else RULE)
+                self._variant.append(1.0 if key[:1] in "89" else 0.0)
+            # What surrounds an entry (its rule's text for a subrule, its section's title for a rule) and which
+            # words stand next to each other in it.
+            self._context_stems: list[frozenset[str]] = []
+            self._doc_pairs: list[frozenset[tuple[str, str]]] = []
+            self._length: list[float] = []
+            for (kind, key, title, body), length in zip(self._docs, lengths, strict=True):
+                around = title
+                if kind == "rule":
+                    rule = self.document.get(key)
+                    parent = self.document.get(rule.parent or "") if rule is not None else None
+                    if parent is not None:
+                        around = f"{title} {parent.text} {self.document.contents.get(key.split('.')[0], '')}"
+                self._context_stems.append(frozenset(stem(word) for word in words(around)))
+                found = [stem(word) for word in words(f"{title} {body}") if word not in STOPWORDS]
+                self._doc_pairs.append(frozenset(zip(found, found[1:], strict=False)))
+                self._length.append(math.log(1 + length) / 5)
             self._ready = True
 
     def _build_names(self) -> dict[tuple[str, ...], Hit]:
@@ -230,6 +244,22 @@ class Searcher:
         return self._names.get(tuple(sorted(set(stems))))
 
     def rank(self, text: str, limit: int = 6, *, topics: bool = True) -> Ranking:
+        scored = self.candidates(text, topics=topics)
+        if isinstance(scored, Ranking):
+            return scored
+        ranked = sorted(((score(features), candidate) for candidate, features in scored), key=lambda item: -item[0])
+        best = ranked[0][1]
+        needed = CONFIDENT_TOPIC_COVER if best.in_topic else CONFIDENT_COVER
+        confident = best.cover >= needed and not best.off_topic
+        hits = []
+        for value, candidate in ranked[:limit]:
+            kind, key, _title, _body = self._docs[candidate.row]
+            hits.append(Hit(kind, key, value))
+        return Ranking(hits, confident)
+
+    def candidates(self, text: str, *, topics: bool = True) -> Ranking | list[tuple[Candidate, tuple[float, ...]]]:
+        """The entries that may answer ``text``, each with its features (see :mod:`bot.rules.ranker`), or a
+        finished :class:`Ranking` when the question names its topic outright or holds nothing to rank."""
         terms = self.terms(text)
         if not terms:
             return Ranking([], False)
@@ -264,57 +294,63 @@ class Searcher:
             with self._lock:
                 rows = self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?", (proximity,)).fetchall()
             near = {rowid - 1 for (rowid,) in rows}
+        question_pairs = {(a, b) for a, b in zip(stems, stems[1:], strict=False) if a in self._idf and b in self._idf}
+        pair_weight = 1.0 / max(1, len(question_pairs))
         stem_set = set(weights)
         found = dict.fromkeys(self._masks.candidates(weighted, CANDIDATES))
         found.update(dict.fromkeys(self._linked_docs(linked)))
         if not found:
             return Ranking([], False)
         doc_stems, title_stems, norm = self._doc_stems, self._title_stems, self._masks.norm
-        covers: list[tuple[int, float, float, float]] = []
+        context_stems, doc_pairs = self._context_stems, self._doc_pairs
+        covers: list[tuple[int, float, float, float, float]] = []
         for row in found:
             stems_here = doc_stems[row]
-            cover = 0.0
+            cover = context = 0.0
+            around = context_stems[row]
             for s, alternative, weight in weighted:
                 if s in stems_here or alternative in stems_here:
                     cover += weight
+                elif s in around:
+                    context += weight
             if cover:
                 # As bm25 with the title weighted four times (an entry under "Mana Abilities" is about them).
                 titled = title_stems[row]
                 title_cover = (
                     0.0 if titled.isdisjoint(stem_set) else sum(weight for s, _a, weight in weighted if s in titled)
                 )
-                covers.append((row, cover, (cover + TITLE_BM25 * title_cover) * norm[row], title_cover))
+                covers.append((row, cover, (cover + TITLE_BM25 * title_cover) * norm[row], title_cover, context))
         if not covers:
             return Ranking([], False)
-        bm25_scale = W_BM25 / (max(item[2] for item in covers) or 1.0)
-        static = self._static_variant if variant else self._static
+        bm25_scale = 1.0 / (max(item[2] for item in covers) or 1.0)
         ancestors = self._ancestors
-        scored: list[tuple[float, float, bool, int]] = []
-        for row, cover, bm25, title_cover in covers:
-            score = bm25 * bm25_scale + W_COVER * cover + W_TITLE * title_cover + static[row]
-            if row in near:
-                score += W_NEAR
+        out: list[tuple[Candidate, tuple[float, ...]]] = []
+        for row, cover, bm25, title_cover, context in covers:
             share = 0.0
             if linked:
                 for ancestor in ancestors[row]:
                     value = linked.get(ancestor)
                     if value is not None and value > share:
                         share = value
-                score += W_TOPIC * share
-            if consequence and ancestors[row][-2:-1] == (CONSEQUENCE_SECTION,):
-                score += CONSEQUENCE_PRIOR
-            scored.append((score, cover, share > 0, row))
-        if not scored:
-            return Ranking([], False)
-        scored.sort(key=lambda item: -item[0])
-        _score, best_cover, best_in_topic, _row = scored[0]
-        needed = CONFIDENT_TOPIC_COVER if best_in_topic else CONFIDENT_COVER
-        confident = best_cover >= needed and not off_topic
-        hits = []
-        for score, _cover, _in_topic, row in scored[:limit]:
-            kind, key, _title, _body = self._docs[row]
-            hits.append(Hit(kind, key, score))
-        return Ranking(hits, confident)
+            kind_row = self._row_kind[row]
+            phrases = len(question_pairs & doc_pairs[row]) * pair_weight if question_pairs else 0.0
+            features = (
+                bm25 * bm25_scale,
+                cover,
+                title_cover,
+                1.0 if kind_row == SUBRULE else 0.0,
+                1.0 if kind_row == GLOSSARY else 0.0,
+                1.0 if kind_row == FIRST else 0.0,
+                0.0 if variant else self._variant[row],
+                1.0 if row in near else 0.0,
+                share,
+                1.0 if consequence and ancestors[row][-2:-1] == (CONSEQUENCE_SECTION,) else 0.0,
+                context,
+                phrases,
+                self._length[row],
+            )
+            out.append((Candidate(row, cover, share > 0, off_topic), features))
+        return out
 
     def related(self, text: str, limit: int) -> list[Hit]:
         """Entries holding the question's words, the most focused first (quick; for "see also")."""

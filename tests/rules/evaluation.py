@@ -1,9 +1,15 @@
 """Scoring /rule against questions players type, each with the rules a judge would cite.
 
-A question set is a JSON file: ``{"questions": [{"q": "...", "cite": ["702.19", ...]}], "not_rules": ["lol", ...]}``.
+A question set is a JSON file: ``{"questions": [{"q": "...", "cite": ["702.19", ...], "source": "...",
+"part": "tune"}], "not_rules": [{"q": "lol", "source": "...", "part": "test"}]}``. Each item's ``part``
+says whether it is in the tuning part (weights, synonyms and rules may be chosen from it) or the frozen
+test part (scored, never studied); the split was made once, by source. A plain string is accepted for
+a non-question and a missing part means the tuning part.
+
 An answer counts as right when what it shows first is a cited rule, the whole rule a cited subrule belongs
 to (702.19 for 702.19b), or a glossary term whose defining rule is cited. hit@3 also looks at the first two
-"see also" entries. A non-question is refused when the answer says it found nothing confident.
+"see also" entries. A real question is answered when the bot gives an answer rather than "no confident
+match"; a non-question is refused when it does not.
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ from pathlib import Path
 from bot.rules.index import RulesIndex
 from bot.rules.search import is_under
 
-QUESTIONS = Path(__file__).resolve().parent / "eval_questions.json"
-TARGETS = {"hit@1": 0.85, "hit@3": 0.95, "refused": 0.90}
+QUESTIONS = Path(__file__).resolve().parent / "questions.json"
+TARGETS = {"hit@1": 0.85, "hit@3": 0.95, "answered": 0.95, "refused": 0.90}
+PARTS = ("tune", "test")
 
 
 @dataclass
@@ -24,6 +31,7 @@ class Report:
     questions: int = 0
     hit1: int = 0
     hit3: int = 0
+    answered: int = 0
     not_rules: int = 0
     refused: int = 0
     misses: list[str] = field(default_factory=list)
@@ -32,6 +40,7 @@ class Report:
         return {
             "hit@1": self.hit1 / max(1, self.questions),
             "hit@3": self.hit3 / max(1, self.questions),
+            "answered": self.answered / max(1, self.questions),
             "refused": self.refused / max(1, self.not_rules),
         }
 
@@ -40,9 +49,24 @@ class Report:
         return [f"{name} {rates[name]:.1%} < {goal:.0%}" for name, goal in TARGETS.items() if rates[name] < goal]
 
 
-def load_questions(path: Path = QUESTIONS) -> tuple[list[tuple[str, list[str]]], list[str]]:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return [(item["q"], list(item["cite"])) for item in data["questions"]], list(data["not_rules"])
+def load_set(path: Path = QUESTIONS) -> dict:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def load_questions(
+    path: Path = QUESTIONS, *, part: str | None = None
+) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """The questions with their citations and the non-questions, of one part (``None``: both)."""
+    data = load_set(path)
+    questions = [
+        (item["q"], list(item["cite"])) for item in data["questions"] if part is None or item.get("part", "tune") == part
+    ]
+    not_rules = []
+    for item in data["not_rules"]:
+        text, where = (item, "tune") if isinstance(item, str) else (item["q"], item.get("part", "tune"))
+        if part is None or where == part:
+            not_rules.append(text)
+    return questions, not_rules
 
 
 def matches(index: RulesIndex, shown: str, cited: list[str]) -> bool:
@@ -63,14 +87,18 @@ def evaluate(index: RulesIndex, questions: list[tuple[str, list[str]]], not_rule
     for question, cited in questions:
         answer = index.lookup(question)
         ranked = answer.ranked() if answer.found else []
+        report.answered += answer.found
         if ranked and matches(index, ranked[0], cited):
             report.hit1 += 1
             report.hit3 += 1
         elif any(matches(index, shown, cited) for shown in ranked[:3]):
             report.hit3 += 1
             report.misses.append(f"hit@3 only: {question!r} → {ranked[:3]} (cited {cited})")
+        elif not answer.found:
+            suggested = [choice.value for choice in answer.see_also[:3]]
+            report.misses.append(f"refused: {question!r} (suggested {suggested}; cited {cited})")
         else:
-            report.misses.append(f"miss: {question!r} → {ranked[:3] or answer.title} (cited {cited})")
+            report.misses.append(f"miss: {question!r} → {ranked[:3]} (cited {cited})")
     for text in not_rules:
         answer = index.lookup(text)
         if not answer.found:

@@ -53,13 +53,13 @@ def load_set(path: Path = QUESTIONS) -> dict:
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
-def load_questions(
-    path: Path = QUESTIONS, *, part: str | None = None
-) -> tuple[list[tuple[str, list[str]]], list[str]]:
+def load_questions(path: Path = QUESTIONS, *, part: str | None = None) -> tuple[list[tuple[str, list[str]]], list[str]]:
     """The questions with their citations and the non-questions, of one part (``None``: both)."""
     data = load_set(path)
     questions = [
-        (item["q"], list(item["cite"])) for item in data["questions"] if part is None or item.get("part", "tune") == part
+        (item["q"], list(item["cite"]))
+        for item in data["questions"]
+        if part is None or item.get("part", "tune") == part
     ]
     not_rules = []
     for item in data["not_rules"]:

@@ -13,7 +13,7 @@ from bot.rules.search import Hit, Searcher, is_under, name_stems
 
 __all__ = ["MAX_CHOICES", "MAX_QUERY", "Answer", "Choice", "Line", "RulesIndex", "clip", "sort_key"]
 
-MAX_QUERY = 200  # longer queries are answered with a "too long" message and suggestions
+MAX_QUERY = 500  # longer queries are answered with a "too long" message and suggestions
 REFERENCE_RE = re.compile(r"\b(\d{3}\.\d+[a-z]?)(?!\d)|\b(?:rules?|see)\s+(\d{3})(?!\.?\d)")
 # "603.7d–f" and "205.1a–b" mention every rule of the range.
 REFERENCE_RANGE_RE = re.compile(r"\b(\d{3}\.\d+)([a-z])[–-]([a-z])\b")

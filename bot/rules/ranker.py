@@ -23,9 +23,10 @@ FEATURES = (
     "context",  # the share of the question's words found only around the entry (its rule, its section)
     "phrases",  # the share of the question's word pairs found as pairs in the entry
     "length",  # the entry's length (log)
+    "answers",  # the entry says what the question asks for (a time for "when", a permission for "can I" …)
 )
 
-WEIGHTS = (0.6, 1.0, 0.3, -0.08, -0.3, 0.2, -0.9, 0.3, 1.0, 0.25, 0.0, 0.0, 0.0)
+WEIGHTS = (0.6, 1.0, 0.3, -0.08, -0.3, 0.2, -0.9, 0.3, 1.0, 0.25, 0.0, 0.0, 0.0, 0.0)
 
 
 def score(features: tuple[float, ...], weights: tuple[float, ...] = WEIGHTS) -> float:

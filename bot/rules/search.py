@@ -54,6 +54,29 @@ HAPPENS_RE = re.compile(r"\bwhat happens\b|\bhappens? (?:if|when|to)\b|\bwhat if
 CONSEQUENCE_SECTION, CONSEQUENCE_PRIOR = "704", 0.25
 # How much more a word in an entry's title counts than one in its text, as FTS5's bm25(docs, 4.0, 1.0) would.
 TITLE_BM25 = 3.0
+# What a question asks for, and what an entry that answers it says: "when …" is answered by a rule about
+# timing, "can I …" by one that allows or forbids, "how many …" by one with a number, "who …" by one that
+# names a player.
+ASKS = (
+    (
+        re.compile(r"\b(?:when|how long|until|at what point|what time|timing)\b", re.IGNORECASE),
+        re.compile(
+            r"\b(?:whenever|each time|at the beginning|at the end|until|before|after|as soon as|the next time)\b"
+        ),
+    ),
+    (
+        re.compile(r"\b(?:can|cant|can't|cannot|may|allowed|able|legal|possible|am i|is it)\b", re.IGNORECASE),
+        re.compile(r"\b(?:can|can’t|can't|cannot|may|only|unless|legal|illegal|allowed)\b"),
+    ),
+    (
+        re.compile(r"\b(?:how many|how much|number of|maximum|minimum|limit)\b", re.IGNORECASE),
+        re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|forty|number|maximum|minimum)\b"),
+    ),
+    (
+        re.compile(r"\b(?:who|whose|which player)\b", re.IGNORECASE),
+        re.compile(r"\b(?:controller|owner|active player|nonactive|player who|chooses|controls|owns)\b"),
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +201,10 @@ class Searcher:
             self._context_stems: list[frozenset[str]] = []
             self._doc_pairs: list[frozenset[tuple[str, str]]] = []
             self._length: list[float] = []
+            self._says: list[tuple[bool, ...]] = [
+                tuple(says.search(body.lower()) is not None for _asks, says in ASKS)
+                for _kind, _key, _title, body in self._docs
+            ]
             for (kind, key, title, body), length in zip(self._docs, lengths, strict=True):
                 around = title
                 if kind == "rule":
@@ -269,6 +296,7 @@ class Searcher:
         if topic is not None:
             return Ranking([topic], True, topic)
         variant = any(word in VARIANT_WORDS for word in terms)
+        asks = [i for i, (asking, _says) in enumerate(ASKS) if asking.search(text)]
         consequence = HAPPENS_RE.search(text) is not None
         off_topic = bool(raw & OFF_TOPIC) or OFF_TOPIC_RE.search(text.lower()) is not None
         weights = {s: self._idf.get(s, self._max_idf) for s in stems}
@@ -334,6 +362,8 @@ class Searcher:
                         share = value
             kind_row = self._row_kind[row]
             phrases = len(question_pairs & doc_pairs[row]) * pair_weight if question_pairs else 0.0
+            says = self._says[row]
+            answers = sum(says[i] for i in asks) / len(asks) if asks else 0.0
             features = (
                 bm25 * bm25_scale,
                 cover,
@@ -348,6 +378,7 @@ class Searcher:
                 context,
                 phrases,
                 self._length[row],
+                answers,
             )
             out.append((Candidate(row, cover, share > 0, off_topic), features))
         return out

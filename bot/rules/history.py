@@ -12,6 +12,7 @@ import logging
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 from bot.rules.align import Prepared, align
@@ -154,6 +155,17 @@ class RulesHistory:
     def _printed(self, k: int, i: int) -> str:
         rule = self._rule(k, i)
         return " ".join(" ".join([rule.text, *(f"Example: {example}" for example in rule.examples)]).split())
+
+    def edition_for(self, spec: str) -> str:
+        """The edition in force on a date ("2013-05-01") or at the end of a year ("2013"), as its label."""
+        try:
+            day = date.fromisoformat(spec) if "-" in spec else date(int(spec), 12, 31)
+        except ValueError as error:
+            raise UnknownRuleError(f"{spec[:20]!r} is not a date such as 2024-11-08 or a year") from error
+        in_force = [edition for edition in self.editions if edition.effective <= day]
+        if not in_force:
+            raise UnknownRuleError(f"the oldest edition known is {self.labels[0]}; none was in force in {spec}")
+        return in_force[-1].label
 
     def find(self, number: str, edition: str | None = None) -> tuple[int, int]:
         """The edition and entry a number means: in ``edition`` if given, else the newest edition that has it."""

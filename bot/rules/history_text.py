@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from pathlib import Path
 
 from bot.rules.align import even_out
 from bot.rules.answer import Answer, Choice, Line, rule_url
-from bot.rules.history import Change, EditionStep, RuleHistory, RulesHistory
+from bot.rules.editions import NoEditionsError
+from bot.rules.history import Change, EditionStep, HistoryCache, RuleHistory, RulesHistory, UnknownRuleError
+from bot.rules.numbers import find_numbers
 from bot.text import clip
 
 # Words kept either side of a change in a word diff.
@@ -24,14 +27,31 @@ DIFF_WORTH = 0.4
 HISTORY_RE = re.compile(r"^\s*(?:/?rules?\s+)?history\b(?:\s+of\b)?[\s:]*", re.IGNORECASE)
 
 
+# An edition named in a history query: "702.26 in 2009", "702.26 as of 2013-05-01".
+EDITION_RE = re.compile(r"(?:\b(?:in|as\s+of|of|edition)\s+)?(?<![\d.])((?:19|20)\d\d(?:-\d\d-\d\d)?)(?![\d.])", re.I)
+
+
 def is_history_query(query: str) -> bool:
     """ "history 702.29", "history of cycling" ask for a rule's history."""
     return HISTORY_RE.match(query) is not None
 
 
+def parse_history_query(query: str) -> tuple[str | None, str | None]:
+    """The rule number and the edition (a date or a year) a history query names: "history 702.26 in 2009" →
+    ("702.26", "2009"); (None, …) when it names no rule number ("history of cycling")."""
+    subject = HISTORY_RE.sub("", query, count=1)
+    edition = None
+    if match := EDITION_RE.search(subject):
+        edition = match.group(1)
+        subject = subject[: match.start()] + " " + subject[match.end() :]
+    numbers = find_numbers(subject)
+    return (numbers[0].start if numbers else None), edition
+
+
 def history_subject(query: str) -> str:
-    """What a history query asks about: "history of 702.29" → "702.29"."""
-    return HISTORY_RE.sub("", query, count=1).strip()
+    """What a history query asks about, without the word "history" and any edition: "history of cycling" →
+    "cycling"."""
+    return EDITION_RE.sub(" ", HISTORY_RE.sub("", query, count=1)).strip()
 
 
 def word_diff(old: str, new: str, *, context: int = CONTEXT_WORDS) -> tuple[str, float]:
@@ -223,3 +243,54 @@ def history_answer(index: RulesHistory, number: str, *, full: bool = False, edit
         url=rule_url(current) if current else "",
         references=[Choice(current, current)] if current else [],
     )
+
+
+def number_from_answer(answer: Answer) -> str | None:
+    """The rule a lookup answered with ("cycling" → 702.29), for a history asked by name."""
+    if not answer.found:
+        return None
+    numbers = find_numbers(answer.target)
+    return numbers[0].start if numbers else None
+
+
+def history_for(cache: HistoryCache, paths: list[Path], number: str | None, edition: str | None = None) -> Answer:
+    """The history answer for ``number`` over the editions in ``paths``, or an answer that says why there is none.
+
+    Blocking: the first call (and the first after an edition is added) parses and aligns the editions.
+    """
+    if number is None:
+        return Answer(
+            False,
+            "history",
+            "Which rule?",
+            [
+                Line(
+                    "Give a rule number (702.29, 509.2a, 702) or a keyword or term (cycling) to follow it through "
+                    "the editions of the rules; add a year or date (702.26 in 2009) to use that edition's numbers."
+                )
+            ],
+            "history",
+        )
+    try:
+        index = cache.get(paths)
+    except NoEditionsError:
+        return Answer(
+            False,
+            "history",
+            "No rules history yet",
+            [
+                Line(
+                    "A rule's history is read from the editions of the full Comprehensive Rules the bot keeps, and "
+                    "none is kept yet. Each edition the bot downloads is kept, so the history grows as the rules "
+                    "change; an operator can run `python -m bot rules update` to download the current one."
+                )
+            ],
+            "history: no edition kept",
+        )
+    known = index.labels
+    span = f"history: {len(known)} editions, {known[0]} to {known[-1]}"
+    try:
+        label = index.edition_for(edition) if edition else None
+        return history_answer(index, number, edition=label)
+    except UnknownRuleError as error:
+        return Answer(False, "history", clip(f"No rule {number} in the editions known", 256), [Line(str(error))], span)

@@ -24,7 +24,17 @@ from rapidfuzz import fuzz
 from bot.rules.document import Document, Rule
 
 # Typography that changed between editions without changing a word: curly and straight quotes, dashes.
-TYPOGRAPHY = (("‘", "'"), ("’", "'"), ("“", '"'), ("”", '"'), ("–", "-"), ("—", "-"), ("\u00a0", " "))
+# An em dash was typed "--" in older editions, with or without spaces around it.
+TYPOGRAPHY = (
+    ("‘", "'"),
+    ("’", "'"),
+    ("“", '"'),
+    ("”", '"'),
+    ("–", "-"),
+    ("—", " - "),
+    ("--", " - "),
+    ("\u00a0", " "),
+)
 # A rule or heading number inside a rule's text ("See rule 702.29", "rules 601.2a-h").
 # (No word boundaries: they make the search several times slower, and a longer number masked in part is
 # masked alike in both editions.)

@@ -127,8 +127,7 @@ def run_history(args: argparse.Namespace) -> int:
         paths, where = edition_paths(config.data_dir, config.rules_file), f"{config.data_dir} (BOT_DATA_DIR)"
     try:
         index = HistoryCache().get(paths)
-        edition_label = index.edition_for(edition) if edition else None
-        answer = history_answer(index, number, full=True, edition=edition_label)
+        answer = history_answer(index, number, full=True, edition=edition)
     except NoEditionsError as error:
         hint = "" if args.rules_dir else "; `python -m bot rules update` downloads the current one, or use --rules-dir"
         print(f"error: no Comprehensive Rules edition to read in {where}: {error}{hint}", file=sys.stderr)

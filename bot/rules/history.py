@@ -168,12 +168,12 @@ class RulesHistory:
         return in_force[-1].label
 
     def find(self, number: str, edition: str | None = None) -> tuple[int, int]:
-        """The edition and entry a number means: in ``edition`` if given, else the newest edition that has it."""
-        candidates = range(len(self.editions) - 1, -1, -1)
+        """The edition and entry a number means: in ``edition`` (a date or a year, see ``edition_for``) if given,
+        else in the newest edition that has it."""
+        candidates: Sequence[int] = range(len(self.editions) - 1, -1, -1)
         if edition is not None:
-            candidates = [k for k in candidates if self.editions[k].label == edition]
-            if not candidates:
-                raise UnknownRuleError(f"no edition {edition} is known (editions: {', '.join(self.labels)})")
+            edition = edition if edition in self.labels else self.edition_for(edition)
+            candidates = [self.labels.index(edition)]
         for k in candidates:
             found = self.editions[k].document.by_number.get(number)
             if found:
@@ -287,7 +287,8 @@ class RulesHistory:
             # What it said while it had the number, not what it says now.
             text = self._printed(ks[-1], where[ks[-1]])
             if last == len(self.editions) - 1:
-                fate = f"now {self._rule(last, where[last]).number}"
+                now = self._rule(last, where[last]).number
+                fate = f"the current {now}" if now == number else f"now {now}"
             else:
                 fate = f"removed in {self.labels[last + 1]}"
             out.append(Namesake(tuple(self.labels[k] for k in ks), text, fate))

@@ -54,11 +54,16 @@ def history_subject(query: str) -> str:
     return EDITION_RE.sub(" ", HISTORY_RE.sub("", query, count=1)).strip()
 
 
+def _words(text: str) -> list[str]:
+    """Words, with a dash between two words ("happens—they", "happens -- they") a word of its own."""
+    return text.replace("—", " — ").replace("--", " -- ").split()
+
+
 def word_diff(old: str, new: str, *, context: int = CONTEXT_WORDS) -> tuple[str, float]:
     """Old and new text as one line, ``[-removed-]`` and ``{+added+}``, unchanged runs shortened to ``context``
     words either side of a change; and how similar the two are (0-1). Quotes and dashes count as unchanged."""
-    a, b = old.split(), new.split()
-    matcher = SequenceMatcher(None, [even_out(w) for w in a], [even_out(w) for w in b], autojunk=False)
+    a, b = _words(old), _words(new)
+    matcher = SequenceMatcher(None, [even_out(w).strip() for w in a], [even_out(w).strip() for w in b], autojunk=False)
     codes = matcher.get_opcodes()
     pieces: list[str] = []
     for position, (tag, i1, i2, j1, j2) in enumerate(codes):
@@ -290,7 +295,6 @@ def history_for(cache: HistoryCache, paths: list[Path], number: str | None, edit
     known = index.labels
     span = f"history: {len(known)} editions, {known[0]} to {known[-1]}"
     try:
-        label = index.edition_for(edition) if edition else None
-        return history_answer(index, number, edition=label)
+        return history_answer(index, number, edition=edition)
     except UnknownRuleError as error:
         return Answer(False, "history", clip(f"No rule {number} in the editions known", 256), [Line(str(error))], span)

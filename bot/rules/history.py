@@ -26,6 +26,10 @@ class UnknownRuleError(LookupError):
     """No edition known has the rule asked for."""
 
 
+class UnknownEditionError(UnknownRuleError):
+    """The edition asked for (a date or a year) is not one the history knows."""
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """One thing that happened to a rule (or one of its parts) in an edition, compared with the edition before."""
@@ -161,10 +165,10 @@ class RulesHistory:
         try:
             day = date.fromisoformat(spec) if "-" in spec else date(int(spec), 12, 31)
         except ValueError as error:
-            raise UnknownRuleError(f"{spec[:20]!r} is not a date such as 2024-11-08 or a year") from error
+            raise UnknownEditionError(f"{spec[:20]!r} is not a date such as 2024-11-08 or a year") from error
         in_force = [edition for edition in self.editions if edition.effective <= day]
         if not in_force:
-            raise UnknownRuleError(f"the oldest edition known is {self.labels[0]}; none was in force in {spec}")
+            raise UnknownEditionError(f"the oldest edition known is {self.labels[0]}; none was in force in {spec}")
         return in_force[-1].label
 
     def find(self, number: str, edition: str | None = None) -> tuple[int, int]:

@@ -13,7 +13,15 @@ from pathlib import Path
 from bot.rules.align import even_out
 from bot.rules.answer import Answer, Choice, Line, rule_url
 from bot.rules.editions import NoEditionsError
-from bot.rules.history import Change, EditionStep, HistoryCache, RuleHistory, RulesHistory, UnknownRuleError
+from bot.rules.history import (
+    Change,
+    EditionStep,
+    HistoryCache,
+    RuleHistory,
+    RulesHistory,
+    UnknownEditionError,
+    UnknownRuleError,
+)
 from bot.rules.numbers import find_numbers
 from bot.text import clip
 
@@ -296,5 +304,7 @@ def history_for(cache: HistoryCache, paths: list[Path], number: str | None, edit
     span = f"history: {len(known)} editions, {known[0]} to {known[-1]}"
     try:
         return history_answer(index, number, edition=edition)
+    except UnknownEditionError as error:
+        return Answer(False, "history", clip(f"No edition for {edition}", 256), [Line(str(error))], span)
     except UnknownRuleError as error:
         return Answer(False, "history", clip(f"No rule {number} in the editions known", 256), [Line(str(error))], span)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.rules.align import Prepared, align
 from bot.rules.editions import NoEditionsError, load_editions, rules_files
-from bot.rules.history import HistoryCache, RulesHistory, UnknownRuleError
+from bot.rules.history import HistoryCache, RulesHistory, UnknownEditionError, UnknownRuleError
 from bot.rules.sources import BUNDLED_EXCERPT
 from tests.conftest import CR_DIR
 
@@ -160,7 +160,7 @@ def test_a_number_no_edition_has_raises_a_clear_error(history, number):
 
 @pytest.mark.parametrize("spec", ["2005", "1999-01-01", "2024-13-45", "soon"])
 def test_an_edition_before_the_first_or_not_a_date_raises_a_clear_error(history, spec):
-    with pytest.raises(UnknownRuleError):
+    with pytest.raises(UnknownEditionError):
         history.edition_for(spec)
 
 

@@ -89,6 +89,8 @@ class TestKeptEditions:
         description = "\n".join(page.description for page in await all_pages(alice, result.response))
         assert result.response.embeds[0].title == "History of 509.2 · Declare Blockers Step"
         assert "**2024-11-08** 509.2 (was 509.4)" in description
+        # The word diff: removed words struck through, added words in bold.
+        assert "changes: ~~Fourth,~~ **Second,** the active player gets …" in description
         assert "was: “Fourth, the active player gets priority." in description
         assert "now: “Second, the active player gets priority." in description
 

@@ -219,10 +219,10 @@ class Rules(commands.Cog):
         history: bool = False,
     ) -> None:
         """Look up the Magic Comprehensive Rules by number, glossary term or question."""
-        if history:
-            query = query if is_history_query(query) else f"history {query}"
-            if not self._histories.is_current(self._edition_paths()):
-                await interaction.response.defer(thinking=True)  # the editions are read and aligned first
+        if history and not is_history_query(query):
+            query = f"history {query}"
+        if is_history_query(query) and not self._histories.is_current(self._edition_paths()):
+            await interaction.response.defer(thinking=True)  # the editions are read and aligned first
         await self.send_answer(interaction, query, examples=examples)
 
     @rule.autocomplete("query")

@@ -30,6 +30,7 @@ CONTEXT_WORDS = 4
 # Discord answers: an old or new text, a diff and a removed rule's text are cut to these lengths.
 SHORT_TEXT = 300
 SHORT_DIFF = 700
+SHORT_PARTS = 30
 # Below this similarity (0-1) a diff says less than the two texts, so only the texts are shown.
 DIFF_WORTH = 0.4
 HISTORY_RE = re.compile(r"^\s*(?:/?rules?\s+)?history\b(?:\s+of\b)?[\s:]*", re.IGNORECASE)
@@ -141,6 +142,7 @@ def _merge_renumbering(changes: tuple[Change, ...]) -> list[Change]:
 
 
 def history_lines(history: RuleHistory, known: list[str], *, full: bool = False) -> list[Line]:
+    """Edition by edition, the rule's number and what changed; then the other rules that had its number."""
     lines: list[Line] = []
     detailed = history.kind in ("rule", "subrule")
     first = True
@@ -169,7 +171,7 @@ def history_lines(history: RuleHistory, known: list[str], *, full: bool = False)
             for change in others:
                 lines += _change_lines(change, full, detailed=True)
         else:
-            lines += _part_summary(others)
+            lines += _part_summary(others, full)
     for namesake in history.namesakes:
         editions = _editions(namesake.editions, known)
         lines.append(
@@ -194,8 +196,9 @@ def _first_line(history: RuleHistory, step: EditionStep, full: bool) -> str:
     return text
 
 
-def _part_summary(changes: list[Change]) -> list[Line]:
-    """A heading's or section's parts: one line per kind of change, numbers only (ask for a part's history)."""
+def _part_summary(changes: list[Change], full: bool) -> list[Line]:
+    """A heading's or section's parts: one line per kind of change, numbers only (ask for a part's history).
+    On Discord a long list names the first ``SHORT_PARTS`` and says how many more there are."""
     lines = []
     for kind, name in (
         ("added", "added"),
@@ -206,8 +209,14 @@ def _part_summary(changes: list[Change]) -> list[Line]:
         ("moved out", "moved away"),
     ):
         numbers = [_part_entry(c) for c in changes if c.kind == kind]
-        if numbers:
-            lines.append(Line(f"• {name} ({len(numbers)}): " + ", ".join(numbers)))
+        if not numbers:
+            continue
+        shown = (
+            numbers
+            if full or len(numbers) <= SHORT_PARTS
+            else [*numbers[:SHORT_PARTS], f"… {len(numbers) - SHORT_PARTS} more"]
+        )
+        lines.append(Line(f"• {name} ({len(numbers)}): " + ", ".join(shown)))
     return lines
 
 

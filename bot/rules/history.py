@@ -39,7 +39,8 @@ class Change:
     old_number: str = ""
     old_text: str = ""
     new_text: str = ""
-    elsewhere: str = ""  # where it came from or went ("moved in", "moved out")
+    elsewhere: str = ""  # the rule it came from or went to ("moved in", "moved out")
+    new_number: str = ""  # its number where it went ("moved out")
     references_only: bool = False  # the text changed only in the rule numbers it cites
 
 
@@ -260,7 +261,10 @@ class RulesHistory:
                 continue
             old_part = self._rule(k - 1, was)
             if self._parents[k - 1][was] != before:
-                out.append((c, Change("moved in", part.number, old_number=old_part.number, elsewhere=old_part.number)))
+                came_from = (
+                    self._rule(k - 1, self._parents[k - 1][was]).number if self._parents[k - 1][was] >= 0 else ""
+                )
+                out.append((c, Change("moved in", part.number, old_number=old_part.number, elsewhere=came_from)))
             elif _suffix(old_part.number, old_parent) != _suffix(part.number, new_parent):
                 out.append((c, Change("renumbered", part.number, old_number=old_part.number)))
             reworded = self._reworded(k, was, c)
@@ -272,8 +276,9 @@ class RulesHistory:
             if now < 0:
                 out.append((-1, Change("removed", old_part.number, old_text=self._printed(k - 1, c))))
             elif self._parents[k][now] != i:
+                went_to = self._rule(k, self._parents[k][now]).number if self._parents[k][now] >= 0 else ""
                 moved = self._rule(k, now).number
-                out.append((now, Change("moved out", old_part.number, elsewhere=moved)))
+                out.append((now, Change("moved out", old_part.number, elsewhere=went_to, new_number=moved)))
         return [change for _position, change in out]
 
     def _namesakes(self, number: str, line: int) -> list[Namesake]:

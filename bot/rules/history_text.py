@@ -116,10 +116,8 @@ def _change_lines(change: Change, full: bool, *, detailed: bool) -> list[Line]:
         return [Line(f"• {label} added" + (f": {_quoted(change.new_text, full)}" if detailed else ""))]
     if change.kind == "removed":
         return [Line(f"• {label} removed" + (f" (it said {_quoted(change.old_text, full)})" if detailed else ""))]
-    if change.kind == "moved in":
-        return [Line(f"• {change.number} moved here from {change.elsewhere}")]
-    if change.kind == "moved out":
-        return [Line(f"• {change.number} moved to {change.elsewhere}")]
+    if change.kind in ("moved in", "moved out"):
+        return [Line(f"• {_part_entry(change)}")]
     if change.kind == "renumbered":
         return [Line(f"• {change.number} (was {change.old_number}) renumbered")]
     # Reworded.
@@ -206,7 +204,7 @@ def _part_summary(changes: list[Change], full: bool) -> list[Line]:
         ("reworded", "reworded"),
         ("renumbered", "renumbered"),
         ("moved in", "moved here"),
-        ("moved out", "moved away"),
+        ("moved out", "moved out"),
     ):
         numbers = [_part_entry(c) for c in changes if c.kind == kind]
         if not numbers:
@@ -222,8 +220,10 @@ def _part_summary(changes: list[Change], full: bool) -> list[Line]:
 
 def _part_entry(change: Change) -> str:
     """A part in a heading's summary: its number, with its title when it was added or removed ("702.184 Station")."""
+    if change.kind == "moved in":
+        return f"{change.number} moved here from {change.elsewhere} (was {change.old_number})"
     if change.kind == "moved out":
-        return f"{change.number} → {change.elsewhere}"
+        return f"{change.number} moved to {change.elsewhere} (now {change.new_number})"
     title = change.new_text or change.old_text
     if change.kind in ("added", "removed") and len(title) <= 40:
         return f"{change.number} {title}"

@@ -219,3 +219,17 @@ def test_no_edition_at_all_raises(tmp_path):
     (tmp_path / "x.txt").write_bytes(b"\x00" * 1000)
     with pytest.raises(NoEditionsError, match="x.txt"):
         HistoryCache().get(rules_files(tmp_path))
+
+
+def test_subrules_that_moved_to_another_rule_say_where_704_5t_to_704_6a_in_2022(history):
+    sba = history.history("704.5")
+    in_2022 = next(step for step in sba.steps if step.edition == "2022-11-18")
+    moved = {c.number: (c.elsewhere, c.new_number) for c in in_2022.changes if c.kind == "moved out"}
+    assert moved["704.5t"] == ("704.6", "704.6a")
+    # And from the other side: 704.6a (the Two-Headed Giant life total rule) was 704.5t until 2022.
+    assert "Two-Headed Giant" in history.editions[-1].document.get("704.6a").text
+    chain = history.history("704.6a").number_chain()
+    assert chain == [
+        ("704.5t", ["2017-04-28", "2020-04-17"]),
+        ("704.6a", ["2022-11-18", "2024-11-08", "2026-01-16"]),
+    ]

@@ -230,6 +230,6 @@ def test_subrules_that_moved_to_another_rule_say_where_704_5t_to_704_6a_in_2022(
     assert "Two-Headed Giant" in history.editions[-1].document.get("704.6a").text
     chain = history.history("704.6a").number_chain()
     assert chain == [
-        ("704.5t", ["2017-04-28", "2020-04-17"]),
+        ("704.5t", ["2009-10-01", "2013-05-01", "2017-04-28", "2020-04-17"]),
         ("704.6a", ["2022-11-18", "2024-11-08", "2026-01-16"]),
     ]

@@ -261,7 +261,8 @@ def history_answer(index: RulesHistory, number: str, *, full: bool = False, edit
         history_lines(history, known, full=full),
         f"history: {span}",
         intro=number_summary(history, known),
-        target=current,
+        # What to ask again for this answer (a page button whose query was too long to carry keeps it).
+        target=f"history {number}" + (f" in {edition}" if edition else ""),
         url=rule_url(current) if current else "",
         references=[Choice(current, current)] if current else [],
     )

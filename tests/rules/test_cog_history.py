@@ -112,6 +112,18 @@ class TestKeptEditions:
         assert turned.response.embeds[0].title == "History of 702 · Keyword Abilities"
         assert turned.response.embeds[0].footer.text.endswith(f"page 2/{total}")
 
+    async def test_pages_of_a_history_asked_with_a_long_query_stay_the_history(self, simcord_env, channel, alice):
+        # Too long for a button's id: the buttons carry what the answer is about instead.
+        query = "what happened over the years to the state-based actions, rule 704.5, " + "please " * 20
+        result = await alice.slash(channel, "rule", query=query, history=True)
+        message = result.response
+        assert message.embeds[0].title == "History of 704.5 · State-Based Actions"
+        total = int(message.embeds[0].footer.text.rsplit("/", 1)[1])
+        assert total >= 2
+        turned = await alice.click(message, label="Next")
+        assert turned.response.embeds[0].title == "History of 704.5 · State-Based Actions"
+        assert turned.response.embeds[0].footer.text.endswith(f"page 2/{total}")
+
     @pytest.mark.parametrize(
         ("query", "title"),
         [

@@ -75,12 +75,17 @@ def file_identity(paths: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
     return tuple(sorted(out))
 
 
-def read_edition(path: Path) -> Edition:
-    """One file as an edition; raises ``RulesFormatError`` (or ``OSError``) when it is not a full edition."""
-    path = Path(path)
+def _read(path: Path) -> bytes:
     if path.stat().st_size > MAX_BYTES:
         raise RulesFormatError(f"larger than {MAX_BYTES // (1024 * 1024)} MB")
-    data = path.read_bytes()
+    return path.read_bytes()
+
+
+def read_edition(path: Path, data: bytes | None = None) -> Edition:
+    """One file (whose bytes may be given) as an edition; raises ``RulesFormatError`` (or ``OSError``) when it is
+    not a full edition."""
+    path = Path(path)
+    data = _read(path) if data is None else data
     document = parse_bytes(data)
     if document.is_excerpt:
         raise RulesFormatError("an excerpt, not a full edition")
@@ -95,13 +100,20 @@ def load_editions(paths: Iterable[Path]) -> tuple[list[Edition], list[Skipped]]:
     by_date: dict[date, Edition] = {}
     skipped: list[Skipped] = []
     seen: set[Path] = set()
+    digests: set[str] = set()
     for path in paths:
         resolved = Path(path).resolve()
         if resolved in seen:
             continue
         seen.add(resolved)
         try:
-            edition = read_edition(path)
+            data = _read(Path(path))
+            # The same text kept twice (the current download and its kept edition) is read once.
+            digest = hashlib.sha256(data).hexdigest()
+            if digest in digests:
+                continue
+            digests.add(digest)
+            edition = read_edition(path, data)
         except (OSError, RulesFormatError) as error:
             skipped.append(Skipped(Path(path), str(error)))
             log.info("Not a rules edition, left out of the history: %s (%s)", path, error)

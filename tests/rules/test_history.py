@@ -233,3 +233,15 @@ def test_subrules_that_moved_to_another_rule_say_where_704_5t_to_704_6a_in_2022(
         ("704.5t", ["2009-10-01", "2013-05-01", "2017-04-28", "2020-04-17"]),
         ("704.6a", ["2022-11-18", "2024-11-08", "2026-01-16"]),
     ]
+
+
+def test_every_rule_of_every_edition_has_a_consistent_history(history):
+    """Any number, not only the examples: each step names a rule that edition has, and the chain ends where asked."""
+    for k, edition in enumerate(history.editions):
+        for rule in edition.document.entries[::7]:
+            found = history.history(rule.number, edition=edition.label)
+            assert len(found.steps) == len(history.editions)
+            assert found.steps[k].number == rule.number or len(edition.document.by_number[rule.number]) > 1
+            for step, other in zip(found.steps, history.editions, strict=True):
+                assert not step.number or step.number in other.document.by_number
+                assert all(part in other.document.by_number for part in step.parts)

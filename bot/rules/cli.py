@@ -44,6 +44,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     diff.add_argument("new", type=Path, help="the newer rules file")
     diff.add_argument("--number", help="one rule to compare (702.29a)")
     diff.set_defaults(handler=run_diff)
+    history = actions.add_parser(
+        "history",
+        help="follow one rule through every edition kept: its numbers, additions, removals and rewordings",
+        description="Show a rule's number in each Comprehensive Rules edition the bot keeps (BOT_DATA_DIR, "
+        "RULES_FILE) or in --rules-dir, and what changed in each: subrules added and removed, each rewording "
+        "with its old and new text. Exit code 1 when no edition has the rule or none can be read.",
+    )
+    history.add_argument("number", help="a rule number as in the newest edition that has it (702.29, 509.2a, 702)")
+    history.add_argument("--rules-dir", type=Path, help="a folder of Comprehensive Rules .txt files, one per edition")
+    history.add_argument("--edition", help="read NUMBER as numbered in that edition: a date (2013-05-01) or a year")
+    history.set_defaults(handler=run_history)
     rules.set_defaults(handler=lambda args: _usage(rules))
 
 
@@ -90,6 +101,43 @@ def run_diff(args: argparse.Namespace) -> int:
             return 2
         number = found[0].start
     print(diff_documents(old, new).to_text(number))
+    return 0
+
+
+def run_history(args: argparse.Namespace) -> int:
+    from bot.rules.editions import NoEditionsError
+    from bot.rules.history import HistoryCache, UnknownRuleError
+    from bot.rules.history_text import history_answer, parse_history_query
+    from bot.rules.sources import edition_paths
+
+    number, edition = parse_history_query(args.number)
+    edition = args.edition or edition
+    if number is None:
+        print(f"error: {args.number[:100]!r} is not a rule number (such as 702.29, 509.2a or 702)", file=sys.stderr)
+        return 2
+    if args.rules_dir is not None:
+        from bot.rules.editions import rules_files
+
+        if not args.rules_dir.is_dir():
+            print(f"error: {args.rules_dir} is not a folder", file=sys.stderr)
+            return EXIT_FAILED
+        paths, where = rules_files(args.rules_dir), str(args.rules_dir)
+    else:
+        config = Config.from_env()
+        paths, where = edition_paths(config.data_dir, config.rules_file), f"{config.data_dir} (BOT_DATA_DIR)"
+    try:
+        index = HistoryCache().get(paths)
+        answer = history_answer(index, number, full=True, edition=edition)
+    except NoEditionsError as error:
+        hint = "" if args.rules_dir else "; `python -m bot rules update` downloads the current one, or use --rules-dir"
+        print(f"error: no Comprehensive Rules edition to read in {where}: {error}{hint}", file=sys.stderr)
+        return EXIT_FAILED
+    except UnknownRuleError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    for skipped in index.skipped:
+        print(f"note: left out {skipped.path.name}: {skipped.reason}", file=sys.stderr)
+    print(answer.to_text())
     return 0
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from bot.rules.document import RulesFormatError, load_document
+from bot.rules.editions import rules_files
 from bot.rules.index import RulesIndex
 
 log = logging.getLogger(__name__)
@@ -14,6 +16,8 @@ log = logging.getLogger(__name__)
 BUNDLED_EXCERPT = Path(__file__).resolve().parent.parent / "data" / "comprehensive-rules-excerpt.txt"
 DOWNLOADED_NAME = "comprehensive-rules.txt"
 PREVIOUS_NAME = "comprehensive-rules.previous.txt"
+# Every edition ever downloaded, one file per effective date: what a rule's history is read from.
+EDITIONS_DIR = "rules-editions"
 
 
 def downloaded_path(data_dir: Path) -> Path:
@@ -23,6 +27,27 @@ def downloaded_path(data_dir: Path) -> Path:
 def previous_path(data_dir: Path) -> Path:
     """The edition the latest update replaced (kept to show what changed)."""
     return Path(data_dir) / PREVIOUS_NAME
+
+
+def editions_dir(data_dir: Path) -> Path:
+    return Path(data_dir) / EDITIONS_DIR
+
+
+def edition_path(data_dir: Path, effective: date) -> Path:
+    """Where the edition effective on ``effective`` is kept: rules-editions/comprehensive-rules-2024-11-08.txt."""
+    return editions_dir(data_dir) / f"comprehensive-rules-{effective.isoformat()}.txt"
+
+
+def edition_paths(data_dir: Path | None, rules_file: Path | None = None) -> list[Path]:
+    """Every rules text the bot keeps or was given: the kept editions, the current and previous downloads,
+    and RULES_FILE. Which of them are full, dated editions is decided when they are read."""
+    paths: list[Path] = []
+    if data_dir is not None:
+        paths += rules_files(editions_dir(data_dir))
+        paths += [path for path in (downloaded_path(data_dir), previous_path(data_dir)) if path.is_file()]
+    if rules_file is not None and Path(rules_file).is_file():
+        paths.append(Path(rules_file))
+    return paths
 
 
 @dataclass

@@ -19,7 +19,8 @@ import requests
 
 from bot import BOT_NAME, __version__
 from bot.rules.document import Document, RulesFormatError, parse_bytes
-from bot.rules.sources import downloaded_path, previous_path
+from bot.rules.editions import effective_date
+from bot.rules.sources import downloaded_path, edition_path, previous_path
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +129,27 @@ def store_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+def _keep_edition(data_dir: Path, data: bytes, document: Document | None = None) -> None:
+    """Keep ``data`` among the editions (one file per effective date), for rules' histories.
+
+    Best effort: the update itself has succeeded whether or not the copy can be written.
+    """
+    try:
+        document = document or parse_bytes(data)
+    except RulesFormatError:
+        return
+    effective = effective_date(document)
+    if effective is None or document.is_excerpt:
+        return
+    path = edition_path(data_dir, effective)
+    try:
+        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+            return
+        store_atomically(path, data)
+    except OSError as error:
+        log.warning("Could not keep the %s rules edition in %s: %s", effective, path, error)
+
+
 def update_rules(data_dir: Path, url: str | None = None, *, session: requests.Session | None = None) -> UpdateResult:
     """Download, parse and validate the current rules, then replace the stored copy.
 
@@ -147,6 +169,8 @@ def update_rules(data_dir: Path, url: str | None = None, *, session: requests.Se
     if current is not None and current != data:
         # The edition being replaced is kept, so that what the update changed can be shown.
         store_atomically(previous_path(data_dir), current)
+        _keep_edition(data_dir, current)
     store_atomically(path, data)
+    _keep_edition(data_dir, data, document)
     log.info("Stored the Comprehensive Rules effective %s from %s in %s", document.effective, source, path)
     return UpdateResult(path, source, document)

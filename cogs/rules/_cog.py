@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from pathlib import Path
 
 import discord
 from discord import app_commands
@@ -14,9 +15,17 @@ from bot.rules import updater
 from bot.rules.answer import Answer, Line, clip
 from bot.rules.diff import EditionDiff, diff_documents, is_changes_query
 from bot.rules.document import Document, RulesFormatError, load_document
+from bot.rules.history import HistoryCache
+from bot.rules.history_text import (
+    history_for,
+    history_subject,
+    is_history_query,
+    number_from_answer,
+    parse_history_query,
+)
 from bot.rules.index import RulesIndex
 from bot.rules.numbers import find_numbers
-from bot.rules.sources import LoadedRules, downloaded_path, load_configured, previous_path
+from bot.rules.sources import LoadedRules, downloaded_path, edition_paths, load_configured, previous_path
 from cogs._ui import reply
 from cogs.rules._components import SELECT_LIMIT, PageButton, RelatedSelect, answer_key, answer_view
 from cogs.rules._render import render_pages
@@ -36,6 +45,7 @@ class Rules(commands.Cog):
         self.loaded: LoadedRules | None = None
         self._refresh_task: asyncio.Task | None = None
         self._diff: tuple[tuple[float, int], EditionDiff] | None = None
+        self._histories = HistoryCache()
 
     async def cog_load(self) -> None:
         config = self.bot.config
@@ -108,7 +118,19 @@ class Rules(commands.Cog):
     async def answer_for(self, query: str, *, examples: bool) -> Answer:
         if is_changes_query(query):
             return await self.changes_answer(query)
+        if is_history_query(query):
+            return await self.history_answer(query)
         return self.index.lookup(query, examples=examples)
+
+    def _edition_paths(self) -> list[Path]:
+        return edition_paths(self.bot.config.data_dir, self.bot.config.rules_file)
+
+    async def history_answer(self, query: str) -> Answer:
+        """A rule's history across the editions kept ("history 702.29", "history of cycling", "… in 2009")."""
+        number, edition = parse_history_query(query)
+        if number is None and self.loaded is not None:
+            number = number_from_answer(self.index.lookup(history_subject(query)))
+        return await asyncio.to_thread(history_for, self._histories, self._edition_paths(), number, edition)
 
     async def changes_answer(self, query: str) -> Answer:
         """What the latest update changed, or one rule's old and new text ("changes 702.29")."""
@@ -187,14 +209,20 @@ class Rules(commands.Cog):
     @app_commands.describe(
         query="A rule number (702.29, 704.5k, 702), a term (cycling), a question, or “changes”",
         examples="Show the examples under each rule (default: yes)",
+        history="Follow the rule through every edition kept: its numbers, and each addition, removal and rewording",
     )
     async def rule(
         self,
         interaction: discord.Interaction,
         query: app_commands.Range[str, 1, 6000],
         examples: bool = True,
+        history: bool = False,
     ) -> None:
         """Look up the Magic Comprehensive Rules by number, glossary term or question."""
+        if history and not is_history_query(query):
+            query = f"history {query}"
+        if is_history_query(query) and not self._histories.is_current(self._edition_paths()):
+            await interaction.response.defer(thinking=True)  # the editions are read and aligned first
         await self.send_answer(interaction, query, examples=examples)
 
     @rule.autocomplete("query")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 
 from bot import limits
@@ -15,6 +17,16 @@ def _listing(items: list[str], separator: str) -> str:
 
 def _escape(text: str) -> str:
     return escape(text)
+
+
+# A history's word diff after escaping: "\[-old-\]" and "{+new+}" (see bot.rules.history_text.word_diff).
+_DELETED = re.compile(r"\\\[-(.+?)-\\\]")
+_INSERTED = re.compile(r"\{\+(.+?)\+\}")
+
+
+def _diff_markdown(text: str) -> str:
+    """Removed words struck through, added words in bold: the words themselves are already escaped."""
+    return _INSERTED.sub(r"**\1**", _DELETED.sub(r"~~\1~~", text))
 
 
 def render_pages(answer: Answer) -> list[discord.Embed]:
@@ -35,6 +47,8 @@ def render_pages(answer: Answer) -> list[discord.Embed]:
         lines.append(f"*{_escape(answer.intro)}*")
     for line in answer.lines:
         text = " ".join([_escape(line.text), *line.links])
+        if answer.kind == "history":
+            text = _diff_markdown(text)
         if line.example:
             lines.append(f"> *Example:* {text}")
         elif line.number:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.rules.document import decode, load_document
-from bot.rules.sources import downloaded_path, previous_path
+from bot.rules.sources import downloaded_path, editions_dir, previous_path
 from bot.rules.updater import UpdateError, find_txt_link, update_rules
 from tests.conftest import CR_DIR
 
@@ -33,7 +33,12 @@ def test_update_follows_the_txt_link_on_the_rules_page_and_stores_the_text(serve
     stored = downloaded_path(data_dir)
     assert stored.read_bytes() == served
     assert load_document(stored).rule_count == 3260
-    assert [path.name for path in data_dir.iterdir()] == [stored.name]  # no temporary file left behind
+    # The text and its kept edition; no temporary file left behind.
+    assert sorted(path.relative_to(data_dir).as_posix() for path in data_dir.rglob("*")) == [
+        stored.name,
+        "rules-editions",
+        "rules-editions/comprehensive-rules-2026-01-16.txt",
+    ]
 
 
 def test_update_accepts_a_direct_txt_url_in_another_encoding(server, data_dir):
@@ -78,6 +83,7 @@ def test_truncated_file_keeps_the_previous_text(server, data_dir, previous, frac
     with pytest.raises(UpdateError, match="not a complete Comprehensive Rules document"):
         update_rules(data_dir, f"{base}/cr.txt")
     assert previous.read_bytes() == CR_2024.read_bytes()
+    assert not editions_dir(data_dir).exists()  # a rejected text is not kept as an edition either
 
 
 def test_page_without_a_txt_link_is_an_error(server, data_dir):
@@ -119,3 +125,33 @@ def test_downloading_the_same_edition_again_keeps_the_older_one_as_previous(serv
     update_rules(data_dir, f"{base}/cr.txt")  # the weekly refresh finds nothing new
 
     assert previous_path(data_dir).read_bytes() == CR_2024.read_bytes()
+
+
+def test_every_edition_downloaded_is_kept_by_its_effective_date(server, data_dir):
+    """The current and previous copies hold two editions; the kept editions hold every one, for histories."""
+    base, routes, _requested = server
+    for name in ("MagicCompRules-2022-11-18.txt", "MagicCompRules-2024-11-08.txt", "MagicCompRules-2026-01-16.txt"):
+        routes["/cr.txt"] = (200, "text/plain", (CR_DIR / name).read_bytes())
+        update_rules(data_dir, f"{base}/cr.txt")
+    update_rules(data_dir, f"{base}/cr.txt")  # the weekly refresh finds nothing new
+
+    kept = {path.name: path.read_bytes() for path in editions_dir(data_dir).iterdir()}
+    assert kept == {
+        "comprehensive-rules-2022-11-18.txt": (CR_DIR / "MagicCompRules-2022-11-18.txt").read_bytes(),
+        "comprehensive-rules-2024-11-08.txt": CR_2024.read_bytes(),
+        "comprehensive-rules-2026-01-16.txt": CR_2026.read_bytes(),
+    }
+    assert previous_path(data_dir).read_bytes() == CR_2024.read_bytes()
+    assert downloaded_path(data_dir).read_bytes() == CR_2026.read_bytes()
+
+
+def test_a_download_from_before_editions_were_kept_is_kept_when_it_is_replaced(server, data_dir, previous):
+    base, routes, _requested = server
+    routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
+
+    update_rules(data_dir, f"{base}/cr.txt")
+
+    assert sorted(path.name for path in editions_dir(data_dir).iterdir()) == [
+        "comprehensive-rules-2024-11-08.txt",
+        "comprehensive-rules-2026-01-16.txt",
+    ]

@@ -1,17 +1,25 @@
-"""Fit the question ranker's weights (bot/rules/ranker.py) on the tuning part of the question set.
+"""Fit the question ranker (bot/rules/ranker.py) on the tuning part of the question set.
 
-Usage: python benchmarks/fit_rules_ranker.py [--rules CR.txt] [--passes N]
-Prints the fitted WEIGHTS to paste into bot/rules/ranker.py, with hit@1 and hit@3 on the tuning part
-before and after. The frozen test part is never read here: bench_rules_eval.py scores it.
+Usage: python benchmarks/fit_rules_ranker.py [--rules CR.txt] [--passes N] [--folds K] [--write]
 
-The fit is a coordinate ascent on hit@1 (hit@3 breaking ties) over a grid of values per weight,
-starting from the current weights; it keeps a change only when it helps, so it stays where it was
-when nothing does.
+Two things are learnt from the tuning part, never from the frozen test part (bench_rules_eval.py scores it):
+- the word associations: for each word stem of the tuning questions, how often a question holding it was
+  answered from each section and rule (``--write`` saves them to bot/data/rules-associations.json);
+- the weights of the features, by coordinate ascent on hit@1 (hit@3 breaking ties) over a grid of values
+  per weight, starting from the current weights and keeping a change only when it helps. The printed
+  WEIGHTS are pasted into bot/rules/ranker.py.
+
+While the weights are fitted, each question's association features come from the other sources' questions
+only (the project's own questions count as one source each), so the weights are not fitted to words that
+remember their own answers. ``--folds K`` also estimates how the whole fit generalises: the sources are
+split into K folds and each fold is scored with weights and associations fitted on the others.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import sys
 from pathlib import Path
 
@@ -19,38 +27,127 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import numpy as np  # noqa: E402
+from question_set import source_key  # noqa: E402
 
 from bot.rules.document import load_document  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
-from bot.rules.ranker import FEATURES, WEIGHTS  # noqa: E402
+from bot.rules.query import stem  # noqa: E402
+from bot.rules.ranker import ASSOCIATIONS, CONFIDENT_COVER, CONFIDENT_TOPIC_COVER, FEATURES, SURE, WEIGHTS, share  # noqa: E402
 from bot.rules.search import Hit, Ranking  # noqa: E402
-from tests.rules.evaluation import QUESTIONS, load_questions, matches  # noqa: E402
+from tests.rules.evaluation import QUESTIONS, load_set, matches  # noqa: E402
 
 DEFAULT_RULES = REPO.parent / "shared" / "cr" / "MagicCompRules-2026-01-16.txt"
 GRID = (-2.0, -1.0, -0.6, -0.3, -0.15, -0.05, 0.0, 0.05, 0.15, 0.3, 0.6, 1.0, 1.5, 2.0, 3.0)
+STUDIED = ("project", "issue")
 
 
-def tables(index: RulesIndex, questions: list[tuple[str, list[str]]]):
-    """Per question: its candidates' features and which of them answer it; or a fixed outcome."""
+class Item:
+    def __init__(self, index: RulesIndex, entry: dict, number: int) -> None:
+        self.question = " ".join(entry["q"].split())
+        self.cited = list(entry["cite"])
+        source = entry.get("source", "project")
+        self.source = f"{source}#{number}" if source in STUDIED else source_key(source)
+        self.stems = sorted({stem(word) for word in index.searcher.terms(self.question)})
+
+
+def count(items: list[Item]) -> dict[str, tuple[dict[str, int], dict[str, int]]]:
+    counts: dict[str, tuple[dict[str, int], dict[str, int]]] = {}
+    for item in items:
+        cited = [number for number in item.cited if number[:3].isdigit()]
+        sections = {number.split(".")[0] for number in cited}
+        rules = {number.rstrip("abcdefghijklmnopqrstuvwxyz") for number in cited if "." in number}
+        for s in item.stems:
+            found = counts.setdefault(s, ({}, {}))
+            for key in sections:
+                found[0][key] = found[0].get(key, 0) + 1
+            for key in rules:
+                found[1][key] = found[1].get(key, 0) + 1
+    return counts
+
+
+def tables(index: RulesIndex, items: list[Item], learnt_from: list[Item]):
+    """Per question: its candidates' features and which of them answer it (or a fixed outcome), with the
+    associations learnt from ``learnt_from`` minus the question's own source."""
     out = []
-    for question, cited in questions:
-        found = index.searcher.candidates(" ".join(question.split()))
+    for item in items:
+        index.searcher.associations = count([i for i in learnt_from if i.source != item.source])
+        found = index.searcher.candidates(item.question)
         if isinstance(found, Ranking):
-            shown = [index.shown_key(hit, question) for hit in found.hits]
-            out.append((None, [bool(shown) and matches(index, shown[0], cited)]))
+            shown = [index.shown_key(hit, item.question) for hit in found.hits]
+            out.append((None, [bool(shown) and matches(index, shown[0], item.cited)], found.confident))
             continue
         features = np.array([list(values) for _candidate, values in found])
         right = []
         for candidate, _values in found:
             kind, key, _title, _body = index.searcher._docs[candidate.row]
-            right.append(matches(index, index.shown_key(Hit(kind, key, 0.0), question), cited))
-        out.append((features, np.array(right)))
+            right.append(matches(index, index.shown_key(Hit(kind, key, 0.0), item.question), item.cited))
+        out.append((features, np.array(right), [candidate for candidate, _values in found]))
     return out
+
+
+def refusals(index: RulesIndex, texts: list[str]):
+    """Per non-question: its candidates' features (or whether a fixed outcome answers it)."""
+    out = []
+    for text in texts:
+        found = index.searcher.candidates(" ".join(text.split()))
+        if isinstance(found, Ranking):
+            out.append((None, None, found.confident and bool(found.hits)))
+        else:
+            out.append((np.array([list(values) for _c, values in found]), None, [c for c, _v in found]))
+    return out
+
+
+def answered(rows, weights: np.ndarray, cover: float, topic_cover: float) -> float:
+    """The share of ``rows`` the bot would answer with these thresholds."""
+    count = 0
+    for features, _right, extra in rows:
+        if features is None:
+            count += bool(extra)
+            continue
+        best = extra[int(np.argmax(features @ weights))]
+        count += best.cover >= (topic_cover if best.in_topic else cover) and not best.off_topic
+    return count / max(1, len(rows))
+
+
+def sureness(data, weights: np.ndarray) -> tuple[float, float, float]:
+    """The lowest best-entry share (see ranker.SURE) above which the tuning answers are right clearly more
+    often than on average (10 points, or 95 %), with that precision and the share of answers called sure."""
+    outcomes = []
+    for features, right, _extra in data:
+        if features is None:
+            continue
+        scores = features @ weights
+        outcomes.append((share(list(map(float, scores))), bool(right[int(np.argmax(scores))])))
+    if not outcomes:
+        return SURE, 0.0, 0.0
+    goal = min(0.95, sum(hit for _value, hit in outcomes) / len(outcomes) + 0.10)
+    for threshold in np.arange(0.1, 0.96, 0.01):
+        sure = [hit for value, hit in outcomes if value >= threshold]
+        if sure and sum(sure) / len(sure) >= goal:
+            return round(float(threshold), 2), sum(sure) / len(sure), len(sure) / len(outcomes)
+    return 0.95, 0.0, 0.0
+
+
+def thresholds(questions, not_rules, weights: np.ndarray) -> tuple[float, float, float, float]:
+    """The cover thresholds that best balance questions answered and non-questions refused; on a tie, the
+    ones closest to the current thresholds."""
+    best = None
+    for cover in np.arange(0.3, 0.91, 0.05):
+        for topic_cover in np.arange(0.15, cover + 0.01, 0.05):
+            rates = (
+                answered(questions, weights, cover, topic_cover),
+                1 - answered(not_rules, weights, cover, topic_cover),
+            )
+            moved = abs(cover - CONFIDENT_COVER) + abs(topic_cover - CONFIDENT_TOPIC_COVER)
+            key = (min(rates[0] - 0.95, rates[1] - 0.90) >= 0, round(sum(rates), 6), -moved)
+            if best is None or key > best[0]:
+                best = (key, round(cover, 2), round(topic_cover, 2), *rates)
+    return best[1:]
 
 
 def objective(data, weights: np.ndarray) -> tuple[float, float]:
     hit1 = hit3 = 0
-    for features, right in data:
+    for features, right, _extra in data:
         if features is None:
             hit1 += right[0]
             hit3 += right[0]
@@ -59,25 +156,47 @@ def objective(data, weights: np.ndarray) -> tuple[float, float]:
         order = np.argsort(-scores, kind="stable")[:3]
         hit1 += bool(right[order[0]])
         hit3 += bool(right[order].any())
-    return hit1 / len(data), hit3 / len(data)
+    return hit1 / max(1, len(data)), hit3 / max(1, len(data))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rules", type=Path, default=DEFAULT_RULES)
-    parser.add_argument("--questions", type=Path, default=QUESTIONS)
-    parser.add_argument("--passes", type=int, default=4)
-    args = parser.parse_args(argv)
-    index = RulesIndex(load_document(args.rules))
-    index.warm()
-    questions, _not_rules = load_questions(args.questions, part="tune")
-    data = tables(index, questions)
-    weights = np.array(WEIGHTS, dtype=float)
-    before = objective(data, weights)
-    best = before
-    for _ in range(args.passes):
+def fit(data, weights: np.ndarray, passes: int, method: str = "ascent") -> np.ndarray:
+    """``softmax``: a listwise fit (the right entries' share of the probability, L2-regularised towards the
+    starting weights); ``ascent``: a coordinate ascent on hit@1 itself; ``both``: the first, then the second."""
+    if method in ("softmax", "both"):
+        weights = softmax_fit(data, weights)
+    if method in ("ascent", "both"):
+        weights = ascend(data, weights, passes)
+    return weights
+
+
+def softmax_fit(data, start: np.ndarray, *, steps: int = 400, rate: float = 0.5, l2: float = 0.02) -> np.ndarray:
+    lists = [(features, right) for features, right, _extra in data if features is not None and right.any()]
+    if not lists:
+        return start
+    weights = start.copy()
+    for _ in range(steps):
+        gradient = l2 * (weights - start)
+        for features, right in lists:
+            scores = features @ weights
+            probability = np.exp(scores - scores.max())
+            probability /= probability.sum()
+            share = probability[right].sum()
+            # d(-log share)/dw = E_all[x] - E_right[x]
+            gradient += (probability @ features - (probability[right] @ features[right]) / share) / len(lists)
+        weights -= rate * gradient
+    return np.round(weights, 2)
+
+
+FROZEN: set[int] = set()  # features held at their starting weight (--without)
+
+
+def ascend(data, weights: np.ndarray, passes: int) -> np.ndarray:
+    best = objective(data, weights)
+    for _ in range(passes):
         changed = False
         for i in range(len(weights)):
+            if i in FROZEN:
+                continue
             for value in GRID:
                 trial = weights.copy()
                 trial[i] = value
@@ -86,11 +205,65 @@ def main(argv: list[str] | None = None) -> int:
                     best, weights, changed = result, trial, True
         if not changed:
             break
-    print(f"tuning part: {len(questions)} questions")
-    print(f"before: hit@1 {before[0]:.1%}, hit@3 {before[1]:.1%}")
-    print(f"after:  hit@1 {best[0]:.1%}, hit@3 {best[1]:.1%}")
+    return weights
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", type=Path, default=DEFAULT_RULES)
+    parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument("--passes", type=int, default=4)
+    parser.add_argument("--folds", type=int, default=0, help="also estimate the fit by K-fold over sources")
+    parser.add_argument("--method", choices=("ascent", "softmax", "both"), default="ascent")
+    parser.add_argument("--without", default="", help="features to leave out (held at 0), comma-separated")
+    parser.add_argument("--write", action="store_true", help=f"save the associations to {ASSOCIATIONS.name}")
+    args = parser.parse_args(argv)
+    index = RulesIndex(load_document(args.rules))
+    index.warm()
+    entries = [entry for entry in load_set(args.questions)["questions"] if entry.get("part", "tune") == "tune"]
+    items = [Item(index, entry, number) for number, entry in enumerate(entries)]
+    start = np.array(WEIGHTS, dtype=float)
+    for name in filter(None, args.without.split(",")):
+        FROZEN.add(FEATURES.index(name))
+        start[FEATURES.index(name)] = 0.0
+
+    if args.folds:
+        sources = sorted({item.source for item in items}, key=lambda source: hashlib.sha256(source.encode()).digest())
+        fold_of = {source: number % args.folds for number, source in enumerate(sources)}
+        hits = np.zeros(2)
+        for fold in range(args.folds):
+            train = [item for item in items if fold_of[item.source] != fold]
+            held = [item for item in items if fold_of[item.source] == fold]
+            weights = fit(tables(index, train, train), start.copy(), args.passes, args.method)
+            hits += np.array(objective(tables(index, held, train), weights)) * len(held)
+        print(f"{args.folds}-fold over sources: hit@1 {hits[0] / len(items):.1%}, hit@3 {hits[1] / len(items):.1%}")
+
+    data = tables(index, items, items)
+    before = objective(data, start)
+    weights = fit(data, start, args.passes, args.method)
+    after = objective(data, weights)
+    print(f"tuning part: {len(items)} questions from {len({item.source for item in items})} sources")
+    print(f"before: hit@1 {before[0]:.1%}, hit@3 {before[1]:.1%} (associations held out by source)")
+    print(f"after:  hit@1 {after[0]:.1%}, hit@3 {after[1]:.1%}")
     print("WEIGHTS = (" + ", ".join(f"{value:g}" for value in weights) + ")")
     print("  # " + ", ".join(f"{name}={value:g}" for name, value in zip(FEATURES, weights, strict=True)))
+    not_rules = [
+        item if isinstance(item, str) else item["q"]
+        for item in load_set(args.questions)["not_rules"]
+        if isinstance(item, str) or item.get("part", "tune") == "tune"
+    ]
+    cover, topic_cover, rate_answered, rate_refused = thresholds(data, refusals(index, not_rules), weights)
+    print(
+        f"CONFIDENT_COVER, CONFIDENT_TOPIC_COVER = {cover:g}, {topic_cover:g}"
+        f"  # answered {rate_answered:.1%}, non-questions refused {rate_refused:.1%}"
+    )
+    sure, precision, called = sureness(data, weights)
+    print(f"SURE = {sure:g}  # sure answers right {precision:.1%}; {called:.0%} of ranked answers called sure")
+    if args.write:
+        counts = count(items)
+        data = {word: {"sections": found[0], "rules": found[1]} for word, found in sorted(counts.items())}
+        ASSOCIATIONS.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+        print(f"wrote {ASSOCIATIONS.relative_to(REPO)} ({len(data)} words)")
     return 0
 
 

@@ -109,7 +109,10 @@ class RulesIndex:
         answer.kind = "search"
         others = ranking.hits[1:]
         if ranking.topic is None:
-            answer.intro = f"Best match for “{clip(text, 80)}”:" + (f" {answer.intro}" if answer.intro else "")
+            lead = "Best match" if ranking.sure else "Not sure; the closest match"
+            answer.intro = f"{lead} for “{clip(text, 80)}”:" + (f" {answer.intro}" if answer.intro else "")
+            if not ranking.sure:
+                answer.intro += " (the rules under “See also” may answer it better)"
             if self.document.is_excerpt:
                 # The excerpt may only mention what the full rules define elsewhere (flying, in 122.1b).
                 answer.intro += " (only the bundled excerpt of the rules is loaded; the full rules may say more)"

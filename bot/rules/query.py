@@ -98,6 +98,9 @@ PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bthe legend rule\b", " legend rule "),
         (r"\bsorcery speed\b", " sorcery timing main phase stack empty "),
         (r"\binstant speed\b", " instant any time priority "),
+        (r"\bmana (?:fizzles?|carr(?:y|ies) over|drains?|goes away)\b", " mana empties step phase ends "),
+        (r"\bplaneswalkers?'?s? abilit(?:y|ies)\b", " planeswalker loyalty ability "),
+        (r"\bdeck(?:s|ed|ing)? (?:out|myself|yourself|themselves)\b|\bdecked\b", " draw empty library "),
     )
 )
 
@@ -135,7 +138,14 @@ VARIANT_WORDS = frozenset(
 
 
 # Words a suffix-stripper would merge with a different rules concept ("phasing" is not "phases").
-IRREGULAR_STEMS = {"phasing": "phasing", "phased": "phasing", "phase": "phas", "anytime": "time"}
+IRREGULAR_STEMS = {
+    "phasing": "phasing",
+    "phased": "phasing",
+    "phase": "phas",
+    "anytime": "time",
+    "dying": "die",
+    "died": "die",
+}
 # Words that only say what kind of thing a name is ("Upkeep Step", "Hybrid Mana Symbol"): a question
 # that names the rest ("upkeep", "hybrid mana") names the same thing.
 GENERIC = frozenset("step phase symbol symbols rule ability abilities option variant cards card".split())

@@ -6,6 +6,15 @@ question set (``benchmarks/fit_rules_ranker.py``) and never on its frozen test p
 
 from __future__ import annotations
 
+import json
+import math
+from pathlib import Path
+
+# Per word stem of the tuning questions: how often a question holding it was answered from each section
+# ("704") and each rule ("704.5"). Written by benchmarks/fit_rules_ranker.py from the tuning part only.
+ASSOCIATIONS = Path(__file__).resolve().parent.parent / "data" / "rules-associations.json"
+Associations = dict[str, tuple[dict[str, int], dict[str, int]]]
+
 # What kind of entry a row is.
 RULE, SUBRULE, FIRST, GLOSSARY = 0, 1, 2, 3
 
@@ -24,10 +33,36 @@ FEATURES = (
     "phrases",  # the share of the question's word pairs found as pairs in the entry
     "length",  # the entry's length (log)
     "answers",  # the entry says what the question asks for (a time for "when", a permission for "can I" …)
+    "defined",  # the share of the named glossary terms' defining words the entry holds ("dies": graveyard)
+    "section_words",  # how strongly the question's words point to the entry's section (tuning questions)
+    "rule_words",  # ... to the entry's rule
 )
 
-WEIGHTS = (0.6, 1.0, 0.3, -0.08, -0.3, 0.2, -0.9, 0.3, 1.0, 0.25, 0.0, 0.0, 0.0, 0.0)
+WEIGHTS = (1, 1.5, -0.3, -0.05, 0.15, -0.05, -0.9, 0.3, 1, 1, 0, 0, -0.15, 0.3, 1, 3, 1.5)
+
+# An answer is given only when enough of the question's words (weighted by rarity) are in the best entry;
+# less when the question names a topic (a glossary term, a rule title) and the entry belongs to it. Fitted
+# with the weights: real questions answered, non-questions refused.
+CONFIDENT_COVER, CONFIDENT_TOPIC_COVER = 0.6, 0.2
+
+# The best entry's share of the first five (a softmax over their scores) below which the answer says it is
+# unsure. Fitted on the tuning part: the lowest share above which answers are clearly more often right.
+SURE = 0.28
+SURE_AMONG = 5
 
 
 def score(features: tuple[float, ...], weights: tuple[float, ...] = WEIGHTS) -> float:
     return sum(weight * value for weight, value in zip(weights, features, strict=True))
+
+
+def share(scores: list[float]) -> float:
+    """The best score's share of the softmax over the best ``SURE_AMONG`` of ``scores``: how much it stands out."""
+    top = sorted(scores, reverse=True)[:SURE_AMONG]
+    return 1.0 / sum(math.exp(value - top[0]) for value in top) if top else 0.0
+
+
+def load_associations(path: Path = ASSOCIATIONS) -> Associations:
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {word: (found.get("sections", {}), found.get("rules", {})) for word, found in data.items()}

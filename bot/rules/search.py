@@ -35,7 +35,19 @@ from bot.rules.query import (
     stem,
     words,
 )
-from bot.rules.ranker import FIRST, GLOSSARY, RULE, SUBRULE, score
+from bot.rules.ranker import (
+    CONFIDENT_COVER,
+    CONFIDENT_TOPIC_COVER,
+    FIRST,
+    GLOSSARY,
+    RULE,
+    SUBRULE,
+    SURE,
+    Associations,
+    load_associations,
+    score,
+    share,
+)
 
 CANDIDATES = 30
 # Words in more than this share of the entries ("card", "player") only rank, they don't select candidates.
@@ -45,10 +57,15 @@ REFERENCE_RE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)(?![\d.]*\d)|\bsection (\d)
 KEYWORD_SHARE = 0.5
 OBSOLETE_RE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
 # How much each signal counts (see rank()); tuned on the rules' structure, not on any one question.
-# Enough of the question's words (weighted by rarity) must be in the answer; less if the question
-# names a topic (a glossary term, a rule title) and the answer belongs to it.
-CONFIDENT_COVER, CONFIDENT_TOPIC_COVER = 0.6, 0.35
 LINKED_DOCS = 30
+# The words of a named glossary term's definition that find entries speaking of it in other words: not the
+# commonest ones, and counting this much of the question's own words.
+MEANING_COMMON, MEANING_WEIGHT, MEANING_CANDIDATES = 0.05, 0.5, 10
+# A word the rules never use weighs this much of the rarest word's weight: it matches no entry, so it only
+# lowers how much of the question an answer covers (chat rarely does; a message about something else often does).
+UNKNOWN_WEIGHT = 1.0
+# A word seen with a section once in the tuning questions says less than one seen with it every time.
+ASSOCIATION_PRIOR = 2.0
 # "What happens if …" asks for a consequence, which the game states as a state-based action (704).
 HAPPENS_RE = re.compile(r"\bwhat happens\b|\bhappens? (?:if|when|to)\b|\bwhat if\b", re.IGNORECASE)
 CONSEQUENCE_SECTION, CONSEQUENCE_PRIOR = "704", 0.25
@@ -99,6 +116,7 @@ class Ranking:
     hits: list[Hit]
     confident: bool
     topic: Hit | None = None  # the question names a glossary term or a rule title outright
+    sure: bool = True  # the best entry stands out from the others (see ranker.SURE)
 
 
 def _alt(stem_: str) -> str:
@@ -119,13 +137,30 @@ def is_under(number: str, ref: str) -> bool:
     )
 
 
+# "untapped" is about being tapped, "unblocked" about blocking: such an entry also holds the word's base.
+# Words that only look negated ("unless", the keyword "unearth") keep their own meaning.
+NOT_NEGATED = frozenset("unless unearth until under unit unite union unique universe uncommon".split())
+
+
+def negated_bases(found: list[str], vocabulary: Counter[str]) -> set[str]:
+    return {
+        stem(word[2:])
+        for word in found
+        if word.startswith("un") and len(word) >= 5 and word not in NOT_NEGATED and vocabulary.get(word[2:])
+    }
+
+
 def name_stems(name: str) -> tuple[str, ...]:
     return tuple(sorted({stem(word) for word in words(OBSOLETE_RE.sub("", name)) if word not in STOPWORDS}))
 
 
 class Searcher:
-    def __init__(self, document: Document, context_title: Callable[[Rule], str]) -> None:
+    def __init__(
+        self, document: Document, context_title: Callable[[Rule], str], associations: Associations | None = None
+    ) -> None:
         self.document = document
+        # Which sections and rules answered the tuning questions holding each word (see bot/rules/ranker.py).
+        self.associations = load_associations() if associations is None else associations
         self._context_title = context_title
         self._lock = threading.Lock()
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
@@ -152,15 +187,14 @@ class Searcher:
         with self._lock:
             if self._ready:
                 return
-            frequency: Counter[str] = Counter()
+            frequency: Counter[str] = Counter(words(" ".join(f"{d[2]} {d[3]}" for d in self._docs)))
             self._doc_stems: list[frozenset[str]] = []
             self._title_stems: list[frozenset[str]] = []
             lengths: list[int] = []
             for _kind, _key, title, body in self._docs:
                 found = words(f"{title} {body}")
                 lengths.append(len(found))
-                frequency.update(found)
-                self._doc_stems.append(frozenset(stem(word) for word in found))
+                self._doc_stems.append(frozenset(stem(word) for word in found) | negated_bases(found, frequency))
                 self._title_stems.append(frozenset(stem(word) for word in words(title)))
             document_frequency: Counter[str] = Counter()
             for stems in self._doc_stems:
@@ -182,6 +216,17 @@ class Searcher:
                 for part in key:
                     self._names_by_stem.setdefault(part, []).append(key)
             self._entries = {entry.term: entry for entry in self.document.glossary}
+            # A glossary term's meaning in the rules' own words ("dies": put into a graveyard from the
+            # battlefield), to find the entries that speak of it without naming it.
+            self._meaning: dict[str, frozenset[str]] = {}
+            for entry in self.document.glossary:
+                own = set(name_stems(entry.term))
+                first = REFERENCE_RE.split(entry.definition.split("\n")[0])[0]
+                self._meaning[entry.term] = frozenset(
+                    s
+                    for s in (stem(word) for word in words(first) if word not in STOPWORDS)
+                    if s not in own and document_frequency.get(s, 0) / total <= MEANING_COMMON
+                )
             self._ancestors: list[tuple[str, ...]] = []
             self._row_kind: list[int] = []
             self._variant: list[float] = []
@@ -256,9 +301,14 @@ class Searcher:
         """The question's topic words, rewritten and corrected, in order (no stop words)."""
         self.warm()
         out: list[str] = []
-        for word in expand(text):
-            if word in STOPWORDS:
+        found = expand(text)
+        for i, word in enumerate(found):
+            if word in STOPWORDS or not word:
                 continue
+            # Two words the rules write as one ("death touch" is deathtouch, "life link" lifelink).
+            joined = word + found[i + 1] if i + 1 < len(found) and found[i + 1] not in STOPWORDS else ""
+            if joined in self._vocabulary:
+                word, found[i + 1] = joined, ""
             word = self.correct(word)
             if word not in STOPWORDS and word not in out:
                 out.append(word)
@@ -282,7 +332,7 @@ class Searcher:
         for value, candidate in ranked[:limit]:
             kind, key, _title, _body = self._docs[candidate.row]
             hits.append(Hit(kind, key, value))
-        return Ranking(hits, confident)
+        return Ranking(hits, confident, sure=confident and share([value for value, _c in ranked]) >= SURE)
 
     def candidates(self, text: str, *, topics: bool = True) -> Ranking | list[tuple[Candidate, tuple[float, ...]]]:
         """The entries that may answer ``text``, each with its features (see :mod:`bot.rules.ranker`), or a
@@ -299,12 +349,14 @@ class Searcher:
         asks = [i for i, (asking, _says) in enumerate(ASKS) if asking.search(text)]
         consequence = HAPPENS_RE.search(text) is not None
         off_topic = bool(raw & OFF_TOPIC) or OFF_TOPIC_RE.search(text.lower()) is not None
-        weights = {s: self._idf.get(s, self._max_idf) for s in stems}
+        weights = {s: self._idf.get(s, self._max_idf * UNKNOWN_WEIGHT) for s in stems}
         total = sum(weights.values())
         known = [word for word, s in zip(terms, stems, strict=True) if s in self._idf]
         if not known:
             return Ranking([], False)
         linked = self._linked_rules(stems, weights)
+        meaning = self._meanings(stems, weights)
+        sections, rules = self._associated(stems, weights)
         if topics and not raw & SPECIFIC and not off_topic:
             keyword = self._keyword(linked)
             if keyword is not None:
@@ -327,6 +379,10 @@ class Searcher:
         stem_set = set(weights)
         found = dict.fromkeys(self._masks.candidates(weighted, CANDIDATES))
         found.update(dict.fromkeys(self._linked_docs(linked)))
+        if meaning:
+            extra = [(s, s, weight * MEANING_WEIGHT) for s, weight in meaning.items()]
+            found.update(dict.fromkeys(self._masks.candidates(weighted + extra, MEANING_CANDIDATES)))
+        meaning_total = sum(meaning.values())
         if not found:
             return Ranking([], False)
         doc_stems, title_stems, norm = self._doc_stems, self._title_stems, self._masks.norm
@@ -351,7 +407,7 @@ class Searcher:
         if not covers:
             return Ranking([], False)
         bm25_scale = 1.0 / (max(item[2] for item in covers) or 1.0)
-        ancestors = self._ancestors
+        ancestors, stems_of = self._ancestors, self._doc_stems
         out: list[tuple[Candidate, tuple[float, ...]]] = []
         for row, cover, bm25, title_cover, context in covers:
             share = 0.0
@@ -364,6 +420,9 @@ class Searcher:
             phrases = len(question_pairs & doc_pairs[row]) * pair_weight if question_pairs else 0.0
             says = self._says[row]
             answers = sum(says[i] for i in asks) / len(asks) if asks else 0.0
+            defined = (
+                sum(weight for s, weight in meaning.items() if s in stems_of[row]) / meaning_total if meaning else 0.0
+            )
             features = (
                 bm25 * bm25_scale,
                 cover,
@@ -379,7 +438,12 @@ class Searcher:
                 phrases,
                 self._length[row],
                 answers,
+                defined,
             )
+            if len(ancestors[row]) > 2:
+                features += (sections.get(ancestors[row][-2], 0.0), rules.get(ancestors[row][1], 0.0))
+            else:
+                features += (0.0, 0.0)
             out.append((Candidate(row, cover, share > 0, off_topic), features))
         return out
 
@@ -449,6 +513,39 @@ class Searcher:
 
     def _df_share(self, stem_: str) -> float:
         return self._document_frequency.get(stem_, 0) / len(self._docs)
+
+    def _associated(self, stems: list[str], weights: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
+        """How strongly the question's words point to each section (704) and rule (704.5), by how often the
+        tuning questions holding them were answered there, each word weighted by its rarity."""
+        sections: dict[str, float] = {}
+        rules: dict[str, float] = {}
+        total = sum(weights.values())
+        for s in set(stems):
+            found = self.associations.get(s)
+            if not found:
+                continue
+            share = weights[s] / total
+            for out, counts in zip((sections, rules), found, strict=True):
+                seen = sum(counts.values()) + ASSOCIATION_PRIOR
+                for key, count in counts.items():
+                    out[key] = out.get(key, 0.0) + share * count / seen
+        return sections, rules
+
+    def _meanings(self, stems: list[str], weights: dict[str, float]) -> dict[str, float]:
+        """The words defining the glossary terms the question names, not already in it, each weighted by its
+        rarity and scaled to the share of the question the term's name covers."""
+        present = set(stems)
+        total = sum(weights.values())
+        out: dict[str, float] = {}
+        for key in {key for s in present for key in self._names_by_stem.get(s, ())}:
+            hit = self._names[key]
+            if hit.kind != "glossary" or not present.issuperset(key):
+                continue
+            share = sum(weights[s] for s in key) / total
+            for s in self._meaning.get(hit.key, ()):
+                if s not in present:
+                    out[s] = max(out.get(s, 0.0), share * self._idf.get(s, 0.0) / self._max_idf)
+        return out
 
     def _linked_rules(self, stems: list[str], weights: dict[str, float]) -> dict[str, float]:
         """Rules that a glossary term or rule title named in the question points to ("library" → 401),

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.numbers import NumberRef, find_numbers
 from benchmarks.question_set import STUDIED, part_for, source_key
+from bot.rules.numbers import NumberRef, find_numbers
 from tests.rules.evaluation import TARGETS, evaluate, load_questions, load_set, matches
 
 

@@ -27,6 +27,7 @@ from bot import BOT_NAME, __version__
 log = logging.getLogger(__name__)
 
 BULK_TYPE = "oracle-cards"
+RULINGS_TYPE = "rulings"
 CHUNK_BYTES = 1 << 16
 TIMEOUT = (10.0, 60.0)  # connect, read between bytes
 GZIP_MAGIC = b"\x1f\x8b"
@@ -97,6 +98,29 @@ def fetch_info(session: requests.Session, api_url: str) -> BulkInfo:
         raise BulkError("Scryfall's bulk data description is not the expected JSON object") from error
 
 
+def fetch_listing_info(session: requests.Session, api_url: str, bulk_type: str) -> BulkInfo | None:
+    """The file of ``bulk_type`` (``rulings``) as ``GET {api_url}/bulk-data`` lists it, or None if not listed."""
+    url = f"{api_url.rstrip('/')}/bulk-data"
+    try:
+        response = session.get(url, timeout=TIMEOUT)
+    except requests.RequestException as error:
+        raise BulkError(f"could not reach Scryfall's bulk data list ({type(error).__name__})") from error
+    if response.status_code != 200:
+        raise BulkError(f"Scryfall answered {response.status_code} for the bulk data list")
+    try:
+        for item in response.json()["data"]:
+            if str(item.get("type", "")).replace("_", "-") == bulk_type:
+                return BulkInfo(
+                    updated_at=str(item["updated_at"]),
+                    jsonl_uri=item.get("jsonl_download_uri") or None,
+                    download_uri=item.get("download_uri") or None,
+                    size=item.get("size"),
+                )
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise BulkError("Scryfall's bulk data list is not the expected JSON object") from error
+    return None
+
+
 def download(session: requests.Session, url: str, dest: Path, stop: threading.Event | None = None) -> int:
     """Stream ``url`` into ``dest`` chunk by chunk; the number of bytes written."""
     written = 0
@@ -122,7 +146,17 @@ def _first_byte(stream: io.BufferedReader) -> bytes:
 
 
 def iter_cards(path: Path) -> Iterator[dict[str, Any]]:
-    """The card objects of a bulk file: gzipped or not, JSON Lines or one JSON array.
+    """The card objects of a bulk file (see :func:`iter_objects`)."""
+    return iter_objects(path, "card objects")
+
+
+def iter_rulings(path: Path) -> Iterator[dict[str, Any]]:
+    """The ruling objects of Scryfall's rulings bulk file (see :func:`iter_objects`)."""
+    return iter_objects(path, "rulings")
+
+
+def iter_objects(path: Path, what: str) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a bulk file: gzipped or not, JSON Lines or one JSON array.
 
     A truncated, corrupt or non-JSON file raises :class:`BulkError` part-way through; the caller
     must treat everything read before as void.
@@ -136,7 +170,7 @@ def iter_cards(path: Path) -> Iterator[dict[str, Any]]:
             first = _first_byte(stream)
             if first == b"[":
                 for item in ijson.items(stream, "item", use_float=True):
-                    yield _card(item)
+                    yield _object(item, what)
             elif first == b"{":
                 for number, line in enumerate(stream, 1):
                     if line.strip():
@@ -144,14 +178,14 @@ def iter_cards(path: Path) -> Iterator[dict[str, Any]]:
                             item = json.loads(line)
                         except ValueError as error:
                             raise BulkError(f"line {number} of the bulk file is not JSON") from error
-                        yield _card(item)
+                        yield _object(item, what)
             else:
                 raise BulkError("the bulk file is neither a JSON array nor JSON Lines")
         except (EOFError, OSError, ValueError, zlib.error, ijson.JSONError) as error:
             raise BulkError(f"the bulk file is truncated or corrupt ({type(error).__name__})") from error
 
 
-def _card(item: Any) -> dict[str, Any]:
+def _object(item: Any, what: str) -> dict[str, Any]:
     if not isinstance(item, dict):
-        raise BulkError("the bulk file holds something other than card objects")
+        raise BulkError(f"the bulk file holds something other than {what}")
     return item

@@ -184,11 +184,14 @@ def import_cards(
     updated_at: str,
     source: str,
     stop: threading.Event | None = None,
+    rulings: Iterable[Mapping[str, Any]] | None = None,
+    rulings_updated_at: str | None = None,
 ) -> ImportResult:
-    """Import ``cards`` into a new database and atomically replace ``dest`` with it.
+    """Import ``cards`` (and ``rulings``) into a new database and atomically replace ``dest`` with it.
 
-    Raises :class:`ImportRejected` (too few cards, too many without required fields) or the
-    :class:`BulkError` the card stream raised; ``dest`` is untouched then.
+    Without ``rulings`` the stored copy's rulings are carried over. Raises :class:`ImportRejected`
+    (too few cards, too many without required fields, malformed rulings) or the :class:`BulkError`
+    either stream raised; ``dest`` is untouched then.
     """
     started = time.perf_counter()
     previous = int(stored_meta(dest).get("count", "0"))
@@ -219,6 +222,10 @@ def import_cards(
         _insert(db, batch, count + 1)
         count += len(batch)
         _validate(count, skipped, previous)
+        if rulings is not None:
+            ruling_meta = _import_rulings(db, rulings, rulings_updated_at or updated_at, stop)
+        else:
+            ruling_meta = _carry_rulings(db, dest)
         meta = {
             "format": FORMAT,
             "updated_at": updated_at,
@@ -226,6 +233,7 @@ def import_cards(
             "imported_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "count": str(count),
             "source": source,
+            **ruling_meta,
         }
         db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         db.execute("COMMIT")
@@ -241,6 +249,76 @@ def import_cards(
     seconds = time.perf_counter() - started
     log.info("Imported %d cards (%d skipped) into %s in %.1f s", count, skipped, dest.name, seconds)
     return ImportResult(count=count, skipped=skipped, updated_at=updated_at, seconds=seconds, path=dest)
+
+
+def _ruling_row(ruling: Mapping[str, Any]) -> tuple[str, str, str, str] | None:
+    """The row of a well-formed ruling object, or None."""
+    oracle_id, comment = ruling.get("oracle_id"), ruling.get("comment")
+    if ruling.get("object", "ruling") != "ruling" or not isinstance(oracle_id, str) or not isinstance(comment, str):
+        return None
+    if not comment.strip():
+        return None
+    return oracle_id, str(ruling.get("source") or ""), str(ruling.get("published_at") or ""), comment.strip()
+
+
+def _import_rulings(
+    db: sqlite3.Connection, rulings: Iterable[Mapping[str, Any]], updated_at: str, stop: threading.Event | None
+) -> dict[str, str]:
+    """Insert the rulings of the imported cards; rulings of cards not imported are counted and left out."""
+    known = {row[0] for row in db.execute("SELECT oracle_id FROM cards WHERE oracle_id IS NOT NULL")}
+    rows: list[tuple[str, str, str, str]] = []
+    count = invalid = unknown = 0
+    for ruling in rulings:
+        row = _ruling_row(ruling)
+        if row is None:
+            invalid += 1
+        elif row[0] not in known:
+            unknown += 1
+        else:
+            rows.append(row)
+        if len(rows) >= BATCH:
+            if stop is not None and stop.is_set():
+                raise Cancelled("import stopped")
+            db.executemany("INSERT INTO rulings VALUES (?, ?, ?, ?)", rows)
+            count += len(rows)
+            rows = []
+    db.executemany("INSERT INTO rulings VALUES (?, ?, ?, ?)", rows)
+    count += len(rows)
+    total = count + invalid + unknown
+    if invalid > MAX_INVALID_SHARE * max(1, total):
+        raise ImportRejected(f"{invalid} of {total} rulings are not ruling objects")
+    if unknown:
+        log.info("Left out %d rulings of cards the card data does not hold", unknown)
+    return {
+        "rulings_count": str(count),
+        "rulings_updated_at": updated_at,
+        "rulings_unknown": str(unknown),
+        "rulings_invalid": str(invalid),
+    }
+
+
+def _carry_rulings(db: sqlite3.Connection, dest: Path) -> dict[str, str]:
+    """The stored copy's rulings, for cards still imported, when no new rulings file came with the cards."""
+    old = stored_meta(dest)
+    if not old.get("rulings_count"):
+        return {}
+    db.execute("COMMIT")  # a database is attached outside a transaction
+    try:
+        db.execute("ATTACH DATABASE ? AS previous", (str(dest),))
+        try:
+            db.execute(
+                "INSERT INTO rulings SELECT r.oracle_id, r.source, r.published_at, r.comment FROM previous.rulings r "
+                "WHERE r.oracle_id IN (SELECT oracle_id FROM cards WHERE oracle_id IS NOT NULL)"
+            )
+        finally:
+            db.execute("DETACH DATABASE previous")
+        count = db.execute("SELECT count(*) FROM rulings").fetchone()[0]
+    except sqlite3.Error:
+        log.warning("The stored rulings could not be carried over; they come back with the next rulings file")
+        return {}
+    finally:
+        db.execute("BEGIN")
+    return {"rulings_count": str(count), "rulings_updated_at": old.get("rulings_updated_at", "")}
 
 
 def _validate(count: int, skipped: int, previous: int) -> None:

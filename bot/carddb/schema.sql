@@ -54,3 +54,11 @@ CREATE TABLE cycling_kinds (
     kind TEXT NOT NULL,
     card INTEGER NOT NULL REFERENCES cards(rowid)
 );
+
+-- Scryfall's rulings (its rulings bulk file), for the cards imported: one row per ruling.
+CREATE TABLE rulings (
+    oracle_id    TEXT NOT NULL,
+    source       TEXT NOT NULL,      -- "wotc" or "scryfall"
+    published_at TEXT NOT NULL,
+    comment      TEXT NOT NULL
+);

@@ -148,6 +148,10 @@ class CardData:
         """Raises ``bot.carddb.search.UnsupportedQuery`` when only Scryfall can answer ``query``."""
         return await self._read(lambda store: store.search(query, kind=kind, limit=limit))
 
+    async def rulings(self, oracle_id: str | None) -> list[dict[str, str]] | None:
+        """The card's rulings from the local copy, or None when the copy holds no rulings file yet."""
+        return await self._read(lambda store: store.rulings(oracle_id) if store.has_rulings else None)
+
     async def by_id(self, scryfall_id: str) -> CardRecord | None:
         return await self._read(lambda store: store.by_id(scryfall_id))
 

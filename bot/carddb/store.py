@@ -168,6 +168,51 @@ class CardStore:
         by_id = {row[0]: CardRecord.from_row(row, self.meta.get("prices_date")) for row in rows}
         return [by_id[rowid] for rowid in dict.fromkeys(rowids) if rowid in by_id]
 
+    @property
+    def has_rulings(self) -> bool:
+        """Whether a rulings file was imported with this copy (a card may still have none)."""
+        return bool(self.meta.get("rulings_updated_at"))
+
+    def rulings(self, oracle_id: str | None) -> list[dict[str, str]]:
+        """The card's rulings, oldest first, shaped like Scryfall's ruling objects."""
+        if not oracle_id:
+            return []
+        try:
+            rows = (
+                self._db()
+                .execute(
+                    "SELECT source, published_at, comment FROM rulings WHERE oracle_id = ? "
+                    "ORDER BY published_at, rowid",
+                    (oracle_id,),
+                )
+                .fetchall()
+            )
+        except sqlite3.OperationalError:  # a copy imported before rulings were
+            return []
+        return [
+            {
+                "object": "ruling",
+                "oracle_id": oracle_id,
+                "source": source,
+                "published_at": published,
+                "comment": comment,
+            }
+            for source, published, comment in rows
+        ]
+
+    def name_rows(self) -> list[tuple[str, int, int]]:
+        """Every name a real card answers to: (normalised name, card rowid, whether it is a face's name)."""
+        return (
+            self._db()
+            .execute(
+                "SELECT n.norm, n.card, n.is_face FROM names n JOIN cards c ON c.rowid = n.card WHERE c.extra IS NULL"
+            )
+            .fetchall()
+        )
+
+    def records(self, rowids: Sequence[int]) -> list[CardRecord]:
+        return self._records(rowids)
+
     def by_id(self, scryfall_id: str) -> CardRecord | None:
         row = self._db().execute("SELECT rowid FROM cards WHERE id = ?", (scryfall_id,)).fetchone()
         return self._records([row[0]])[0] if row else None

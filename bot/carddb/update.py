@@ -8,7 +8,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.carddb.bulk import BulkInfo, download, fetch_info, iter_cards, new_session
+from bot.carddb.bulk import (
+    RULINGS_TYPE,
+    BulkInfo,
+    download,
+    fetch_info,
+    fetch_listing_info,
+    iter_cards,
+    iter_rulings,
+    new_session,
+)
 from bot.carddb.importer import ImportResult, import_cards, stored_meta
 
 log = logging.getLogger(__name__)
@@ -30,22 +39,38 @@ class UpdateOutcome:
 def update_from_scryfall(
     db_path: Path, api_url: str, *, force: bool = False, stop: threading.Event | None = None
 ) -> UpdateOutcome:
-    """Download and import the oracle-cards file when Scryfall's is newer than the stored copy."""
-    stored = stored_meta(db_path).get("updated_at")
+    """Download and import the oracle-cards file, with the rulings file, when either is newer than the
+    stored copy. Any failure (the list, either download, either file) leaves the stored copy as it was."""
+    meta = stored_meta(db_path)
+    stored = meta.get("updated_at")
     session = new_session()
     try:
         info = fetch_info(session, api_url)
-        if not force and not info.is_newer_than(stored):
+        rulings_info = fetch_listing_info(session, api_url, RULINGS_TYPE)
+        rulings_new = rulings_info is not None and rulings_info.is_newer_than(meta.get("rulings_updated_at") or None)
+        if not force and not info.is_newer_than(stored) and not rulings_new:
             log.info("Card data is current (%s)", stored)
             return UpdateOutcome(info=info, result=None, stored_updated_at=stored)
         download_path = db_path.with_name(db_path.name + ".download")
+        rulings_path = db_path.with_name(db_path.name + ".rulings")
         try:
             download(session, info.uri, download_path, stop)
+            rulings = None
+            if rulings_info is not None:
+                download(session, rulings_info.uri, rulings_path, stop)
+                rulings = iter_rulings(rulings_path)
             result = import_cards(
-                iter_cards(download_path), db_path, updated_at=info.updated_at, source="scryfall", stop=stop
+                iter_cards(download_path),
+                db_path,
+                updated_at=info.updated_at,
+                source="scryfall",
+                stop=stop,
+                rulings=rulings,
+                rulings_updated_at=rulings_info.updated_at if rulings_info else None,
             )
         finally:
             download_path.unlink(missing_ok=True)
+            rulings_path.unlink(missing_ok=True)
     finally:
         session.close()
     return UpdateOutcome(info=info, result=result, stored_updated_at=stored)

@@ -198,7 +198,15 @@ class CardSource:
         return (await self.client.autocomplete(prefix))[:limit]
 
     async def rulings(self, card: dict[str, Any]) -> list[dict[str, Any]]:
-        """Scryfall's rulings of ``card``: only the API has them."""
+        """Scryfall's rulings of ``card``: from the local copy's rulings file; the API is asked only when the
+        local copy has none for the card (no rulings file yet, or a card newer than the file)."""
+        if self.card_data is not None:
+            try:
+                local = await self.card_data.rulings(card.get("oracle_id"))
+            except CardDataUnavailable:
+                local = None
+            if local:
+                return local
         uri = card.get("rulings_uri") or f"{self.client.base_url}/cards/{card['id']}/rulings"
         answer = await self.client.get_uri(uri)
         return list(answer.data.get("data") or [])

@@ -69,7 +69,8 @@ def test_update_from_scryfall_downloads_only_when_newer(data_dir: Path, fake_bul
     assert first.stdout.startswith(f"Imported {len(fake_bulk.cards)} cards as of {fake_bulk.updated_at}")
     again = run_bot("update", data_dir=data_dir, api_url=fake_bulk.base_url)
     assert again.stdout == f"Card data is current (Scryfall's file of {fake_bulk.updated_at}).\n"
-    assert len(fake_bulk.file_downloads()) == 1
+    # Once each: the cards and their rulings, both listed by /bulk-data.
+    assert len(fake_bulk.file_downloads()) == len(fake_bulk.rulings_downloads()) == 1
     # Scryfall asks for a User-Agent naming the application.
     assert all(request.status == 200 for request in fake_bulk.requests)
     assert all(request.headers["user-agent"].startswith("Cyclebot/") for request in fake_bulk.requests)

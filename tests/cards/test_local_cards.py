@@ -134,13 +134,17 @@ async def test_info_buttons_answer_locally_and_old_prices_carry_their_date(cards
     assert fake_scryfall.api_requests() == []
 
 
-async def test_rulings_still_come_from_scryfall(cards, channel, alice, fake_scryfall):
+async def test_rulings_are_read_from_the_local_copy_without_asking_scryfall(cards, channel, alice, fake_scryfall):
+    fake_scryfall.refuse_api(503)
     result = await alice.slash(channel, "card", name="Street Wraith")
 
-    await alice.click(result.response, label="Rulings")
+    rulings = await alice.click(result.response, label="Rulings")
 
-    assert [r.path for r in fake_scryfall.api_requests()] == [r.path for r in fake_scryfall.requests_to("/rulings$")]
-    assert fake_scryfall.requests_to("/rulings$")
+    assert rulings.ephemeral
+    embed = rulings.response.embeds[0]
+    assert embed.title == "Rulings: Street Wraith"
+    assert "Cycling is an activated ability" in embed.description
+    assert fake_scryfall.api_requests() == []
 
 
 @pytest.mark.parametrize("kind", list(KINDS))

@@ -8,6 +8,9 @@ the layouts and look-alike names the real sample lacks.
 
 Tests script it through attributes: ``updated_at``, ``offer`` (``"jsonl"`` or ``"array"``),
 ``fault`` (``"truncated"``, ``"garbage"``, ``"error"``, ``"too_few"`` or None) and ``cards``;
+the rulings file through ``rulings`` (ruling objects), ``rulings_updated_at``, ``rulings_fault``
+(``"truncated"``, ``"garbage"``, ``"error"``, ``"not_rulings"``, ``"unknown"`` or None) and
+``list_rulings`` (whether ``/bulk-data`` lists it, as Scryfall does);
 ``requests`` records every request. Like Scryfall it answers 400 to a request without an
 ``Accept`` header or an application's ``User-Agent``. :meth:`FakeBulk.handle` answers a path without the server,
 so its routes can be mounted on another fake.
@@ -30,6 +33,7 @@ from tests.support.http_fake import ThreadedHTTPFake
 
 SCRYFALL = "https://api.scryfall.com"
 BULK_ID = "27bf3214-1271-490b-bdfe-c0be6c23d02e"
+RULINGS_ID = "40a1b1b5-ce28-4c8a-9b3a-7c95b4e16e4f"
 DEFAULT_UPDATED_AT = "2026-11-20T09:04:31.412+00:00"
 FAULTS = (None, "truncated", "garbage", "error", "too_few")
 TOO_FEW = 10
@@ -265,6 +269,44 @@ CONSTRUCTED_CARDS: list[dict[str, Any]] = [
 ]  # fmt: skip
 
 
+# Rulings in Scryfall's shape for the cards served: the ones Wizards publishes for every card of a keyword,
+# paraphrased and marked as made up, so the fake's rulings bulk file is never empty.
+KEYWORD_RULINGS = {
+    "Cycling": (
+        "2017-04-18",
+        "(Constructed ruling.) Cycling is an activated ability that works only while the card is in your hand. "
+        "Effects that stop activated abilities of permanents don't stop cycling.",
+    ),
+    "Landcycling": (
+        "2017-04-18",
+        "(Constructed ruling.) You may cycle this card even if your library holds no card of the type named; "
+        "you just search and find nothing.",
+    ),
+    "Flash": ("2021-03-19", "(Constructed ruling.) Flash lets you cast the card any time you could cast an instant."),
+}
+
+
+def ruling(oracle_id: str, published_at: str, comment: str, source: str = "wotc") -> dict[str, Any]:
+    return {"object": "ruling", "oracle_id": oracle_id, "source": source, "published_at": published_at,
+            "comment": comment}  # fmt: skip
+
+
+def default_rulings(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for card in cards:
+        oracle_id = card.get("oracle_id")
+        text = " ".join(str(part.get("oracle_text") or "") for part in [card, *(card.get("card_faces") or ())]).lower()
+        keys = {"Landcycling" if word.lower().endswith("landcycling") else word for word in card.get("keywords") or ()}
+        if "cycling" in text:
+            keys.add("Cycling")  # Scryfall lists no keyword for a cycling cost that isn't mana (Street Wraith)
+        if "landcycling" in text:
+            keys.add("Landcycling")
+        out += [
+            ruling(oracle_id, *KEYWORD_RULINGS[key]) for key in sorted(keys) if oracle_id and key in KEYWORD_RULINGS
+        ]
+    return out
+
+
 def load_cards(cards_path: Path | None) -> list[dict[str, Any]]:
     cards: list[dict[str, Any]] = []
     if cards_path is not None:
@@ -301,6 +343,10 @@ class FakeBulk(ThreadedHTTPFake):
         self.offer = "jsonl"
         self.fault: str | None = None
         self.info_status = 200
+        self.rulings = default_rulings(self.cards)
+        self.rulings_updated_at = updated_at
+        self.rulings_fault: str | None = None
+        self.list_rulings = True
         self._lock = threading.Lock()
         self._requests: list[BulkRequest] = []
         super().__init__()
@@ -316,7 +362,11 @@ class FakeBulk(ThreadedHTTPFake):
         return [request for request in self.requests if re.search(path_pattern, request.path)]
 
     def file_downloads(self) -> list[BulkRequest]:
-        return self.requests_to(r"^/file/")
+        """Downloads of the oracle-cards file."""
+        return self.requests_to(r"^/file/oracle-cards-")
+
+    def rulings_downloads(self) -> list[BulkRequest]:
+        return self.requests_to(r"^/file/rulings-")
 
     def card_names(self) -> list[str]:
         return [card["name"] for card in self.cards]
@@ -357,6 +407,30 @@ class FakeBulk(ThreadedHTTPFake):
             info["jsonl_download_uri"] = f"{self.base_url}/file/oracle-cards-{self.stamp}.jsonl.gz"
         return info
 
+    def rulings_bytes(self) -> bytes:
+        rulings = list(self.rulings)
+        if self.rulings_fault == "unknown":
+            rulings += [ruling("deadbeef-0000-4000-8000-000000000000", "2020-01-01", "A card nobody holds.")] * 3
+        if self.rulings_fault == "not_rulings":
+            rulings = [["not", "a", "ruling"]] + rulings  # type: ignore[list-item]
+        return ("[\n" + ",\n".join(json.dumps(item, ensure_ascii=False) for item in rulings) + "\n]").encode("utf-8")
+
+    def rulings_info(self) -> dict[str, Any]:
+        stamp = re.sub(r"\D", "", self.rulings_updated_at)[:14]
+        return {
+            "object": "bulk_data",
+            "id": RULINGS_ID,
+            "type": "rulings",
+            "updated_at": self.rulings_updated_at,
+            "uri": f"{SCRYFALL}/bulk-data/{RULINGS_ID}",
+            "name": "Rulings",
+            "description": "A JSON file containing all Rulings on Scryfall. Each ruling refers to cards via oracle_id.",
+            "size": len(self.rulings_bytes()),
+            "download_uri": f"{self.base_url}/file/rulings-{stamp}.json",
+            "content_type": "application/json",
+            "content_encoding": "gzip",
+        }
+
     # ------------------------------------------------------------------ routes
 
     def handle(
@@ -373,7 +447,10 @@ class FakeBulk(ThreadedHTTPFake):
         if method != "GET":
             return self._json(405, _error(405, "method_not_allowed", "Only GET is allowed here."))
         if path in ("/bulk-data", "/bulk-data/"):
-            return self._json(200, {"object": "list", "has_more": False, "data": [self.info()]})
+            listed = [self.info(), *([self.rulings_info()] if self.list_rulings else [])]
+            return self._json(200, {"object": "list", "has_more": False, "data": listed})
+        if path in ("/bulk-data/rulings", f"/bulk-data/{RULINGS_ID}") and self.list_rulings:
+            return self._json(200, self.rulings_info())
         if path in ("/bulk-data/oracle-cards", "/bulk-data/oracle_cards", f"/bulk-data/{BULK_ID}"):
             if self.info_status != 200:
                 return self._json(self.info_status, _error(self.info_status, "unavailable", "Try again later."))
@@ -382,6 +459,8 @@ class FakeBulk(ThreadedHTTPFake):
             return self._json(404, _error(404, "not_found", "No bulk data of that type."))
         if path.startswith("/file/oracle-cards-"):
             return self._file(path)
+        if path.startswith("/file/rulings-"):
+            return self._rulings_file()
         return self._json(404, _error(404, "not_found", "Not found."))
 
     def _json(self, status: int, payload: Any) -> tuple[int, dict[str, str], bytes]:
@@ -404,6 +483,20 @@ class FakeBulk(ThreadedHTTPFake):
         if self.fault == "truncated":
             body = body[: len(body) // 2]
         return 200, headers, body
+
+    def _rulings_file(self) -> tuple[int, dict[str, str], bytes]:
+        if self.rulings_fault == "error":
+            return 503, {"Content-Type": "text/html"}, b"<html><body>503 Service Unavailable</body></html>"
+        if self.rulings_fault == "garbage":
+            return (
+                200,
+                {"Content-Type": "application/json", "Content-Encoding": "gzip"},
+                gzip.compress(b"<html>no</html>"),
+            )
+        body = gzip.compress(self.rulings_bytes(), mtime=0)
+        if self.rulings_fault == "truncated":
+            body = gzip.compress(self.rulings_bytes()[: len(self.rulings_bytes()) // 2], mtime=0)
+        return 200, {"Content-Type": "application/json", "Content-Encoding": "gzip"}, body
 
     def _record(self, method: str, path: str, status: int, headers: dict[str, str]) -> None:
         with self._lock:

@@ -67,6 +67,7 @@ class CardData:
         self._task: asyncio.Task[None] | None = None
         self._work: asyncio.Future[UpdateOutcome] | None = None
         self.last_error: str | None = None
+        self._building: dict[str, asyncio.Lock] = {}
 
     @classmethod
     async def open(cls, data_dir: Path, api_url: str, **options: float) -> CardData:
@@ -154,6 +155,25 @@ class CardData:
 
     async def by_id(self, scryfall_id: str) -> CardRecord | None:
         return await self._read(lambda store: store.by_id(scryfall_id))
+
+    async def with_rulings(self, rowids: list[int]) -> list[tuple[CardRecord, list[dict[str, str]]]]:
+        """The cards of ``rowids`` (in that order), each with its rulings from the local copy."""
+        wanted = list(rowids)
+        return await self._read(lambda store: [(card, store.rulings(card.oracle_id)) for card in store.records(wanted)])
+
+    async def derived(self, key: str, build: Callable[[CardStore], T]) -> T:
+        """What ``build`` makes of the loaded copy (an index of its names…), made once per copy in a read
+        thread and made again after a refresh swaps the copy."""
+        store = self._store
+        if store is None:
+            raise CardDataUnavailable("the local card data is not loaded yet")
+        if key in store.derived:
+            return store.derived[key]
+        lock = self._building.setdefault(key, asyncio.Lock())
+        async with lock:
+            if key not in store.derived:
+                store.derived[key] = await self._read(build)
+        return store.derived[key]
 
     # ------------------------------------------------------------------ refresh
 

@@ -20,6 +20,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rapidfuzz import fuzz, process
 
@@ -89,6 +90,7 @@ class CardStore:
         self._retired = False
         self._closed = False
         self._fuzzy: _FuzzyIndex | None = None
+        self.derived: dict[str, Any] = {}  # what features build once from this copy (CardData.derived)
         try:
             self.meta: dict[str, str] = dict(self._db().execute("SELECT key, value FROM meta"))
         except sqlite3.Error as error:

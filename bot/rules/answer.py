@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot import limits
 from bot.text import one_line
@@ -58,6 +59,9 @@ class Answer:
     url: str = ""
     references: list[Choice] = field(default_factory=list)
     see_also: list[Choice] = field(default_factory=list)
+    # The cards a question names (bot.rules.cards.CardShown), shown before the rules, and how many more it named.
+    cards: list[Any] = field(default_factory=list)
+    more_cards: int = 0
 
     def ranked(self) -> list[str]:
         """What the answer offers, best first: its target, then the "see also" entries (for evaluation)."""
@@ -77,6 +81,10 @@ class Answer:
     def to_text(self) -> str:
         """The answer as plain text (the command line prints this)."""
         out = [self.title, ""]
+        for card in self.cards:
+            out += [*card.text_lines(), ""]
+        if self.more_cards:
+            out += [f"(and {self.more_cards} more cards named; ask about fewer at a time)", ""]
         if self.intro:
             out += [self.intro, ""]
         for line in self.lines:

@@ -75,12 +75,34 @@ def run_rule(args: argparse.Namespace) -> int:
     except (OSError, RulesFormatError) as error:
         print(f"error: could not load the rules: {error}", file=sys.stderr)
         return EXIT_FAILED
-    answer = loaded.index.lookup(" ".join(args.query), examples=not args.no_examples)
+    query = " ".join(args.query)
+    answer = _about_cards(loaded.index, query) or loaded.index.lookup(query, examples=not args.no_examples)
     if not answer.found:
         print(answer.to_text(), file=sys.stderr)
         return EXIT_NOT_FOUND
     print(answer.to_text())
     return 0
+
+
+def _about_cards(index, query: str):
+    """The answer with the cards the question names, when the card data has been imported (else None)."""
+    import asyncio
+
+    from bot.carddb.service import FILE_NAME, CardData
+    from bot.cards.questions import answer_about_cards
+
+    data_dir = Config.from_env().data_dir
+    if not (data_dir / FILE_NAME).is_file() or not index.is_question(query):
+        return None
+
+    async def ask():
+        card_data = await CardData.open(data_dir, "")
+        try:
+            return await answer_about_cards(index, card_data, query)
+        finally:
+            await card_data.close()
+
+    return asyncio.run(ask())
 
 
 def run_diff(args: argparse.Namespace) -> int:

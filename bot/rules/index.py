@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from bot.rules.answer import OFFICIAL_RULES_URL, Answer, Choice, Line, clip, rule_url
@@ -13,6 +14,9 @@ from bot.rules.search import Hit, Searcher, is_under, name_stems
 
 __all__ = ["MAX_CHOICES", "MAX_QUERY", "Answer", "Choice", "Line", "RulesIndex", "clip", "sort_key"]
 
+# Card types, land types and supertypes: words players write in lower case ("an island"), unlike creature and
+# planeswalker types, which are as often names.
+TYPE_RULES = ("205.2a", "205.3i", "205.4a")
 MAX_QUERY = 500  # longer queries are answered with a "too long" message and suggestions
 REFERENCE_RE = re.compile(r"\b(\d{3}\.\d+[a-z]?)(?!\d)|\b(?:rules?|see)\s+(\d{3})(?!\.?\d)")
 # "603.7d–f" and "205.1a–b" mention every rule of the range.
@@ -97,6 +101,34 @@ class RulesIndex:
             return self.glossary_answer(entry, examples=examples)
         return self.question_answer(cleaned, examples=examples)
 
+    @functools.cached_property
+    def ordinary_words(self) -> frozenset[str]:
+        """The words the rules use as words, not as names: each written in lower case somewhere in the rules,
+        plus the card types, supertypes and land types (rule 205) and the glossary's terms, which players write in
+        lower case too. A card
+        named "Teferi" in an example is not one of them; "block", "island" and "tapped" are."""
+        lower = re.compile(r"(?<![\w’'])[a-z][a-z’']*")
+        found: set[str] = set()
+        for rule in self.document.entries:
+            text = " ".join([rule.text, *rule.examples])
+            found.update(lower.findall(text))
+            if rule.number.startswith(TYPE_RULES):
+                found.update(words(rule.text))
+        for entry in self.document.glossary:
+            found.update(lower.findall(entry.definition))
+            found.update(words(entry.term))
+        return frozenset(word.replace("’", "'") for word in found)
+
+    def is_question(self, query: str) -> bool:
+        """Whether :meth:`lookup` answers ``query`` as a question in words (not numbers or a glossary term)."""
+        cleaned = " ".join(query.split())
+        return (
+            bool(cleaned)
+            and len(cleaned) <= MAX_QUERY
+            and not find_numbers(cleaned)
+            and normalise_term(cleaned) not in self._glossary
+        )
+
     def question_answer(self, text: str, *, examples: bool = True) -> Answer:
         ranking = self.searcher.rank(text)
         if not ranking.confident or not ranking.hits:
@@ -151,6 +183,20 @@ class RulesIndex:
             if parent is not None and parent.is_titled and set(name_stems(parent.text)) <= set(name_stems(text)):
                 return parent.number
         return hit.key
+
+    def key_answer(self, key: str, *, examples: bool = True) -> Answer:
+        """The answer about ``key``: a rule number or "Glossary: term" (as :meth:`shown_key` gives)."""
+        if key.startswith("Glossary: "):
+            entry = self._glossary.get(normalise_term(key.removeprefix("Glossary: ")))
+            if entry is not None:
+                return self.glossary_answer(entry, examples=examples)
+        return self.rule_answer(key, examples=examples)
+
+    def key_choice(self, key: str) -> Choice:
+        """A "see also" entry for ``key``: a rule number or "Glossary: term"."""
+        if key.startswith("Glossary: "):
+            return self._choice_for(Hit("glossary", key.removeprefix("Glossary: "), 0.0))
+        return self._choice_for(Hit("rule", key, 0.0))
 
     def _choice_for(self, hit: Hit) -> Choice:
         if hit.kind == "glossary":

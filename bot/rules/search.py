@@ -263,6 +263,18 @@ class Searcher:
                 self._length.append(math.log(1 + length) / 5)
             self._ready = True
 
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        """Every word the rules use (lower case, letters only)."""
+        self.warm()
+        return frozenset(self._vocabulary)
+
+    @property
+    def idf(self) -> dict[str, float]:
+        """Each word stem's rarity in the rules (its inverse document frequency)."""
+        self.warm()
+        return self._idf
+
     def _build_names(self) -> dict[tuple[str, ...], Hit]:
         """Glossary terms (and each part of a comma-joined one) and rule titles, keyed by their word stems."""
         names: dict[tuple[str, ...], Hit] = {}

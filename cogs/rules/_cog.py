@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cards.questions import answer_about_cards
 from bot.rules import updater
 from bot.rules.answer import Answer, Line, clip
 from bot.rules.diff import EditionDiff, diff_documents, is_changes_query
@@ -120,7 +121,9 @@ class Rules(commands.Cog):
             return await self.changes_answer(query)
         if is_history_query(query):
             return await self.history_answer(query)
-        return self.index.lookup(query, examples=examples)
+        index = self.index
+        about_cards = await answer_about_cards(index, getattr(self.bot, "card_data", None), query)
+        return about_cards if about_cards is not None else index.lookup(query, examples=examples)
 
     def _edition_paths(self) -> list[Path]:
         return edition_paths(self.bot.config.data_dir, self.bot.config.rules_file)

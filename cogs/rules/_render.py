@@ -29,6 +29,23 @@ def _diff_markdown(text: str) -> str:
     return _INSERTED.sub(r"**\1**", _DELETED.sub(r"~~\1~~", text))
 
 
+def _card_lines(answer: Answer) -> list[str]:
+    """Each card the question names, then the rulings that bear on it: all of it text from Scryfall, escaped."""
+    out = []
+    for card in answer.cards:
+        facts = card.facts
+        text = "\n".join(f"> {_escape(line)}" for line in facts.oracle_text.split("\n") if line.strip())
+        block = [f"**{_escape(card.heading)}**", _escape(facts.type_line), text, f"*{_escape(card.rulings_note())}*"]
+        block += [
+            f"• {_escape(ruling.get('published_at', ''))}: {_escape(clip(ruling.get('comment', ''), 600))}"
+            for ruling in card.rulings
+        ]
+        out.append(clip("\n".join(part for part in block if part), 1800))
+    if answer.more_cards:
+        out.append(f"*…and {answer.more_cards} more cards named; ask about fewer at a time.*")
+    return out
+
+
 def render_pages(answer: Answer) -> list[discord.Embed]:
     """The answer as embeds of at most 6,000 characters each; long answers become several pages."""
     fields: list[tuple[str, str]] = []
@@ -42,7 +59,7 @@ def render_pages(answer: Answer) -> list[discord.Embed]:
     reserved = len(title) + len(footer) + len(" · page 999/999") + sum(len(n) + len(v) for n, v in fields)
     limit = min(limits.EMBED_DESCRIPTION, limits.EMBED_TOTAL - reserved - 50)
 
-    lines = []
+    lines = [*_card_lines(answer)]
     if answer.intro:
         lines.append(f"*{_escape(answer.intro)}*")
     for line in answer.lines:

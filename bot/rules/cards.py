@@ -1,0 +1,297 @@
+"""Rules questions that name cards: the cards, the rulings that bear on the question, the rules that decide it.
+
+A judge reads the cards first. :func:`answer_with_cards` shows each card named in a question (name, mana cost,
+type line, Oracle text), then up to :data:`RULINGS_SHOWN` of its rulings ranked by the question's words, then
+the rules, chosen from the question and the cards together:
+
+* the card's keywords, by the CR's own names for them (a 702 rule title or a glossary term: evoke → 702.74,
+  fuse → 702.102, landcycling → 702.29), and the most specific subrule that speaks of the card's wording
+  ("Protection from everything" → 702.16j);
+* its subtypes and layout, where the glossary defines them (a Saga → 714, an Adventure → 715);
+* the keyword actions in its costs (a discard cost → 701.9), and those of its effects the question names.
+
+A rule the question also names (the player asked about evoking Solitude) leads; otherwise the question's own
+best match does when the ranker is confident, and the cards' rules follow.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bot.rules.answer import Answer, clip
+from bot.rules.query import STOPWORDS, stem, words
+
+if TYPE_CHECKING:
+    from bot.rules.index import RulesIndex
+
+RULINGS_SHOWN = 3
+CARD_RULES = 4  # rules taken from one card at the most
+SEE_ALSO = 5
+REMINDER = re.compile(r"\([^()]*\)")
+ADDITIONAL_COST = re.compile(r"as an additional cost to cast [^,]+, ([^.]+)", re.IGNORECASE)
+# Layouts the glossary names (Scryfall's layout → the CR's term).
+LAYOUT_TERMS = {
+    "split": "Split Cards",
+    "flip": "Flip Cards",
+    "transform": "Double-Faced Cards",
+    "modal_dfc": "Modal Double-Faced Cards",
+    "meld": "Meld",
+    "adventure": "Adventurer Card",
+    "saga": "Saga",
+    "class": "Class",
+    "case": "Case",
+    "leveler": "Level Up",
+    "prototype": "Prototype",
+    "mutate": "Mutate",
+    "battle": "Battle",
+}
+# Card types and supertypes are what almost every card is: they point to no rule a question turns on.
+BROAD_TYPES = frozenset(
+    "artifact creature enchantment instant land planeswalker sorcery kindred tribal legendary basic snow world "
+    "token ongoing".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CardFacts:
+    """What the rules answer shows of one card; ``rulings`` are Scryfall's ruling objects, oldest first."""
+
+    name: str
+    mana_cost: str
+    type_line: str
+    oracle_text: str
+    keywords: tuple[str, ...] = ()
+    layout: str = "normal"
+    rulings: tuple[dict[str, str], ...] = ()
+
+    @classmethod
+    def from_card(cls, card: Any, rulings: list[dict[str, str]] | None = None) -> CardFacts:
+        """From a local :class:`~bot.carddb.records.CardRecord` (a face's text under the face's name)."""
+        faces = card.faces or []
+        if faces:
+            costs = [face.get("mana_cost") or "" for face in faces]
+            text = "\n\n".join(
+                "\n".join(
+                    part
+                    for part in (
+                        f"{face.get('name', '')} {face.get('mana_cost') or ''}".strip(),
+                        face.get("type_line") or "",
+                        face.get("oracle_text") or "",
+                    )
+                    if part
+                )
+                for face in faces
+            )
+            mana_cost = card.mana_cost or " // ".join(cost for cost in costs if cost)
+        else:
+            text, mana_cost = card.oracle_text or "", card.mana_cost or ""
+        return cls(
+            name=card.name,
+            mana_cost=mana_cost,
+            type_line=card.type_line or "",
+            oracle_text=text,
+            keywords=tuple(card.keywords or ()),
+            layout=card.layout or "normal",
+            rulings=tuple(rulings or ()),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CardShown:
+    """A card as the answer shows it: its rulings chosen for the question, and how many it has in all."""
+
+    facts: CardFacts
+    rulings: tuple[dict[str, str], ...]
+    rules: tuple[str, ...]
+    more_cards: int = 0
+
+    @property
+    def ruling_count(self) -> int:
+        return len(self.facts.rulings)
+
+    @property
+    def heading(self) -> str:
+        return " ".join(part for part in (self.facts.name, self.facts.mana_cost) if part)
+
+    def rulings_note(self) -> str:
+        """How many rulings the card has and how many are shown ("2 of its 7 rulings bear on the question")."""
+        total, shown = self.ruling_count, len(self.rulings)
+        if not total:
+            return "No rulings."
+        if not shown:
+            return (
+                f"None of its {total} rulings speaks of this question."
+                if total > 1
+                else ("Its ruling does not speak of this question.")
+            )
+        return f"{shown} of its {total} rulings bear on the question:" if total > 1 else "Its ruling:"
+
+    def text_lines(self) -> list[str]:
+        """The card as plain text (the command line prints this)."""
+        out = [self.heading, self.facts.type_line, *self.facts.oracle_text.split("\n"), self.rulings_note()]
+        out += [f"  • {ruling.get('published_at', '')}: {ruling.get('comment', '')}" for ruling in self.rulings]
+        return [line for line in out if line]
+
+
+@dataclass
+class CardRule:
+    number: str
+    named: bool  # the question names it too
+    order: int = field(default=0)
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(word) for word in words(text) if word not in STOPWORDS}
+
+
+def _plain(text: str) -> str:
+    """Lower case, reminder text out, one line per line of the card."""
+    return "\n".join(" ".join(line.split()) for line in REMINDER.sub(" ", text).lower().split("\n"))
+
+
+def rank_rulings(question_stems: set[str], rulings: tuple[dict[str, str], ...], idf: dict[str, float]) -> list[dict]:
+    """The rulings that share words with the question, the most relevant first (at most :data:`RULINGS_SHOWN`).
+
+    Each shared word counts by its rarity in the rules (``idf``), and a long ruling by the square root of its
+    length, so that a short ruling on the point beats a long one that mentions it in passing.
+    """
+    scored = []
+    for position, ruling in enumerate(rulings):
+        found = words(ruling.get("comment", ""))
+        shared = question_stems & {stem(word) for word in found}
+        if not shared:
+            continue
+        value = sum(idf.get(s, 2.0) for s in shared) / math.sqrt(max(8, len(found)))
+        scored.append((-value, -position, ruling))
+    scored.sort(key=lambda item: (item[0], item[1]))
+    return [ruling for _v, _p, ruling in scored[:RULINGS_SHOWN]]
+
+
+class CardRules:
+    """The rules a card's keywords, types, layout and costs point to, by the CR's own names for them."""
+
+    def __init__(self, index: RulesIndex) -> None:
+        self.index = index
+        document = index.document
+        self._titles: dict[str, str] = {}
+        for rule in document.entries:
+            if rule.kind == "rule" and rule.is_titled and rule.number[:3] in ("701", "702"):
+                self._titles.setdefault(rule.text.strip().lower(), rule.number)
+        self._actions = {
+            stem(title): number
+            for title, number in self._titles.items()
+            if number.startswith("701.") and " " not in title
+        }
+        self._glossary = {entry.term.lower(): entry.term for entry in document.glossary}
+
+    def by_name(self, name: str) -> str | None:
+        """The rule the CR defines ``name`` in (a keyword's 701/702 rule, else its glossary term's rule)."""
+        key = name.strip().lower()
+        if key in self._titles:
+            return self._titles[key]
+        term = self._glossary.get(key)
+        if term:
+            return self.index.defining_rule(term)
+        # A variant the CR names by its root (landcycling and wizardcycling are cycling).
+        for start in range(1, len(key) - 3):
+            if key[start:] in self._titles:
+                return self._titles[key[start:]]
+        return None
+
+    def written_keywords(self, card: CardFacts) -> list[str]:
+        """The keywords a card's lines start with ("Swampwalk", "Cycling—Pay 2 life"), for cards whose data
+        lists none: each comma-separated part of a line is tried against the CR's keyword titles."""
+        found = []
+        for line in _plain(card.oracle_text).split("\n"):
+            for part in re.split(r"[,;]", line):
+                head = words(part)[:3]
+                for size in range(len(head), 0, -1):
+                    name = " ".join(head[:size])
+                    if self._titles.get(name, "").startswith("702."):
+                        found.append(name)
+                        break
+        return found
+
+    def specific(self, number: str, card: CardFacts, keyword: str) -> str:
+        """The subrule of ``number`` that speaks of the card's own wording for ``keyword``, else ``number``."""
+        wanted = keyword.lower()
+        for line in _plain(card.oracle_text).split("\n"):
+            for part in line.split(","):
+                part = part.strip().rstrip(".")
+                if part.startswith(wanted) and len(part) > len(wanted):
+                    for rule in self.index.document.descendants(number):
+                        if part in rule.text.lower():
+                            return rule.number
+        return number
+
+    def for_card(self, card: CardFacts, question: set[str]) -> list[CardRule]:
+        found: dict[str, CardRule] = {}
+
+        def add(number: str | None, name: str) -> None:
+            if number and number not in found:
+                found[number] = CardRule(number, bool(_stems(name) & question), len(found))
+
+        for keyword in dict.fromkeys([*card.keywords, *self.written_keywords(card)]):
+            number = self.by_name(keyword)
+            if number:
+                add(self.specific(number, card, keyword), keyword)
+        term = LAYOUT_TERMS.get(card.layout)
+        if term:
+            add(self.by_name(term), term)
+        for word in words(card.type_line.split("—", 1)[1] if "—" in card.type_line else ""):
+            if word not in BROAD_TYPES:
+                add(self.by_name(word), word)
+        text = _plain(card.oracle_text)
+        costs = [line.split(":", 1)[0] for line in text.split("\n") if ":" in line]
+        costs += [match[1] for match in ADDITIONAL_COST.finditer(text)]
+        for cost in costs:
+            for word in words(cost):
+                add(self._actions.get(stem(word)), word)
+        for word in set(words(text)):
+            if stem(word) in question and stem(word) in self._actions:
+                add(self._actions[stem(word)], word)
+        return sorted(found.values(), key=lambda rule: (not rule.named, rule.order))[:CARD_RULES]
+
+
+def answer_with_cards(index: RulesIndex, text: str, asked: str, cards: list[CardFacts], more: int = 0) -> Answer:
+    """The answer to ``text`` (the question as typed) that names ``cards``; ``asked`` is the question with the
+    card names taken out, which the rules are ranked on. ``more`` counts the cards named beyond those shown."""
+    searcher = index.searcher
+    searcher.warm()
+    question = {stem(word) for word in searcher.terms(asked)}
+    idf = searcher.idf
+    rules = CardRules(index)
+    card_rules: list[CardRule] = []
+    shown: list[CardShown] = []
+    for card in cards:
+        own = rules.for_card(card, question)
+        card_rules += own
+        shown.append(CardShown(card, tuple(rank_rulings(question, card.rulings, idf)), tuple(r.number for r in own)))
+    ranking = searcher.rank(asked) if question else None
+    asked_hits = [index.shown_key(hit, asked) for hit in ranking.hits] if ranking is not None else []
+    named = [rule.number for rule in card_rules if rule.named]
+    others = [rule.number for rule in card_rules if not rule.named]
+    confident = ranking is not None and ranking.confident and bool(asked_hits)
+    # The question's best match (when the ranker is sure of it) before the cards' own rules, the rest after.
+    first = asked_hits[:1] if confident else []
+    order = [*named, *first, *others, *asked_hits]
+    order = list(dict.fromkeys(order))
+    names = ", ".join(card.name for card in cards) + (f" and {more} more" if more else "")
+    if not order:
+        answer = Answer(True, "cards", clip(names, 256), [], index.edition)
+        answer.intro = "No rule stands out for this question; the cards and their rulings are below."
+    else:
+        lead = order[0]
+        answer = index.key_answer(lead)
+        sure = bool(named) or (confident and ranking.sure)
+        answer.intro = ("The rule for it" if sure else "Not sure; the closest rule") + f" ({lead}):"
+        shown_numbers = {answer.target, *(line.number.rstrip(".") for line in answer.lines if line.number)}
+        answer.see_also = [index.key_choice(key) for key in order[1:] if key not in shown_numbers][:SEE_ALSO]
+    answer.kind = "cards"
+    answer.found = True
+    answer.cards = shown
+    answer.more_cards = more
+    return answer

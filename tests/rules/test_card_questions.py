@@ -1,0 +1,150 @@
+"""Rules questions that name cards (core, no Discord): the cards are found in the local card data, shown with
+the rulings that bear on the question, and the rules are chosen from the question and the cards together."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.carddb.service import FILE_NAME, CardData
+from bot.carddb.update import update_from_scryfall
+from bot.cards.questions import MAX_CARDS, answer_about_cards, card_names
+from tests.conftest import SCRYFALL_CARDS
+from tests.support.fake_bulk import FakeBulk
+from tests.support.question_cards import CARDS, RULINGS
+
+
+@pytest.fixture(scope="session")
+def question_cards_copy(tmp_path_factory) -> Path:
+    """The 247 real cycling cards plus the cards real questions name, imported with their rulings."""
+    path = tmp_path_factory.mktemp("question-cards") / FILE_NAME
+    with FakeBulk(SCRYFALL_CARDS) as fake:
+        fake.cards += CARDS
+        fake.rulings += RULINGS
+        update_from_scryfall(path, fake.base_url)
+    return path
+
+
+@pytest.fixture
+async def card_data(question_cards_copy, tmp_path):
+    shutil.copyfile(question_cards_copy, tmp_path / FILE_NAME)
+    opened = await CardData.open(tmp_path, "http://127.0.0.1:9")
+    yield opened
+    await opened.close()
+
+
+async def names_in(full_index, card_data, text: str) -> list[str]:
+    names = await card_names(card_data, full_index)
+    found = names.find(text)
+    cards = await card_data.with_rulings([mention.card for mention in found.mentions])
+    return [card.name for card, _rulings in cards]
+
+
+@pytest.mark.parametrize(
+    ("question", "cards"),
+    [
+        ("if I evoke solitude do I still get to exile their creature", ["Solitude"]),
+        ("can I still cycle while my opponent has teferi time raveller out", ["Teferi, Time Raveler"]),
+        (
+            "does [[Chalice of the Void]] on 1 counter [[prismatic ending]] with X=1",
+            ["Chalice of the Void", "Prismatic Ending"],
+        ),
+        (
+            "Does Chalice of the Void on 1 counter Prismatic Ending with X=1?",
+            ["Chalice of the Void", "Prismatic Ending"],
+        ),
+        ("can I cast Stomp from exile after it resolves", ["Bonecrusher Giant // Stomp"]),
+        ("how does fuse work on wear // tear", ["Wear // Tear"]),
+        (
+            "does Insectile Aberration keep its counters when it transforms",
+            ["Delver of Secrets // Insectile Aberration"],
+        ),
+        ("what happens with [[Fire//Ice]] and [[Lions eye diamond]]", ["Fire // Ice", "Lion's Eye Diamond"]),
+    ],
+)
+async def test_card_names_are_found_plain_misspelt_bracketed_and_by_a_face(full_index, card_data, question, cards):
+    assert await names_in(full_index, card_data, question) == cards
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "can I block with a tapped creature",
+        "what happens when my library runs out",
+        "can I play an island and a forest in the same turn",
+        "does a counter spell work on a cycled card",
+        "what happens to the top card of my library when I mill",
+    ],
+)
+async def test_ordinary_words_do_not_become_cards(full_index, card_data, question):
+    assert await names_in(full_index, card_data, question) == []
+    assert await answer_about_cards(full_index, card_data, question) is None
+
+
+async def test_the_answer_shows_the_card_its_ruling_on_the_point_first_and_leads_with_evoke_702_74(
+    full_index, card_data
+):
+    answer = await answer_about_cards(
+        full_index, card_data, "if I evoke Solitude do I still get to exile their creature"
+    )
+    assert answer is not None and answer.found and answer.kind == "cards"
+    (card,) = answer.cards
+    assert card.facts.name == "Solitude" and card.facts.mana_cost == "{3}{W}{W}"
+    assert card.facts.type_line == "Creature — Elemental Incarnation"
+    assert "exile up to one other target creature" in card.facts.oracle_text
+    assert card.rulings and "evoke cost" in card.rulings[0]["comment"]
+    assert all("Lifelink matters" not in ruling["comment"] for ruling in card.rulings)
+    assert answer.target == "702.74"
+    text = answer.to_text()
+    assert text.index("Solitude {3}{W}{W}") < text.index("702.74a")
+
+
+@pytest.mark.parametrize(
+    ("question", "rule"),
+    [
+        ("how does fuse work with wear // tear", "702.102"),
+        ("when does The Eldest Reborn get sacrificed", "714"),
+        ("can my opponent's Wrath of God destroy Progenitus", "702.16j"),
+        ("can I activate Lion's Eye Diamond with a spell on the stack", "701.9"),
+    ],
+)
+async def test_the_cards_keywords_types_and_costs_point_to_their_rules(full_index, card_data, question, rule):
+    answer = await answer_about_cards(full_index, card_data, question)
+    assert answer is not None
+    assert rule in answer.ranked()[:4], answer.ranked()
+    assert any(rule in card.rules for card in answer.cards)
+
+
+async def test_a_question_about_a_card_without_a_deciding_keyword_still_ranks_the_question_702_29(
+    full_index, card_data
+):
+    answer = await answer_about_cards(
+        full_index, card_data, "can I still cycle while my opponent has Teferi, Time Raveler out"
+    )
+    assert answer is not None and answer.cards[0].facts.name == "Teferi, Time Raveler"
+    assert answer.target.startswith("702.29")
+    assert "cycling" in answer.cards[0].rulings[0]["comment"]
+
+
+async def test_a_hundred_card_names_show_the_first_few_and_say_how_many_more(full_index, card_data):
+    names = ["Solitude", "Progenitus", "Street Wraith", "Bloated Toad", "Astral Slide", "Cast Out"] * 17
+    answer = await answer_about_cards(full_index, card_data, " ".join(f"[[{name}]]" for name in names)[:500])
+    assert answer is not None
+    assert len(answer.cards) == MAX_CARDS and answer.more_cards == 2
+    assert "2 more cards" in answer.to_text()
+
+
+async def test_questions_with_numbers_glossary_terms_or_too_long_are_left_to_the_rules(full_index, card_data):
+    for query in ("702.29 street wraith", "trample", "solitude " * 100):
+        assert await answer_about_cards(full_index, card_data, query) is None
+
+
+async def test_without_card_data_the_rules_answer_alone(full_index, tmp_path):
+    empty = await CardData.open(tmp_path, "http://127.0.0.1:9")
+    try:
+        assert await answer_about_cards(full_index, empty, "if I evoke Solitude do I exile it") is None
+        assert await answer_about_cards(full_index, None, "if I evoke Solitude do I exile it") is None
+    finally:
+        await empty.close()

@@ -3,7 +3,7 @@
 A name counts when it is written out (any case, accents and punctuation aside), misspelt by a letter or
 two, or in ``[[brackets]]``; a face of a split or double-faced card counts as its card. Ordinary words must
 not become cards: a name made only of words the rules themselves use ("Block", "Island", "Tapped Out"…) is
-taken only in brackets or written with capitals, and a one-word name only when it is not such a word.
+taken only in brackets, written with capitals or when it is long ("chalice of the void"), and a one-word name only when it is not such a word.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 FUZZY_SCORE, FUZZY_SCORE_SHORT, SHORT = 88, 93, 12
 MIN_SINGLE_WORD = 4
 MAX_FUZZY_WORDS = 5
+LONG_PLAIN_WORDS, LONG_PLAIN_LETTERS = 3, 12
 # Small words a capitalised name writes in lower case ("Chalice of the Void", "Jace, the Mind Sculptor").
 JOINING = frozenset("of the a an and in on to from for with at by".split())
 
@@ -121,7 +122,9 @@ class CardNames:
                     continue
                 if size == 1 and (plain or len(phrase) < MIN_SINGLE_WORD) and not (capitalised and i > 0):
                     continue
-                if plain and not capitalised:
+                # A long name is a name however it is written ("chalice of the void"); a short one made of the
+                # rules' words ("cast out") is a name only when written as one.
+                if plain and not capitalised and (size < LONG_PLAIN_WORDS or len(phrase) < LONG_PLAIN_LETTERS):
                     continue
                 return size, card, phrase
             # A misspelling: a span that starts with a word the rules don't use, long enough to be told apart.

@@ -24,6 +24,23 @@ def excerpt_index() -> RulesIndex:
     return RulesIndex(load_document(BUNDLED_EXCERPT))
 
 
+@pytest.fixture(scope="session")
+def question_cards_copy(tmp_path_factory) -> Path:
+    """The 247 real cycling cards plus the cards real questions name, imported with their rulings."""
+    from bot.carddb.service import FILE_NAME
+    from bot.carddb.update import update_from_scryfall
+    from tests.conftest import SCRYFALL_CARDS
+    from tests.support.fake_bulk import FakeBulk
+    from tests.support.question_cards import CARDS, RULINGS
+
+    path = tmp_path_factory.mktemp("question-cards") / FILE_NAME
+    with FakeBulk(SCRYFALL_CARDS) as fake:
+        fake.cards += CARDS
+        fake.rulings += RULINGS
+        update_from_scryfall(path, fake.base_url)
+    return path
+
+
 @pytest.fixture
 def cr_2026() -> Path:
     return CR_2026

@@ -9,22 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.carddb.service import FILE_NAME, CardData
-from bot.carddb.update import update_from_scryfall
 from bot.cards.questions import MAX_CARDS, answer_about_cards, card_names
-from tests.conftest import SCRYFALL_CARDS
-from tests.support.fake_bulk import FakeBulk
-from tests.support.question_cards import CARDS, RULINGS
-
-
-@pytest.fixture(scope="session")
-def question_cards_copy(tmp_path_factory) -> Path:
-    """The 247 real cycling cards plus the cards real questions name, imported with their rulings."""
-    path = tmp_path_factory.mktemp("question-cards") / FILE_NAME
-    with FakeBulk(SCRYFALL_CARDS) as fake:
-        fake.cards += CARDS
-        fake.rulings += RULINGS
-        update_from_scryfall(path, fake.base_url)
-    return path
 
 
 @pytest.fixture

@@ -1,0 +1,90 @@
+"""/rule with questions that name cards (simcord): the cards, their rulings and the deciding rule from the local
+card data, escaped, pinging nobody, and no request to Scryfall's API; and the same from the terminal."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from bot.carddb.service import FILE_NAME
+from bot.config import Config
+from tests.rules.conftest import CR_2026
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.fixture
+def bot_config(data_dir, fake_scryfall, question_cards_copy) -> Config:
+    shutil.copyfile(question_cards_copy, data_dir / FILE_NAME)
+    return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url, rules_file=CR_2026)
+
+
+async def test_a_card_question_shows_the_card_its_ruling_and_the_evoke_rule_702_74(
+    simcord_env, channel, alice, fake_scryfall
+):
+    result = await alice.slash(channel, "rule", query="if I evoke Solitude do I still get to exile their creature")
+
+    assert not result.ephemeral
+    embed = result.response.embeds[0]
+    description = embed.description
+    assert description.startswith("**Solitude {3}{W}{W}**\nCreature — Elemental Incarnation\n> Flash")
+    assert "evoke cost" in description.split("**702.74.**")[0]  # the ruling on the point, before the rules
+    assert "Lifelink matters" not in description
+    assert embed.title == "702.74. Evoke"
+    assert fake_scryfall.api_requests() == []
+    assert not simcord_env.errors
+
+
+async def test_a_misspelt_card_and_a_plain_question_answer_702_29(simcord_env, channel, alice):
+    result = await alice.slash(
+        channel, "rule", query="can I still cycle while my opponent has teferi time raveller out"
+    )
+    description = result.response.embeds[0].description
+    assert description.startswith("**Teferi, Time Raveler {1}{W}{U}**")
+    assert "**702.29" in description
+
+
+async def test_a_question_naming_no_card_is_answered_from_the_rules_alone(simcord_env, channel, alice):
+    result = await alice.slash(channel, "rule", query="can I block with a tapped creature")
+    description = result.response.embeds[0].description
+    assert "**Solitude" not in description and "> " not in description.split("\n")[0]
+
+
+async def test_mentions_and_markdown_around_card_names_are_escaped_and_ping_nobody(simcord_env, channel, alice):
+    query = "@everyone does **[[Progenitus]]** <@123> have ~~protection~~ from `everything` ||?||"
+    result = await alice.slash(channel, "rule", query=query)
+
+    message = result.response
+    embed = message.embeds[0]
+    assert embed.description.startswith("**Progenitus {W}{W}{U}{U}{B}{B}{R}{R}{G}{G}**")
+    assert not message.message.mention_everyone
+    callbacks = [r for r in simcord_env.http_requests if "/callback" in r.path and r.json]
+    assert callbacks and all(r.json["data"]["allowed_mentions"] == {"parse": []} for r in callbacks)
+    assert not simcord_env.errors
+
+
+async def test_the_next_page_of_a_card_answer_is_the_same_answer(simcord_env, channel, alice):
+    result = await alice.slash(channel, "rule", query="how does fuse work on wear // tear")
+    first = result.response.embeds[0]
+    assert first.description.startswith("**Wear // Tear")
+    assert "702.102" in first.title
+
+
+def test_the_terminal_answers_a_card_question_from_the_imported_card_data(tmp_path, question_cards_copy):
+    shutil.copyfile(question_cards_copy, tmp_path / FILE_NAME)
+    env = {**os.environ, "BOT_DATA_DIR": str(tmp_path), "RULES_FILE": str(CR_2026)}
+    env.pop("DISCORD_TOKEN", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "rule", "does", "chalice", "of", "the", "void", "on", "1", "counter",
+         "[[prismatic ending]]", "with", "X=1"],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Chalice of the Void {X}{X}" in out and "Prismatic Ending {X}{W}" in out
+    assert "mana value that includes the value chosen for X" in out
+    assert out.index("Prismatic Ending {X}{W}") < out.index("Comprehensive Rules effective")

@@ -3,7 +3,8 @@
 A name counts when it is written out (any case, accents and punctuation aside), misspelt by a letter or
 two, or in ``[[brackets]]``; a face of a split or double-faced card counts as its card. Ordinary words must
 not become cards: a name made only of words the rules themselves use ("Block", "Island", "Tapped Out"…) is
-taken only in brackets, written with capitals or when it is long ("chalice of the void"), and a one-word name only when it is not such a word.
+taken only in brackets, written with capitals or when it is long ("chalice of the void"), and a one-word
+name only when it is not such a word.
 """
 
 from __future__ import annotations

@@ -4,7 +4,6 @@ the rulings that bear on the question, and the rules are chosen from the questio
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 

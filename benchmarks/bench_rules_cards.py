@@ -1,0 +1,193 @@
+"""Rules questions that name cards, on a synthetic 35,000-card copy with 60,000 rulings (Scryfall's sizes).
+
+* Import: the cards with a 60,000-ruling file, and the same cards without it, each in a child process; the
+  rulings' share (the difference) ≤ 10 s.
+* The names index of the copy (built once per copy, in a read thread): reported.
+* A question with cards, as /rule answers it bot side (find the names, read the cards and their rulings, rank
+  the rules and rulings): p99 ≤ 10 ms over questions naming one or two cards (exact, lower case, misspelt, in
+  brackets). Questions naming no card (the cost every question now pays): p99 ≤ 5 ms. Both in CPU time, as
+  bench_rules_eval measures, since this machine is shared (the wall clock is reported too). A question holding as
+  many bracketed names as fit in 500 characters: ≤ 50 ms.
+
+Run from the project root: ``python benchmarks/bench_rules_cards.py [--runs N]``; figures are medians over the
+runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from _bench import Report, median, percentile  # noqa: E402
+from _synthetic_bulk import FULL_SIZE, write_bulk  # noqa: E402
+
+from bot.carddb import CardData  # noqa: E402
+from bot.cards.questions import answer_about_cards, card_names  # noqa: E402
+from bot.rules.document import load_document  # noqa: E402
+from bot.rules.index import RulesIndex  # noqa: E402
+
+RULES = ROOT.parent / "shared" / "cr" / "MagicCompRules-2026-01-16.txt"
+RULINGS = 60_000
+QUESTIONS = 600
+IMPORT = (
+    "import sys, time; from pathlib import Path; from bot.carddb.bulk import iter_cards, iter_rulings; "
+    "from bot.carddb.importer import import_cards; "
+    "rulings = iter_rulings(Path(sys.argv[3])) if sys.argv[3] != '-' else None; t = time.perf_counter(); "
+    "import_cards(iter_cards(Path(sys.argv[2])), Path(sys.argv[1]), updated_at='2026-11-25T00:00:00+00:00', "
+    "source='bench', rulings=rulings, rulings_updated_at='2026-11-25T00:00:00+00:00'); "
+    "print(time.perf_counter() - t)"
+)
+TEMPLATES = [
+    "if I cast {a} can my opponent respond before it resolves",
+    "does {a} still trigger if it dies to {b}",
+    "can I cycle {a} while my opponent controls {b}",
+    "what happens if {a} loses all abilities",
+    "can {a} block a creature with flying",
+    "is {a} a spell or an ability when I cycle it",
+]
+RULING_TEXTS = [
+    "If {name} leaves the battlefield before its ability resolves, the ability still resolves.",
+    "Cycling is an activated ability that works only while {name} is in your hand.",
+    "The mana value of {name} is determined by its mana cost, including any X chosen while it's on the stack.",
+    "If the target becomes illegal, {name}'s ability doesn't resolve and none of its effects happen.",
+    "You may cycle {name} even if you can't draw a card.",
+]
+
+
+def synthetic_rulings(bulk: Path, path: Path, rng: random.Random) -> None:
+    with gzip.open(bulk, "rt", encoding="utf-8") as lines:
+        cards = [(card["oracle_id"], card["name"]) for card in map(json.loads, lines)]
+    rulings = []
+    for _ in range(RULINGS):
+        oracle_id, name = rng.choice(cards)
+        rulings.append(
+            {
+                "object": "ruling",
+                "oracle_id": oracle_id,
+                "source": rng.choice(("wotc", "scryfall")),
+                "published_at": f"20{rng.randint(10, 26)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}",
+                "comment": rng.choice(RULING_TEXTS).format(name=name),
+            }
+        )
+    path.write_text(json.dumps(rulings), encoding="utf-8")
+
+
+def timed_import(db: Path, bulk: Path, rulings: Path | None) -> float:
+    db.unlink(missing_ok=True)
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT, str(db), str(bulk), str(rulings) if rulings else "-"],
+        capture_output=True, text=True, cwd=ROOT, check=True,
+    )  # fmt: skip
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def typed(name: str, rng: random.Random) -> str:
+    kind = rng.randrange(4)
+    if kind == 0:
+        return name
+    if kind == 1:
+        return name.lower()
+    if kind == 2:
+        return f"[[{name.lower()}]]"
+    i = rng.randrange(1, len(name) - 1)  # one letter doubled: a misspelling
+    return name[:i] + name[i] + name[i:]
+
+
+async def measure(data_dir: Path, index: RulesIndex, names: list[str], rng: random.Random) -> dict[str, float]:
+    card_data = await CardData.open(data_dir, "http://127.0.0.1:9")
+    try:
+        started = time.perf_counter()
+        await card_names(card_data, index)
+        build = time.perf_counter() - started
+        with_cards, with_wall, without = [], [], []
+        found = 0
+        for _ in range(QUESTIONS):
+            question = rng.choice(TEMPLATES).format(a=typed(rng.choice(names), rng), b=typed(rng.choice(names), rng))
+            started, cpu = time.perf_counter(), time.process_time()
+            answer = await answer_about_cards(index, card_data, question)
+            with_cards.append(time.process_time() - cpu)
+            with_wall.append(time.perf_counter() - started)
+            found += answer is not None and bool(answer.cards)
+        for template in TEMPLATES * (QUESTIONS // len(TEMPLATES)):
+            question = template.format(a="a creature", b="an instant")
+            cpu = time.process_time()
+            answer = await answer_about_cards(index, card_data, question) or index.lookup(question)
+            without.append(time.process_time() - cpu)
+        # As many bracketed names as a question may hold (500 characters).
+        crowded = ""
+        for name in rng.sample(names, 100):
+            if len(crowded) + len(name) + 5 > 500:
+                break
+            crowded += f"[[{name}]] "
+        started = time.perf_counter()
+        await answer_about_cards(index, card_data, crowded.strip())
+        many = time.perf_counter() - started
+    finally:
+        await card_data.close()
+    return {
+        "build": build,
+        "p99": percentile(with_cards, 0.99),
+        "median": median(with_cards),
+        "wall_p99": percentile(with_wall, 0.99),
+        "found": found / QUESTIONS,
+        "plain_p99": percentile(without, 0.99),
+        "hundred": many,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    rng = random.Random(29)
+    index = RulesIndex(load_document(RULES))
+    index.warm()
+    _ = index.ordinary_words
+    runs: list[dict[str, float]] = []
+    with tempfile.TemporaryDirectory() as temp:
+        folder = Path(temp)
+        bulk = folder / "oracle-cards.jsonl.gz"
+        names = write_bulk(bulk, FULL_SIZE)
+        rulings = folder / "rulings.json"
+        synthetic_rulings(bulk, rulings, rng)
+        db = folder / "data" / "cards.sqlite3"
+        db.parent.mkdir()
+        for run in range(args.runs):
+            plain = timed_import(db, bulk, None)
+            full = timed_import(db, bulk, rulings)
+            figures = asyncio.run(measure(db.parent, index, names, random.Random(run)))
+            figures.update(plain=plain, full=full, rulings=max(0.0, full - plain))
+            runs.append(figures)
+            print(f"run {run + 1}: " + ", ".join(f"{key} {value:.4g}" for key, value in figures.items()))
+
+    def mid(key: str) -> float:
+        return median([run[key] for run in runs])
+
+    report = Report(f"Rules questions with cards ({FULL_SIZE:,} cards, {RULINGS:,} rulings; medians of {args.runs})")
+    report.add("import, cards only", mid("plain"), " s")
+    report.add("import, cards and rulings", mid("full"), " s")
+    report.add("import, the rulings' share", mid("rulings"), " s", at_most=10)
+    report.add("names index of the copy, built once", mid("build") * 1000, " ms")
+    report.add("question with cards, p99 (CPU)", mid("p99") * 1000, " ms", at_most=10)
+    report.add("question with cards, median (CPU)", mid("median") * 1000, " ms")
+    report.add("question with cards, p99 (wall clock)", mid("wall_p99") * 1000, " ms")
+    report.add("questions whose cards were found", mid("found") * 100, " %", at_least=95)
+    report.add("question naming no card, p99 (CPU)", mid("plain_p99") * 1000, " ms", at_most=5)
+    report.add("question naming as many cards as fit", mid("hundred") * 1000, " ms", at_most=50)
+    report.print()
+    return report.exit_code()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

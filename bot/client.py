@@ -22,6 +22,7 @@ from bot import __version__
 from bot.carddb import CardData
 from bot.cards.lookup import CardSource
 from bot.config import Config
+from bot.rules.service import RulesService
 from bot.scryfall import ScryfallClient
 from bot.scryfall.limiter import PostgresBudget
 from bot.storage import Database, open_database
@@ -62,6 +63,7 @@ class CycleBot(commands.AutoShardedBot):
     db: Database
     scryfall: ScryfallClient
     card_data: CardData
+    rules: RulesService
 
     def __init__(self, config: Config, *, extensions: list[str] | None = None) -> None:
         intents = discord.Intents.default()
@@ -111,6 +113,13 @@ class CycleBot(commands.AutoShardedBot):
         if self.config.card_data_auto_update:
             self.card_data.start()
         self.card_source = CardSource.of(self)  # local first, the API as fallback
+        # The Comprehensive Rules: the configured file, the downloaded copy or the bundled excerpt.
+        try:
+            self.rules = await RulesService.open(self.config)
+        except Exception:
+            # A rules file that cannot be read leaves /rule unavailable, not the whole bot.
+            log.exception("Could not load the Comprehensive Rules")
+            self.rules = RulesService(self.config)
         for name in self.extension_names:
             try:
                 await self.load_extension(name)
@@ -329,6 +338,9 @@ class CycleBot(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
+            rules = getattr(self, "rules", None)
+            if rules is not None:
+                await rules.close()
             card_data = getattr(self, "card_data", None)
             if card_data is not None:
                 await card_data.close()

@@ -21,9 +21,8 @@ class About(commands.Cog):
         self.bot = bot
 
     def rules_edition(self) -> str:
-        rules = self.bot.get_cog("Rules")
-        describe = getattr(rules, "edition_description", None)
-        return describe() if callable(describe) else "not loaded"
+        rules = getattr(self.bot, "rules", None)
+        return rules.description() if rules is not None else "not loaded"
 
     def card_data_description(self) -> str:
         card_data = getattr(self.bot, "card_data", None)

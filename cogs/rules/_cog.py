@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from pathlib import Path
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cards.questions import answer_about_cards
-from bot.rules import updater
 from bot.rules.answer import Answer, Line, clip
 from bot.rules.diff import EditionDiff, diff_documents, is_changes_query
-from bot.rules.document import Document, RulesFormatError, load_document
-from bot.rules.history import HistoryCache
+from bot.rules.document import RulesFormatError, load_document
 from bot.rules.history_text import (
     history_for,
     history_subject,
@@ -26,7 +22,8 @@ from bot.rules.history_text import (
 )
 from bot.rules.index import RulesIndex
 from bot.rules.numbers import find_numbers
-from bot.rules.sources import LoadedRules, downloaded_path, edition_paths, load_configured, previous_path
+from bot.rules.service import RulesService
+from bot.rules.sources import LoadedRules, previous_path
 from cogs._ui import reply
 from cogs.rules._components import SELECT_LIMIT, PageButton, RelatedSelect, answer_key, answer_view
 from cogs.rules._render import render_pages
@@ -34,85 +31,30 @@ from cogs.rules._render import render_pages
 log = logging.getLogger(__name__)
 
 
-def build_index(document: Document) -> RulesIndex:
-    index = RulesIndex(document)
-    index.warm()
-    return index
-
-
 class Rules(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.loaded: LoadedRules | None = None
-        self._refresh_task: asyncio.Task | None = None
         self._diff: tuple[tuple[float, int], EditionDiff] | None = None
-        self._histories = HistoryCache()
 
     async def cog_load(self) -> None:
-        config = self.bot.config
-        self.loaded = await asyncio.to_thread(load_configured, config.rules_file, config.data_dir)
-        await asyncio.to_thread(self.loaded.index.warm)
-        log.info("Rules ready: %s (%s, %s)", self.loaded.description(), self.loaded.origin, self.loaded.path)
+        if self.bot.rules.loaded is None:
+            raise RuntimeError("the Comprehensive Rules could not be loaded (see the log)")
         self.bot.add_dynamic_items(PageButton, RelatedSelect)
-        if config.rules_file is None:
-            if downloaded_path(config.data_dir).is_file():
-                self._refresh_task = asyncio.create_task(
-                    self._keep_current(updater.REFRESH_INTERVAL), name="rules-refresh"
-                )
-            elif config.rules_auto_update:
-                # First start with nothing configured: fetch the full rules; the excerpt answers meanwhile.
-                self._refresh_task = asyncio.create_task(self._keep_current(0), name="rules-first-download")
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PageButton, RelatedSelect)
-        if self._refresh_task is not None:
-            self._refresh_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._refresh_task
 
-    async def _keep_current(self, wait: float) -> None:
-        """Download the rules now and then (validated, stored atomically) and switch to them once they parse.
+    @property
+    def service(self) -> RulesService:
+        return self.bot.rules
 
-        A failure is logged once, then retried with a growing delay; lookups never wait for it.
-        """
-        config = self.bot.config
-        failures = 0
-        while True:
-            await asyncio.sleep(wait)
-            try:
-                result = await asyncio.to_thread(updater.update_rules, config.data_dir, config.rules_url)
-                index = await asyncio.to_thread(build_index, result.document)
-            except Exception as error:
-                failures += 1
-                level = logging.WARNING if failures == 1 else logging.DEBUG
-                if not isinstance(error, updater.UpdateError):
-                    log.log(level, "Rules download failed unexpectedly", exc_info=error)
-                log.log(
-                    level,
-                    "Could not download the Comprehensive Rules (attempt %s); still answering from the %s: %s",
-                    failures,
-                    self.loaded.origin if self.loaded else "rules loaded",
-                    error,
-                )
-                on_excerpt = self.loaded is None or self.loaded.index.document.is_excerpt
-                wait = updater.retry_delay(failures) if on_excerpt else updater.REFRESH_INTERVAL
-                continue
-            if failures:
-                log.info("Rules download succeeded after %s failed attempts", failures)
-            failures = 0
-            self.loaded = LoadedRules(index, result.path, "downloaded")
-            log.info("Rules updated: now %s", self.loaded.description())
-            wait = updater.REFRESH_INTERVAL
+    @property
+    def loaded(self) -> LoadedRules | None:
+        return self.service.loaded
 
     @property
     def index(self) -> RulesIndex:
-        if self.loaded is None:
-            raise RuntimeError("the rules are not loaded yet")
-        return self.loaded.index
-
-    def edition_description(self) -> str:
-        """The rules edition in use, for /about."""
-        return self.loaded.description() if self.loaded else "not loaded"
+        return self.service.index
 
     # ------------------------------------------------------------------ answers
 
@@ -125,15 +67,13 @@ class Rules(commands.Cog):
         about_cards = await answer_about_cards(index, getattr(self.bot, "card_data", None), query)
         return about_cards if about_cards is not None else index.lookup(query, examples=examples)
 
-    def _edition_paths(self) -> list[Path]:
-        return edition_paths(self.bot.config.data_dir, self.bot.config.rules_file)
-
     async def history_answer(self, query: str) -> Answer:
         """A rule's history across the editions kept ("history 702.29", "history of cycling", "… in 2009")."""
         number, edition = parse_history_query(query)
         if number is None and self.loaded is not None:
             number = number_from_answer(self.index.lookup(history_subject(query)))
-        return await asyncio.to_thread(history_for, self._histories, self._edition_paths(), number, edition)
+        service = self.service
+        return await asyncio.to_thread(history_for, service.histories, service.edition_paths(), number, edition)
 
     async def changes_answer(self, query: str) -> Answer:
         """What the latest update changed, or one rule's old and new text ("changes 702.29")."""
@@ -224,7 +164,7 @@ class Rules(commands.Cog):
         """Look up the Magic Comprehensive Rules by number, glossary term or question."""
         if history and not is_history_query(query):
             query = f"history {query}"
-        if is_history_query(query) and not self._histories.is_current(self._edition_paths()):
+        if is_history_query(query) and not self.service.histories.is_current(self.service.edition_paths()):
             await interaction.response.defer(thinking=True)  # the editions are read and aligned first
         await self.send_answer(interaction, query, examples=examples)
 

@@ -40,7 +40,8 @@ def answer_key(query: str, answer: Answer) -> str:
 
 def _rules_cog(interaction: discord.Interaction) -> Rules:
     cog = interaction.client.get_cog("Rules")
-    if cog is None or getattr(cog, "loaded", None) is None:
+    rules = getattr(interaction.client, "rules", None)
+    if cog is None or rules is None or rules.loaded is None:
         raise UserFacingError("The rules are not loaded right now; try again in a minute.")
     return cog
 

@@ -26,7 +26,8 @@ async def wait_for(condition, limit: float = 20.0) -> None:
 
 
 def rules_cog(env):
-    return env.bot.get_cog("Rules")
+    """The bot's rules (``bot.rules``), which the /rule cog reads."""
+    return env.bot.rules
 
 
 class TestFirstStartDownload:
@@ -62,7 +63,7 @@ class TestDownloadFails:
         result = await alice.slash(channel, "rule", query="702.29")
         assert result.response.embeds[0].footer.text.startswith("Comprehensive Rules bundled excerpt")
         records = [*caplog.get_records("setup"), *caplog.records]
-        warnings = [r for r in records if r.name == "cogs.rules._cog" and r.levelno >= logging.WARNING]
+        warnings = [r for r in records if r.name == "bot.rules.service" and r.levelno >= logging.WARNING]
         assert len(warnings) == 1 and "HTTP 404" in warnings[0].getMessage()
         # The waits grow: 0.05, 0.1, 0.2 … seconds between attempts, not one per lookup.
         count = len(requested)
@@ -85,7 +86,7 @@ class TestAutoUpdateOff:
         await alice.slash(channel, "rule", query="702.29")
         await asyncio.sleep(0.2)
         assert requested == []
-        assert rules_cog(simcord_env)._refresh_task is None
+        assert rules_cog(simcord_env).refresh_task is None
 
 
 def test_rules_auto_update_is_on_unless_set_to_0():

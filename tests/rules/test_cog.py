@@ -182,7 +182,7 @@ class TestDownloadedRules:
     async def test_a_previous_download_is_used_without_rules_file(self, simcord_env, channel, alice):
         result = await alice.slash(channel, "rule", query="100.1")
         assert "November 8, 2024" in result.response.embeds[0].footer.text
-        assert simcord_env.bot.get_cog("Rules")._refresh_task is not None
+        assert simcord_env.bot.rules.refresh_task is not None
 
 
 @pytest.mark.parametrize("query", ["704.5", "702", "100", "7", "613", "cycling", "state-based actions", "999.99"])

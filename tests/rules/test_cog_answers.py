@@ -192,7 +192,7 @@ class TestFullRules:
 
     async def test_a_pressed_button_answers_even_when_the_rules_were_unloaded(self, simcord_env, channel, alice):
         result = await alice.slash(channel, "rule", query="704.5")
-        simcord_env.bot.get_cog("Rules").loaded = None
+        simcord_env.bot.rules.loaded = None
 
         pressed = await alice.click(result.response, label="Next")
 

@@ -230,9 +230,11 @@ class CardRules:
     def for_card(self, card: CardFacts, question: set[str]) -> list[CardRule]:
         found: dict[str, CardRule] = {}
 
-        def add(number: str | None, name: str) -> None:
+        def add(number: str | None, name: str, *, leads: bool = True) -> None:
+            """``leads``: the rule may lead the answer when the question names it (a keyword, a type), unlike the
+            keyword actions a card's text performs ("counter that spell"), which name no topic of their own."""
             if number and number not in found:
-                found[number] = CardRule(number, bool(_stems(name) & question), len(found))
+                found[number] = CardRule(number, leads and bool(_stems(name) & question), len(found))
 
         for keyword in dict.fromkeys([*card.keywords, *self.written_keywords(card)]):
             number = self.by_name(keyword)
@@ -249,10 +251,10 @@ class CardRules:
         costs += [match[1] for match in ADDITIONAL_COST.finditer(text)]
         for cost in costs:
             for word in words(cost):
-                add(self._actions.get(stem(word)), word)
-        for word in set(words(text)):
+                add(self._actions.get(stem(word)), word, leads=False)
+        for word in sorted(set(words(text))):
             if stem(word) in question and stem(word) in self._actions:
-                add(self._actions[stem(word)], word)
+                add(self._actions[stem(word)], word, leads=False)
         return sorted(found.values(), key=lambda rule: (not rule.named, rule.order))[:CARD_RULES]
 
 

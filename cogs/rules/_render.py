@@ -40,7 +40,7 @@ def _card_lines(answer: Answer) -> list[str]:
             f"• {_escape(ruling.get('published_at', ''))}: {_escape(clip(ruling.get('comment', ''), 600))}"
             for ruling in card.rulings
         ]
-        out.append(clip("\n".join(part for part in block if part), 1800))
+        out.append(clip("\n".join(part for part in block if part), 1800) + "\n")
     if answer.more_cards:
         out.append(f"*…and {answer.more_cards} more cards named; ask about fewer at a time.*")
     return out

@@ -38,7 +38,7 @@ FEATURES = (
     "rule_words",  # ... to the entry's rule
 )
 
-WEIGHTS = (1, 1.5, -0.3, -0.05, 0.15, -0.05, -0.9, 0.3, 1, 1, 0, 0, -0.15, 0.3, 1, 3, 1.5)
+WEIGHTS = (0.6, 1, -0.15, -0.05, -2, -0.05, -0.9, 0.15, 1, -0.6, 0, 0.05, -0.15, 0.3, 0.6, 3, 1.5)
 
 # An answer is given only when enough of the question's words (weighted by rarity) are in the best entry;
 # less when the question names a topic (a glossary term, a rule title) and the entry belongs to it. Fitted
@@ -47,7 +47,7 @@ CONFIDENT_COVER, CONFIDENT_TOPIC_COVER = 0.6, 0.2
 
 # The best entry's share of the first five (a softmax over their scores) below which the answer says it is
 # unsure. Fitted on the tuning part: the lowest share above which answers are clearly more often right.
-SURE = 0.28
+SURE = 0.23
 SURE_AMONG = 5
 
 

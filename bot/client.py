@@ -22,6 +22,7 @@ from bot import __version__
 from bot.carddb import CardData
 from bot.cards.lookup import CardSource
 from bot.config import Config
+from bot.images import CardImages
 from bot.scryfall import ScryfallClient
 from bot.scryfall.limiter import PostgresBudget
 from bot.storage import Database, open_database
@@ -36,6 +37,7 @@ HEARTBEAT_SECONDS = 30
 # and keeps the main file close to current.
 CHECKPOINT_SECONDS = 300
 DRAIN_SECONDS = 8.0
+IMAGES_DIR = "card-images"
 EXPIRED = "This has expired: run the command again."
 RESTARTING = "I'm restarting: try again in a moment."
 # How discord.py names the tasks that run a command, a view's item, a dynamic item or a modal.
@@ -62,6 +64,7 @@ class CycleBot(commands.AutoShardedBot):
     db: Database
     scryfall: ScryfallClient
     card_data: CardData
+    card_images: CardImages
 
     def __init__(self, config: Config, *, extensions: list[str] | None = None) -> None:
         intents = discord.Intents.default()
@@ -111,6 +114,8 @@ class CycleBot(commands.AutoShardedBot):
         if self.config.card_data_auto_update:
             self.card_data.start()
         self.card_source = CardSource.of(self)  # local first, the API as fallback
+        # Card images for the goldfish table's picture: memory, then disk, then Scryfall's image host.
+        self.card_images = await CardImages.open(self.config.data_dir / IMAGES_DIR, self.config.scryfall_api_url)
         for name in self.extension_names:
             try:
                 await self.load_extension(name)
@@ -332,6 +337,9 @@ class CycleBot(commands.AutoShardedBot):
             card_data = getattr(self, "card_data", None)
             if card_data is not None:
                 await card_data.close()
+            card_images = getattr(self, "card_images", None)
+            if card_images is not None:
+                await card_images.close()
             scryfall = getattr(self, "scryfall", None)
             if scryfall is not None:
                 await scryfall.close()

@@ -3,7 +3,8 @@
 The table's message id is remembered in memory and saved with the game's state on its next write,
 so it survives a restart. Slash commands edit the table and answer the player privately; the table
 is posted again only when there is none or it was deleted. When a game ends or is replaced, its
-older copies lose their controls.
+older copies lose their controls; so does a copy as soon as newer ones push it out of the few remembered,
+so no copy keeps live controls. The table's picture follows each change (:mod:`cogs.goldfish._picture`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bot.goldfish import IllegalAction
 from bot.goldfish.service import TABLE_COPIES, GameService, is_loadable
 from bot.goldfish.store import StoredGame
 from cogs._ui import NO_MENTIONS, reply
+from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import game_embed, game_view
 
 log = logging.getLogger(__name__)
@@ -32,6 +34,7 @@ class Tables:
     bot: discord.Client
     service: GameService
     tables: dict[int, list[int]]
+    pictures: TablePictures
 
     def known_tables(self, record: StoredGame) -> list[int]:
         known = self.tables.get(record.channel_id)
@@ -39,9 +42,12 @@ class Tables:
             known = self.tables[record.channel_id] = record.tables
         return known
 
-    def remember(self, channel_id: int, message_id: int, *, fresh: bool = False) -> None:
+    def remember(self, channel_id: int, message_id: int, *, fresh: bool = False) -> list[int]:
+        """``message_id`` is the channel's table now; returns the older copies no longer remembered."""
         tables = [] if fresh else [t for t in self.tables.get(channel_id, []) if t != message_id]
-        self.tables[channel_id] = [*tables, message_id][-TABLE_COPIES:]
+        tables.append(message_id)
+        self.tables[channel_id] = tables[-TABLE_COPIES:]
+        return tables[:-TABLE_COPIES]
 
     def partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         return self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)  # type: ignore[attr-defined]
@@ -88,7 +94,10 @@ class Tables:
         else:
             await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
             message = await interaction.original_response()
-        self.remember(record.channel_id, message.id)
+        forgotten = self.remember(record.channel_id, message.id)
+        self.pictures.follow(record, message.id)
+        # A copy pushed out of the remembered few would keep live controls nobody strips later.
+        await self.strip(record.channel_id, forgotten)
 
     async def update_table(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
         """A slash command's answer: the table edited in place and a private note, or a new table if it's gone."""
@@ -103,6 +112,7 @@ class Tables:
             else:
                 done = "Done — the table above is updated" if mode is None else "The table above asks for your choice"
                 await reply(interaction, f"{done}: {jump_url(interaction, tables[-1])}", ephemeral=True)
+                self.pictures.follow(record, tables[-1])
                 await self.after_update(record)
                 return
         await self.post_table(interaction, record, mode=mode, note=note, deferred=interaction.response.is_done())

@@ -1,0 +1,158 @@
+"""The table's picture on Discord: drawn in the background after each change, then attached to the table.
+
+The text table answers first, as always; the picture follows by an edit once its card images are ready
+(:class:`bot.images.CardImages`, the bot's). A newer change of the same channel replaces a drawing still
+under way. When the image host does not give every image, the table stays text alone (no error shown) and
+the next change tries again; a card the card data has no image for is drawn as a frame. A player or a
+server that turned pictures off (``/goldfish view``) gets the text table only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import io
+import logging
+from collections import OrderedDict
+from collections.abc import Iterable
+
+import discord
+
+from bot.carddb.service import CardDataUnavailable
+from bot.goldfish.display import DisplayStore
+from bot.goldfish.picture import render_table
+from bot.goldfish.service import is_loadable
+from bot.goldfish.store import StoredGame
+from bot.goldfish.tableview import CardKey, TableView, table_view
+from bot.images import image_url
+from bot.text import clip
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "goldfish-table.webp"
+KNOWN_URLS = 4096
+PICTURED = 4096
+ALT_TEXT = 1024
+
+
+def alt_text(view: TableView) -> str:
+    """What the picture shows, in words (the attachment's description, read by screen readers)."""
+    lands = sum(p.count for p in view.lands)
+    tapped = sum(p.tapped for p in view.lands)
+    others = ", ".join(p.card.title + (f" ×{p.count}" if p.count > 1 else "") for p in view.permanents)
+    hand = ", ".join(card.title for card in view.hand) or "empty"
+    text = (
+        f"Goldfish table, turn {view.turn}, {view.phase_label.lower()}. You {view.life}, opponent "
+        f"{view.opponent_life}. {lands} land(s), {tapped} tapped" + (f"; {others}" if others else "") + ". "
+        f"Library {view.library_count}, graveyard {view.graveyard_count}. Hand: {hand}."
+    )
+    return clip(text, ALT_TEXT)
+
+
+class TablePictures:
+    """Draws and attaches tables' pictures for one cog; ``close()`` stops the drawings under way."""
+
+    def __init__(self, bot: discord.Client, display: DisplayStore) -> None:
+        self.bot = bot
+        self.display = display
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self._urls: OrderedDict[CardKey, str | None] = OrderedDict()
+        self._pictured: OrderedDict[int, int] = OrderedDict()  # channel → the message showing a picture
+
+    @property
+    def images(self):
+        return getattr(self.bot, "card_images", None)
+
+    def follow(self, record: StoredGame, message_id: int) -> None:
+        """Draw ``record``'s table and attach it to ``message_id`` in the background (tracked, errors logged)."""
+        if self.images is None or not is_loadable(record):
+            return
+        channel_id = record.channel_id
+        previous = self.tasks.pop(channel_id, None)
+        if previous is not None:
+            previous.cancel()
+        task = asyncio.create_task(self._draw(record, message_id), name=f"goldfish-picture-{channel_id}")
+        self.tasks[channel_id] = task
+        task.add_done_callback(functools.partial(self._finished, channel_id))
+
+    def _finished(self, channel_id: int, task: asyncio.Task[None]) -> None:
+        if self.tasks.get(channel_id) is task:
+            del self.tasks[channel_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("Drawing the goldfish table of channel %s failed", channel_id, exc_info=task.exception())
+
+    async def settled(self) -> None:
+        """Wait for the drawings under way."""
+        while self.tasks:
+            await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+
+    async def close(self) -> None:
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ drawing
+
+    async def _draw(self, record: StoredGame, message_id: int) -> None:
+        channel_id = record.channel_id
+        if not await self.display.pictures_on(record.guild_id, record.owner_id):
+            await self.remove(channel_id, message_id)
+            return
+        view = table_view(record.game)
+        urls = await self.urls(view.keys())
+        found = await self.images.get_many(urls.values())
+        if any(url not in found for url in urls.values()):
+            # The image host did not answer, or answered nonsense: the text table alone, tried again next time.
+            await self.remove(channel_id, message_id)
+            return
+        images = {key: found[url] for key, url in urls.items()}
+        data = await asyncio.to_thread(render_table, view, images)
+        picture = discord.File(io.BytesIO(data), filename=FILE_NAME, description=alt_text(view))
+        try:
+            await self._message(channel_id, message_id).edit(attachments=[picture])
+        except discord.NotFound:
+            return
+        self._pictured[channel_id] = message_id
+        self._pictured.move_to_end(channel_id)
+        while len(self._pictured) > PICTURED:
+            self._pictured.popitem(last=False)
+
+    async def clear(self, channel_id: int, message_id: int) -> None:
+        """Take any picture off ``message_id``, whether or not this process attached it."""
+        task = self.tasks.pop(channel_id, None)
+        if task is not None:
+            task.cancel()
+        self._pictured.pop(channel_id, None)
+        with contextlib.suppress(discord.NotFound):
+            await self._message(channel_id, message_id).edit(attachments=[])
+
+    def _message(self, channel_id: int, message_id: int) -> discord.PartialMessage:
+        return self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+
+    async def remove(self, channel_id: int, message_id: int | None = None) -> None:
+        """Take the picture off the channel's table (``message_id``: only if it is that message)."""
+        shown = self._pictured.get(channel_id)
+        if shown is None or (message_id is not None and shown != message_id):
+            return
+        del self._pictured[channel_id]
+        with contextlib.suppress(discord.NotFound):
+            await self._message(channel_id, shown).edit(attachments=[])
+
+    async def urls(self, keys: Iterable[CardKey]) -> dict[CardKey, str]:
+        """The image address of each card the card data has one for (looked up once, then remembered)."""
+        keys = list(keys)
+        missing = [key for key in keys if key not in self._urls]
+        card_data = getattr(self.bot, "card_data", None)
+        if missing and card_data is not None:
+            try:
+                records = await card_data.collection(sorted({key.name for key in missing}))
+            except CardDataUnavailable:
+                records = None  # not loaded yet: drawn as frames now, looked up again next time
+            for key in missing if records is not None else ():
+                record = records.get(key.name)
+                self._urls[key] = image_url(record.image_uris, record.faces, key.face) if record else None
+            while len(self._urls) > KNOWN_URLS:
+                self._urls.popitem(last=False)
+        return {key: url for key in keys if (url := self._urls.get(key))}

@@ -3,7 +3,8 @@
 The text table answers first, as always; the picture follows by an edit once its card images are ready
 (:class:`bot.images.CardImages`, the bot's). A newer change of the same channel replaces a drawing still
 under way. When the image host does not give every image, the table stays text alone (no error shown) and
-the next change tries again; a card the card data has no image for is drawn as a frame. A player or a
+the next change tries again; a card the card data has no image for (or only one on another host) is drawn
+as a frame. A player or a
 server that turned pictures off (``/goldfish view``) gets the text table only.
 """
 
@@ -101,7 +102,7 @@ class TablePictures:
             await self.remove(channel_id, message_id)
             return
         view = table_view(record.game)
-        urls = await self.urls(view.keys())
+        urls = {key: url for key, url in (await self.urls(view.keys())).items() if self.images.allowed(url)}
         found = await self.images.get_many(urls.values())
         if any(url not in found for url in urls.values()):
             # The image host did not answer, or answered nonsense: the text table alone, tried again next time.

@@ -22,6 +22,7 @@ from bot import __version__
 from bot.carddb import CardData
 from bot.cards.lookup import CardSource
 from bot.config import Config
+from bot.images import DIRECTORY as IMAGES_DIRECTORY
 from bot.images import CardImages
 from bot.scryfall import ScryfallClient
 from bot.scryfall.limiter import PostgresBudget
@@ -37,7 +38,6 @@ HEARTBEAT_SECONDS = 30
 # and keeps the main file close to current.
 CHECKPOINT_SECONDS = 300
 DRAIN_SECONDS = 8.0
-IMAGES_DIR = "card-images"
 EXPIRED = "This has expired: run the command again."
 RESTARTING = "I'm restarting: try again in a moment."
 # How discord.py names the tasks that run a command, a view's item, a dynamic item or a modal.
@@ -115,7 +115,7 @@ class CycleBot(commands.AutoShardedBot):
             self.card_data.start()
         self.card_source = CardSource.of(self)  # local first, the API as fallback
         # Card images for the goldfish table's picture: memory, then disk, then Scryfall's image host.
-        self.card_images = await CardImages.open(self.config.data_dir / IMAGES_DIR, self.config.scryfall_api_url)
+        self.card_images = await CardImages.open(self.config.data_dir / IMAGES_DIRECTORY, self.config.scryfall_api_url)
         for name in self.extension_names:
             try:
                 await self.load_extension(name)

@@ -37,6 +37,7 @@ from bot import BOT_NAME, __version__
 log = logging.getLogger(__name__)
 
 IMAGE_HOST = "cards.scryfall.io"
+DIRECTORY = "card-images"  # in the bot's data directory
 SIZES = ("small", "normal")
 FETCHERS = 4
 TIMEOUT_SECONDS = 5.0

@@ -16,23 +16,20 @@ import functools
 import io
 import logging
 from collections import OrderedDict
-from collections.abc import Iterable
 
 import discord
 
-from bot.carddb.service import CardDataUnavailable
 from bot.goldfish.display import DisplayStore
 from bot.goldfish.picture import render_table
+from bot.goldfish.picture_source import CardImageSource
 from bot.goldfish.service import is_loadable
 from bot.goldfish.store import StoredGame
-from bot.goldfish.tableview import CardKey, TableView, table_view
-from bot.images import image_url
+from bot.goldfish.tableview import TableView, table_view
 from bot.text import clip
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "goldfish-table.webp"
-KNOWN_URLS = 4096
 PICTURED = 4096
 ALT_TEXT = 1024
 
@@ -58,7 +55,7 @@ class TablePictures:
         self.bot = bot
         self.display = display
         self.tasks: dict[int, asyncio.Task[None]] = {}
-        self._urls: OrderedDict[CardKey, str | None] = OrderedDict()
+        self.source = CardImageSource(getattr(bot, "card_data", None), self.images)
         self._pictured: OrderedDict[int, int] = OrderedDict()  # channel → the message showing a picture
 
     @property
@@ -102,13 +99,11 @@ class TablePictures:
             await self.remove(channel_id, message_id)
             return
         view = table_view(record.game)
-        urls = {key: url for key, url in (await self.urls(view.keys())).items() if self.images.allowed(url)}
-        found = await self.images.get_many(urls.values())
-        if any(url not in found for url in urls.values()):
+        images = await self.source.images(view.keys())
+        if images is None:
             # The image host did not answer, or answered nonsense: the text table alone, tried again next time.
             await self.remove(channel_id, message_id)
             return
-        images = {key: found[url] for key, url in urls.items()}
         data = await asyncio.to_thread(render_table, view, images)
         picture = discord.File(io.BytesIO(data), filename=FILE_NAME, description=alt_text(view))
         try:
@@ -140,20 +135,3 @@ class TablePictures:
         del self._pictured[channel_id]
         with contextlib.suppress(discord.NotFound):
             await self._message(channel_id, shown).edit(attachments=[])
-
-    async def urls(self, keys: Iterable[CardKey]) -> dict[CardKey, str]:
-        """The image address of each card the card data has one for (looked up once, then remembered)."""
-        keys = list(keys)
-        missing = [key for key in keys if key not in self._urls]
-        card_data = getattr(self.bot, "card_data", None)
-        if missing and card_data is not None:
-            try:
-                records = await card_data.collection(sorted({key.name for key in missing}))
-            except CardDataUnavailable:
-                records = None  # not loaded yet: drawn as frames now, looked up again next time
-            for key in missing if records is not None else ():
-                record = records.get(key.name)
-                self._urls[key] = image_url(record.image_uris, record.faces, key.face) if record else None
-            while len(self._urls) > KNOWN_URLS:
-                self._urls.popitem(last=False)
-        return {key: url for key in keys if (url := self._urls.get(key))}

@@ -55,7 +55,7 @@ class CardImageSource:
         return {key: found[url] for key, url in urls.items()}
 
 
-async def picture_file(view: TableView, data_dir: Path, api_url: str) -> bytes | None:
+async def picture_file(view: TableView, data_dir: Path, api_url: str, *, fmt: str = "webp") -> bytes | None:
     """A picture of ``view`` drawn with the card data and image cache kept in ``data_dir`` (the terminal's way:
     opened and closed around one picture); None when the image host did not give the images."""
     card_data = await CardData.open(data_dir, api_url)
@@ -64,7 +64,7 @@ async def picture_file(view: TableView, data_dir: Path, api_url: str) -> bytes |
         images = await CardImageSource(card_data if card_data.loaded else None, cache).images(view.keys())
         if images is None:
             return None
-        return await asyncio.to_thread(render_table, view, images)
+        return await asyncio.to_thread(render_table, view, images, fmt=fmt)
     finally:
         await cache.close()
         await card_data.close()

@@ -25,12 +25,15 @@ from bot.goldfish.picture_source import CardImageSource
 from bot.goldfish.service import is_loadable
 from bot.goldfish.store import StoredGame
 from bot.goldfish.tableview import TableView, table_view
+from bot.storage import StorageUnavailable
 from bot.text import clip
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "goldfish-table.webp"
 PICTURED = 4096
+# Drawings at once: each is CPU work in a thread; more would only queue behind the cores.
+DRAWING_AT_ONCE = 2
 ALT_TEXT = 1024
 
 
@@ -56,7 +59,9 @@ class TablePictures:
         self.display = display
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.source = CardImageSource(getattr(bot, "card_data", None), self.images)
-        self._pictured: OrderedDict[int, int] = OrderedDict()  # channel → the message showing a picture
+        # channel → (the message showing a picture, the game version it shows)
+        self._pictured: OrderedDict[int, tuple[int, int]] = OrderedDict()
+        self._drawing = asyncio.Semaphore(DRAWING_AT_ONCE)
 
     @property
     def images(self):
@@ -67,6 +72,8 @@ class TablePictures:
         if self.images is None or not is_loadable(record):
             return
         channel_id = record.channel_id
+        if self._pictured.get(channel_id) == (message_id, record.version) and channel_id not in self.tasks:
+            return  # the same game on the same message (a choice being made): the picture is already there
         previous = self.tasks.pop(channel_id, None)
         if previous is not None:
             previous.cancel()
@@ -95,7 +102,12 @@ class TablePictures:
 
     async def _draw(self, record: StoredGame, message_id: int) -> None:
         channel_id = record.channel_id
-        if not await self.display.pictures_on(record.guild_id, record.owner_id):
+        try:
+            wanted = await self.display.pictures_on(record.guild_id, record.owner_id)
+        except StorageUnavailable:
+            log.info("No goldfish picture for channel %s: the database did not answer", channel_id)
+            return
+        if not wanted:
             await self.remove(channel_id, message_id)
             return
         view = table_view(record.game)
@@ -104,13 +116,14 @@ class TablePictures:
             # The image host did not answer, or answered nonsense: the text table alone, tried again next time.
             await self.remove(channel_id, message_id)
             return
-        data = await asyncio.to_thread(render_table, view, images)
+        async with self._drawing:
+            data = await asyncio.to_thread(render_table, view, images)
         picture = discord.File(io.BytesIO(data), filename=FILE_NAME, description=alt_text(view))
         try:
             await self._message(channel_id, message_id).edit(attachments=[picture])
         except discord.NotFound:
             return
-        self._pictured[channel_id] = message_id
+        self._pictured[channel_id] = (message_id, record.version)
         self._pictured.move_to_end(channel_id)
         while len(self._pictured) > PICTURED:
             self._pictured.popitem(last=False)
@@ -129,7 +142,7 @@ class TablePictures:
 
     async def remove(self, channel_id: int, message_id: int | None = None) -> None:
         """Take the picture off the channel's table (``message_id``: only if it is that message)."""
-        shown = self._pictured.get(channel_id)
+        shown = self._pictured.get(channel_id, (None, 0))[0]
         if shown is None or (message_id is not None and shown != message_id):
             return
         del self._pictured[channel_id]

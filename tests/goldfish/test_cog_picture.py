@@ -21,7 +21,7 @@ from bot.images import IMAGE_HOST, user_agent
 from cogs.goldfish._picture import FILE_NAME as PICTURE
 from tests.cards.conftest import start_slash
 from tests.conftest import SCRYFALL_CARDS
-from tests.goldfish.cog_support import SLIDE_SIMPLE, choose, controls, fields, table
+from tests.goldfish.cog_support import SLIDE_FULL, SLIDE_SIMPLE, choose, controls, fields, table
 from tests.support.fake_images import FakeImageHost
 
 
@@ -188,3 +188,21 @@ async def test_every_copy_of_the_table_loses_its_controls_not_only_the_remembere
 
     await alice.slash(channel, "goldfish end")
     assert all(controls(copy) == [] for copy in copies)
+
+
+def picture_edits(env) -> int:
+    return sum(1 for r in env.http_requests if r.method == "PATCH" and "attachments" in str(r.json or ""))
+
+
+async def test_a_choice_that_does_not_change_the_game_does_not_draw_it_again(simcord_env, cog, channel, alice):
+    message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_FULL)).response
+    await alice.click(message, label="Mulligan")
+    await cog.pictures.settled()
+    drawn = picture_edits(simcord_env)
+    assert drawn == 2  # the first hand, then the hand after the mulligan
+
+    await alice.click(message, label="Keep (bottom 1)")  # asks which card to put on the bottom: same game
+    await cog.pictures.settled()
+
+    assert "gf:bottom:" in str(controls(message)) and picture_edits(simcord_env) == drawn
+    assert picture_of(simcord_env, table(channel)) is not None

@@ -17,6 +17,7 @@ from bot.goldfish.engine import Game
 from bot.goldfish.model import Action, Event, IllegalAction, UnreadableGame
 from bot.goldfish.stats import StatsDelta
 from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StoredGame, encode_state
+from bot.storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -199,6 +200,20 @@ class GameService:
         saved = record.with_game(game, version, events, text, kept)
         self.live.keep(saved)
         return saved
+
+    async def keep_tables(self, record: StoredGame, tables: list[int]) -> None:
+        """Save where the game's messages are now (a table posted again), so that after a restart every copy is
+        still known and loses its controls when the game ends. A game that moved on meanwhile is left alone."""
+        state = record.state
+        kept = tables[-TABLE_COPIES:]
+        if not isinstance(state, dict) or state.get("tables") == kept:
+            return
+        try:
+            async with self.lock(record.channel_id):
+                await self.store.keep_tables(record.channel_id, {**state, "tables": kept}, record.version)
+        except StorageUnavailable:
+            # The table is posted and remembered here; the game's next write saves the list.
+            log.info("Could not save the table messages of channel %s now", record.channel_id)
 
     async def undo(
         self, channel_id: int, user_id: int, seen: int | None = None, tables: list[int] | None = None

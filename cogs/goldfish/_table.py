@@ -96,6 +96,7 @@ class Tables:
             message = await interaction.original_response()
         forgotten = self.remember(record.channel_id, message.id)
         self.pictures.follow(record, message.id)
+        await self.service.keep_tables(record, self.tables[record.channel_id])
         # A copy pushed out of the remembered few would keep live controls nobody strips later.
         await self.strip(record.channel_id, forgotten)
 

@@ -175,21 +175,6 @@ async def test_a_server_can_turn_pictures_off_but_only_with_manage_server(simcor
     assert "turned pictures off" in again.response.content
 
 
-async def test_every_copy_of_the_table_loses_its_controls_not_only_the_remembered_ones(
-    simcord_env, cog, channel, alice
-):
-    first = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
-    copies = [first]
-    for _ in range(6):
-        copies.append((await alice.slash(channel, "goldfish status")).response)
-
-    assert controls(first) == []  # pushed out of the remembered copies: stripped at once
-    assert all(controls(copy) for copy in copies[2:])
-
-    await alice.slash(channel, "goldfish end")
-    assert all(controls(copy) == [] for copy in copies)
-
-
 def picture_edits(env) -> int:
     return sum(1 for r in env.http_requests if r.method == "PATCH" and "attachments" in str(r.json or ""))
 

@@ -17,7 +17,6 @@ from bot.goldfish.engine import Game
 from bot.goldfish.model import Action, Event, IllegalAction, UnreadableGame
 from bot.goldfish.stats import StatsDelta
 from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StoredGame, encode_state
-from bot.storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -202,18 +201,14 @@ class GameService:
         return saved
 
     async def keep_tables(self, record: StoredGame, tables: list[int]) -> None:
-        """Save where the game's messages are now (a table posted again), so that after a restart every copy is
+        """Save where the game's messages are now (tables posted again), so that after a restart every copy is
         still known and loses its controls when the game ends. A game that moved on meanwhile is left alone."""
         state = record.state
         kept = tables[-TABLE_COPIES:]
         if not isinstance(state, dict) or state.get("tables") == kept:
             return
-        try:
-            async with self.lock(record.channel_id):
-                await self.store.keep_tables(record.channel_id, {**state, "tables": kept}, record.version)
-        except StorageUnavailable:
-            # The table is posted and remembered here; the game's next write saves the list.
-            log.info("Could not save the table messages of channel %s now", record.channel_id)
+        async with self.lock(record.channel_id):
+            await self.store.keep_tables(record.channel_id, {**state, "tables": kept}, record.version)
 
     async def undo(
         self, channel_id: int, user_id: int, seen: int | None = None, tables: list[int] | None = None

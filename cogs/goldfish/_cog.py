@@ -83,6 +83,7 @@ class Goldfish(TableActions, commands.Cog):
         self.fetch_collection: CollectionFetcher | None = None
         self.pending: dict[str, PendingStart] = {}
         self.tables: dict[int, list[int]] = {}
+        self.unsaved: set[int] = set()
 
     async def cog_load(self) -> None:
         self.store = GameStore(self.bot.db)  # type: ignore[attr-defined]
@@ -94,6 +95,7 @@ class Goldfish(TableActions, commands.Cog):
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         close_simulations(self)
         await self.pictures.close()
+        await self.save_tables()
 
     # ------------------------------------------------------------ /goldfish start
 

@@ -14,6 +14,7 @@ import logging
 
 import discord
 
+from bot.errors import UserFacingError
 from bot.goldfish import IllegalAction
 from bot.goldfish.service import TABLE_COPIES, GameService, is_loadable
 from bot.goldfish.store import StoredGame
@@ -35,6 +36,20 @@ class Tables:
     service: GameService
     tables: dict[int, list[int]]
     pictures: TablePictures
+    unsaved: set[int]
+
+    async def save_tables(self) -> None:
+        """Save the table lists that changed since the games' last writes (tables posted again), when the bot
+        stops: after a restart every copy is known and loses its controls when its game ends. Saved here rather
+        than when posted, because /goldfish status is a read-only view that never waits for a writer."""
+        for channel_id in list(self.unsaved):
+            self.unsaved.discard(channel_id)
+            try:
+                record = await self.service.store.load(channel_id)
+                if record is not None and channel_id in self.tables:
+                    await self.service.keep_tables(record, self.tables[channel_id])
+            except UserFacingError as error:
+                log.warning("Could not save the table messages of channel %s: %s", channel_id, error)
 
     def known_tables(self, record: StoredGame) -> list[int]:
         known = self.tables.get(record.channel_id)
@@ -96,7 +111,7 @@ class Tables:
             message = await interaction.original_response()
         forgotten = self.remember(record.channel_id, message.id)
         self.pictures.follow(record, message.id)
-        await self.service.keep_tables(record, self.tables[record.channel_id])
+        self.unsaved.add(record.channel_id)  # saved with the game's next write, or when the bot stops
         # A copy pushed out of the remembered few would keep live controls nobody strips later.
         await self.strip(record.channel_id, forgotten)
 

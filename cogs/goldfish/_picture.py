@@ -122,6 +122,10 @@ class TablePictures:
         try:
             await self._message(channel_id, message_id).edit(attachments=[picture])
         except discord.NotFound:
+            return  # the table was deleted meanwhile
+        except discord.HTTPException as error:
+            # Without Attach Files in this channel (403), or Discord in trouble: the text table stays.
+            log.info("Could not attach the goldfish picture in channel %s: HTTP %s", channel_id, error.status)
             return
         self._pictured[channel_id] = (message_id, record.version)
         self._pictured.move_to_end(channel_id)
@@ -134,7 +138,7 @@ class TablePictures:
         if task is not None:
             task.cancel()
         self._pictured.pop(channel_id, None)
-        with contextlib.suppress(discord.NotFound):
+        with contextlib.suppress(discord.HTTPException):
             await self._message(channel_id, message_id).edit(attachments=[])
 
     def _message(self, channel_id: int, message_id: int) -> discord.PartialMessage:
@@ -146,5 +150,5 @@ class TablePictures:
         if shown is None or (message_id is not None and shown != message_id):
             return
         del self._pictured[channel_id]
-        with contextlib.suppress(discord.NotFound):
+        with contextlib.suppress(discord.HTTPException):
             await self._message(channel_id, shown).edit(attachments=[])

@@ -30,6 +30,11 @@ class CardImageSource:
         self.cache = cache
         self._urls: OrderedDict[CardKey, str | None] = OrderedDict()
 
+    @property
+    def ready(self) -> bool:
+        """Whether card images can be had at all: a local copy of the card data is loaded and a cache is open."""
+        return self.cache is not None and bool(getattr(self.card_data, "loaded", False))
+
     async def urls(self, keys: Iterable[CardKey]) -> dict[CardKey, str]:
         """The image address of each card the card data has one for (looked up once, then remembered)."""
         keys = list(keys)

@@ -4,7 +4,7 @@ The text table answers first, as always; the picture follows by an edit once its
 (:class:`bot.images.CardImages`, the bot's). A newer change of the same channel replaces a drawing still
 under way. When the image host does not give every image, the table stays text alone (no error shown) and
 the next change tries again; a card the card data has no image for (or only one on another host) is drawn
-as a frame. A player or a
+as a frame. Until a local copy of the card data is loaded (a first import under way) tables are text only. A player or a
 server that turned pictures off (``/goldfish view``) gets the text table only.
 """
 
@@ -69,8 +69,8 @@ class TablePictures:
 
     def follow(self, record: StoredGame, message_id: int) -> None:
         """Draw ``record``'s table and attach it to ``message_id`` in the background (tracked, errors logged)."""
-        if self.images is None or not is_loadable(record):
-            return
+        if not self.source.ready or not is_loadable(record):
+            return  # no card data yet (a first import under way): the text table alone
         channel_id = record.channel_id
         if self._pictured.get(channel_id) == (message_id, record.version) and channel_id not in self.tasks:
             return  # the same game on the same message (a choice being made): the picture is already there

@@ -8,17 +8,14 @@ import io
 import pytest
 from PIL import Image
 
-from bot.carddb.service import FILE_NAME
-from bot.carddb.update import update_from_file
 from bot.goldfish import Game, preset_decks
 from bot.goldfish.cli import play
 from bot.goldfish.picture import WIDTH
 from bot.goldfish.picture_source import picture_file
 from bot.goldfish.tableview import table_view
-from bot.images import DIRECTORY, IMAGE_HOST
-from tests.conftest import SCRYFALL_CARDS
+from bot.images import DIRECTORY
 from tests.goldfish.cog_support import SLIDE_SIMPLE
-from tests.support.fake_images import FakeImageHost
+from tests.support.fake_images import FakeImageHost, import_cards_on
 
 
 def run(game: Game, *lines: str, **options) -> list[str]:
@@ -65,15 +62,9 @@ def image_host():
 
 @pytest.fixture
 def data_dir_with_cards(tmp_path, image_host):
-    bulk = tmp_path / "cards.jsonl"
-    with SCRYFALL_CARDS.open(encoding="utf-8") as source, bulk.open("w", encoding="utf-8") as out:
-        for line in source:
-            for host in (f"https://{IMAGE_HOST}", "https://img.scryfall.com/cards"):
-                line = line.replace(host, image_host.base_url)
-            out.write(line)
     data_dir = tmp_path / "data"
     data_dir.mkdir()
-    update_from_file(data_dir / FILE_NAME, bulk)
+    import_cards_on(image_host, data_dir)
     return data_dir
 
 

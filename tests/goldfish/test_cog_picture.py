@@ -12,17 +12,14 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.carddb.service import FILE_NAME
-from bot.carddb.update import update_from_file
 from bot.client import CycleBot
 from bot.config import Config
 from bot.goldfish.picture import MAX_BYTES, WIDTH
-from bot.images import IMAGE_HOST, user_agent
+from bot.images import user_agent
 from cogs.goldfish._picture import FILE_NAME as PICTURE
 from tests.cards.conftest import start_slash
-from tests.conftest import SCRYFALL_CARDS
 from tests.goldfish.cog_support import SLIDE_FULL, SLIDE_SIMPLE, choose, controls, fields, table
-from tests.support.fake_images import FakeImageHost
+from tests.support.fake_images import FakeImageHost, import_cards_on
 
 
 @pytest.fixture
@@ -32,17 +29,10 @@ def image_host():
 
 
 @pytest.fixture
-def bot_config(data_dir, image_host, tmp_path) -> Config:
+def bot_config(data_dir, image_host) -> Config:
     """Card data whose image addresses name the fake image host (as the real data names Scryfall's), and the
     fake's host as SCRYFALL_API_URL's, the one other host the image cache asks."""
-    bulk = tmp_path / "cards.jsonl"
-    with SCRYFALL_CARDS.open(encoding="utf-8") as source, bulk.open("w", encoding="utf-8") as out:
-        for line in source:
-            # The sample holds older cards whose images are still named on Scryfall's former image host.
-            for host in (f"https://{IMAGE_HOST}", "https://img.scryfall.com/cards"):
-                line = line.replace(host, image_host.base_url)
-            out.write(line)
-    update_from_file(data_dir / FILE_NAME, bulk)
+    import_cards_on(image_host, data_dir)
     return Config(data_dir=data_dir, scryfall_api_url=image_host.base_url)
 
 

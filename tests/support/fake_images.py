@@ -15,12 +15,15 @@ import io
 import threading
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
 from tests.support.http_fake import ThreadedHTTPFake
 
 SMALL = (146, 204)
+# Where the sample's image addresses point: Scryfall's image host, and its former one for older cards.
+REAL_HOSTS = ("https://cards.scryfall.io", "https://img.scryfall.com/cards")
 
 
 def card_jpeg(path: str, size: tuple[int, int] = SMALL) -> bytes:
@@ -106,3 +109,22 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+
+def import_cards_on(host: FakeImageHost, data_dir: Path) -> None:
+    """Import the sample cards as the bot's local card data in ``data_dir``, their image addresses moved onto
+    ``host`` (as the real data names Scryfall's image host)."""
+    from bot.carddb.service import FILE_NAME
+    from bot.carddb.update import update_from_file
+    from tests.conftest import SCRYFALL_CARDS
+
+    bulk = Path(data_dir) / "sample-cards.jsonl"
+    with SCRYFALL_CARDS.open(encoding="utf-8") as source, bulk.open("w", encoding="utf-8") as out:
+        for line in source:
+            for real in REAL_HOSTS:
+                line = line.replace(real, host.base_url)
+            out.write(line)
+    try:
+        update_from_file(Path(data_dir) / FILE_NAME, bulk)
+    finally:
+        bulk.unlink()

@@ -12,6 +12,7 @@ from PIL import Image
 from bot.goldfish.picture import MAX_BYTES
 from cogs.goldfish._picture import FILE_NAME
 from tests.support.fake_discord import ATTACHMENT_SIZE_LIMIT, FakeDiscord
+from tests.support.fake_images import FakeImageHost, import_cards_on
 from tests.wire.test_processes import SLIDE_SIMPLE, command, goldfish
 
 
@@ -21,8 +22,19 @@ async def start_game(fake: FakeDiscord) -> dict:
     return await command(fake, fake.guild_id, "goldfish", goldfish("start", deck, seed))
 
 
-async def test_the_table_picture_is_an_attachment_discord_accepts(start_bot, wired: FakeDiscord):
-    await start_bot(["cogs.goldfish"])
+@pytest.fixture
+def image_host():
+    with FakeImageHost() as host:
+        yield host
+
+
+@pytest.fixture
+def card_data(data_dir, image_host):
+    import_cards_on(image_host, data_dir)
+
+
+async def test_the_table_picture_is_an_attachment_discord_accepts(start_bot, wired: FakeDiscord, card_data, image_host):
+    await start_bot(["cogs.goldfish"], scryfall_api_url=image_host.base_url)
 
     table = await start_game(wired)
     edit = f"/channels/{table['channel_id']}/messages/{table['id']}"

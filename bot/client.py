@@ -22,6 +22,8 @@ from bot import __version__
 from bot.carddb import CardData
 from bot.cards.lookup import CardSource
 from bot.config import Config
+from bot.images import DIRECTORY as IMAGES_DIRECTORY
+from bot.images import CardImages
 from bot.rules.service import RulesService
 from bot.scryfall import ScryfallClient
 from bot.scryfall.limiter import PostgresBudget
@@ -64,6 +66,7 @@ class CycleBot(commands.AutoShardedBot):
     scryfall: ScryfallClient
     card_data: CardData
     rules: RulesService
+    card_images: CardImages
 
     def __init__(self, config: Config, *, extensions: list[str] | None = None) -> None:
         intents = discord.Intents.default()
@@ -120,6 +123,8 @@ class CycleBot(commands.AutoShardedBot):
             # A rules file that cannot be read leaves /rule unavailable, not the whole bot.
             log.exception("Could not load the Comprehensive Rules")
             self.rules = RulesService(self.config)
+        # Card images for the goldfish table's picture: memory, then disk, then Scryfall's image host.
+        self.card_images = await CardImages.open(self.config.data_dir / IMAGES_DIRECTORY, self.config.scryfall_api_url)
         for name in self.extension_names:
             try:
                 await self.load_extension(name)
@@ -344,6 +349,9 @@ class CycleBot(commands.AutoShardedBot):
             card_data = getattr(self, "card_data", None)
             if card_data is not None:
                 await card_data.close()
+            card_images = getattr(self, "card_images", None)
+            if card_images is not None:
+                await card_images.close()
             scryfall = getattr(self, "scryfall", None)
             if scryfall is not None:
                 await scryfall.close()

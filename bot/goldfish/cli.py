@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Event, Game, IllegalAction
 from bot.goldfish.model import Action
+from bot.goldfish.picture import render_table
 from bot.goldfish.sim_cli import register_odds_commands
+from bot.goldfish.tableview import TableView, table_view
+
+# Draws a view as ``fmt`` ("webp" or "png"), or None when the card images could not be had.
+Draw = Callable[[TableView, str], bytes | None]
 
 HELP = """Commands (n = position in your hand, from 1; l = land number from 'lands'):
   hand                          show your hand with numbers
@@ -29,6 +36,8 @@ HELP = """Commands (n = position in your hand, from 1; l = land number from 'lan
   graveyard | library           your graveyard; your library by name (order hidden)
   undo                          take back the last action
   mulligan | keep [n ...]       London mulligan; keep, putting the chosen cards on the bottom
+  picture FILE                  save a picture of the table (FILE.webp, or FILE.png for PNG), drawn with
+                                the card images of the bot's data directory (BOT_DATA_DIR)
   status | log | help | quit"""
 
 
@@ -45,10 +54,39 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
     deck = preset_decks()[args.deck]
     game = Game.new(deck, seed=seed, on_the_play=not args.draw)
-    return play(game, input_fn=input, output=print)
+    return play(game, input_fn=input, output=print, draw=draw_with_card_images)
 
 
-def play(game: Game, *, input_fn: Callable[[str], str], output: Callable[..., None]) -> int:
+def draw_with_card_images(view: TableView, fmt: str) -> bytes | None:
+    """The bot's way: card images from the local card data and the image cache of ``BOT_DATA_DIR``."""
+    from bot.config import Config
+    from bot.goldfish.picture_source import picture_file
+
+    config = Config.from_env()
+    return asyncio.run(picture_file(view, config.data_dir, config.scryfall_api_url, fmt=fmt))
+
+
+def draw_frames(view: TableView, fmt: str) -> bytes:
+    """Without card images: every card drawn as a frame with its name and cost."""
+    return render_table(view, {}, fmt=fmt)
+
+
+def save_picture(game: Game, file: str, draw: Draw, output: Callable[..., None]) -> None:
+    path = Path(file).expanduser()
+    fmt = "png" if path.suffix.lower() == ".png" else "webp"
+    data = draw(table_view(game), fmt)
+    if data is None:
+        output("  The card images could not be fetched just now (is the network up?); try again in a moment.")
+        return
+    try:
+        path.write_bytes(data)
+    except OSError as error:
+        output(f"  Could not write {path}: {error.strerror or error}")
+        return
+    output(f"  Saved a picture of the table to {path} ({len(data) / 1024:.0f} KB).")
+
+
+def play(game: Game, *, input_fn: Callable[[str], str], output: Callable[..., None], draw: Draw = draw_frames) -> int:
     output(f"Goldfish: {game.deck_name}, seed {game.seed}, {'on the play' if game.on_the_play else 'on the draw'}.")
     output("Type 'help' for the commands.")
     show_hand(game, output)
@@ -66,6 +104,12 @@ def play(game: Game, *, input_fn: Callable[[str], str], output: Callable[..., No
         if command in ("quit", "exit", "q"):
             output(summary(game))
             return 0
+        if command == "picture":
+            if not rest:
+                output("  Say where to save it: picture FILE (FILE.webp, or FILE.png).")
+            else:
+                save_picture(game, " ".join(rest), draw, output)
+            continue
         if command == "undo":
             try:
                 game = game.undone()

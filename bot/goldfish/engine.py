@@ -1,9 +1,10 @@
 """Goldfish engine: rules-exact solitaire games for practising cycling (CR 702.29), with no Discord code.
 
-The opponent starts at 20 life and does nothing. Lands are played; non-land spells are not cast
-(this is cycling practice), with one exception: the payoff permanents whose abilities the engine
-models (see :mod:`bot.goldfish.scripts`) can be cast with ``cast`` so that their triggers and
-static abilities work. Every random step uses the game's own seeded ``random.Random``, so a game
+The opponent starts at 20 life and does nothing. Lands are played, and every spell can be cast when
+its cost can be paid (:mod:`bot.goldfish.casting`): a permanent resolves onto the battlefield and
+its creatures attack from the next turn, an instant or sorcery goes to the graveyard. What a card
+does is declared once in :mod:`bot.goldfish.scripts`; an effect the engine does not model is said
+so when the card is cast. Every random step uses the game's own seeded ``random.Random``, so a game
 is replayed from its seed and its action log.
 
 ``Game.apply(Action)`` is the one dispatcher: ``mulligan``, ``keep``, ``cycle``, ``play_land``,

@@ -237,8 +237,8 @@ def unmodelled_spell_text(card: Mapping[str, Any]) -> list[str]:
 def unmodelled_text(card: Mapping[str, Any]) -> list[str]:
     """The card's abilities about cycling or discarding that the engine does not model.
 
-    Cycling abilities themselves are always modelled; spell text is irrelevant because
-    non-land spells are not cast.
+    Cycling abilities themselves are always modelled; what a spell does when cast is reported
+    separately (:func:`unmodelled_spell_text`).
     """
     if card.get("name") in MODELLED:
         return []

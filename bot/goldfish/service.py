@@ -200,6 +200,16 @@ class GameService:
         self.live.keep(saved)
         return saved
 
+    async def keep_tables(self, record: StoredGame, tables: list[int]) -> None:
+        """Save where the game's messages are now (tables posted again), so that after a restart every copy is
+        still known and loses its controls when the game ends. A game that moved on meanwhile is left alone."""
+        state = record.state
+        kept = tables[-TABLE_COPIES:]
+        if not isinstance(state, dict) or state.get("tables") == kept:
+            return
+        async with self.lock(record.channel_id):
+            await self.store.keep_tables(record.channel_id, {**state, "tables": kept}, record.version)
+
     async def undo(
         self, channel_id: int, user_id: int, seen: int | None = None, tables: list[int] | None = None
     ) -> StoredGame:

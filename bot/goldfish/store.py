@@ -307,6 +307,15 @@ class GameStore:
             raise StaleGameError("the game changed since it was read; nothing was saved")
         return expected_version + 1
 
+    async def keep_tables(self, channel_id: int, state: dict[str, Any], version: int) -> bool:
+        """Write ``state`` over the game at exactly ``version`` without a new version: only the list of the game's
+        messages changed (a table posted again), which no action depends on. False when the game moved on (its
+        next write carries the list anyway)."""
+        sql = "UPDATE goldfish_games SET state = ? WHERE channel_id = ? AND version = ? RETURNING channel_id"
+        params = (_text(state), channel_id, version)
+        write = self.db.fetchall if self.db.dialect == "postgresql" else self.db.write_fetchall
+        return len(await write(sql, params)) == 1
+
     async def delete(self, channel_id: int, expected_version: int | None = None) -> bool:
         """Remove the channel's game (only if still at ``expected_version`` when given)."""
         async with self.db.transaction() as conn:

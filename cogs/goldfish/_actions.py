@@ -51,7 +51,8 @@ class TableActions(Tables):
         else:
             await interaction.response.edit_message(embed=embed, view=view)
         if interaction.message is not None:
-            self.remember(interaction.channel_id, interaction.message.id)
+            await self.strip(interaction.channel_id, self.remember(interaction.channel_id, interaction.message.id))
+            self.pictures.follow(record, interaction.message.id)
         await self.after_update(record)
 
     async def run(self, interaction: discord.Interaction, action: Action, *, seen: int | None, edit: bool) -> None:

@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot import limits
 from bot.errors import UserFacingError
 from bot.goldfish import Action, Game, IllegalAction, preset_decks
+from bot.goldfish.display import DisplayStore
 from bot.goldfish.service import GameService, game_of, is_loadable
 from bot.goldfish.store import GameStore
 from bot.text import escape, one_line
@@ -34,8 +35,10 @@ from cogs.goldfish._inputs import (
     permanent_named,
     preset,
 )
+from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import hand_embed, log_pages, stats_embed
 from cogs.goldfish._simulate import attach, close_simulations
+from cogs.goldfish._view import attach_view
 
 log = logging.getLogger(__name__)
 
@@ -80,15 +83,19 @@ class Goldfish(TableActions, commands.Cog):
         self.fetch_collection: CollectionFetcher | None = None
         self.pending: dict[str, PendingStart] = {}
         self.tables: dict[int, list[int]] = {}
+        self.unsaved: set[int] = set()
 
     async def cog_load(self) -> None:
         self.store = GameStore(self.bot.db)  # type: ignore[attr-defined]
         self.service = GameService(self.store)
+        self.pictures = TablePictures(self.bot, DisplayStore(self.bot.db))  # type: ignore[attr-defined]
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         close_simulations(self)
+        await self.pictures.close()
+        await self.save_tables()
 
     # ------------------------------------------------------------ /goldfish start
 
@@ -405,3 +412,4 @@ class Goldfish(TableActions, commands.Cog):
 
 
 attach(Goldfish.goldfish)
+attach_view(Goldfish.goldfish)

@@ -3,7 +3,8 @@
 The table's message id is remembered in memory and saved with the game's state on its next write,
 so it survives a restart. Slash commands edit the table and answer the player privately; the table
 is posted again only when there is none or it was deleted. When a game ends or is replaced, its
-older copies lose their controls.
+older copies lose their controls; so does a copy as soon as newer ones push it out of the few remembered,
+so no copy keeps live controls. The table's picture follows each change (:mod:`cogs.goldfish._picture`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import logging
 
 import discord
 
+from bot.errors import UserFacingError
 from bot.goldfish import IllegalAction
 from bot.goldfish.service import TABLE_COPIES, GameService, is_loadable
 from bot.goldfish.store import StoredGame
 from cogs._ui import NO_MENTIONS, reply
+from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import game_embed, game_view
 
 log = logging.getLogger(__name__)
@@ -32,6 +35,21 @@ class Tables:
     bot: discord.Client
     service: GameService
     tables: dict[int, list[int]]
+    pictures: TablePictures
+    unsaved: set[int]
+
+    async def save_tables(self) -> None:
+        """Save the table lists that changed since the games' last writes (tables posted again), when the bot
+        stops: after a restart every copy is known and loses its controls when its game ends. Saved here rather
+        than when posted, because /goldfish status is a read-only view that never waits for a writer."""
+        for channel_id in list(self.unsaved):
+            self.unsaved.discard(channel_id)
+            try:
+                record = await self.service.store.load(channel_id)
+                if record is not None and channel_id in self.tables:
+                    await self.service.keep_tables(record, self.tables[channel_id])
+            except UserFacingError as error:
+                log.warning("Could not save the table messages of channel %s: %s", channel_id, error)
 
     def known_tables(self, record: StoredGame) -> list[int]:
         known = self.tables.get(record.channel_id)
@@ -39,9 +57,12 @@ class Tables:
             known = self.tables[record.channel_id] = record.tables
         return known
 
-    def remember(self, channel_id: int, message_id: int, *, fresh: bool = False) -> None:
+    def remember(self, channel_id: int, message_id: int, *, fresh: bool = False) -> list[int]:
+        """``message_id`` is the channel's table now; returns the older copies no longer remembered."""
         tables = [] if fresh else [t for t in self.tables.get(channel_id, []) if t != message_id]
-        self.tables[channel_id] = [*tables, message_id][-TABLE_COPIES:]
+        tables.append(message_id)
+        self.tables[channel_id] = tables[-TABLE_COPIES:]
+        return tables[:-TABLE_COPIES]
 
     def partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         return self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)  # type: ignore[attr-defined]
@@ -88,7 +109,11 @@ class Tables:
         else:
             await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
             message = await interaction.original_response()
-        self.remember(record.channel_id, message.id)
+        forgotten = self.remember(record.channel_id, message.id)
+        self.pictures.follow(record, message.id)
+        self.unsaved.add(record.channel_id)  # saved with the game's next write, or when the bot stops
+        # A copy pushed out of the remembered few would keep live controls nobody strips later.
+        await self.strip(record.channel_id, forgotten)
 
     async def update_table(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
         """A slash command's answer: the table edited in place and a private note, or a new table if it's gone."""
@@ -103,6 +128,7 @@ class Tables:
             else:
                 done = "Done — the table above is updated" if mode is None else "The table above asks for your choice"
                 await reply(interaction, f"{done}: {jump_url(interaction, tables[-1])}", ephemeral=True)
+                self.pictures.follow(record, tables[-1])
                 await self.after_update(record)
                 return
         await self.post_table(interaction, record, mode=mode, note=note, deferred=interaction.response.is_done())

@@ -53,8 +53,9 @@ def start_slash(env, actor, channel, command: str, /, **options):
     from simcord.interactions import base_payload, build_options, nest_options, walk_to_subcommand
     from simcord.results import InteractionResult
 
-    root = _resolve_visible_command(actor, channel.id, command, AppCommandType.CHAT_INPUT)
-    leaf, nesting = walk_to_subcommand(root, [])
+    parts = command.split()  # "goldfish start": the group, then the subcommand
+    root = _resolve_visible_command(actor, channel.id, parts[0], AppCommandType.CHAT_INPUT)
+    leaf, nesting = walk_to_subcommand(root, parts[1:])
     leaf_options, _resolved = build_options(actor, command, leaf, options, channel_id=channel.id)
     data = {"id": root["id"], "name": root["name"], "type": root.get("type", AppCommandType.CHAT_INPUT)}
     data["options"] = nest_options(root, nesting, leaf_options)

@@ -35,6 +35,10 @@ COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 # Which callback types Discord accepts for each interaction type (2 command, 3 component, 4 autocomplete, 5 modal).
 CALLBACK_TYPES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 WAIT_TIMEOUT = 10.0
+# Discord's upload limit for a server without boosts (what interactions carry as attachment_size_limit), and the
+# most files one message may carry.
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+ATTACHMENTS_PER_MESSAGE = 10
 
 
 def _now() -> str:
@@ -97,6 +101,9 @@ class Recorded:
     status: int = 0  # what the fake answered; 0 until then
 
 
+RECORD = web.RequestKey("record", Recorded)
+
+
 def _accepted(record: Recorded) -> Any:
     assert 200 <= record.status < 300, f"the fake refused {record.method} {record.path} ({record.status})"
     return record.json
@@ -123,6 +130,7 @@ class FakeDiscord:
         self.interactions: dict[str, dict] = {}
         self.acknowledged: set[str] = set()
         self.messages: dict[str, dict] = {}
+        self.attachment_data: dict[str, bytes] = {}  # attachment id -> the uploaded bytes
         self.original: dict[str, str] = {}  # interaction token -> id of its original response
         self.sessions: dict[int, Session] = {}  # shard id -> its current session
         self.identified_shards: list[tuple[int, int]] = []  # the [id, count] of every IDENTIFY, in order
@@ -157,6 +165,7 @@ class FakeDiscord:
         r.add_post(API + "/webhooks/{app_id}/{token}", self._followup)
         for method in ("GET", "PATCH"):
             r.add_route(method, API + "/webhooks/{app_id}/{token}/messages/{message_id}", self._webhook_message)
+        r.add_patch(API + "/channels/{channel_id}/messages/{message_id}", self._edit_channel_message)
         r.add_get("/gateway", self._gateway)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -305,7 +314,7 @@ class FakeDiscord:
         interaction |= {"token": token, "version": 1, "member": member, "app_permissions": PERMISSIONS}
         interaction |= {"guild_id": guild_id, "guild": {"id": guild_id, "locale": "en-US", "features": []}}
         interaction |= {"channel_id": channel["id"], "channel": channel, "entitlements": [], "context": 0}
-        interaction |= {"locale": "en-GB", "guild_locale": "en-US", "attachment_size_limit": 10 * 1024 * 1024}
+        interaction |= {"locale": "en-GB", "guild_locale": "en-US", "attachment_size_limit": ATTACHMENT_SIZE_LIMIT}
         return interaction | {"authorizing_integration_owners": {"0": guild_id}} | extra
 
     def command_interaction(
@@ -362,6 +371,7 @@ class FakeDiscord:
         body = await _body(request)
         path = request.path.removeprefix(API)
         record = Recorded(request.method, path, dict(request.query), body, request.headers.get("Authorization"))
+        request[RECORD] = record  # a multipart body is read by its handler, which fills in ``json``
         self.requests.append(record)
         # Interaction callbacks and webhooks are authorised by their token in the path, not by a header.
         needs_auth = not path.startswith(("/interactions/", "/webhooks/")) and path != "/gateway"
@@ -466,6 +476,64 @@ class FakeDiscord:
         if token is None or message is None or self._owner_token.get(message_id, token) != token:
             return _error(404, "Unknown Message", 10008)
         return _json(self._edit(message, await _body(request) or {}) if request.method == "PATCH" else message)
+
+    async def _multipart(self, request: web.Request) -> tuple[dict, dict[int, tuple[str, bytes]]] | web.Response:
+        """A multipart message body: its ``payload_json`` and its ``files[n]``, or Discord's refusal of a file over
+        the upload limit (413, code 40005) or of more files than a message may carry."""
+        payload: dict = {}
+        files: dict[int, tuple[str, bytes]] = {}
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if part.name == "payload_json":
+                payload = json.loads(await part.text())
+            elif part.name and (found := re.fullmatch(r"files\[(\d+)\]", part.name)):
+                data = bytearray()
+                while chunk := await part.read_chunk():
+                    data += chunk
+                    if len(data) > ATTACHMENT_SIZE_LIMIT:
+                        return _error(413, "Request entity too large", 40005)
+                files[int(found[1])] = (part.filename or "file", bytes(data))
+        if len(files) > ATTACHMENTS_PER_MESSAGE:
+            return _error(400, "Invalid Form Body (files: too many)", 50035)
+        request[RECORD].json = payload
+        return payload, files
+
+    async def _edit_channel_message(self, request: web.Request) -> web.Response:
+        """Edit a message of the bot (its own only, 50005 otherwise): content, embeds, components, attachments.
+        ``attachments`` lists what the message keeps: existing ones by id, new uploads by their ``files[n]``
+        index; the uploaded bytes are kept in ``attachment_data`` by attachment id."""
+        message = self.messages.get(request.match_info["message_id"])
+        if message is None or message["channel_id"] != request.match_info["channel_id"]:
+            return _error(404, "Unknown Message", 10008)
+        if message["author"]["id"] != self.bot_id:
+            return _error(403, "Cannot edit a message authored by another user", 50005)
+        if request.content_type == "multipart/form-data":
+            parsed = await self._multipart(request)
+            if isinstance(parsed, web.Response):
+                return parsed
+            body, files = parsed
+        else:
+            body, files = await _body(request) or {}, {}
+        if "attachments" in body:
+            kept = {a["id"]: a for a in message.get("attachments") or []}
+            attachments = []
+            for item in body["attachments"] or []:
+                if str(item.get("id")) in kept:
+                    attachments.append(kept[str(item["id"])])
+                    continue
+                upload = files.get(int(item["id"])) if str(item.get("id")).isdigit() else None
+                if upload is None:
+                    return _error(400, "Invalid Form Body (attachments: unknown id)", 50035)
+                filename, data = upload
+                attachment_id = self.snowflake()
+                self.attachment_data[attachment_id] = data
+                attachments.append(
+                    {"id": attachment_id, "filename": item.get("filename") or filename, "size": len(data)}
+                    | {"description": item.get("description"), "url": f"https://cdn.fake/{attachment_id}/{filename}"}
+                    | {"proxy_url": f"https://media.fake/{attachment_id}/{filename}"}
+                )
+            message["attachments"] = attachments
+        return _json(self._edit(message, body))
 
     # -- gateway -----------------------------------------------------------------------------------------
 

@@ -55,7 +55,8 @@ async def start_bot(wired: FakeDiscord, data_dir: Path) -> AsyncIterator[StartBo
     started: list[tuple[CycleBot, asyncio.Task]] = []
 
     async def start(extensions: list[str] | None = None, **settings) -> CycleBot:
-        config = Config(token=Secret(TOKEN), data_dir=data_dir, scryfall_api_url="http://127.0.0.1:9", **settings)
+        settings = {"scryfall_api_url": "http://127.0.0.1:9"} | settings
+        config = Config(token=Secret(TOKEN), data_dir=data_dir, **settings)
         bot = CycleBot(config, extensions=WIRE_EXTENSIONS if extensions is None else extensions)
         bot._connection.guild_ready_timeout = 0.1  # discord.py waits this long after the last GUILD_CREATE
         task = asyncio.create_task(bot.start(TOKEN))

@@ -219,7 +219,7 @@ def hint_seed(game: Game) -> int:
     return game_seed(game.seed, len(game.actions))
 
 
-def _paired_gain(better: Figures, worse: Figures) -> tuple[float, float]:
+def paired_gain(better: Figures, worse: Figures) -> tuple[float, float]:
     """Mean and standard error of how many turns sooner ``better`` kills than ``worse``, rollout by rollout."""
     diffs = [w.kill_turn - b.kill_turn for b, w in zip(better.outcomes, worse.outcomes, strict=True)]
     n = len(diffs)
@@ -244,7 +244,7 @@ def rank(game: Game, measured: Sequence[Figures], policy_action: Action, seed: i
         return Advice(
             decision, best.action, policy_action, "policy" if best is mine else "rollouts", tuple(usable), 0.0, seed
         )
-    gain, error = _paired_gain(best, mine)
+    gain, error = paired_gain(best, mine)
     if gain >= MARGIN and gain > 2 * error:
         return Advice(decision, best.action, policy_action, "rollouts", tuple(usable), gain, seed)
     usable.remove(mine)

@@ -82,9 +82,9 @@ def player_game(game: Game) -> PlayerGame:
 # ------------------------------------------------------------------ the deck in simulation
 
 
-def review_settings(game: Game) -> Settings:
+def review_settings(game: Game, games: int = REVIEW_GAMES) -> Settings:
     """The simulation a game is compared with: ``/goldfish simulate games:1000 turns:20 seed:1`` on its side."""
-    return Settings(games=REVIEW_GAMES, turns=MAX_TURNS, on_the_play=game.on_the_play, seed=REVIEW_SEED)
+    return Settings(games=games, turns=MAX_TURNS, on_the_play=game.on_the_play, seed=REVIEW_SEED)
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from bot.goldfish.service import game_of
 from bot.goldfish.store import StoredGame
 from bot.text import clip, escape
 from cogs._ui import NO_MENTIONS, reply
-from cogs.goldfish._render import game_embed
+from cogs.goldfish._render import game_embed, game_view
 from cogs.goldfish._simulate import simulation_pool
 
 log = logging.getLogger(__name__)
@@ -242,7 +242,9 @@ class Coaching:
             table = game_embed(record)
             if len(table) + len(embed) <= limits.EMBED_TOTAL:
                 try:
-                    await channel.get_partial_message(message_id).edit(embeds=[table, embed])
+                    # The controls are sent again: a finished game's table keeps New game and Replay, an ended one none.
+                    view = game_view(record) if game.phase == "over" else None
+                    await channel.get_partial_message(message_id).edit(embeds=[table, embed], view=view)
                     posted = True
                 except discord.HTTPException:
                     log.info("The table of a finished goldfish game in channel %s is gone", record.channel_id)

@@ -165,8 +165,8 @@ def rollout(game: Game, action: Action, seed: int, horizon: int = HORIZON) -> Ou
     Raises :class:`IllegalAction` when the engine refuses ``action`` itself.
     """
     twin = game.clone()
-    shuffler = random.Random(seed)
-    shuffler.shuffle(twin.library)
+    twin.library.sort(key=lambda card: card.iid)  # the hidden order plays no part: the same cards, the same shuffle
+    random.Random(seed).shuffle(twin.library)
     twin.rng = random.Random(seed + 1)
     first = _first_land_turn(game)
     last = first + LAND_LOOKAHEAD - 1

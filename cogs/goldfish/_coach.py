@@ -224,6 +224,8 @@ class Coaching:
             await state.results.record(record.owner_id, f"{record.channel_id}:{record.created_at}", result)
         except UserFacingError:  # the database is down: the game is saved, only its line in the trend is lost
             log.warning("Could not record a finished goldfish game in channel %s", record.channel_id)
+        if not getattr(self.bot.config, "goldfish_reviews", True):  # type: ignore[attr-defined]
+            return
         task = asyncio.create_task(self._post_review(record, game, message_id))
         state.tasks.add(task)
         task.add_done_callback(self._review_done)

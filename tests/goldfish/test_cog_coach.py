@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -13,6 +14,11 @@ from cogs.goldfish._coach import coach_state
 from tests.goldfish.cog_support import SLIDE_SIMPLE, controls, fields, game_of, stored, table
 
 REVIEW_GAMES = 120  # the review's simulation, smaller than the bot's so the tests stay quick
+
+
+@pytest.fixture
+def bot_config(bot_config):
+    return dataclasses.replace(bot_config, goldfish_reviews=True)
 
 
 @pytest.fixture

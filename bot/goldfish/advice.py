@@ -126,6 +126,8 @@ def hint_sentence(game: Game, advice: Advice) -> str:
         return f"{why}. I ran out of time measuring the moves, so this is the policy's move, not a measured one."
     if advice.basis == "only":
         return f"{why}. It is the only move you have."
+    if advice.basis == "unmeasured":
+        return f"{why}. This is the policy's choice: choices of several cards are not played out."
     best = advice.figures_of(advice.best)
     if advice.basis == "rollouts":
         policy_figures = advice.figures_of(advice.policy_move)

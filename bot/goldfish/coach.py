@@ -73,7 +73,8 @@ class Advice:
 
     ``basis``: ``"rollouts"`` (the best measured move is clearly better than the policy's),
     ``"policy"`` (no move measured clearly better, so the policy's), ``"only"`` (one legal move),
-    ``"timeout"`` (the rollouts did not finish in time: the policy's move, unmeasured).
+    ``"unmeasured"`` (a choice of several cards: the policy's, not played out), ``"timeout"`` (the rollouts
+    did not finish in time: the policy's move, unmeasured).
     ``figures`` are best first; ``gain`` is how many turns sooner the recommended move kills than the
     policy's, on average over the same rollouts.
     """
@@ -251,6 +252,16 @@ def rank(game: Game, measured: Sequence[Figures], policy_action: Action, seed: i
     return Advice(decision, policy_action, policy_action, "policy", (mine, *usable), 0.0, seed)
 
 
+def without_rollouts(game: Game, moves: Sequence[Action]) -> Advice | None:
+    """The advice when there is nothing to measure: one legal move (``"only"``), or a choice of several cards,
+    whose combinations are not played out (``"unmeasured"``: the policy's choice)."""
+    if len(moves) != 1:
+        return None
+    decision = game.decision()
+    basis = "unmeasured" if decision.count > 1 else "only"
+    return Advice(decision.kind, moves[0], moves[0], basis, (), 0.0, hint_seed(game))
+
+
 def timed_out(game: Game) -> Advice:
     """The policy's move, unmeasured: the rollouts did not finish in time."""
     move = policy_move(game)
@@ -270,7 +281,8 @@ def advise(
         raise IllegalAction("The game is over: there is no move to recommend.")
     moves = candidates(game, also)
     base = hint_seed(game)
-    if len(moves) == 1:
-        return Advice(game.decision().kind, moves[0], moves[0], "only", (), 0.0, base)
+    unmeasured = without_rollouts(game, moves)
+    if unmeasured is not None:
+        return unmeasured
     measured = measure_fn(game, moves, rollout_seeds(base, 0, rollouts), horizon)
     return rank(game, measured, moves[0], base)

@@ -27,6 +27,7 @@ REVIEW_GAMES = 1000
 REVIEW_SEED = 1
 REVIEW_ROLLOUTS = 12  # per candidate at each decision: a review measures dozens of decisions
 MOMENTS = 3
+REVIEW_POINTS = 60  # decisions played out, from the first: a long game's review takes no longer than this many
 CACHED_DECKS = 64
 
 
@@ -162,8 +163,8 @@ class Moment:
     rollouts: int
 
 
-def decision_points(game: Game) -> list[int]:
-    """The positions in the action log where the player chose among several moves (replayed to find out)."""
+def decision_points(game: Game, limit: int = REVIEW_POINTS) -> list[int]:
+    """The first ``limit`` positions in the action log where the player chose among several moves (replayed)."""
     if not game.replayable:
         return []
     replay = Game.new(game.deck(), seed=game.seed, on_the_play=game.on_the_play)
@@ -172,6 +173,8 @@ def decision_points(game: Game) -> list[int]:
         legal = replay.legal_actions()
         if len(legal) > 1 or replay.decision().count:
             points.append(index)
+            if len(points) >= limit:
+                break
         replay.apply(action)
     return points
 

@@ -88,8 +88,9 @@ async def measured_advice(cog: object, game: Game, deadline: float) -> coach.Adv
     """The coach's advice, its rollouts split over the pool's workers; the policy's move past ``deadline``."""
     moves = coach.candidates(game)
     base = coach.hint_seed(game)
-    if len(moves) == 1:
-        return coach.Advice(game.decision().kind, moves[0], moves[0], "only", (), 0.0, base)
+    unmeasured = coach.without_rollouts(game, moves)
+    if unmeasured is not None:
+        return unmeasured
     pool = simulation_pool(cog)
     seeds = coach.rollout_seeds(base, 0, coach.ROLLOUTS)
     calls = [pool.call(coach.measure, game, moves, part, coach.HORIZON) for part in _halves(seeds, pool.workers)]
@@ -110,12 +111,17 @@ async def measured_review(cog: object, game: Game) -> Review:
     deck = game.deck()
     report = state.reports.get(deck, settings)
     if report is None:
-        report = await pool.simulate(deck, settings)
-        state.reports.put(deck, settings, report)
+        try:
+            report = await pool.simulate(deck, settings)
+        except IllegalAction:  # the pool is busy with other simulations: the review goes without the deck's figures
+            log.info("No simulation for a goldfish review: the pool is busy")
+        else:
+            state.reports.put(deck, settings, report)
     points = decision_points(game)
     parts = await asyncio.gather(*(pool.call(moments_at, game, part) for part in _halves(points, pool.workers)))
     found = [moment for part in parts for moment in part]
-    return Review(player, deck_figures(report, player), tuple(top_moments(found)))
+    figures = deck_figures(report, player) if report is not None else None
+    return Review(player, figures, tuple(top_moments(found)))
 
 
 # ------------------------------------------------------------------ embeds

@@ -7,8 +7,10 @@ import pytest
 from bot.goldfish import Action, Game, preset_decks
 from bot.goldfish.advice import hint_sentence, review_lines
 from bot.goldfish.coach import Figures, Outcome, advise, candidates, measure, merge, rank, rollout_seeds
+from bot.goldfish.decks import bundled_cards
 from bot.goldfish.results import GameResult, trend
 from bot.goldfish.review import ReportCache, deck_figures, player_game, review_here, review_settings
+from bot.goldfish.scenario import position
 from bot.goldfish.simulate import SimulationPool, policy_step, simulate_here
 from tests.goldfish.cog_support import SLIDE_SIMPLE
 
@@ -128,3 +130,13 @@ def test_trend_gives_the_median_kill_turn_per_deck_newest_deck_first():
     assert (slide.deck_name, slide.games, slide.wins, slide.median_kill_turn) == ("Astral Slide", 4, 3, 9)
     assert slide.kill_turns == (8, 11, 9)  # oldest first
     assert ramp.median_kill_turn is None and ramp.games == 1
+
+
+def test_a_choice_of_several_cards_is_the_policys_and_says_it_is_not_played_out():
+    hand = ["Street Wraith", "Plains", "Secluded Steppe", "Lightning Rift"] * 2 + ["Plains"]
+    game = position(bundled_cards(), hand=hand, library=["Plains"] * 10, lands=["Plains"])
+    game.apply(Action("next"))  # nine cards in hand: cleanup asks for two discards (514.1)
+    assert game.decision().count == 2
+    advice = advise(game)
+    assert advice.basis == "unmeasured" and advice.best.kind == "discard" and len(advice.best.cards) == 2
+    assert "not played out" in hint_sentence(game, advice)

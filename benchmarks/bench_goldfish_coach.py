@@ -56,7 +56,7 @@ def positions(count: int) -> list[Game]:
 def hint(pool: SimulationPool, game: Game) -> float:
     start = time.perf_counter()
     moves = coach.candidates(game)
-    seeds = coach.rollout_seeds(coach.hint_seed(game), 0, coach.ROLLOUTS)
+    seeds = coach.rollout_seeds(coach.hint_seed(game), 0, coach.rollouts_for(len(moves)))
     half = len(seeds) // 2
     futures = [pool.executor.submit(coach.measure, game, moves, part) for part in (seeds[:half], seeds[half:])]
     coach.rank(game, coach.merge([f.result() for f in futures]), moves[0])
@@ -101,6 +101,9 @@ def main() -> int:
         times = [hint(pool, game) for game in games]
         report.add("hint p50", median(times), " s")
         report.add("hint p99", percentile(times, 0.99), " s", at_most=HINT_TARGET_SECONDS)
+        if args.games <= 0:
+            report.print()
+            return report.exit_code()
         started = time.perf_counter()
         tune = duel_set(pool, TUNE_BASE, TUNE_GAMES)
         test = duel_set(pool, TEST_BASE, args.games)

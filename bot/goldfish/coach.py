@@ -27,7 +27,9 @@ from bot.goldfish.engine import Game
 from bot.goldfish.model import Action, IllegalAction
 from bot.goldfish.simulate import MAX_TURNS, PolicyError, game_seed, play_on
 
-ROLLOUTS = 32  # per candidate, for a hint
+ROLLOUTS = 32  # per candidate, for a hint with up to ROLLOUT_BUDGET // ROLLOUTS candidates
+ROLLOUT_BUDGET = 240  # rollouts in all: more candidates (many search targets) get fewer each
+MIN_ROLLOUTS = 8
 HORIZON = MAX_TURNS
 LAND_LOOKAHEAD = 2  # "the next two land drops"
 MARGIN = 0.2  # turns: a smaller gain over the policy's move is not worth departing from it
@@ -215,6 +217,11 @@ def merge(parts: Sequence[Sequence[Figures]]) -> list[Figures]:
     ]
 
 
+def rollouts_for(candidates: int, rollouts: int = ROLLOUTS) -> int:
+    """Rollouts per candidate: ``rollouts``, fewer when that many candidates would pass the budget."""
+    return max(MIN_ROLLOUTS, min(rollouts, ROLLOUT_BUDGET // max(candidates, 1)))
+
+
 def hint_seed(game: Game) -> int:
     """The base seed of a position's rollouts: the same position (game seed, moves made) gets the same hint."""
     return game_seed(game.seed, len(game.actions))
@@ -284,5 +291,5 @@ def advise(
     unmeasured = without_rollouts(game, moves)
     if unmeasured is not None:
         return unmeasured
-    measured = measure_fn(game, moves, rollout_seeds(base, 0, rollouts), horizon)
+    measured = measure_fn(game, moves, rollout_seeds(base, 0, rollouts_for(len(moves), rollouts)), horizon)
     return rank(game, measured, moves[0], base)

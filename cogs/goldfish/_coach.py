@@ -92,7 +92,7 @@ async def measured_advice(cog: object, game: Game, deadline: float) -> coach.Adv
     if unmeasured is not None:
         return unmeasured
     pool = simulation_pool(cog)
-    seeds = coach.rollout_seeds(base, 0, coach.ROLLOUTS)
+    seeds = coach.rollout_seeds(base, 0, coach.rollouts_for(len(moves)))
     calls = [pool.call(coach.measure, game, moves, part, coach.HORIZON) for part in _halves(seeds, pool.workers)]
     try:
         parts = await asyncio.wait_for(asyncio.gather(*calls), deadline)

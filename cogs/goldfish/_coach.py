@@ -257,7 +257,11 @@ class Coaching:
                 except discord.HTTPException:
                     log.info("The table of a finished goldfish game in channel %s is gone", record.channel_id)
         if not posted:
-            await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
+            try:
+                await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException:  # the channel is gone or closed to the bot: the review is dropped
+                log.info("Could not post a goldfish review in channel %s", record.channel_id)
+                return
         coach_state(self).reviews += 1
 
     async def _still_this_game(self, record: StoredGame) -> bool:

@@ -123,7 +123,7 @@ def hint_sentence(game: Game, advice: Advice) -> str:
     """The recommendation and why, in one or two sentences."""
     why = _why(game, advice.best)
     if advice.basis == "timeout":
-        return f"{why}. I ran out of time measuring the moves, so this is the policy's move, not a measured one."
+        return f"{why}. I couldn't measure the moves in time, so this is the policy's move, not a measured one."
     if advice.basis == "only":
         return f"{why}. It is the only move you have."
     if advice.basis == "unmeasured":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures.process import BrokenProcessPool
 
 import discord
 from discord import app_commands
@@ -43,6 +44,7 @@ from cogs.goldfish._simulate import simulation_pool
 log = logging.getLogger(__name__)
 
 HINT_SECONDS = 2.5  # the rollouts' share of a hint; the answer itself is deferred at once
+MAX_HINTS = 4  # hints measured at once; more get the policy's move at once rather than queue behind them
 SHOWN_CANDIDATES = 6
 GOLD = discord.Colour.gold()
 
@@ -64,6 +66,7 @@ class CoachState:
         self.hint_seconds = HINT_SECONDS
         self.review_games = REVIEW_GAMES
         self.reviews = 0
+        self.hints_running = 0
 
     def close(self) -> None:
         for task in self.tasks:
@@ -85,20 +88,32 @@ def _halves(items: list, parts: int) -> list[list]:
 
 
 async def measured_advice(cog: object, game: Game, deadline: float) -> coach.Advice:
-    """The coach's advice, its rollouts split over the pool's workers; the policy's move past ``deadline``."""
+    """The coach's advice, its rollouts split over the pool's workers; the policy's move past ``deadline``, when
+    ``MAX_HINTS`` hints are already being measured, or when a worker died."""
     moves = coach.candidates(game)
     base = coach.hint_seed(game)
     unmeasured = coach.without_rollouts(game, moves)
     if unmeasured is not None:
         return unmeasured
+    state = coach_state(cog)
+    if state.hints_running >= MAX_HINTS:
+        log.info("Goldfish hints are busy; answered with the policy's move")
+        return coach.timed_out(game)
     pool = simulation_pool(cog)
     seeds = coach.rollout_seeds(base, 0, coach.rollouts_for(len(moves)))
-    calls = [pool.call(coach.measure, game, moves, part, coach.HORIZON) for part in _halves(seeds, pool.workers)]
+    state.hints_running += 1
     try:
+        calls = [pool.call(coach.measure, game, moves, part, coach.HORIZON) for part in _halves(seeds, pool.workers)]
         parts = await asyncio.wait_for(asyncio.gather(*calls), deadline)
     except TimeoutError:
         log.info("A goldfish hint ran out of time; answered with the policy's move")
         return coach.timed_out(game)
+    except BrokenProcessPool:
+        log.exception("A worker process died measuring a goldfish hint")
+        pool.close()  # the next use starts a new pool
+        return coach.timed_out(game)
+    finally:
+        state.hints_running -= 1
     return coach.rank(game, coach.merge(parts), moves[0], base)
 
 
@@ -118,10 +133,16 @@ async def measured_review(cog: object, game: Game) -> Review:
         else:
             state.reports.put(deck, settings, report)
     points = decision_points(game)
-    parts = await asyncio.gather(*(pool.call(moments_at, game, part) for part in _halves(points, pool.workers)))
-    found = [moment for part in parts for moment in part]
+    try:
+        parts = await asyncio.gather(*(pool.call(moments_at, game, part) for part in _halves(points, pool.workers)))
+    except BrokenProcessPool:
+        log.exception("A worker process died measuring a goldfish review")
+        pool.close()
+        moments = None
+    else:
+        moments = tuple(top_moments([moment for part in parts for moment in part]))
     figures = deck_figures(report, player) if report is not None else None
-    return Review(player, figures, tuple(top_moments(found)))
+    return Review(player, figures, moments)
 
 
 # ------------------------------------------------------------------ embeds

@@ -10,7 +10,7 @@ import pytest
 from bot.goldfish import Game, preset_decks
 from bot.goldfish.review import deck_figures, player_game, review_settings
 from bot.goldfish.simulate import policy_step, simulate_here
-from cogs.goldfish._coach import coach_state
+from cogs.goldfish._coach import MAX_HINTS, coach_state
 from tests.goldfish.cog_support import SLIDE_SIMPLE, controls, fields, game_of, stored, table
 
 REVIEW_GAMES = 120  # the review's simulation, smaller than the bot's so the tests stay quick
@@ -93,9 +93,21 @@ async def test_hint_out_of_time_gives_the_policys_move_and_says_so(simcord_env, 
     result = await alice.slash(channel, "goldfish hint")
 
     assert result.ephemeral
-    assert "ran out of time" in result.response.embeds[0].description
+    assert "couldn't measure the moves in time" in result.response.embeds[0].description
     assert "policy's move" in result.response.embeds[0].description
     assert not result.response.embeds[0].fields  # nothing measured, no figures claimed
+
+
+async def test_hint_when_hints_are_busy_gives_the_policys_move_at_once(simcord_env, channel, alice, cog):
+    message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
+    await alice.click(message, label="Keep")
+    coach_state(cog).hints_running = MAX_HINTS
+
+    result = await alice.slash(channel, "goldfish hint")
+
+    assert "policy's move" in result.response.embeds[0].description
+    assert getattr(cog, "simulations", None) is None  # nothing was queued behind the running hints
+    coach_state(cog).hints_running = 0
 
 
 async def test_hint_refusals_are_private(simcord_env, channel, alice, bob, cog):

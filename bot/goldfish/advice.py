@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.goldfish.coach import HORIZON, Advice, Figures
 from bot.goldfish.engine import Game
-from bot.goldfish.model import Action
+from bot.goldfish.model import Action, IllegalAction
 from bot.goldfish.policy import is_payoff, lands_out
 from bot.goldfish.review import DeckFigures, Moment, PlayerGame, Review
 
@@ -49,16 +49,23 @@ def move_text(game: Game, action: Action) -> str:
     return "Go on to the next turn" if game.phase == "main" else "Go on"
 
 
-def _untapped(game: Game) -> str:
+def _tapping(game: Game, action: Action) -> str:
+    """The lands the move would tap, as the engine chooses them: "tapping Forest ×2" (empty when none)."""
+    twin = game.clone()
+    try:
+        twin.apply(action)
+    except IllegalAction:
+        return ""
+    untapped = {p.iid for p in game.battlefield if not p.tapped}
     lands: dict[str, int] = {}
-    for permanent in game.battlefield:
-        if not permanent.tapped and not permanent.token and game.is_land(permanent.name):
-            lands[permanent.name] = lands.get(permanent.name, 0) + 1
+    for permanent in twin.battlefield:
+        if permanent.tapped and permanent.iid in untapped:
+            name = twin.permanent_name(permanent)
+            lands[name] = lands.get(name, 0) + 1
     if not lands:
         return ""
-    total = sum(lands.values())
     parts = [name if n == 1 else f"{name} ×{n}" for name, n in lands.items()]
-    return f"your {_count(total)} untapped land{'s' if total != 1 else ''} ({', '.join(parts)})"
+    return "tapping " + (" and ".join(parts) if len(parts) <= 2 else ", ".join(parts[:-1]) + " and " + parts[-1])
 
 
 def _lower_first(text: str) -> str:
@@ -72,7 +79,7 @@ def _why(game: Game, action: Action) -> str:
         option = next(
             (o for o in game.cycle_options() if o.iid == action.iid and o.ability_index == action.ability), None
         )
-        paid = _untapped(game)
+        paid = _tapping(game, action)
         reasons = []
         if game.land_played and game.phase == "main":
             reasons.append("your land drop is used")
@@ -82,7 +89,7 @@ def _why(game: Game, action: Action) -> str:
             reasons.append(f"{name} is no use in hand on turn {max(game.turn, 1)}")
         elif game.is_land(name):
             reasons.append(f"you have {_count(lands_out(game))} lands out and another land in hand")
-        how = f" with {paid}" if paid else ""
+        how = f", {paid}" if paid else ""
         label = f" ({option.label})" if option else ""
         return f"{move_text(game, action)}{label}{how}" + (": " + " and ".join(reasons) if reasons else "")
     if action.kind == "play":

@@ -140,3 +140,14 @@ def test_a_choice_of_several_cards_is_the_policys_and_says_it_is_not_played_out(
     advice = advise(game)
     assert advice.basis == "unmeasured" and advice.best.kind == "discard" and len(advice.best.cards) == 2
     assert "not played out" in hint_sentence(game, advice)
+
+
+def test_a_hint_says_the_move_the_lands_it_taps_and_why():
+    game = position(bundled_cards(), hand=["Winged Shepherd"], library=["Plains"] * 12, lands=["Plains", "Mountain"])
+    game.land_played = True
+    advice = advise(game, rollouts=4)
+    sentence = hint_sentence(game, advice)
+    assert advice.best.kind == "cycle"
+    assert sentence.startswith("Cycle Winged Shepherd (Cycling {W}), tapping Plains: your land drop is used")
+    assert "Winged Shepherd is no use in hand on turn 1" in sentence
+    assert "no kill by turn 20" in sentence  # a library of Plains never kills: the figures say so

@@ -21,7 +21,7 @@ from bot.errors import UserFacingError
 from bot.goldfish import coach
 from bot.goldfish.advice import figure_line, hint_sentence, review_lines
 from bot.goldfish.engine import Game
-from bot.goldfish.model import IllegalAction
+from bot.goldfish.model import IllegalAction, UnreadableGame
 from bot.goldfish.results import RECENT_GAMES, ResultStore, result_from, trend
 from bot.goldfish.review import (
     REVIEW_GAMES,
@@ -241,7 +241,7 @@ class Coaching:
         background, adding the review to the table message ``message_id``."""
         try:
             game = record.game
-        except Exception:  # an unreadable game has nothing to review
+        except UnreadableGame:  # nothing to review
             return
         result = result_from(game)
         if result is None:
@@ -286,6 +286,9 @@ class Coaching:
         coach_state(self).reviews += 1
 
     async def _still_this_game(self, record: StoredGame) -> bool:
-        """Whether the table still shows the reviewed game (a New game edits the same message in place)."""
+        """Whether the table still shows the reviewed game: a finished game's table is edited in place by New game,
+        Replay and Undo, so it must still be that game at that version. An ended game's table shows it for good."""
+        if record.game.phase != "over":
+            return True
         current = await self.store.peek(record.channel_id)  # type: ignore[attr-defined]
-        return current is None or current.created_at == record.created_at
+        return current is not None and (current.created_at, current.version) == (record.created_at, record.version)

@@ -175,3 +175,23 @@ async def test_goldfish_end_reviews_the_game_where_it_stopped(simcord_env, chann
     assert coach_state(cog).reviews == 1
     stats = await alice.slash(channel, "goldfish stats show")
     assert "no win in 1 game(s)" in fields(stats.response)["Trend (your last 20 games)"]
+
+
+async def test_a_review_that_arrives_after_a_replay_goes_below_and_leaves_the_new_table_alone(
+    simcord_env, channel, alice, cog
+):
+    game = one_move_from_a_win("two-colour")
+    message = await with_game(simcord_env, channel, alice, game)
+    await alice.click(message, label="Next turn")
+    await reviews_done(cog)
+    finished = await stored(simcord_env, channel)
+    assert len(message.embeds) == 2
+
+    await alice.click(message, label="Replay this seed")  # the same message now shows the new game
+    assert len(message.embeds) == 1 and "Mulligan" in message.embeds[0].description
+    await cog._post_review(finished, finished.game, message.id)  # a late review of the finished game
+
+    assert len(message.embeds) == 1 and "Mulligan" in message.embeds[0].description
+    late = [m for m in channel.history() if m.embeds and m.embeds[0].title.startswith("Review · ")]
+    assert len(late) == 1 and late[0].id != message.id
+    assert not simcord_env.errors

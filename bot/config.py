@@ -125,6 +125,9 @@ class Config:
     # Keep the local copy of Scryfall's card data fresh (at start, then every 12 hours). On by default
     # from the environment; a Config built in code (embedding, tests) reaches for the network only if asked.
     card_data_auto_update: bool = False
+    # Review every finished goldfish game in the background (seconds of the simulation pool's time each). On by
+    # default from the environment; a Config built in code (embedding, tests) asks for it.
+    goldfish_reviews: bool = False
     # Advanced: where discord.py finds Discord's REST API and gateway (a proxy, or a fake in tests).
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
@@ -166,6 +169,7 @@ class Config:
             inline_cards=_flag(environ, "INLINE_CARDS"),
             # On unless set to 0: a bot without fresh card data falls back to the rate-limited API.
             card_data_auto_update="CARD_DATA_AUTO_UPDATE" not in environ or _flag(environ, "CARD_DATA_AUTO_UPDATE"),
+            goldfish_reviews=_flag(environ, "GOLDFISH_REVIEWS", default=True),
             discord_api_base=discord_api_base,
             discord_gateway_url=discord_gateway_url,
             database_url=_database_url(environ),

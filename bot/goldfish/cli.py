@@ -9,6 +9,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.goldfish.coach_cli import COACH_COMMANDS, coach_command, show_review
+from bot.goldfish.coach_cli import HELP as COACH_HELP
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Event, Game, IllegalAction
 from bot.goldfish.model import Action
@@ -38,7 +40,9 @@ HELP = """Commands (n = position in your hand, from 1; l = land number from 'lan
   mulligan | keep [n ...]       London mulligan; keep, putting the chosen cards on the bottom
   picture FILE                  save a picture of the table (FILE.webp, or FILE.png for PNG), drawn with
                                 the card images of the bot's data directory (BOT_DATA_DIR)
-  status | log | help | quit"""
+  status | log | help | quit
+"""
+HELP += COACH_HELP
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,6 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--deck", choices=sorted(preset_decks()), default="slide", help="preset deck")
     parser.add_argument("--seed", type=int, default=None, help="random seed (the same seed deals the same game)")
     parser.add_argument("--draw", action="store_true", help="be on the draw instead of on the play")
+    parser.add_argument("--review", action="store_true", help="review the game when it ends (takes seconds)")
     parser.set_defaults(handler=run)
     register_odds_commands(parser)
 
@@ -54,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
     deck = preset_decks()[args.deck]
     game = Game.new(deck, seed=seed, on_the_play=not args.draw)
-    return play(game, input_fn=input, output=print, draw=draw_with_card_images)
+    return play(game, input_fn=input, output=print, draw=draw_with_card_images, review=args.review)
 
 
 def draw_with_card_images(view: TableView, fmt: str) -> bytes | None:
@@ -86,7 +91,14 @@ def save_picture(game: Game, file: str, draw: Draw, output: Callable[..., None])
     output(f"  Saved a picture of the table to {path} ({len(data) / 1024:.0f} KB).")
 
 
-def play(game: Game, *, input_fn: Callable[[str], str], output: Callable[..., None], draw: Draw = draw_frames) -> int:
+def play(
+    game: Game,
+    *,
+    input_fn: Callable[[str], str],
+    output: Callable[..., None],
+    draw: Draw = draw_frames,
+    review: bool = False,
+) -> int:
     output(f"Goldfish: {game.deck_name}, seed {game.seed}, {'on the play' if game.on_the_play else 'on the draw'}.")
     output("Type 'help' for the commands.")
     show_hand(game, output)
@@ -131,6 +143,8 @@ def play(game: Game, *, input_fn: Callable[[str], str], output: Callable[..., No
             output(f"Unknown command {command!r}. Type 'help' for the commands.")
         if game.phase == "over":
             output(summary(game))
+            if review:
+                show_review(game, output)
             return 0
 
 
@@ -193,6 +207,8 @@ def dispatch(game: Game, command: str, rest: list[str], output: Callable[..., No
         output("  Could find: " + (", ".join(f"{i}. {c.name}" for i, c in enumerate(found, 1)) or "nothing"))
     elif command == "cycle":
         events = cycle(game, rest)
+    elif command in COACH_COMMANDS:
+        coach_command(game, command, output)
     else:
         return False
     if events:
@@ -311,4 +327,4 @@ def summary(game: Game) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(run(argparse.Namespace(deck="slide", seed=None, draw=False)))
+    sys.exit(run(argparse.Namespace(deck="slide", seed=None, draw=False, review=False)))

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from bot.goldfish import policy
 from bot.goldfish.engine import Game
-from bot.goldfish.model import Deck, IllegalAction
+from bot.goldfish.model import Action, Deck, IllegalAction
 
 log = logging.getLogger(__name__)
 
@@ -131,13 +131,13 @@ def _snapshot(game: Game) -> Snapshot:
     return Snapshot(game.turn, game.stats["lands_played"], payoff, game.stats["cards_cycled"])
 
 
-def _step(game: Game) -> None:
-    """Apply the policy's first proposal the engine accepts."""
+def policy_step(game: Game) -> Action:
+    """Apply the policy's first proposal the engine accepts, and return it."""
     refusals = []
     for action in policy.proposals(game):
         try:
             game.apply(action)
-            return
+            return action
         except IllegalAction as refusal:
             refusals.append(f"{action.kind}: {refusal}")
     raise PolicyError(f"turn {game.turn}, {game.phase}: the engine refused every proposal ({'; '.join(refusals)})")
@@ -151,21 +151,32 @@ def play_game(deck: Deck, seed: int, turns: int, on_the_play: bool) -> tuple[Gam
     """
     game = Game.new(deck, seed=seed, on_the_play=on_the_play)
     snaps: dict[int, Snapshot] = {}
-    actions_this_turn, turn = 0, game.turn
-    while game.phase != "over" and game.turn <= turns:
-        _step(game)
-        if game.turn != turn:
-            actions_this_turn, turn = 0, game.turn
-        actions_this_turn += 1
-        if actions_this_turn > MAX_ACTIONS_PER_TURN:
-            raise PolicyError(f"turn {game.turn}: more than {MAX_ACTIONS_PER_TURN} actions in one turn")
+
+    def seen(game: Game) -> None:
         if 1 <= game.turn <= turns:
             snaps[game.turn] = _snapshot(game)
+
+    play_on(game, turns, seen)
     filled, last = [], None
     for t in range(1, turns + 1):
         last = snaps.get(t, last)
         filled.append(last or Snapshot(t, 0, False, 0))
     return game, filled
+
+
+def play_on(game: Game, turns: int, seen: Callable[[Game], None] | None = None) -> None:
+    """Play ``game`` on by the policy until it is over or turn ``turns`` ends; ``seen`` is called after each
+    action. Raises :class:`PolicyError` when the policy can't go on."""
+    actions_this_turn, turn = 0, game.turn
+    while game.phase != "over" and game.turn <= turns:
+        policy_step(game)
+        if game.turn != turn:
+            actions_this_turn, turn = 0, game.turn
+        actions_this_turn += 1
+        if actions_this_turn > MAX_ACTIONS_PER_TURN:
+            raise PolicyError(f"turn {game.turn}: more than {MAX_ACTIONS_PER_TURN} actions in one turn")
+        if seen is not None:
+            seen(game)
 
 
 def play_chunk(deck: Deck, settings: Settings, start: int, stop: int) -> Tally:

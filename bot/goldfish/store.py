@@ -338,9 +338,11 @@ class GameStore:
         return PlayerStats(row["user_id"], {key: row[key] for key in KEYS}, row["updated_at"])
 
     async def forget_stats(self, user_id: int) -> bool:
-        """Delete the player's statistics row, and nothing else, leaving no copy in the WAL; True if there was one."""
+        """Delete the player's statistics row and recorded results, and nothing else, leaving no copy in the WAL;
+        True if there was any."""
         async with self.db.transaction() as conn:
             deleted = await _execute(conn, "DELETE FROM goldfish_stats WHERE user_id = ?", (user_id,)) == 1
+            deleted = await _execute(conn, "DELETE FROM goldfish_results WHERE user_id = ?", (user_id,)) > 0 or deleted
         if deleted:
             await self.db.checkpoint()
         return deleted

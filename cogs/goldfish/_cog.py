@@ -20,6 +20,8 @@ from bot.goldfish.store import GameStore
 from bot.text import escape, one_line
 from cogs._ui import Paginator, reply
 from cogs.goldfish._actions import PendingStart, TableActions
+from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
+from cogs.goldfish._coach import attach as attach_coach
 from cogs.goldfish._components import DYNAMIC_ITEMS, Deferral, replace_view
 from cogs.goldfish._inputs import (
     FIND_NOTHING,
@@ -70,7 +72,7 @@ PENDING_STARTS = 256
 TAP_HELP = 'The lands to tap, by name, separated by commas ("Swamp, Island"); default: the best ones'
 
 
-class Goldfish(TableActions, commands.Cog):
+class Goldfish(Coaching, TableActions, commands.Cog):
     goldfish = app_commands.Group(
         name="goldfish", description="Practise cycling in a solitaire game in this channel", guild_only=True
     )
@@ -96,6 +98,7 @@ class Goldfish(TableActions, commands.Cog):
         close_simulations(self)
         await self.pictures.close()
         await self.save_tables()
+        close_coach(self)
 
     # ------------------------------------------------------------ /goldfish start
 
@@ -394,7 +397,9 @@ class Goldfish(TableActions, commands.Cog):
     async def stats_show(self, interaction: discord.Interaction) -> None:
         """Your goldfish statistics (only you see them)."""
         stats = await self.store.get_stats(interaction.user.id)
-        await reply(interaction, embed=stats_embed(interaction.user, stats), ephemeral=True)
+        embed = stats_embed(interaction.user, stats)
+        add_trend(embed, await coach_state(self).results.recent(interaction.user.id))
+        await reply(interaction, embed=embed, ephemeral=True)
 
     @command(stats, "forget")
     async def stats_forget(self, interaction: discord.Interaction) -> None:
@@ -413,3 +418,4 @@ class Goldfish(TableActions, commands.Cog):
 
 attach(Goldfish.goldfish)
 attach_view(Goldfish.goldfish)
+attach_coach(Goldfish.goldfish)

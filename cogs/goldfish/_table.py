@@ -140,6 +140,7 @@ class Tables:
             tables = self.known_tables(record)
             await self.strip(record.channel_id, tables[:-1])
             self.tables[record.channel_id] = tables[-1:]
+            await self.game_over(record, tables[-1] if tables else None)
 
     async def replaced(self, interaction: discord.Interaction, record: StoredGame, old: StoredGame | None) -> None:
         """A new game's table; the game it replaced loses the controls on all its messages."""
@@ -149,7 +150,8 @@ class Tables:
 
     async def ended(self, interaction: discord.Interaction, record: StoredGame) -> None:
         """/goldfish end: the game's messages lose their controls, and the channel hears how it went."""
-        await self.strip(record.channel_id, self.tables.pop(record.channel_id, None) or record.tables)
+        tables = self.tables.pop(record.channel_id, None) or record.tables
+        await self.strip(record.channel_id, tables)
         if not is_loadable(record):
             await reply(interaction, f"Ended the goldfish game that could not be loaded ({interaction.user.mention}).")
             return
@@ -160,3 +162,5 @@ class Tables:
             f"Goldfish game ended by {interaction.user.mention} after {game.turn} turn(s): "
             f"{cycled} card(s) cycled, opponent at {game.opponent_life} life.",
         )
+        if game.phase != "over":  # a game that ended by itself was reviewed then
+            await self.game_over(record, tables[-1] if tables else None)

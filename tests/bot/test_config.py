@@ -85,3 +85,9 @@ def test_interaction_tokens_and_message_text_are_redacted_even_in_tracebacks():
     assert "aW50ZXJhY3Rpb24" not in line and "my deck" not in line
     assert "INTERACTION_CREATE" in line and "/webhooks/1234/[redacted]/messages" in line
     assert "RuntimeError" in line and "/interactions/99/[redacted]/callback" in line
+
+
+def test_goldfish_reviews_are_on_from_the_environment_unless_switched_off():
+    assert Config.from_env({}).goldfish_reviews is True
+    assert Config.from_env({"GOLDFISH_REVIEWS": "0"}).goldfish_reviews is False
+    assert Config().goldfish_reviews is False  # a Config built in code asks for the background work

@@ -49,3 +49,20 @@ def test_cli_cast_with_x_and_undo():
     said = run(game, "keep", "play 1", "undo", "status")
     assert any("Undid the last action" in line for line in said)
     assert any("lands played 0" in line.lower() for line in said)
+
+
+def test_cli_hint_names_the_coachs_move_with_each_moves_figures():
+    game = Game.new(preset_decks()["slide"], seed=12)
+    said = run(game, "keep", "hint")
+    hint = next(i for i, line in enumerate(said) if line.strip().startswith("Play "))
+    assert "Played out 32 times" in said[hint]
+    figures = [line for line in said[hint + 1 :] if "rollouts)" in line]
+    assert len(figures) >= 2 and any("Go on to the next turn" in line for line in figures)
+
+
+def test_cli_review_replays_the_game_so_far():
+    game = Game.new(preset_decks()["slide"], seed=12)
+    said = run(game, "keep", "next", "next", "review")
+    assert "Your game:" in said and "The deck:" in said and "Moments:" in said
+    assert any("Stopped on turn 2" in line for line in said)
+    assert any("Land drops missed with a land in hand: 1 (turn 1)" in line for line in said)

@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.carddb.bulk import BulkError, Cancelled
-from bot.carddb.kinds import cycling_kinds
+from bot.carddb.kinds import cycling_kinds, keyword_set
 from bot.carddb.names import extra_kind, face_names, normalise
+from bot.carddb.query.facts import search_rows
 from bot.cycling import CyclingAbility, cycling_abilities
 
 log = logging.getLogger(__name__)
 
-FORMAT = "1"
+FORMAT = "2"
 BATCH = 1000
 MIN_SHARE_OF_PREVIOUS = 0.9
 MAX_INVALID_SHARE = 0.01
@@ -135,6 +136,10 @@ def _tails(norm: str) -> list[str]:
 
 def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid: int) -> None:
     cards, names, tails, kinds = [], [], [], []
+    found: list[tuple] = []
+    faces: list[tuple] = []
+    keywords: list[tuple] = []
+    legal: list[tuple] = []
     for offset, card in enumerate(batch):
         rowid = first_rowid + offset
         row, abilities = card_row(card, json.dumps(card))
@@ -148,10 +153,19 @@ def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid:
                 names.append((norm, rowid, 1))
         tails.extend((tail, rowid) for norm in seen for tail in _tails(norm))
         kinds.extend((kind, rowid) for kind in cycling_kinds(card.get("keywords") or (), abilities))
+        facts = search_rows(card, rowid, row[5], keyword_set(card.get("keywords") or (), abilities))
+        found.append(facts.card)
+        faces.extend(facts.faces)
+        keywords.extend(facts.keywords)
+        legal.extend(facts.legal)
     db.executemany(INSERT_CARD, cards)
     db.executemany("INSERT INTO names VALUES (?, ?, ?)", names)
     db.executemany("INSERT INTO name_tails VALUES (?, ?)", tails)
     db.executemany("INSERT INTO cycling_kinds VALUES (?, ?)", kinds)
+    db.executemany(f"INSERT INTO search_cards VALUES ({', '.join('?' * 19)})", found)  # noqa: S608
+    db.executemany(f"INSERT INTO search_faces VALUES ({', '.join('?' * 13)})", faces)  # noqa: S608
+    db.executemany("INSERT INTO search_keywords VALUES (?, ?)", keywords)
+    db.executemany("INSERT INTO search_legal VALUES (?, ?, ?)", legal)
 
 
 def stored_meta(path: Path) -> dict[str, str]:

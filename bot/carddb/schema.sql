@@ -62,3 +62,54 @@ CREATE TABLE rulings (
     published_at TEXT NOT NULL,
     comment      TEXT NOT NULL
 );
+
+-- What /search tests (bot.carddb.query.facts): one narrow row a card, one a face, keywords and
+-- legalities as rows, so a query scans a few megabytes and never decodes JSON.
+CREATE TABLE search_cards (
+    rowid        INTEGER PRIMARY KEY,  -- cards.rowid
+    norm         TEXT NOT NULL,
+    name         TEXT NOT NULL,        -- lower case
+    extra        TEXT,
+    layout       TEXT NOT NULL,
+    set_code     TEXT NOT NULL,
+    rarity       INTEGER NOT NULL,     -- vocab.RARITIES
+    cmc          REAL NOT NULL,
+    colors       INTEGER NOT NULL,     -- bit mask, vocab.COLOUR_BITS
+    identity     INTEGER NOT NULL,
+    color_order  INTEGER NOT NULL,
+    power        REAL,                 -- the front face's, for order:power
+    toughness    REAL,
+    released     TEXT NOT NULL,
+    usd          REAL,
+    eur          REAL,
+    tix          REAL,
+    edhrec       INTEGER,
+    flags        INTEGER NOT NULL      -- vocab.FLAG_BITS
+);
+
+CREATE TABLE search_faces (
+    card         INTEGER NOT NULL,
+    name         TEXT NOT NULL,        -- lower case
+    norm         TEXT NOT NULL,
+    mana_cost    TEXT NOT NULL,
+    type_line    TEXT NOT NULL,        -- lower case
+    oracle       TEXT NOT NULL,        -- lower case, without reminder text
+    oracle_tilde TEXT NOT NULL,        -- the same with the card's own name as ~
+    full_oracle  TEXT NOT NULL,        -- lower case, with reminder text
+    power        REAL,
+    toughness    REAL,
+    loyalty      REAL,
+    defense      REAL,
+    cmc          REAL NOT NULL
+);
+
+CREATE TABLE search_keywords (
+    keyword TEXT NOT NULL,             -- lower case
+    card    INTEGER NOT NULL
+);
+
+CREATE TABLE search_legal (
+    format TEXT NOT NULL,
+    status TEXT NOT NULL,              -- legal, restricted or banned
+    card   INTEGER NOT NULL
+);

@@ -23,11 +23,11 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from bot.carddb import search
 from bot.carddb.importer import FORMAT
 from bot.carddb.kinds import KINDS
 from bot.carddb.names import asks_for_rebalanced, normalise
-from bot.carddb.records import COLUMNS, CardRecord, DataInfo, NameMatch
+from bot.carddb.query import engine, regexp
+from bot.carddb.records import COLUMNS, CardRecord, DataInfo, NameMatch, SearchPage
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +89,7 @@ class CardStore:
         self._retired = False
         self._closed = False
         self._fuzzy: _FuzzyIndex | None = None
+        self._formats: frozenset[str] | None = None
         try:
             self.meta: dict[str, str] = dict(self._db().execute("SELECT key, value FROM meta"))
         except sqlite3.Error as error:
@@ -109,6 +110,7 @@ class CardStore:
                     raise CardDataError("the card data was closed")
                 # immutable: the file is never written in place, so readers need no locks.
                 db = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+                regexp.install(db)
                 self._connections.append(db)
             self._local.db = db
         return db
@@ -341,21 +343,36 @@ class CardStore:
         )
         return self._records([row[0] for row in rows])
 
-    def search(self, query: str, *, kind: str | None = None, limit: int = 1000) -> list[CardRecord]:
-        """Real cards matching a simple Scryfall-style ``query`` (see ``bot.carddb.search``), by name,
-        optionally only those with ``kind`` of cycling. Raises ``UnsupportedQuery`` for what only
-        Scryfall can evaluate."""
-        condition, params = search.where(query)
-        if kind is not None:
-            if kind not in KINDS:
-                raise ValueError(f"unknown cycling kind {kind!r}; one of {', '.join(KINDS)}")
-            condition += " AND c.rowid IN (SELECT card FROM cycling_kinds WHERE kind = ?)"
-            params.append(kind)
-        rows = self._db().execute(
-            f"SELECT c.rowid FROM cards c WHERE c.extra IS NULL AND {condition} ORDER BY c.norm LIMIT ?",  # noqa: S608
-            (*params, limit),
+    @property
+    def formats(self) -> frozenset[str]:
+        """The formats the data has legalities for."""
+        if self._formats is None:
+            rows = self._db().execute("SELECT DISTINCT format FROM search_legal")
+            self._formats = frozenset(row[0] for row in rows)
+        return self._formats
+
+    def search(
+        self, query: str, *, page: int = 0, page_size: int = engine.PAGE_SIZE, within: str | None = None
+    ) -> SearchPage:
+        """One page of the cards matching ``query`` in Scryfall's syntax (see ``bot.carddb.query``).
+
+        ``within``: a query of our own that must hold too (a /cycling kind). Raises ``QueryError``
+        (with the reason) for a search that cannot run, ``NeedsScryfall`` for one only Scryfall answers.
+        """
+        compiled = engine.prepare(query, within=within, formats=self.formats)
+        found = engine.run(self._db(), compiled, page=page, page_size=page_size)
+        return SearchPage(
+            cards=self._records(found.rowids),
+            total=found.total,
+            page=found.page,
+            page_size=found.page_size,
+            warnings=tuple(found.warnings),
         )
-        return self._records([row[0] for row in rows])
+
+    def search_all(self, query: str, *, within: str | None = None, limit: int = 5000) -> list[CardRecord]:
+        """Every card matching ``query`` (at most ``limit``), in its order."""
+        compiled = engine.prepare(query, within=within, formats=self.formats)
+        return self._records(engine.all_rowids(self._db(), compiled, limit=limit))
 
     def collection(self, names: Iterable[str]) -> dict[str, CardRecord | None]:
         """Each name of a decklist with its card (exact name, then a face's name), or None."""

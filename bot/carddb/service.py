@@ -144,9 +144,7 @@ class CardData:
         wanted = list(names)
         return await self._read(lambda store: store.collection(wanted))
 
-    async def search(
-        self, query: str, *, page: int = 0, page_size: int = 15, within: str | None = None
-    ) -> SearchPage:
+    async def search(self, query: str, *, page: int = 0, page_size: int = 15, within: str | None = None) -> SearchPage:
         """Raises ``QueryError`` (its text says why) or ``NeedsScryfall`` when only Scryfall can answer."""
         return await self._read(lambda store: store.search(query, page=page, page_size=page_size, within=within))
 

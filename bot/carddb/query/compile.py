@@ -68,7 +68,7 @@ class Compiled:
 
 
 def _faces(condition: str, params: list[object]) -> Sql:
-    return f"s.rowid IN (SELECT card FROM search_faces WHERE {condition})", params
+    return f"s.rowid IN (SELECT card FROM search_faces WHERE {condition})", params  # noqa: S608 - our fragments
 
 
 def _text(column: str, value: Value) -> Sql:
@@ -283,10 +283,8 @@ class _Compiler:
             self.unknown(term, "a format")
             return None
         marks = ", ".join("?" * len(statuses))
-        return f"s.rowid IN (SELECT card FROM search_legal WHERE format = ? AND status IN ({marks}))", [
-            name,
-            *statuses,
-        ]
+        sql = f"s.rowid IN (SELECT card FROM search_legal WHERE format = ? AND status IN ({marks}))"  # noqa: S608
+        return sql, [name, *statuses]
 
     def key_legal(self, term: Term) -> Sql | None:
         return self._legal(term, ("legal", "restricted"))
@@ -301,7 +299,8 @@ class _Compiler:
         word = term.value.text.lower()
         word = IS_ALIASES.get(word, word)
         if word in PRINTING_FLAGS:
-            raise NeedsScryfall(f"{term.source} is about printings, which only Scryfall's own search knows.", "printings")
+            message = f"{term.source} is about printings, which only Scryfall's own search knows."
+            raise NeedsScryfall(message, "printings")
         if word == "token":
             return "(s.layout IN ('token', 'double_faced_token') OR s.extra = 'token')", []
         if word in LAYOUT_FLAGS:
@@ -350,9 +349,9 @@ def compile_query(query: Query, formats: Iterable[str] = ()) -> Compiled:
         raise QueryError("Give something to search for besides order: and direction:, e.g. t:creature.")
     compiled = compiler.node(query.root)
     if compiled is None:
-        raise QueryError("I don't know any of those search terms, so there was nothing to search: " + "; ".join(
-            compiler.warnings
-        ))
+        raise QueryError(
+            "I don't know any of those search terms, so there was nothing to search: " + "; ".join(compiler.warnings)
+        )
     where, params = compiled
     if not compiler.extras:
         where = f"s.extra IS NULL AND ({where})"

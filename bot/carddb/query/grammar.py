@@ -114,7 +114,7 @@ def _syntax_message(error: UnexpectedInput, text: str) -> str:
     if isinstance(error, UnexpectedCharacters):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
         if char == '"':
-            return f"A quote opened{at} is never closed: add the closing \"."
+            return f'A quote opened{at} is never closed: add the closing ".'
         return f"I can't read “{char}”{at}."
     token = getattr(error, "token", None)
     expected = set(getattr(error, "expected", ()) or ())

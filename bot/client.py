@@ -26,6 +26,7 @@ from bot.scryfall import ScryfallClient
 from bot.scryfall.limiter import PostgresBudget
 from bot.storage import Database, open_database
 from bot.storage.starts import PostgresStartGate
+from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS, report_error
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,7 @@ class CycleBot(commands.AutoShardedBot):
     db: Database
     scryfall: ScryfallClient
     card_data: CardData
+    pagers: Pagers
 
     def __init__(self, config: Config, *, extensions: list[str] | None = None) -> None:
         intents = discord.Intents.default()
@@ -111,6 +113,7 @@ class CycleBot(commands.AutoShardedBot):
         if self.config.card_data_auto_update:
             self.card_data.start()
         self.card_source = CardSource.of(self)  # local first, the API as fallback
+        self.pagers = Pagers()  # every feature's Previous/Next pages in memory
         for name in self.extension_names:
             try:
                 await self.load_extension(name)

@@ -20,16 +20,14 @@ from bot.cards.lookup import CardAnswer, CardSource
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, cycling_query
 from bot.scryfall import AmbiguousCard, BadQuery, CardNotFound, ScryfallClient, ScryfallError
 from bot.text import clip, escape, one_line
+from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_buttons
-from cogs.cards._pages import COG_NAME, ListSource, PageButton, Pagers, send_pages
+from cogs.cards._pages import COG_NAME, PageButton, send_pages
 from cogs.cards._render import (
     echo,
     failure_text,
-    legality_embed,
-    prices_embed,
     reference_embed,
-    rulings_embeds,
     to_embed,
 )
 
@@ -48,7 +46,6 @@ class Cards(commands.Cog, name=COG_NAME):
         self.bot = bot
         self.inline_cooldown = commands.CooldownMapping.from_cooldown(3, 30, commands.BucketType.channel)
         self.clock = time.monotonic
-        self.pagers = Pagers()
 
     @property
     def client(self) -> ScryfallClient:
@@ -60,12 +57,16 @@ class Cards(commands.Cog, name=COG_NAME):
         """Where card answers come from: the bot's local copy first, the API when it cannot answer."""
         return self.bot.card_source
 
+    @property
+    def pagers(self) -> Pagers:
+        """The bot's pagers: the bot owns them, so a button finds its pages without asking for this cog."""
+        return self.bot.pagers
+
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(CardInfoButton, PageButton)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(CardInfoButton, PageButton)
-        self.pagers.clear()
 
     # ---------------------------------------------------------- shared pieces
 
@@ -144,31 +145,6 @@ class Cards(commands.Cog, name=COG_NAME):
         if suggestions:
             lines.append("Did you mean: " + ", ".join(echo(s) for s in suggestions[:10]) + "?")
         return clip("\n".join(lines), limits.MESSAGE_CONTENT)
-
-    # ---------------------------------------------------------- card buttons
-
-    async def show_info(self, interaction: discord.Interaction, action: str, card_id: str) -> None:
-        """The answer to a card's info button; Scryfall's failures reach the user through ``guarded``."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        answer = await self.source.by_id(card_id)
-        card = answer.card
-        if action == "rulings":
-            await self.show_rulings(interaction, card)
-        elif action == "legality":
-            await interaction.followup.send(embed=legality_embed(card), ephemeral=True)
-        elif action == "prices":
-            await interaction.followup.send(embed=prices_embed(card, answer.prices_date), ephemeral=True)
-        else:
-            embeds = [to_embed(display) for display in render.render_faces(card)][: limits.EMBEDS_PER_MESSAGE]
-            await interaction.followup.send(embeds=embeds, ephemeral=True)
-
-    async def show_rulings(self, interaction: discord.Interaction, card: dict) -> None:
-        name = card.get("name") or "this card"
-        pages = rulings_embeds(name, await self.source.rulings(card))
-        if not pages:
-            await interaction.followup.send(f"Scryfall has no rulings for {echo(name)}.", ephemeral=True)
-            return
-        await send_pages(interaction, self.pagers, ListSource(pages), ephemeral=True)
 
     # ---------------------------------------------------------- /cycling
 

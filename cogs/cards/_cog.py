@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
+from bot.carddb import QueryError, SearchPage
 from bot.cards import render
 from bot.cards.inline import CardReference, find_references
 from bot.cards.lookup import CardAnswer, CardSource
@@ -25,15 +26,18 @@ from cogs._ui import NO_MENTIONS
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_buttons
 from cogs.cards._pages import COG_NAME, PageButton, send_pages
 from cogs.cards._render import (
+    RESULTS_PER_PAGE,
     echo,
     failure_text,
     reference_embed,
     to_embed,
 )
+from cogs.cards._search import OpenCardSelect, SearchPageButton, query_error_text, result_line, search_message
 
 log = logging.getLogger(__name__)
 
 MAX_NAME = 150
+MAX_SEARCH = 6000  # Discord's own limit: a longer search is still answered, with the reason it is refused
 AUTOCOMPLETE_SECONDS = 2.0
 SET_CODE = re.compile(r"[a-z0-9]{2,6}")
 KIND_CHOICES = [app_commands.Choice(name=kind.label, value=kind.value) for kind in KINDS.values()]
@@ -63,10 +67,10 @@ class Cards(commands.Cog, name=COG_NAME):
         return self.bot.pagers
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(CardInfoButton, PageButton)
+        self.bot.add_dynamic_items(CardInfoButton, PageButton, SearchPageButton, OpenCardSelect)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(CardInfoButton, PageButton)
+        self.bot.remove_dynamic_items(CardInfoButton, PageButton, SearchPageButton, OpenCardSelect)
 
     # ---------------------------------------------------------- shared pieces
 
@@ -185,6 +189,44 @@ class Cards(commands.Cog, name=COG_NAME):
             await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
             return
         await send_pages(interaction, self.pagers, SearchSource(self.source, heading, full_query, found))
+
+    # ---------------------------------------------------------- /search
+
+    @app_commands.command(name="search")
+    @app_commands.describe(query='Scryfall search syntax, e.g. t:creature c:g pow>=3 or o:"draw a card" mv<=2')
+    async def search(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, MAX_SEARCH]) -> None:
+        """Search cards in Scryfall's syntax, answered from the local copy of Scryfall's card data."""
+        await interaction.response.defer(thinking=True)
+        query = " ".join(query.split())
+        try:
+            found = await self.source.search(query, page_size=RESULTS_PER_PAGE)
+        except QueryError as error:
+            await interaction.followup.send(query_error_text(error), allowed_mentions=NO_MENTIONS)
+            return
+        except CardNotFound as error:
+            message = "\n".join(["No cards match that search.", *(f"• {escape(w)}" for w in error.warnings)])
+            await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
+            return
+        except BadQuery as error:
+            message = f"Scryfall could not read that search: {error}"
+            await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
+            return
+        except ScryfallError as error:
+            await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
+            return
+        if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
+            pages = SearchSource(self.source, echo(query, 200), query, found, title="Search", line=result_line)
+            await send_pages(interaction, self.pagers, pages)
+            return
+        if found.total == 0:
+            lines = ["No cards match that search.", *(f"• {escape(w)}" for w in found.warnings)]
+            await interaction.followup.send(
+                clip("\n".join(lines), limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS
+            )
+            return
+        await interaction.followup.send(
+            allowed_mentions=NO_MENTIONS, **search_message(self.source, query, found, interaction.user.id)
+        )
 
     # ---------------------------------------------------------- inline [[card]]
 

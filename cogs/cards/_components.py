@@ -4,7 +4,7 @@ the lazy Scryfall source behind /cycling's pages."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -132,8 +132,19 @@ class SearchSource:
     """/cycling results as pages: a local list drawn a page at a time, or Scryfall's pages fetched
     only when the reader gets there."""
 
-    def __init__(self, source: CardSource, heading: str, query: str, first: CardList) -> None:
+    def __init__(
+        self,
+        source: CardSource,
+        heading: str,
+        query: str,
+        first: CardList,
+        *,
+        title: str = "Cycling cards",
+        line: Callable[[dict], str] = render.cycling_result_line,
+    ) -> None:
         self.source = source
+        self.title = title
+        self.line = line
         self.heading = heading
         self.query = query
         self.cards = list(first.cards)
@@ -153,7 +164,14 @@ class SearchSource:
             self.next_url = more.next_page
         index = min(index, self.page_count - 1)
         start = index * RESULTS_PER_PAGE
-        lines = [render.cycling_result_line(as_card(card)) for card in self.cards[start : start + RESULTS_PER_PAGE]]
+        lines = [self.line(as_card(card)) for card in self.cards[start : start + RESULTS_PER_PAGE]]
         return results_embed(
-            self.heading, self.query, lines, self.total, index, self.page_count, self.warnings, self.origin
+            f"{self.title}: {self.heading}",
+            self.query,
+            lines,
+            self.total,
+            index,
+            self.page_count,
+            self.warnings,
+            self.origin,
         )

@@ -84,9 +84,9 @@ def rulings_embeds(name: str, rulings: list[dict]) -> list[discord.Embed]:
 def results_embed(
     heading: str, query: str, lines: list[str], total: int, index: int, pages: int, warnings, origin: str = ""
 ) -> discord.Embed:
-    """One page of /cycling results; ``lines`` are that page's."""
+    """One page of a list of cards (/cycling, or /search answered by Scryfall); ``lines`` are that page's."""
     embed = discord.Embed(
-        title=clip(f"Cycling cards: {heading}", limits.EMBED_TITLE),
+        title=clip(heading, limits.EMBED_TITLE),
         description=chunk_lines(lines)[0] or "No more results.",
         colour=CARD_COLOUR,
     )

@@ -140,6 +140,7 @@ def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid:
     faces: list[tuple] = []
     keywords: list[tuple] = []
     legal: list[tuple] = []
+    texts: list[list[tuple[int, str]]] = [[], [], []]
     for offset, card in enumerate(batch):
         rowid = first_rowid + offset
         row, abilities = card_row(card, json.dumps(card))
@@ -156,14 +157,19 @@ def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid:
         facts = search_rows(card, rowid, row[5], keyword_set(card.get("keywords") or (), abilities))
         found.append(facts.card)
         faces.extend(facts.faces)
+        for table, text in zip(texts, facts.texts, strict=True):
+            if text:
+                table.append((rowid, text))
         keywords.extend(facts.keywords)
         legal.extend(facts.legal)
     db.executemany(INSERT_CARD, cards)
     db.executemany("INSERT INTO names VALUES (?, ?, ?)", names)
     db.executemany("INSERT INTO name_tails VALUES (?, ?)", tails)
     db.executemany("INSERT INTO cycling_kinds VALUES (?, ?)", kinds)
-    db.executemany(f"INSERT INTO search_cards VALUES ({', '.join('?' * 19)})", found)  # noqa: S608
-    db.executemany(f"INSERT INTO search_faces VALUES ({', '.join('?' * 13)})", faces)  # noqa: S608
+    db.executemany(f"INSERT INTO search_cards VALUES ({', '.join('?' * 23)})", found)  # noqa: S608
+    db.executemany(f"INSERT INTO search_faces VALUES ({', '.join('?' * 7)})", faces)  # noqa: S608
+    for table, rows in zip(("search_oracle", "search_tilde", "search_full"), texts, strict=True):
+        db.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows)  # noqa: S608 - our table names
     db.executemany("INSERT INTO search_keywords VALUES (?, ?)", keywords)
     db.executemany("INSERT INTO search_legal VALUES (?, ?, ?)", legal)
 

@@ -9,5 +9,4 @@ CREATE INDEX cards_oracle ON cards(oracle_id);
 CREATE INDEX search_keywords_keyword ON search_keywords(keyword, card);
 CREATE INDEX search_legal_format ON search_legal(format, status, card);
 CREATE INDEX search_cards_set ON search_cards(set_code);
-CREATE INDEX search_faces_card ON search_faces(card);
 ANALYZE;

@@ -63,12 +63,13 @@ CREATE TABLE rulings (
     comment      TEXT NOT NULL
 );
 
--- What /search tests (bot.carddb.query.facts): one narrow row a card, one a face, keywords and
--- legalities as rows, so a query scans a few megabytes and never decodes JSON.
+-- What /search tests (bot.carddb.query.facts): one narrow row a card, numbers of each face of a
+-- multi-faced card, Oracle text in tables of its own, keywords and legalities as rows, so a query
+-- scans a few megabytes and never decodes JSON.
 CREATE TABLE search_cards (
     rowid        INTEGER PRIMARY KEY,  -- cards.rowid
     norm         TEXT NOT NULL,
-    name         TEXT NOT NULL,        -- lower case
+    name         TEXT NOT NULL,        -- lower case; then each face's name, a line each
     extra        TEXT,
     layout       TEXT NOT NULL,
     set_code     TEXT NOT NULL,
@@ -77,8 +78,12 @@ CREATE TABLE search_cards (
     colors       INTEGER NOT NULL,     -- bit mask, vocab.COLOUR_BITS
     identity     INTEGER NOT NULL,
     color_order  INTEGER NOT NULL,
-    power        REAL,                 -- the front face's, for order:power
+    power        REAL,                 -- the front face's; the others' in search_faces
     toughness    REAL,
+    loyalty      REAL,
+    defense      REAL,
+    types        TEXT NOT NULL,        -- each face's type line, lower case, a line each
+    mana_cost    TEXT NOT NULL,        -- the front face's
     released     TEXT NOT NULL,
     usd          REAL,
     eur          REAL,
@@ -87,21 +92,22 @@ CREATE TABLE search_cards (
     flags        INTEGER NOT NULL      -- vocab.FLAG_BITS
 );
 
+-- Each face of a multi-faced card (a card of one face has none here).
 CREATE TABLE search_faces (
-    card         INTEGER NOT NULL,
-    name         TEXT NOT NULL,        -- lower case
-    norm         TEXT NOT NULL,
-    mana_cost    TEXT NOT NULL,
-    type_line    TEXT NOT NULL,        -- lower case
-    oracle       TEXT NOT NULL,        -- lower case, without reminder text
-    oracle_tilde TEXT NOT NULL,        -- the same with the card's own name as ~
-    full_oracle  TEXT NOT NULL,        -- lower case, with reminder text
-    power        REAL,
-    toughness    REAL,
-    loyalty      REAL,
-    defense      REAL,
-    cmc          REAL NOT NULL
+    card      INTEGER NOT NULL,
+    mana_cost TEXT NOT NULL,
+    power     REAL,
+    toughness REAL,
+    loyalty   REAL,
+    defense   REAL,
+    cmc       REAL NOT NULL
 );
+
+-- Oracle text, lower case, each face's a line: without reminder text, the same with the card's own
+-- name as ~, and whole (for fo:). A card without text has no row.
+CREATE TABLE search_oracle (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE search_tilde (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE search_full (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
 
 CREATE TABLE search_keywords (
     keyword TEXT NOT NULL,             -- lower case

@@ -117,11 +117,17 @@ def test_oracle_text_without_reminder_text_and_tilde_for_the_cards_own_name(stor
         ),
     )
     assert own_name and names(store, 'o:"when you cycle ~"') == own_name
+    # ^ and $ match at each line: each ability of each face.
+    # ^ and $ match at each line: each ability of each face.
     assert names(store, "o:/^draw a card/ t:instant") == expect(
         fake_bulk,
         lambda c: (
             "Instant" in c["type_line"]
-            and any((f.get("oracle_text") or "").lower().startswith("draw a card") for f in faces(c))
+            and any(
+                line.lower().startswith("draw a card")
+                for f in faces(c)
+                for line in (f.get("oracle_text") or "").splitlines()
+            )
         ),
     )
 
@@ -366,3 +372,48 @@ def test_each_cycling_kind_lists_what_the_import_decided(store, kind):
     by_engine = [card.name for card in store.search_all(cycling_query(kind))]
     by_import = [card.name for card in store.cycling(kind)]
     assert by_engine == by_import
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"\bdraw (a|two|three) cards?\b",
+        r"^(when|whenever) .* (enters|dies)",
+        r"(?:sacrifice|discard)s? (an?|two) \w+",
+        r"cycl(e|ing)",
+        r"^[a-m].*(dragon|serpent|drake)$",
+        r"x{2}yz|abc",
+        r"\{[wubrg]\}\{[wubrg]\}",
+    ],
+)
+def test_the_literals_a_regex_is_filtered_by_are_in_every_text_it_matches(fake_bulk, pattern):
+    import regex
+
+    from bot.carddb.query.regexp import literal_filters
+
+    compiled = regex.compile(pattern, regex.IGNORECASE | regex.MULTILINE)
+    texts = [(f.get("oracle_text") or "").lower() for card in fake_bulk.cards for f in faces(card)]
+    texts += [card["name"].lower() for card in fake_bulk.cards]
+    matched = [text for text in texts if compiled.search(text)]
+    filters = literal_filters(pattern)
+    assert all(any(literal in text for literal in group) for text in matched for group in filters)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "slow"),
+    [
+        (r"\bdraw (a|two|three) cards?\b", False),
+        (r"^(when|whenever) .* (enters|dies)", False),
+        (r"\b[a-z]{11,}\b", False),
+        (r"(.*?,?)*\d$", True),
+        (r"^(a+)+$", True),
+        (r"(a|aa)+$", True),
+        (r".*a.*b.*c", True),
+        (r"(\w)\1", True),
+        (r"(?=.*x)y", True),
+    ],
+)
+def test_patterns_that_can_backtrack_without_bound_are_matched_with_a_timeout(pattern, slow):
+    from bot.carddb.query.regexp import risky
+
+    assert risky(pattern) is slow

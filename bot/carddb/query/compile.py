@@ -1,9 +1,10 @@
 """A parsed search (:mod:`nodes`) compiled to one SQL condition with bound parameters.
 
-The condition is on ``search_cards s``; a term about a face (type, text, power…) is
-``s.rowid IN (SELECT card FROM search_faces WHERE …)``, so each term may hold on any face, the way
-Scryfall matches ``t:creature t:instant`` on an adventure card. Every value the user typed is a
-parameter; the SQL text is made only of this module's own fragments.
+The condition is on ``search_cards s``. A term about a face may hold on any face, the way Scryfall
+matches ``t:creature t:instant`` on an adventure card: text terms look at every face's text (a line
+each), numbers and costs at the card's front face or ``search_faces`` (the other faces of
+multi-faced cards). Every value the user typed is a parameter; the SQL text is made only of this
+module's own fragments.
 
 A term the local copy cannot answer raises :class:`NeedsScryfall`; a term nobody knows is dropped
 with a warning in Scryfall's words, and the rest is searched.
@@ -46,6 +47,15 @@ FACE_NUMBERS = {
     "powtou": "(power + toughness)",
     "mv": "cmc",
 }
+CARD_NUMBERS = {
+    "power": "s.power",
+    "toughness": "s.toughness",
+    "loyalty": "s.loyalty",
+    "defense": "s.defense",
+    "powtou": "(s.power + s.toughness)",
+    "mv": "s.cmc",
+}
+TEXT_TABLES = {"oracle": "search_oracle", "tilde": "search_tilde", "full": "search_full"}
 SQL_OPS = {":": "=", "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 EXTRA_WORDS = frozenset({"token", "emblem", "extra", "art_series", "double_faced_token", "tokens", "extras"})
 
@@ -67,14 +77,25 @@ class Compiled:
     extras: bool = False
 
 
-def _faces(condition: str, params: list[object]) -> Sql:
-    return f"s.rowid IN (SELECT card FROM search_faces WHERE {condition})", params  # noqa: S608 - our fragments
+def _any_face(card: Sql, face: Sql) -> Sql:
+    """``card`` on the front face (a column of ``s``) or ``face`` on any face of a multi-faced card."""
+    sql = f"(coalesce({card[0]}, 0) OR s.rowid IN (SELECT card FROM search_faces WHERE {face[0]}))"  # noqa: S608
+    return sql, [*card[1], *face[1]]
+
+
+def _oracle(table: str, value: Value) -> Sql:
+    condition, params = _text("text", value)
+    return f"s.rowid IN (SELECT rowid FROM {TEXT_TABLES[table]} WHERE {condition})", params  # noqa: S608
 
 
 def _text(column: str, value: Value) -> Sql:
     if value.regex:
         regexp.check(value.text)
-        return f"scry_regexp(?, {column})", [value.text]
+        # Literals every match contains are looked for first: the expression then runs on those rows only.
+        filters = regexp.literal_filters(value.text)
+        parts = ["(" + " OR ".join(f"instr({column}, ?) > 0" for _ in group) + ")" for group in filters]
+        params: list[object] = [text for group in filters for text in sorted(group)]
+        return " AND ".join([*parts, f"scry_regexp(?, {column})"]), [*params, value.text]
     return f"instr({column}, ?) > 0", [value.text.lower()]
 
 
@@ -115,7 +136,7 @@ class _Compiler:
         if node.exact:
             return "s.rowid IN (SELECT card FROM names WHERE norm = ?)", [normalise(value.text)]
         if value.regex:
-            return _faces(*_text("name", value))
+            return _text("s.name", value)
         norm = normalise(value.text)
         if not norm:
             return ("instr(s.name, ?) > 0", [value.text.lower()]) if value.text else None
@@ -145,14 +166,13 @@ class _Compiler:
         return self.name(Name(term.value, exact=term.op == "="))
 
     def key_type(self, term: Term) -> Sql:
-        return _faces(*_text("type_line", term.value))
+        return _text("s.types", term.value)
 
     def key_oracle(self, term: Term) -> Sql:
-        column = "oracle_tilde" if "~" in term.value.text else "oracle"
-        return _faces(*_text(column, term.value))
+        return _oracle("tilde" if "~" in term.value.text else "oracle", term.value)
 
     def key_fulloracle(self, term: Term) -> Sql:
-        return _faces(*_text("full_oracle", term.value))
+        return _oracle("full", term.value)
 
     def key_keyword(self, term: Term) -> Sql:
         if term.value.regex:
@@ -166,15 +186,18 @@ class _Compiler:
             self.unknown(term, "a mana cost")
             return None
         if term.op == "=":
-            return _faces("mana_cost = ?", ["".join(symbols)])
+            return _any_face(("s.mana_cost = ?", ["".join(symbols)]), ("mana_cost = ?", ["".join(symbols)]))
         counts: dict[str, int] = {}
         for symbol in symbols:
             counts[symbol] = counts.get(symbol, 0) + 1
-        parts = " AND ".join("length(mana_cost) - length(replace(mana_cost, ?, '')) >= ?" for _ in counts)
         params: list[object] = []
         for symbol, count in counts.items():
             params += [symbol, count * len(symbol)]
-        return _faces(parts, params)
+        each = "length({0}) - length(replace({0}, ?, '')) >= ?"
+        return _any_face(
+            (" AND ".join(each.format("s.mana_cost") for _ in counts), params),
+            (" AND ".join(each.format("mana_cost") for _ in counts), params),
+        )
 
     # ------------------------------------------------------------------ colours
 
@@ -232,7 +255,10 @@ class _Compiler:
         text = term.value.text.lower()
         other = KEYS.get(text)
         if other in NUMERIC_KEYS:
-            return _faces(f"{FACE_NUMBERS[key]} {op} {FACE_NUMBERS[other]}", [])
+            return _any_face(
+                (f"{CARD_NUMBERS[key]} {op} {CARD_NUMBERS[other]}", []),
+                (f"{FACE_NUMBERS[key]} {op} {FACE_NUMBERS[other]}", []),
+            )
         if key == "mv" and text in ("even", "odd") and term.op in (":", "="):
             return f"s.cmc = CAST(s.cmc AS INTEGER) AND CAST(s.cmc AS INTEGER) % 2 = {1 if text == 'odd' else 0}", []
         if not NUMBER.fullmatch(text) or term.value.regex:
@@ -240,7 +266,8 @@ class _Compiler:
             return None
         if key == "mv":
             return f"s.cmc {op} ?", [float(text)]
-        return _faces(f"{FACE_NUMBERS[key]} {op} ?", [float(text)])
+        value = float(text)
+        return _any_face((f"{CARD_NUMBERS[key]} {op} ?", [value]), (f"{FACE_NUMBERS[key]} {op} ?", [value]))
 
     def key_mv(self, term: Term) -> Sql | None:
         return self._numeric(term, "mv")

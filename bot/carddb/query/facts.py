@@ -1,9 +1,9 @@
 """What a search tests about a card, computed once at import: the rows of the ``search_*`` tables.
 
 One ``search_cards`` row a card (colours as bit masks, numbers as numbers, ``is:`` terms as flag
-bits), one ``search_faces`` row a face (a card of one face has one), its keywords and legalities.
-Text is stored lower case, reminder text apart, so the query compares with ``instr`` and no
-function call per row.
+bits, each face's name and type line a line), a ``search_faces`` row for each face of a multi-faced
+card, its Oracle text, keywords and legalities. Text is stored lower case, reminder text apart, so
+the query compares with ``instr`` and no function call per row.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ Card = Mapping[str, Any]
 class SearchRows:
     card: tuple
     faces: list[tuple]
+    texts: tuple[str, str, str]  # Oracle text without reminders, with ~, whole
     keywords: list[tuple[str, int]]
     legal: list[tuple[str, str, int]]
 
@@ -147,36 +148,35 @@ def search_rows(card: Card, rowid: int, extra: str | None, keywords: frozenset[s
     cmc = float(card.get("cmc") or 0.0)
     prices = card.get("prices") or {}
     name = str(card["name"])
-    face_rows = []
+    names = [name.lower()] + ([str(face.get("name") or "").lower() for face in faces] if len(faces) > 1 else [])
+    oracle, tilde, full = [], [], []
     for face in faces:
-        face_name = str(face.get("name") or name)
-        full = str(face.get("oracle_text") or "").lower()
-        oracle = strip_reminders(full)
-        tilde = oracle
-        for alias in dict.fromkeys((face_name.lower(), name.lower())):
-            tilde = tilde.replace(alias, "~")
-        face_rows.append(
+        text = str(face.get("oracle_text") or "").lower()
+        full.append(text)
+        oracle.append(strip_reminders(text))
+        mine = strip_reminders(text)
+        for alias in dict.fromkeys((str(face.get("name") or name).lower(), name.lower())):
+            mine = mine.replace(alias, "~")
+        tilde.append(mine)
+    face_rows = []
+    if len(faces) > 1:
+        face_rows = [
             (
                 rowid,
-                face_name.lower(),
-                normalise(face_name),
                 str(face.get("mana_cost") or ""),
-                str(face.get("type_line") or card.get("type_line") or "").lower(),
-                oracle,
-                tilde,
-                full,
                 number(face.get("power")),
                 number(face.get("toughness")),
                 number(face.get("loyalty")),
                 number(face.get("defense")),
                 cmc,
             )
-        )
+            for face in faces
+        ]
     front = faces[0]
     row = (
         rowid,
         normalise(name),
-        name.lower(),
+        "\n".join(names),
         extra,
         str(card.get("layout") or ""),
         str(card.get("set") or "").lower(),
@@ -187,6 +187,10 @@ def search_rows(card: Card, rowid: int, extra: str | None, keywords: frozenset[s
         colour_order(colors),
         number(front.get("power")),
         number(front.get("toughness")),
+        number(front.get("loyalty")),
+        number(front.get("defense")),
+        "\n".join(str(face.get("type_line") or card.get("type_line") or "").lower() for face in faces),
+        str(front.get("mana_cost") or card.get("mana_cost") or ""),
         str(card.get("released_at") or ""),
         _price(prices, "usd"),
         _price(prices, "eur"),
@@ -199,4 +203,5 @@ def search_rows(card: Card, rowid: int, extra: str | None, keywords: frozenset[s
         for fmt, status in (card.get("legalities") or {}).items()
         if status in ("legal", "restricted", "banned")
     ]
-    return SearchRows(row, face_rows, [(keyword, rowid) for keyword in sorted(keywords)], legal)
+    texts = ("\n".join(oracle).strip(), "\n".join(tilde).strip(), "\n".join(full).strip())
+    return SearchRows(row, face_rows, texts, [(keyword, rowid) for keyword in sorted(keywords)], legal)

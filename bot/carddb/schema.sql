@@ -64,8 +64,8 @@ CREATE TABLE rulings (
 );
 
 -- What /search tests (bot.carddb.query.facts): one narrow row a card, numbers of each face of a
--- multi-faced card, Oracle text in tables of its own, keywords and legalities as rows, so a query
--- scans a few megabytes and never decodes JSON.
+-- multi-faced card, Oracle text in tables of its own, legalities as bit masks, so a query scans a few
+-- megabytes and never decodes JSON.
 CREATE TABLE search_cards (
     rowid        INTEGER PRIMARY KEY,  -- cards.rowid
     norm         TEXT NOT NULL,
@@ -89,7 +89,11 @@ CREATE TABLE search_cards (
     eur          REAL,
     tix          REAL,
     edhrec       INTEGER,
-    flags        INTEGER NOT NULL      -- vocab.FLAG_BITS
+    flags        INTEGER NOT NULL,     -- vocab.FLAG_BITS
+    keywords     TEXT NOT NULL,        -- lower case, a line each, with a line break before and after
+    legal        INTEGER NOT NULL,     -- formats where legal or restricted, a bit each (meta.formats)
+    banned       INTEGER NOT NULL,
+    restricted   INTEGER NOT NULL
 );
 
 -- Each face of a multi-faced card (a card of one face has none here).
@@ -108,14 +112,3 @@ CREATE TABLE search_faces (
 CREATE TABLE search_oracle (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
 CREATE TABLE search_tilde (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
 CREATE TABLE search_full (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
-
-CREATE TABLE search_keywords (
-    keyword TEXT NOT NULL,             -- lower case
-    card    INTEGER NOT NULL
-);
-
-CREATE TABLE search_legal (
-    format TEXT NOT NULL,
-    status TEXT NOT NULL,              -- legal, restricted or banned
-    card   INTEGER NOT NULL
-);

@@ -15,10 +15,12 @@ equally well, the answer is their list, for a picker, not a guess.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from pathlib import Path
 
 from rapidfuzz import fuzz, process
@@ -89,7 +91,6 @@ class CardStore:
         self._retired = False
         self._closed = False
         self._fuzzy: _FuzzyIndex | None = None
-        self._formats: frozenset[str] | None = None
         try:
             self.meta: dict[str, str] = dict(self._db().execute("SELECT key, value FROM meta"))
         except sqlite3.Error as error:
@@ -343,13 +344,10 @@ class CardStore:
         )
         return self._records([row[0] for row in rows])
 
-    @property
-    def formats(self) -> frozenset[str]:
-        """The formats the data has legalities for."""
-        if self._formats is None:
-            rows = self._db().execute("SELECT DISTINCT format FROM search_legal")
-            self._formats = frozenset(row[0] for row in rows)
-        return self._formats
+    @cached_property
+    def formats(self) -> dict[str, int]:
+        """The formats the data has legalities for, each with its bit in ``search_cards``' legality masks."""
+        return json.loads(self.meta.get("formats") or "{}")
 
     def search(
         self, query: str, *, page: int = 0, page_size: int = engine.PAGE_SIZE, within: str | None = None

@@ -13,7 +13,7 @@ with a warning in Scryfall's words, and the rest is searched.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.carddb.names import normalise
@@ -55,7 +55,8 @@ CARD_NUMBERS = {
     "powtou": "(s.power + s.toughness)",
     "mv": "s.cmc",
 }
-TEXT_TABLES = {"oracle": "search_oracle", "tilde": "search_tilde", "full": "search_full"}
+# Oracle text tables, joined to the card row by rowid only when a query reads them.
+TEXT_TABLES = {"oracle": ("search_oracle", "o"), "tilde": ("search_tilde", "ot"), "full": ("search_full", "of")}
 SQL_OPS = {":": "=", "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 EXTRA_WORDS = frozenset({"token", "emblem", "extra", "art_series", "double_faced_token", "tokens", "extras"})
 
@@ -75,6 +76,16 @@ class Compiled:
     order: str
     warnings: list[str] = field(default_factory=list)
     extras: bool = False
+    joins: set[str] = field(default_factory=set)  # TEXT_TABLES keys
+
+    @property
+    def source(self) -> str:
+        """The FROM clause: the card rows and the text tables the condition reads."""
+        joined = "".join(
+            f" LEFT JOIN {TEXT_TABLES[key][0]} {TEXT_TABLES[key][1]} ON {TEXT_TABLES[key][1]}.rowid = s.rowid"
+            for key in sorted(self.joins)
+        )
+        return f"search_cards s{joined}"
 
 
 def _any_face(card: Sql, face: Sql) -> Sql:
@@ -83,27 +94,23 @@ def _any_face(card: Sql, face: Sql) -> Sql:
     return sql, [*card[1], *face[1]]
 
 
-def _oracle(table: str, value: Value) -> Sql:
-    condition, params = _text("text", value)
-    return f"s.rowid IN (SELECT rowid FROM {TEXT_TABLES[table]} WHERE {condition})", params  # noqa: S608
-
-
 def _text(column: str, value: Value) -> Sql:
     if value.regex:
         regexp.check(value.text)
         # Literals every match contains are looked for first: the expression then runs on those rows only.
         filters = regexp.literal_filters(value.text)
-        parts = ["(" + " OR ".join(f"instr({column}, ?) > 0" for _ in group) + ")" for group in filters]
+        parts = ["(" + " OR ".join(f"coalesce(instr({column}, ?), 0) > 0" for _ in group) + ")" for group in filters]
         params: list[object] = [text for group in filters for text in sorted(group)]
         return " AND ".join([*parts, f"scry_regexp(?, {column})"]), [*params, value.text]
-    return f"instr({column}, ?) > 0", [value.text.lower()]
+    return f"coalesce(instr({column}, ?), 0) > 0", [value.text.lower()]
 
 
 class _Compiler:
-    def __init__(self, formats: Iterable[str]) -> None:
-        self.formats = frozenset(formats)
+    def __init__(self, formats: Mapping[str, int]) -> None:
+        self.formats = formats
         self.warnings: list[str] = []
         self.extras = False
+        self.joins: set[str] = set()
 
     def warn(self, text: str) -> None:
         if text not in self.warnings:
@@ -168,17 +175,20 @@ class _Compiler:
     def key_type(self, term: Term) -> Sql:
         return _text("s.types", term.value)
 
+    def _oracle(self, table: str, value: Value) -> Sql:
+        self.joins.add(table)
+        return _text(f"{TEXT_TABLES[table][1]}.text", value)
+
     def key_oracle(self, term: Term) -> Sql:
-        return _oracle("tilde" if "~" in term.value.text else "oracle", term.value)
+        return self._oracle("tilde" if "~" in term.value.text else "oracle", term.value)
 
     def key_fulloracle(self, term: Term) -> Sql:
-        return _oracle("full", term.value)
+        return self._oracle("full", term.value)
 
     def key_keyword(self, term: Term) -> Sql:
         if term.value.regex:
-            sql, params = _text("keyword", term.value)
-            return f"s.rowid IN (SELECT card FROM search_keywords WHERE {sql})", params  # noqa: S608
-        return "s.rowid IN (SELECT card FROM search_keywords WHERE keyword = ?)", [term.value.text.lower()]
+            return _text("s.keywords", term.value)
+        return "instr(s.keywords, ?) > 0", [f"\n{term.value.text.lower()}\n"]
 
     def key_mana(self, term: Term) -> Sql | None:
         symbols = [s if s.startswith("{") else "{" + s + "}" for s in MANA_SYMBOL.findall(term.value.text.upper())]
@@ -303,24 +313,22 @@ class _Compiler:
     def key_layout(self, term: Term) -> Sql:
         return "s.layout = ?", [term.value.text.lower()]
 
-    def _legal(self, term: Term, statuses: tuple[str, ...]) -> Sql | None:
+    def _legal(self, term: Term, column: str) -> Sql | None:
         name = term.value.text.lower()
-        name = FORMAT_ALIASES.get(name, name)
-        if self.formats and name not in self.formats:
+        bit = self.formats.get(FORMAT_ALIASES.get(name, name))
+        if bit is None:
             self.unknown(term, "a format")
             return None
-        marks = ", ".join("?" * len(statuses))
-        sql = f"s.rowid IN (SELECT card FROM search_legal WHERE format = ? AND status IN ({marks}))"  # noqa: S608
-        return sql, [name, *statuses]
+        return f"(s.{column} & ?) != 0", [bit]
 
     def key_legal(self, term: Term) -> Sql | None:
-        return self._legal(term, ("legal", "restricted"))
+        return self._legal(term, "legal")
 
     def key_banned(self, term: Term) -> Sql | None:
-        return self._legal(term, ("banned",))
+        return self._legal(term, "banned")
 
     def key_restricted(self, term: Term) -> Sql | None:
-        return self._legal(term, ("restricted",))
+        return self._legal(term, "restricted")
 
     def key_is(self, term: Term) -> Sql | None:
         word = term.value.text.lower()
@@ -357,10 +365,10 @@ def _order(query: Query, compiler: _Compiler) -> str:
     return f"{column} IS NULL, {column} {direction.upper()}, s.norm, s.rowid"
 
 
-def compile_query(query: Query, formats: Iterable[str] = ()) -> Compiled:
+def compile_query(query: Query, formats: Mapping[str, int]) -> Compiled:
     """The SQL condition on ``search_cards s`` for ``query``, its parameters, ORDER BY and warnings.
 
-    ``formats``: the format names the data knows (for a clear warning on a misspelt one).
+    ``formats``: each format the data knows and its bit in the legality masks.
     Raises :class:`NeedsScryfall` or :class:`QueryError`.
     """
     compiler = _Compiler(formats)
@@ -383,4 +391,4 @@ def compile_query(query: Query, formats: Iterable[str] = ()) -> Compiled:
     if not compiler.extras:
         where = f"s.extra IS NULL AND ({where})"
     order = _order(query, compiler)
-    return Compiled(where, params, order, compiler.warnings, compiler.extras)
+    return Compiled(where, params, order, compiler.warnings, compiler.extras, compiler.joins)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.carddb.query.compile import Compiled, compile_query
@@ -29,13 +29,14 @@ class Found:
         return max(1, -(-self.total // self.page_size))
 
 
-def prepare(text: str, *, within: str | None = None, formats: Iterable[str] = ()) -> Compiled:
+def prepare(text: str, *, formats: Mapping[str, int], within: str | None = None) -> Compiled:
     """``text`` parsed and compiled; ``within`` (a query of our own, e.g. a /cycling kind) must hold too."""
     compiled = compile_query(parse(text), formats)
     if within is not None:
         inner = compile_query(parse(within), formats)
         compiled.where = f"({inner.where}) AND ({compiled.where})"
         compiled.params = [*inner.params, *compiled.params]
+        compiled.joins |= inner.joins
     return compiled
 
 
@@ -50,13 +51,13 @@ def run(
     """The ``page``-th page (0-based, clamped to the last) of ``compiled``'s results, within ``seconds``."""
     page = max(0, page)
     sql = (
-        f"SELECT s.rowid, count(*) OVER () FROM search_cards s WHERE {compiled.where} "  # noqa: S608
+        f"SELECT s.rowid, count(*) OVER () FROM {compiled.source} WHERE {compiled.where} "  # noqa: S608
         f"ORDER BY {compiled.order} LIMIT ? OFFSET ?"
     )
     with time_limit(db, seconds):
         rows = db.execute(sql, (*compiled.params, page_size, page * page_size)).fetchall()
         if not rows and page > 0:
-            count_sql = f"SELECT count(*) FROM search_cards s WHERE {compiled.where}"  # noqa: S608
+            count_sql = f"SELECT count(*) FROM {compiled.source} WHERE {compiled.where}"  # noqa: S608
             total = db.execute(count_sql, compiled.params).fetchone()[0]
             if total:
                 last = (total - 1) // page_size
@@ -68,6 +69,6 @@ def run(
 
 def all_rowids(db: sqlite3.Connection, compiled: Compiled, *, limit: int, seconds: float = SEARCH_SECONDS) -> list[int]:
     """Every matching rowid in order, at most ``limit``."""
-    sql = f"SELECT s.rowid FROM search_cards s WHERE {compiled.where} ORDER BY {compiled.order} LIMIT ?"  # noqa: S608
+    sql = f"SELECT s.rowid FROM {compiled.source} WHERE {compiled.where} ORDER BY {compiled.order} LIMIT ?"  # noqa: S608
     with time_limit(db, seconds):
         return [row[0] for row in db.execute(sql, (*compiled.params, limit))]

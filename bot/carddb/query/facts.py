@@ -37,8 +37,6 @@ class SearchRows:
     card: tuple
     faces: list[tuple]
     texts: tuple[str, str, str]  # Oracle text without reminders, with ~, whole
-    keywords: list[tuple[str, int]]
-    legal: list[tuple[str, str, int]]
 
 
 def number(value: Any) -> float | None:
@@ -138,8 +136,31 @@ def _flags(card: Card, faces: list[Mapping[str, Any]], keywords: frozenset[str],
     return sum(FLAG_BITS[name] for name, on in flags.items() if on)
 
 
-def search_rows(card: Card, rowid: int, extra: str | None, keywords: frozenset[str]) -> SearchRows:
-    """The search tables' rows for one card object (already validated by the importer)."""
+MAX_FORMATS = 62
+
+
+def legality_masks(legalities: Mapping[str, Any], bits: dict[str, int]) -> tuple[int, int, int]:
+    """(legal or restricted, banned, restricted) as bit masks; a format new to ``bits`` gets the next bit."""
+    masks = {"legal": 0, "banned": 0, "restricted": 0}
+    for fmt, status in legalities.items():
+        if status not in ("legal", "restricted", "banned"):
+            continue
+        if fmt not in bits:
+            if len(bits) >= MAX_FORMATS:
+                continue
+            bits[str(fmt)] = 1 << len(bits)
+        bit = bits[fmt]
+        masks["banned" if status == "banned" else "legal"] |= bit
+        if status == "restricted":
+            masks["restricted"] |= bit
+    return masks["legal"], masks["banned"], masks["restricted"]
+
+
+def search_rows(
+    card: Card, rowid: int, extra: str | None, keywords: frozenset[str], format_bits: dict[str, int]
+) -> SearchRows:
+    """The search tables' rows for one card object (already validated by the importer); ``format_bits``
+    maps each format to its bit, and grows as new formats are met."""
     faces = _faces(card)
     colours = card.get("colors")
     if colours is None:
@@ -197,11 +218,8 @@ def search_rows(card: Card, rowid: int, extra: str | None, keywords: frozenset[s
         _price(prices, "tix"),
         card.get("edhrec_rank") if isinstance(card.get("edhrec_rank"), int) else None,
         _flags(card, faces, keywords, extra),
+        "\n" + "".join(f"{keyword}\n" for keyword in sorted(keywords)),
+        *legality_masks(card.get("legalities") or {}, format_bits),
     )
-    legal = [
-        (str(fmt), str(status), rowid)
-        for fmt, status in (card.get("legalities") or {}).items()
-        if status in ("legal", "restricted", "banned")
-    ]
     texts = ("\n".join(oracle).strip(), "\n".join(tilde).strip(), "\n".join(full).strip())
-    return SearchRows(row, face_rows, texts, [(keyword, rowid) for keyword in sorted(keywords)], legal)
+    return SearchRows(row, face_rows, texts)

@@ -17,6 +17,7 @@ from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.carddb import CardDataUnavailable, CardRecord, NeedsScryfall, SearchPage
+from bot.carddb.nicknames import resolve_nickname
 from bot.cards.query import cycling_query
 from bot.scryfall import AmbiguousCard, CardNotFound
 
@@ -152,9 +153,14 @@ class CardSource:
         if set_code and number:
             path = f"{self.client.base_url}/cards/{set_code.lower()}/{number.lower()}"
             return self._api(await self.client.get_uri(path))
+        nickname = resolve_nickname(name)
         if set_code is None and self.card_data is not None:
             try:
                 match = await self.card_data.named(name)
+                if nickname is not None and match.how != "exact":  # a card's own name beats a nickname
+                    found = (await self.card_data.collection([nickname])).get(nickname)
+                    if found is not None:
+                        return self._local(found)
             except CardDataUnavailable:
                 pass
             else:
@@ -165,7 +171,7 @@ class CardSource:
                     raise AmbiguousCard(f"“{name}” could be several cards.", candidates=names, code="ambiguous")
                 # type "local": the miss was decided by the local copy, not by Scryfall's words.
                 raise CardNotFound(f"No card is called “{name}”.", status=404, code="not_found", type=LOCAL)
-        return self._api(await self.client.named(name, set_code=set_code, fuzzy=True))
+        return self._api(await self.client.named(nickname or name, set_code=set_code, fuzzy=True))
 
     async def exact(self, name: str, *, set_code: str | None = None) -> CardAnswer:
         """A name picked from candidates (exact, so no guessing twice)."""

@@ -17,7 +17,7 @@ from bot import limits
 from bot.carddb import QueryError, SearchPage
 from bot.cards import render
 from bot.cards.inline import CardReference, find_references
-from bot.cards.lookup import CardAnswer, CardSource
+from bot.cards.lookup import CardAnswer, CardSource, origin_text
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, cycling_query
 from bot.scryfall import AmbiguousCard, BadQuery, CardNotFound, ScryfallClient, ScryfallError
 from bot.text import clip, escape, one_line
@@ -29,14 +29,24 @@ from cogs.cards._render import (
     RESULTS_PER_PAGE,
     echo,
     failure_text,
+    page_count,
     reference_embed,
+    results_embed,
     to_embed,
 )
-from cogs.cards._search import OpenCardSelect, SearchPageButton, query_error_text, result_line, search_message
+from cogs.cards._search import (
+    OpenCardSelect,
+    SearchPageButton,
+    query_error_text,
+    result_line,
+    search_embed,
+    search_message,
+)
 
 log = logging.getLogger(__name__)
 
 MAX_NAME = 150
+INLINE_RESULTS = 5
 MAX_SEARCH = 6000  # Discord's own limit: a longer search is still answered, with the reason it is refused
 AUTOCOMPLETE_SECONDS = 2.0
 SET_CODE = re.compile(r"[a-z0-9]{2,6}")
@@ -242,11 +252,13 @@ class Cards(commands.Cog, name=COG_NAME):
         if bucket is not None and bucket.update_rate_limit(now):
             log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
             return
-        lookups = (self.source.named(ref.name, set_code=ref.set_code, number=ref.number) for ref in references)
+        lookups = (self.inline_answer(reference) for reference in references)
         results = await asyncio.gather(*lookups, return_exceptions=True)
         embeds, misses, trouble = [], [], None
         for reference, result in zip(references, results, strict=True):
-            if isinstance(result, CardNotFound | AmbiguousCard):
+            if isinstance(result, QueryError):
+                misses.append(f"?{echo(reference.name, 60)} ({query_error_text(result)})")
+            elif isinstance(result, CardNotFound | AmbiguousCard):
                 misses.append(await self.inline_miss(reference, result))
             elif isinstance(result, ScryfallError):
                 trouble = failure_text(result)
@@ -254,7 +266,7 @@ class Cards(commands.Cog, name=COG_NAME):
                 log.error("Inline lookup failed", exc_info=result)
                 trouble = "Something went wrong looking that up."
             else:
-                embeds.append(reference_embed(reference.mode, result))
+                embeds.append(result)
         lines = (["No single card found for: " + "; ".join(misses)] if misses else []) + ([trouble] if trouble else [])
         if not embeds and not lines:
             return
@@ -268,9 +280,33 @@ class Cards(commands.Cog, name=COG_NAME):
         except discord.HTTPException:
             log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
 
+    async def inline_answer(self, reference: CardReference) -> discord.Embed:
+        """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""
+        if reference.mode != "search":
+            answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
+            return reference_embed(reference.mode, answer)
+        found = await self.source.search(reference.name, page_size=INLINE_RESULTS)
+        if isinstance(found, SearchPage):
+            if not found.total:
+                raise CardNotFound("No cards match that search.", status=404, code="not_found", type="local")
+            return search_embed(reference.name, found, origin_text("local", self.source.data_date()))
+        lines = [result_line(card) for card in found.cards[:INLINE_RESULTS]]
+        return results_embed(
+            f"Search: {echo(reference.name, 200)}",
+            reference.name,
+            lines,
+            found.total,
+            0,
+            page_count(found.total),
+            found.warnings,
+            found.origin,
+        )
+
     async def inline_miss(self, reference: CardReference, error: ScryfallError) -> str:
         """A name that found no single card, with the cards it could have meant."""
         candidates = getattr(error, "candidates", None) or []
+        if reference.mode == "search":
+            return f"?{echo(reference.name, 60)} (no cards match)"
         if not candidates and not reference.printing:
             candidates = await self.suggestions(reference.name)
         shown = echo(reference.name, 60)

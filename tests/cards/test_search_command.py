@@ -173,3 +173,41 @@ async def test_hundred_searches_at_once_are_all_answered_without_the_api(
     await simcord_env.settle(timeout=20)
     assert all(result.response.embeds and result.response.embeds[0].title.startswith("Search:") for result in started)
     assert fake_scryfall.api_requests() == []
+
+
+def bot_replies(channel) -> list:
+    return sorted((m for m in channel.history() if m.author.bot), key=lambda m: m.id)
+
+
+async def test_an_inline_search_answers_with_its_first_results(cards, channel, alice, fake_scryfall):
+    await alice.send(channel, "which are these? [[?t:creature c:g pow>=4]] and [[Street Wraith]]")
+    (reply,) = bot_replies(channel)
+
+    search, card = reply.embeds
+    assert search.title.startswith("Search: ") and len(search.description.splitlines()) == 5
+    assert search.footer.text.endswith("\nt:creature c:g pow>=4")
+    assert card.title == "Street Wraith {3}{B}{B}"
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_an_inline_search_that_cannot_run_or_finds_nothing_says_why(cards, channel, alice):
+    await alice.send(channel, "[[?t:creature (c:g]] [[?t:dragon c:w mv=1]]")
+    (reply,) = bot_replies(channel)
+    assert "parenthesis is opened and never closed" in reply.content
+    assert "t:dragon c:w mv=1 (no cards match)" in reply.content
+
+
+async def test_nicknames_find_their_card_in_card_search_and_inline(cards, channel, alice, fake_scryfall):
+    card = await alice.slash(channel, "card", name="troll")
+    assert card.response.embeds[0].title.startswith("Troll of Khazad-dûm")
+    found = await alice.slash(channel, "search", query="tusker")
+    assert names_on(found.response.embeds[0]) == ["Krosan Tusker"]
+    await alice.send(channel, "[[helix]]")
+    assert bot_replies(channel)[-1].embeds[0].title.startswith("Lightning Helix")
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_a_nickname_whose_card_the_copy_lacks_is_no_answer(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "card", name="jtms")  # Jace, the Mind Sculptor is not in the copy
+    assert result.response.content.startswith("No card named “jtms”")
+    assert fake_scryfall.api_requests() == []

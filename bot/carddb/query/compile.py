@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.carddb.names import normalise
+from bot.carddb.nicknames import resolve_nickname
 from bot.carddb.query import regexp
 from bot.carddb.query.grammar import QueryError
 from bot.carddb.query.nodes import And, Name, Node, Not, Or, Query, Term, Value
@@ -147,6 +148,12 @@ class _Compiler:
         norm = normalise(value.text)
         if not norm:
             return ("instr(s.name, ?) > 0", [value.text.lower()]) if value.text else None
+        nickname = resolve_nickname(value.text)
+        if nickname is not None:  # "bob": Dark Confidant, and any name with "bob" in it
+            return "(instr(s.norm, ?) > 0 OR s.rowid IN (SELECT card FROM names WHERE norm = ?))", [
+                norm,
+                normalise(nickname),
+            ]
         return "instr(s.norm, ?) > 0", [norm]
 
     def term(self, term: Term, positive: bool) -> Sql | None:

@@ -4,15 +4,11 @@ computing the expected cards straight from those objects."""
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
 
 from bot.carddb import NeedsScryfall, QueryError
 from bot.carddb.kinds import KINDS as IMPORT_KINDS
 from bot.carddb.names import extra_kind
-from bot.carddb.query import QuerySyntaxError, QueryTooSlow
 from bot.carddb.store import CardStore
 from bot.carddb.update import update_from_scryfall
 from bot.cards.query import KINDS, cycling_query
@@ -340,29 +336,6 @@ def test_values_are_never_sql(store):
     assert names(store, "!fling") == ["Fling"]
 
 
-def test_a_catastrophic_regular_expression_is_stopped_within_the_time_limit(store):
-    started = time.perf_counter()
-    with pytest.raises(QueryTooSlow):
-        store.search(r"o:/(.*?,?)*\d$/")
-    assert time.perf_counter() - started < 4
-    assert names(store, "!fling") == ["Fling"]  # the connection still answers
-
-
-def test_a_slow_search_in_one_thread_does_not_hold_up_another(store):
-    stuck = threading.Thread(target=lambda: pytest.raises(QueryTooSlow, store.search, r"o:/(.*?,?)*\d$/"))
-    stuck.start()
-    time.sleep(0.05)
-    started = time.perf_counter()
-    assert names(store, "t:creature c:g pow>=4")
-    assert time.perf_counter() - started < 0.5
-    stuck.join()
-
-
-def test_a_too_long_regular_expression_is_refused(store):
-    with pytest.raises(QuerySyntaxError.__base__, match="regular expression is 201 characters"):
-        store.search("o:/" + "a" * 201 + "/")
-
-
 # ---------------------------------------------------------------------- /cycling on the same engine
 
 
@@ -372,48 +345,3 @@ def test_each_cycling_kind_lists_what_the_import_decided(store, kind):
     by_engine = [card.name for card in store.search_all(cycling_query(kind))]
     by_import = [card.name for card in store.cycling(kind)]
     assert by_engine == by_import
-
-
-@pytest.mark.parametrize(
-    "pattern",
-    [
-        r"\bdraw (a|two|three) cards?\b",
-        r"^(when|whenever) .* (enters|dies)",
-        r"(?:sacrifice|discard)s? (an?|two) \w+",
-        r"cycl(e|ing)",
-        r"^[a-m].*(dragon|serpent|drake)$",
-        r"x{2}yz|abc",
-        r"\{[wubrg]\}\{[wubrg]\}",
-    ],
-)
-def test_the_literals_a_regex_is_filtered_by_are_in_every_text_it_matches(fake_bulk, pattern):
-    import regex
-
-    from bot.carddb.query.regexp import literal_filters
-
-    compiled = regex.compile(pattern, regex.IGNORECASE | regex.MULTILINE)
-    texts = [(f.get("oracle_text") or "").lower() for card in fake_bulk.cards for f in faces(card)]
-    texts += [card["name"].lower() for card in fake_bulk.cards]
-    matched = [text for text in texts if compiled.search(text)]
-    filters = literal_filters(pattern)
-    assert all(any(literal in text for literal in group) for text in matched for group in filters)
-
-
-@pytest.mark.parametrize(
-    ("pattern", "slow"),
-    [
-        (r"\bdraw (a|two|three) cards?\b", False),
-        (r"^(when|whenever) .* (enters|dies)", False),
-        (r"\b[a-z]{11,}\b", False),
-        (r"(.*?,?)*\d$", True),
-        (r"^(a+)+$", True),
-        (r"(a|aa)+$", True),
-        (r".*a.*b.*c", True),
-        (r"(\w)\1", True),
-        (r"(?=.*x)y", True),
-    ],
-)
-def test_patterns_that_can_backtrack_without_bound_are_matched_with_a_timeout(pattern, slow):
-    from bot.carddb.query.regexp import risky
-
-    assert risky(pattern) is slow

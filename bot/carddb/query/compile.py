@@ -19,13 +19,11 @@ from dataclasses import dataclass, field
 from bot.carddb.names import normalise
 from bot.carddb.nicknames import resolve_nickname
 from bot.carddb.query import regexp
+from bot.carddb.query.colours import colour_condition, colour_mask
 from bot.carddb.query.grammar import QueryError
 from bot.carddb.query.nodes import And, Name, Node, Not, Or, Query, Term, Value
 from bot.carddb.query.vocab import (
-    ALL_COLOURS,
     API_ONLY,
-    COLOUR_BITS,
-    COLOUR_NAMES,
     FLAG_BITS,
     FORMAT_ALIASES,
     IS_ALIASES,
@@ -218,46 +216,12 @@ class _Compiler:
 
     # ------------------------------------------------------------------ colours
 
-    def _colours(self, term: Term) -> int | str | None:
-        text = term.value.text.lower()
-        if text in ("c", "colorless", "colourless"):
-            return 0
-        if text in ("m", "multicolor", "multicolour", "multi", "gold"):
-            return "multi"
-        letters = COLOUR_NAMES.get(text, text)
-        if letters and all(letter in COLOUR_BITS for letter in letters):
-            return sum({COLOUR_BITS[letter] for letter in letters})
-        self.unknown(term, "a colour")
-        return None
-
     def _colour_sql(self, term: Term, column: str, default: str) -> Sql | None:
-        mask = self._colours(term)
+        mask = colour_mask(term.value.text)
         if mask is None:
+            self.unknown(term, "a colour")
             return None
-        if mask == "multi":
-            sql = f"({column} & ({column} - 1)) != 0"
-            return (f"NOT ({sql})", []) if term.op == "!=" else (sql, [])
-        op = default if term.op == ":" else term.op
-        if mask == 0 and term.op == ":":
-            op = "="
-        inverse = ALL_COLOURS & ~mask
-        sql = {
-            "=": f"{column} = ?",
-            "!=": f"{column} != ?",
-            ">=": f"({column} & ?) = ?",
-            ">": f"({column} & ?) = ? AND {column} != ?",
-            "<=": f"({column} & ?) = 0",
-            "<": f"({column} & ?) = 0 AND {column} != ?",
-        }[op]
-        params = {
-            "=": [mask],
-            "!=": [mask],
-            ">=": [mask, mask],
-            ">": [mask, mask, mask],
-            "<=": [inverse],
-            "<": [inverse, mask],
-        }[op]
-        return sql, params
+        return colour_condition(column, term.op, mask, default)
 
     def key_color(self, term: Term) -> Sql | None:
         return self._colour_sql(term, "s.colors", ">=")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.carddb import CardDataUnavailable, CardRecord, NeedsScryfall, SearchPage
 from bot.carddb.nicknames import resolve_nickname
-from bot.cards.query import cycling_query
+from bot.cards.query import KINDS, cycling_query
 from bot.scryfall import AmbiguousCard, CardNotFound
 
 if TYPE_CHECKING:
@@ -245,8 +245,13 @@ class CardSource:
         extra = " ".join((extra or "").split())
         query = cycling_query(kind, extra)
         if self.card_data is not None:
+            base = KINDS[kind].query
             try:
-                records = await self.card_data.search_all(query, limit=LOCAL_LIST_LIMIT)
+                # The user's terms parsed on their own, so a message about them points into what they typed.
+                if extra:
+                    records = await self.card_data.search_all(extra, within=base, limit=LOCAL_LIST_LIMIT)
+                else:
+                    records = await self.card_data.search_all(base, limit=LOCAL_LIST_LIMIT)
             except (CardDataUnavailable, NeedsScryfall) as reason:
                 log.debug("Asking Scryfall for a /cycling search: %s", type(reason).__name__)
             else:

@@ -191,6 +191,9 @@ class Cards(commands.Cog, name=COG_NAME):
             message = "\n".join([message, *(f"• {escape(warning)}" for warning in error.warnings)])
             await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
             return
+        except QueryError as error:
+            await interaction.followup.send(query_error_text(error), allowed_mentions=NO_MENTIONS)
+            return
         except BadQuery as error:
             message = f"Scryfall could not read that search: {error}"
             await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)

@@ -196,6 +196,13 @@ async def test_a_cycling_query_with_comparisons_is_answered_locally(cards, chann
     assert fake_scryfall.api_requests() == []
 
 
+async def test_a_cycling_query_the_local_engine_cannot_read_says_why(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "cycling", query="c:r)")
+
+    assert result.response.content == "There's a closing parenthesis (character 4) with no opening one."
+    assert fake_scryfall.api_requests() == []
+
+
 async def test_a_cycling_query_about_artists_goes_to_scryfall(cards, channel, alice, fake_scryfall):
     result = await alice.slash(channel, "cycling", query="a:fixture")
 

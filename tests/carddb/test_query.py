@@ -162,6 +162,9 @@ def test_keywords(store, fake_bulk):
         ("id<=u", lambda c, i: i <= {"U"}),
         ("id=wu", lambda c, i: i == {"W", "U"}),
         ("id>=naya", lambda c, i: i >= {"R", "G", "W"}),
+        ("c=2", lambda c, i: len(c) == 2),
+        ("c>=3", lambda c, i: len(c) >= 3),
+        ("id<2 -c:c", lambda c, i: len(i) < 2 and c),
     ],
 )
 def test_colours_and_identity(store, fake_bulk, query, test):

@@ -21,6 +21,15 @@ def colour_mask(value: str) -> int | str | None:
     return None
 
 
+SQL_OPS = {":": "=", "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def count_condition(column: str, op: str, count: int) -> Sql:
+    """``c>=2``: how many colours, counted from the bit mask."""
+    bits = " + ".join(f"(({column} >> {bit}) & 1)" for bit in range(5))
+    return f"({bits}) {SQL_OPS[op]} ?", [count]
+
+
 def colour_condition(column: str, op: str, mask: int | str, default: str) -> Sql:
     """``column`` (a colour bit mask) compared with ``mask``: ``:`` means ``default`` (``>=`` for colours,
     ``<=`` for identity), except colourless, which is exact."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from bot.carddb.names import normalise
 from bot.carddb.nicknames import resolve_nickname
 from bot.carddb.query import regexp
-from bot.carddb.query.colours import colour_condition, colour_mask
+from bot.carddb.query.colours import colour_condition, colour_mask, count_condition
 from bot.carddb.query.grammar import QueryError
 from bot.carddb.query.nodes import And, Name, Node, Not, Or, Query, Term, Value
 from bot.carddb.query.vocab import (
@@ -217,6 +217,8 @@ class _Compiler:
     # ------------------------------------------------------------------ colours
 
     def _colour_sql(self, term: Term, column: str, default: str) -> Sql | None:
+        if term.value.text.isdigit() and not term.value.regex:
+            return count_condition(column, term.op, int(term.value.text))
         mask = colour_mask(term.value.text)
         if mask is None:
             self.unknown(term, "a colour")

@@ -16,4 +16,5 @@ async def test_a_search_before_the_first_download_is_asked_of_scryfall(cards, ch
 
 async def test_scryfalls_own_refusal_is_shown(cards, channel, alice):
     result = await alice.slash(channel, "search", query="foo:bar")
-    assert result.response.content == "Scryfall could not read that search: All of your terms were ignored."
+    assert result.response.content.startswith("Scryfall could not read that search: All of your terms were ignored.")
+    assert "Unknown keyword “foo”" in result.response.content

@@ -34,6 +34,7 @@ from bot.carddb.records import COLUMNS, CardRecord, DataInfo, NameMatch, SearchP
 log = logging.getLogger(__name__)
 
 MAX_QUERY = 200
+MMAP_BYTES = 512 * 1024 * 1024
 MAX_CANDIDATES = 25
 PREFIX_ROWS = 200
 FUZZY_CUTOFF = 75.0
@@ -112,6 +113,8 @@ class CardStore:
                 # immutable: the file is never written in place, so readers need no locks.
                 db = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
                 regexp.install(db)
+                # Searches scan the search tables whole: mapped, the pages are read in place, not copied per query.
+                db.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
                 self._connections.append(db)
             self._local.db = db
         return db

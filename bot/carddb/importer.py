@@ -162,7 +162,7 @@ def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid:
     db.executemany("INSERT INTO names VALUES (?, ?, ?)", names)
     db.executemany("INSERT INTO name_tails VALUES (?, ?)", tails)
     db.executemany("INSERT INTO cycling_kinds VALUES (?, ?)", kinds)
-    db.executemany(f"INSERT INTO search_cards VALUES ({', '.join('?' * 27)})", found)  # noqa: S608
+    db.executemany(f"INSERT INTO search_cards VALUES ({', '.join('?' * 28)})", found)  # noqa: S608
     db.executemany(f"INSERT INTO search_faces VALUES ({', '.join('?' * 7)})", faces)  # noqa: S608
     for table, rows in zip(("search_oracle", "search_tilde", "search_full"), texts, strict=True):
         db.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows)  # noqa: S608 - our table names

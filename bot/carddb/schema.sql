@@ -93,7 +93,8 @@ CREATE TABLE search_cards (
     keywords     TEXT NOT NULL,        -- lower case, a line each, with a line break before and after
     legal        INTEGER NOT NULL,     -- formats where legal or restricted, a bit each (meta.formats)
     banned       INTEGER NOT NULL,
-    restricted   INTEGER NOT NULL
+    restricted   INTEGER NOT NULL,
+    produces     INTEGER NOT NULL      -- the mana it can make: colour bits, and 32 for colourless
 );
 
 -- Each face of a multi-faced card (a card of one face has none here).

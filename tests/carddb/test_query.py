@@ -348,3 +348,17 @@ def test_each_cycling_kind_lists_what_the_import_decided(store, kind):
     by_engine = [card.name for card in store.search_all(cycling_query(kind))]
     by_import = [card.name for card in store.cycling(kind)]
     assert by_engine == by_import
+
+
+@pytest.mark.parametrize(
+    ("query", "test"),
+    [
+        ("produces:c", lambda p: "C" in p),
+        ("produces:r", lambda p: "R" in p),
+        ("produces=g", lambda p: p == {"G"}),
+        ("produces>=wu", lambda p: {"W", "U"} <= p),
+    ],
+)
+def test_the_mana_a_card_produces(store, fake_bulk, query, test):
+    expected = expect(fake_bulk, lambda card: test(set(card.get("produced_mana") or ())))
+    assert expected and names(store, query) == expected

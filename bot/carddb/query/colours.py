@@ -30,7 +30,7 @@ def count_condition(column: str, op: str, count: int) -> Sql:
     return f"({bits}) {SQL_OPS[op]} ?", [count]
 
 
-def colour_condition(column: str, op: str, mask: int | str, default: str) -> Sql:
+def colour_condition(column: str, op: str, mask: int | str, default: str, *, everything: int = ALL_COLOURS) -> Sql:
     """``column`` (a colour bit mask) compared with ``mask``: ``:`` means ``default`` (``>=`` for colours,
     ``<=`` for identity), except colourless, which is exact."""
     if mask == MULTI:
@@ -39,7 +39,7 @@ def colour_condition(column: str, op: str, mask: int | str, default: str) -> Sql
     chosen = default if op == ":" else op
     if mask == 0 and op == ":":
         chosen = "="
-    inverse = ALL_COLOURS & ~mask
+    inverse = everything & ~mask
     sql = {
         "=": f"{column} = ?",
         "!=": f"{column} != ?",

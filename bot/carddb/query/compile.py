@@ -23,7 +23,11 @@ from bot.carddb.query.colours import colour_condition, colour_mask, count_condit
 from bot.carddb.query.grammar import QueryError
 from bot.carddb.query.nodes import And, Name, Node, Not, Or, Query, Term, Value
 from bot.carddb.query.vocab import (
+    ALL_COLOURS,
     API_ONLY,
+    COLOUR_BITS,
+    COLOUR_NAMES,
+    COLOURLESS_BIT,
     FLAG_BITS,
     FORMAT_ALIASES,
     IS_ALIASES,
@@ -224,6 +228,15 @@ class _Compiler:
             self.unknown(term, "a colour")
             return None
         return colour_condition(column, term.op, mask, default)
+
+    def key_produces(self, term: Term) -> Sql | None:
+        text = term.value.text.lower()
+        letters = COLOUR_NAMES.get(text, text)
+        if term.value.regex or not letters or any(letter not in COLOUR_BITS and letter != "c" for letter in letters):
+            self.unknown(term, "a kind of mana")
+            return None
+        mask = sum({COLOUR_BITS.get(letter, COLOURLESS_BIT) for letter in letters})
+        return colour_condition("s.produces", term.op, mask, ">=", everything=ALL_COLOURS | COLOURLESS_BIT)
 
     def key_color(self, term: Term) -> Sql | None:
         return self._colour_sql(term, "s.colors", ">=")

@@ -16,6 +16,7 @@ from typing import Any
 from bot.carddb.names import normalise
 from bot.carddb.query.vocab import (
     COLOUR_BITS,
+    COLOURLESS_BIT,
     FLAG_BITS,
     OUTLAW_TYPES,
     PARTY_TYPES,
@@ -56,6 +57,14 @@ def colour_mask(colours: Iterable[str]) -> int:
     mask = 0
     for colour in colours:
         mask |= COLOUR_BITS.get(str(colour).lower(), 0)
+    return mask
+
+
+def produced_mask(symbols: Iterable[str]) -> int:
+    """The mana a card can make (Scryfall's ``produced_mana``) as colour bits, colourless as ``COLOURLESS_BIT``."""
+    mask = 0
+    for symbol in symbols:
+        mask |= COLOURLESS_BIT if str(symbol).upper() == "C" else COLOUR_BITS.get(str(symbol).lower(), 0)
     return mask
 
 
@@ -220,6 +229,7 @@ def search_rows(
         _flags(card, faces, keywords, extra),
         "\n" + "".join(f"{keyword}\n" for keyword in sorted(keywords)),
         *legality_masks(card.get("legalities") or {}, format_bits),
+        produced_mask(card.get("produced_mana") or ()),
     )
     texts = ("\n".join(oracle).strip(), "\n".join(tilde).strip(), "\n".join(full).strip())
     return SearchRows(row, face_rows, texts)

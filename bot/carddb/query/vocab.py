@@ -54,6 +54,7 @@ KEYS: dict[str, str] = {
     "is": "is",
     "not": "not",
     "layout": "layout",
+    "produces": "produces",
 }
 
 # Keys that set how results are shown rather than which cards match.
@@ -106,13 +107,13 @@ API_ONLY: dict[str, str] = {
     "number": "collector numbers",
     "b": "blocks",
     "block": "blocks",
-    "produces": "mana produced",
     "devotion": "devotion",
     "oracleid": "printings",
 }
 
 COLOUR_BITS = {"w": 1, "u": 2, "b": 4, "r": 8, "g": 16}
 ALL_COLOURS = 31
+COLOURLESS_BIT = 32  # colourless mana, for produces:
 
 COLOUR_NAMES: dict[str, str] = {
     "white": "w",

@@ -148,7 +148,7 @@ class CardData:
         """Raises ``QueryError`` (its text says why) or ``NeedsScryfall`` when only Scryfall can answer."""
         return await self._read(lambda store: store.search(query, page=page, page_size=page_size, within=within))
 
-    async def search_all(self, query: str, *, within: str | None = None, limit: int = 5000) -> list[CardRecord]:
+    async def search_all(self, query: str, *, within: str | None = None, limit: int = 5000) -> SearchPage:
         return await self._read(lambda store: store.search_all(query, within=within, limit=limit))
 
     async def rulings(self, oracle_id: str | None) -> list[dict[str, str]] | None:

@@ -370,10 +370,9 @@ class CardStore:
             warnings=tuple(found.warnings),
         )
 
-    def search_all(self, query: str, *, within: str | None = None, limit: int = 5000) -> list[CardRecord]:
-        """Every card matching ``query`` (at most ``limit``), in its order."""
-        compiled = engine.prepare(query, within=within, formats=self.formats)
-        return self._records(engine.all_rowids(self._db(), compiled, limit=limit))
+    def search_all(self, query: str, *, within: str | None = None, limit: int = 5000) -> SearchPage:
+        """Every card matching ``query`` (at most ``limit``) in its order, as one page."""
+        return self.search(query, page_size=limit, within=within)
 
     def collection(self, names: Iterable[str]) -> dict[str, CardRecord | None]:
         """Each name of a decklist with its card (exact name, then a face's name), or None."""

@@ -249,15 +249,23 @@ class CardSource:
             try:
                 # The user's terms parsed on their own, so a message about them points into what they typed.
                 if extra:
-                    records = await self.card_data.search_all(extra, within=base, limit=LOCAL_LIST_LIMIT)
+                    found = await self.card_data.search_all(extra, within=base, limit=LOCAL_LIST_LIMIT)
                 else:
-                    records = await self.card_data.search_all(base, limit=LOCAL_LIST_LIMIT)
+                    found = await self.card_data.search_all(base, limit=LOCAL_LIST_LIMIT)
             except (CardDataUnavailable, NeedsScryfall) as reason:
                 log.debug("Asking Scryfall for a /cycling search: %s", type(reason).__name__)
             else:
-                if not records:
-                    raise CardNotFound("No cards match that search.", status=404, code="not_found")
-                return CardList(list(records), len(records), LOCAL, data_date=self._data_date())
+                if not found.cards:
+                    raise CardNotFound(
+                        "No cards match that search.", status=404, code="not_found", warnings=list(found.warnings)
+                    )
+                return CardList(
+                    list(found.cards),
+                    len(found.cards),
+                    LOCAL,
+                    data_date=self._data_date(),
+                    warnings=list(found.warnings),
+                )
         answer = await self.client.search(query, order="name")
         return _api_list(answer.data)
 

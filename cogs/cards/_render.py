@@ -92,7 +92,9 @@ def results_embed(
     )
     if warnings:
         text = "\n".join(escape(str(warning)) for warning in warnings)
-        embed.add_field(name="Scryfall warnings", value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
+        # Scryfall's own words when it answered; the local engine's notes otherwise.
+        title = "Note" if origin.startswith("Scryfall bulk data") else "Scryfall warnings"
+        embed.add_field(name=title, value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
     noun = "card" if total == 1 else "cards"
     footer = f"{total} {noun} · page {index + 1}/{pages} · {query}" + (f" · {origin}" if origin else "")
     embed.set_footer(text=clip(footer, limits.EMBED_FOOTER))

@@ -203,6 +203,14 @@ async def test_a_cycling_query_the_local_engine_cannot_read_says_why(cards, chan
     assert fake_scryfall.api_requests() == []
 
 
+async def test_a_cycling_query_with_an_unknown_term_names_it_and_searches_the_rest(cards, channel, alice):
+    result = await alice.slash(channel, "cycling", query="foo:bar street")
+
+    embed = result.response.embeds[0]
+    assert embed.description == "Street Wraith {3}{B}{B} — Cycling—Pay 2 life"
+    assert {f.name: f.value for f in embed.fields}["Note"] == "foo:bar isn't a search term I know; searched the rest"
+
+
 async def test_a_cycling_query_about_artists_goes_to_scryfall(cards, channel, alice, fake_scryfall):
     result = await alice.slash(channel, "cycling", query="a:fixture")
 

@@ -65,10 +65,3 @@ def run(
             return Found([], 0, 0, page_size, compiled.warnings)
     total = rows[0][1] if rows else 0
     return Found([row[0] for row in rows], total, page, page_size, compiled.warnings)
-
-
-def all_rowids(db: sqlite3.Connection, compiled: Compiled, *, limit: int, seconds: float = SEARCH_SECONDS) -> list[int]:
-    """Every matching rowid in order, at most ``limit``."""
-    sql = f"SELECT s.rowid FROM {compiled.source} WHERE {compiled.where} ORDER BY {compiled.order} LIMIT ?"  # noqa: S608
-    with time_limit(db, seconds):
-        return [row[0] for row in db.execute(sql, (*compiled.params, limit))]

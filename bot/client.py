@@ -29,6 +29,7 @@ from bot.scryfall import ScryfallClient
 from bot.scryfall.limiter import PostgresBudget
 from bot.storage import Database, open_database
 from bot.storage.starts import PostgresStartGate
+from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS, report_error
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,7 @@ class CycleBot(commands.AutoShardedBot):
     card_data: CardData
     rules: RulesService
     card_images: CardImages
+    pagers: Pagers
 
     def __init__(self, config: Config, *, extensions: list[str] | None = None) -> None:
         intents = discord.Intents.default()
@@ -125,6 +127,7 @@ class CycleBot(commands.AutoShardedBot):
             self.rules = RulesService(self.config)
         # Card images for the goldfish table's picture: memory, then disk, then Scryfall's image host.
         self.card_images = await CardImages.open(self.config.data_dir / IMAGES_DIRECTORY, self.config.scryfall_api_url)
+        self.pagers = Pagers()  # every feature's Previous/Next pages in memory
         for name in self.extension_names:
             try:
                 await self.load_extension(name)

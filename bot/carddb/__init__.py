@@ -5,8 +5,8 @@ CLI and benchmarks use directly.
 """
 
 from bot.carddb.bulk import BulkError
-from bot.carddb.records import CardRecord, DataInfo, NameMatch
-from bot.carddb.search import UnsupportedQuery
+from bot.carddb.query import NeedsScryfall, QueryError
+from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.service import CardData, CardDataUnavailable
 from bot.carddb.store import CardDataError, CardStore
 
@@ -19,5 +19,7 @@ __all__ = [
     "CardStore",
     "DataInfo",
     "NameMatch",
-    "UnsupportedQuery",
+    "NeedsScryfall",
+    "QueryError",
+    "SearchPage",
 ]

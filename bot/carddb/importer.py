@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.carddb.bulk import BulkError, Cancelled
-from bot.carddb.kinds import cycling_kinds
+from bot.carddb.kinds import cycling_kinds, keyword_set
 from bot.carddb.names import extra_kind, face_names, normalise
+from bot.carddb.query.facts import search_rows
 from bot.cycling import CyclingAbility, cycling_abilities
 
 log = logging.getLogger(__name__)
 
-FORMAT = "1"
+FORMAT = "2"
 BATCH = 1000
 MIN_SHARE_OF_PREVIOUS = 0.9
 MAX_INVALID_SHARE = 0.01
@@ -133,8 +134,11 @@ def _tails(norm: str) -> list[str]:
     return [" ".join(words[i:]) for i in range(1, len(words))]
 
 
-def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid: int) -> None:
+def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid: int, formats: dict[str, int]) -> None:
     cards, names, tails, kinds = [], [], [], []
+    found: list[tuple] = []
+    faces: list[tuple] = []
+    texts: list[list[tuple[int, str]]] = [[], [], []]
     for offset, card in enumerate(batch):
         rowid = first_rowid + offset
         row, abilities = card_row(card, json.dumps(card))
@@ -148,10 +152,20 @@ def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid:
                 names.append((norm, rowid, 1))
         tails.extend((tail, rowid) for norm in seen for tail in _tails(norm))
         kinds.extend((kind, rowid) for kind in cycling_kinds(card.get("keywords") or (), abilities))
+        facts = search_rows(card, rowid, row[5], keyword_set(card.get("keywords") or (), abilities), formats)
+        found.append(facts.card)
+        faces.extend(facts.faces)
+        for table, text in zip(texts, facts.texts, strict=True):
+            if text:
+                table.append((rowid, text))
     db.executemany(INSERT_CARD, cards)
     db.executemany("INSERT INTO names VALUES (?, ?, ?)", names)
     db.executemany("INSERT INTO name_tails VALUES (?, ?)", tails)
     db.executemany("INSERT INTO cycling_kinds VALUES (?, ?)", kinds)
+    db.executemany(f"INSERT INTO search_cards VALUES ({', '.join('?' * 28)})", found)  # noqa: S608
+    db.executemany(f"INSERT INTO search_faces VALUES ({', '.join('?' * 7)})", faces)  # noqa: S608
+    for table, rows in zip(("search_oracle", "search_tilde", "search_full"), texts, strict=True):
+        db.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows)  # noqa: S608 - our table names
 
 
 def stored_meta(path: Path) -> dict[str, str]:
@@ -207,6 +221,7 @@ def import_cards(
         db.executescript(_sql("schema.sql"))
         db.execute("BEGIN")
         count = skipped = 0
+        formats: dict[str, int] = {}  # each format's bit in search_cards' legality masks
         batch: list[Mapping[str, Any]] = []
         for card in cards:
             if not _valid(card):
@@ -216,10 +231,10 @@ def import_cards(
             if len(batch) >= BATCH:
                 if stop is not None and stop.is_set():
                     raise Cancelled("import stopped")
-                _insert(db, batch, count + 1)
+                _insert(db, batch, count + 1, formats)
                 count += len(batch)
                 batch = []
-        _insert(db, batch, count + 1)
+        _insert(db, batch, count + 1, formats)
         count += len(batch)
         _validate(count, skipped, previous)
         if rulings is not None:
@@ -233,6 +248,7 @@ def import_cards(
             "imported_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "count": str(count),
             "source": source,
+            "formats": _json(formats),
             **ruling_meta,
         }
         db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())

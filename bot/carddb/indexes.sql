@@ -6,4 +6,5 @@ CREATE INDEX name_tails_tail ON name_tails(tail);
 CREATE INDEX cycling_kinds_kind ON cycling_kinds(kind, card);
 CREATE INDEX rulings_oracle ON rulings(oracle_id, published_at);
 CREATE INDEX cards_oracle ON cards(oracle_id);
+CREATE INDEX search_cards_set ON search_cards(set_code);
 ANALYZE;

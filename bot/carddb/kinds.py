@@ -25,8 +25,8 @@ _KIND_TESTS: dict[str, Callable[[frozenset[str]], bool]] = {
 KINDS: tuple[str, ...] = tuple(_KIND_TESTS)
 
 
-def cycling_kinds(keywords: Iterable[str], abilities: Iterable[CyclingAbility] = ()) -> list[str]:
-    """The kinds a card with these Scryfall ``keywords`` belongs to.
+def keyword_set(keywords: Iterable[str], abilities: Iterable[CyclingAbility] = ()) -> frozenset[str]:
+    """A card's Scryfall ``keywords``, lower case.
 
     Older card objects lack ``keywords``; their parsed abilities stand in, tagged the way Scryfall
     tags them (a typecycler is also "Cycling" and "Typecycling"; Plainscycling and basic landcycling also
@@ -40,5 +40,10 @@ def cycling_kinds(keywords: Iterable[str], abilities: Iterable[CyclingAbility] =
             words.update(("cycling", "typecycling"))
             if keyword.endswith("landcycling") or keyword in LANDTYPE_KEYWORDS:
                 words.add("landcycling")
-    found = frozenset(words)
+    return frozenset(words)
+
+
+def cycling_kinds(keywords: Iterable[str], abilities: Iterable[CyclingAbility] = ()) -> list[str]:
+    """The kinds a card with these Scryfall ``keywords`` belongs to (see :func:`keyword_set`)."""
+    found = keyword_set(keywords, abilities)
     return [kind for kind, test in _KIND_TESTS.items() if test(found)]

@@ -100,3 +100,18 @@ class DataInfo:
     count: int
     size_bytes: int
     source: str
+
+
+@dataclass(frozen=True)
+class SearchPage:
+    """One page of a search: its cards, how many match in all, and what was ignored (Scryfall's warnings)."""
+
+    cards: list[CardRecord]
+    total: int
+    page: int
+    page_size: int
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def page_count(self) -> int:
+        return max(1, -(-self.total // self.page_size))

@@ -62,3 +62,54 @@ CREATE TABLE rulings (
     published_at TEXT NOT NULL,
     comment      TEXT NOT NULL
 );
+
+-- What /search tests (bot.carddb.query.facts): one narrow row a card, numbers of each face of a
+-- multi-faced card, Oracle text in tables of its own, legalities as bit masks, so a query scans a few
+-- megabytes and never decodes JSON.
+CREATE TABLE search_cards (
+    rowid        INTEGER PRIMARY KEY,  -- cards.rowid
+    norm         TEXT NOT NULL,
+    name         TEXT NOT NULL,        -- lower case; then each face's name, a line each
+    extra        TEXT,
+    layout       TEXT NOT NULL,
+    set_code     TEXT NOT NULL,
+    rarity       INTEGER NOT NULL,     -- vocab.RARITIES
+    cmc          REAL NOT NULL,
+    colors       INTEGER NOT NULL,     -- bit mask, vocab.COLOUR_BITS
+    identity     INTEGER NOT NULL,
+    color_order  INTEGER NOT NULL,
+    power        REAL,                 -- the front face's; the others' in search_faces
+    toughness    REAL,
+    loyalty      REAL,
+    defense      REAL,
+    types        TEXT NOT NULL,        -- each face's type line, lower case, a line each
+    mana_cost    TEXT NOT NULL,        -- the front face's
+    released     TEXT NOT NULL,
+    usd          REAL,
+    eur          REAL,
+    tix          REAL,
+    edhrec       INTEGER,
+    flags        INTEGER NOT NULL,     -- vocab.FLAG_BITS
+    keywords     TEXT NOT NULL,        -- lower case, a line each, with a line break before and after
+    legal        INTEGER NOT NULL,     -- formats where legal or restricted, a bit each (meta.formats)
+    banned       INTEGER NOT NULL,
+    restricted   INTEGER NOT NULL,
+    produces     INTEGER NOT NULL      -- the mana it can make: colour bits, and 32 for colourless
+);
+
+-- Each face of a multi-faced card (a card of one face has none here).
+CREATE TABLE search_faces (
+    card      INTEGER NOT NULL,
+    mana_cost TEXT NOT NULL,
+    power     REAL,
+    toughness REAL,
+    loyalty   REAL,
+    defense   REAL,
+    cmc       REAL NOT NULL
+);
+
+-- Oracle text, lower case, each face's a line: without reminder text, the same with the card's own
+-- name as ~, and whole (for fo:). A card without text has no row.
+CREATE TABLE search_oracle (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE search_tilde (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE search_full (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);

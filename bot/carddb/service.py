@@ -8,7 +8,7 @@ closes it in ``close()``. Features read it through ``bot.card_data``:
 * ``await card_data.autocomplete("light")`` → up to 25 names
 * ``await card_data.cycling("basic")`` → the cards of a /cycling kind
 * ``await card_data.collection(names)`` → a decklist's cards
-* ``await card_data.search("t:creature c:r", kind="plain")`` → simple queries (else ``UnsupportedQuery``)
+* ``await card_data.search("t:creature c:r pow>=3", page=0)`` → a page of a search in Scryfall's syntax
 * ``card_data.info()`` → the data's date, card count and size, or None
 
 Every read raises :class:`CardDataUnavailable` until a copy is loaded, so callers can fall back
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bot.carddb.bulk import BulkError, Cancelled
-from bot.carddb.records import CardRecord, DataInfo, NameMatch
+from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.store import CardDataError, CardStore
 from bot.carddb.update import UpdateOutcome, update_from_file, update_from_scryfall
 
@@ -145,9 +145,12 @@ class CardData:
         wanted = list(names)
         return await self._read(lambda store: store.collection(wanted))
 
-    async def search(self, query: str, *, kind: str | None = None, limit: int = 1000) -> list[CardRecord]:
-        """Raises ``bot.carddb.search.UnsupportedQuery`` when only Scryfall can answer ``query``."""
-        return await self._read(lambda store: store.search(query, kind=kind, limit=limit))
+    async def search(self, query: str, *, page: int = 0, page_size: int = 15, within: str | None = None) -> SearchPage:
+        """Raises ``QueryError`` (its text says why) or ``NeedsScryfall`` when only Scryfall can answer."""
+        return await self._read(lambda store: store.search(query, page=page, page_size=page_size, within=within))
+
+    async def search_all(self, query: str, *, within: str | None = None, limit: int = 5000) -> SearchPage:
+        return await self._read(lambda store: store.search_all(query, within=within, limit=limit))
 
     async def rulings(self, oracle_id: str | None) -> list[dict[str, str]] | None:
         """The card's rulings from the local copy, or None when the copy holds no rulings file yet."""

@@ -15,24 +15,27 @@ equally well, the answer is their list, for a picker, not a guess.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from bot.carddb import search
 from bot.carddb.importer import FORMAT
 from bot.carddb.kinds import KINDS
 from bot.carddb.names import asks_for_rebalanced, normalise
-from bot.carddb.records import COLUMNS, CardRecord, DataInfo, NameMatch
+from bot.carddb.query import engine, regexp
+from bot.carddb.records import COLUMNS, CardRecord, DataInfo, NameMatch, SearchPage
 
 log = logging.getLogger(__name__)
 
 MAX_QUERY = 200
+MMAP_BYTES = 512 * 1024 * 1024
 MAX_CANDIDATES = 25
 PREFIX_ROWS = 200
 FUZZY_CUTOFF = 75.0
@@ -111,6 +114,9 @@ class CardStore:
                     raise CardDataError("the card data was closed")
                 # immutable: the file is never written in place, so readers need no locks.
                 db = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+                regexp.install(db)
+                # Searches scan the search tables whole: mapped, the pages are read in place, not copied per query.
+                db.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
                 self._connections.append(db)
             self._local.db = db
         return db
@@ -343,21 +349,32 @@ class CardStore:
         )
         return self._records([row[0] for row in rows])
 
-    def search(self, query: str, *, kind: str | None = None, limit: int = 1000) -> list[CardRecord]:
-        """Real cards matching a simple Scryfall-style ``query`` (see ``bot.carddb.search``), by name,
-        optionally only those with ``kind`` of cycling. Raises ``UnsupportedQuery`` for what only
-        Scryfall can evaluate."""
-        condition, params = search.where(query)
-        if kind is not None:
-            if kind not in KINDS:
-                raise ValueError(f"unknown cycling kind {kind!r}; one of {', '.join(KINDS)}")
-            condition += " AND c.rowid IN (SELECT card FROM cycling_kinds WHERE kind = ?)"
-            params.append(kind)
-        rows = self._db().execute(
-            f"SELECT c.rowid FROM cards c WHERE c.extra IS NULL AND {condition} ORDER BY c.norm LIMIT ?",  # noqa: S608
-            (*params, limit),
+    @cached_property
+    def formats(self) -> dict[str, int]:
+        """The formats the data has legalities for, each with its bit in ``search_cards``' legality masks."""
+        return json.loads(self.meta.get("formats") or "{}")
+
+    def search(
+        self, query: str, *, page: int = 0, page_size: int = engine.PAGE_SIZE, within: str | None = None
+    ) -> SearchPage:
+        """One page of the cards matching ``query`` in Scryfall's syntax (see ``bot.carddb.query``).
+
+        ``within``: a query of our own that must hold too (a /cycling kind). Raises ``QueryError``
+        (with the reason) for a search that cannot run, ``NeedsScryfall`` for one only Scryfall answers.
+        """
+        compiled = engine.prepare(query, within=within, formats=self.formats)
+        found = engine.run(self._db(), compiled, page=page, page_size=page_size)
+        return SearchPage(
+            cards=self._records(found.rowids),
+            total=found.total,
+            page=found.page,
+            page_size=found.page_size,
+            warnings=tuple(found.warnings),
         )
-        return self._records([row[0] for row in rows])
+
+    def search_all(self, query: str, *, within: str | None = None, limit: int = 5000) -> SearchPage:
+        """Every card matching ``query`` (at most ``limit``) in its order, as one page."""
+        return self.search(query, page_size=limit, within=within)
 
     def collection(self, names: Iterable[str]) -> dict[str, CardRecord | None]:
         """Each name of a decklist with its card (exact name, then a face's name), or None."""

@@ -1,4 +1,5 @@
-"""``python -m bot card NAME`` and ``python -m bot cycling [QUERY]``: the same answers as /card and /cycling, as text.
+"""``python -m bot card NAME``, ``cycling [QUERY]`` and ``search QUERY``: the answers of /card, /cycling and
+/search, as text.
 
 No Discord token is needed; ``SCRYFALL_API_URL`` and ``BOT_DATA_DIR`` (for the cache and the local
 copy of the cards) come from the environment. Answers come from the local copy when one is stored.
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from bot.scryfall import ScryfallError
 
 DEFAULT_LIMIT = 100
+SEARCH_PAGE = 50
 EXIT_OK = 0
 EXIT_FAILED = 1
 
@@ -39,6 +41,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cycling.add_argument("--limit", type=int, default=DEFAULT_LIMIT, help="print at most this many cards")
     cycling.add_argument("query", nargs="*", help="more Scryfall search terms, e.g. c:r cmc<=3")
     cycling.set_defaults(handler=cycling_command)
+
+    search = subparsers.add_parser("search", help="search cards in Scryfall's syntax, from the local copy")
+    search.add_argument("--page", type=int, default=1, help="which page of results (50 cards a page)")
+    search.add_argument("query", nargs="+", help='Scryfall search syntax, e.g. t:creature c:g pow>=3 o:"draw a card"')
+    search.set_defaults(handler=search_command)
 
 
 async def _source():
@@ -93,6 +100,7 @@ def cycling_command(args: argparse.Namespace) -> int:
 
 
 async def _cycling(extra: str, kind: str, limit: int) -> int:
+    from bot.carddb import QueryError
     from bot.cards.lookup import as_card
     from bot.scryfall import CardNotFound, ScryfallError
 
@@ -111,6 +119,9 @@ async def _cycling(extra: str, kind: str, limit: int) -> int:
         return _failure(error)
     except ScryfallError as error:
         return _failure(error)
+    except QueryError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_FAILED
     finally:
         await _close(source)
     total = found.total
@@ -125,3 +136,34 @@ async def _cycling(extra: str, kind: str, limit: int) -> int:
     if total > len(shown):
         print(f"… showing {len(shown)} of {total}; use --limit to see more")
     return EXIT_OK
+
+
+def search_command(args: argparse.Namespace) -> int:
+    return asyncio.run(_search(" ".join(args.query), max(1, args.page)))
+
+
+async def _search(query: str, page: int) -> int:
+    from bot.carddb import QueryError, SearchPage
+    from bot.scryfall import ScryfallError
+
+    source = await _source()
+    try:
+        found = await source.search(query, page=page - 1, page_size=SEARCH_PAGE)
+    except QueryError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    except ScryfallError as error:
+        return _failure(error)
+    finally:
+        await _close(source)
+    for warning in found.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"from {found.origin if not isinstance(found, SearchPage) else 'the local copy'}", file=sys.stderr)
+    noun = "card" if found.total == 1 else "cards"
+    if isinstance(found, SearchPage):
+        print(f"{found.total} {noun} · page {found.page + 1}/{found.page_count}")
+    else:
+        print(f"{found.total} {noun} (Scryfall's first page)")
+    for card in found.cards:
+        print(render.search_result_line(card if isinstance(card, dict) else card.scryfall))
+    return EXIT_OK if found.total else EXIT_FAILED

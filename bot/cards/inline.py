@@ -1,7 +1,8 @@
 """``[[Card Name]]`` references in chat messages, outside code and quotes.
 
 The shortcuts of Scryfall's own bot: ``[[!name]]`` the image only, ``[[$name]]`` prices,
-``[[#name]]`` legality, ``[[name|SET]]`` and ``[[name|SET|NUMBER]]`` a printing.
+``[[#name]]`` legality, ``[[name|SET]]`` and ``[[name|SET|NUMBER]]`` a printing, and
+``[[?query]]`` the first results of a search in Scryfall's syntax.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ INLINE_CODE = re.compile(r"`[^`\n]*`")
 REFERENCE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
 SET_CODE = re.compile(r"[a-z0-9]{2,6}")
 COLLECTOR_NUMBER = re.compile(r"[a-z0-9★†-]{1,10}")
-MODES = {"!": "image", "$": "prices", "#": "legality"}
+MODES = {"!": "image", "$": "prices", "#": "legality", "?": "search"}
 
 
 @dataclass(frozen=True)
 class CardReference:
-    """``mode``: ``card`` (the compact card), ``image``, ``prices`` or ``legality``."""
+    """``mode``: ``card`` (the compact card), ``image``, ``prices``, ``legality`` or ``search`` (then ``name``
+    is the query)."""
 
     name: str
     set_code: str | None = None
@@ -52,6 +54,15 @@ def find_references(content: str, limit: int = MAX_REFERENCES) -> list[CardRefer
     found: list[CardReference] = []
     seen: set[tuple[str, str | None, str | None, str]] = set()
     for match in REFERENCE.finditer(visible_text(content)):
+        if match.group(1).lstrip().startswith("?"):
+            query = " ".join(match.group(1).lstrip()[1:].split())
+            key = (query.lower(), None, None, "search")
+            if query and key not in seen:
+                seen.add(key)
+                found.append(CardReference(query, mode="search"))
+            if len(found) >= limit:
+                break
+            continue
         name, _, printing = match.group(1).partition("|")
         set_code, _, number = printing.partition("|")
         name = " ".join(name.split())

@@ -3,8 +3,9 @@ the copy cannot answer.
 
 The one place that decides, used by /card, its autocomplete, inline ``[[card]]``, /cycling, the
 card CLI and goldfish decklists. The API is asked only before the first import has finished, for
-a specific printing (a set code or collector number), for a /cycling search the local search
-cannot evaluate, and for rulings. Every answer says where it came from and how old its data is.
+a specific printing (a set code or collector number), for a search about what only Scryfall
+knows (printings, artists, today's prices, its tags: ``NeedsScryfall``), and for rulings the copy
+lacks. Every answer says where it came from and how old its data is.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.carddb import CardDataUnavailable, CardRecord, UnsupportedQuery
-from bot.cards.query import cycling_query
+from bot.carddb import CardDataUnavailable, CardRecord, NeedsScryfall, SearchPage
+from bot.carddb.nicknames import resolve_nickname
+from bot.cards.query import KINDS, cycling_query
 from bot.scryfall import AmbiguousCard, CardNotFound
 
 if TYPE_CHECKING:
@@ -151,9 +153,14 @@ class CardSource:
         if set_code and number:
             path = f"{self.client.base_url}/cards/{set_code.lower()}/{number.lower()}"
             return self._api(await self.client.get_uri(path))
+        nickname = resolve_nickname(name)
         if set_code is None and self.card_data is not None:
             try:
                 match = await self.card_data.named(name)
+                if nickname is not None and match.how != "exact":  # a card's own name beats a nickname
+                    found = (await self.card_data.collection([nickname])).get(nickname)
+                    if found is not None:
+                        return self._local(found)
             except CardDataUnavailable:
                 pass
             else:
@@ -164,7 +171,7 @@ class CardSource:
                     raise AmbiguousCard(f"“{name}” could be several cards.", candidates=names, code="ambiguous")
                 # type "local": the miss was decided by the local copy, not by Scryfall's words.
                 raise CardNotFound(f"No card is called “{name}”.", status=404, code="not_found", type=LOCAL)
-        return self._api(await self.client.named(name, set_code=set_code, fuzzy=True))
+        return self._api(await self.client.named(nickname or name, set_code=set_code, fuzzy=True))
 
     async def exact(self, name: str, *, set_code: str | None = None) -> CardAnswer:
         """A name picked from candidates (exact, so no guessing twice)."""
@@ -213,26 +220,58 @@ class CardSource:
 
     # ------------------------------------------------------------------ lists
 
-    async def cycling(self, kind: str, extra: str | None = None) -> CardList:
-        """The cards of a /cycling kind, narrowed by ``extra`` search terms.
+    async def search(self, query: str, *, page: int = 0, page_size: int = 15) -> SearchPage | CardList:
+        """A page of the cards matching ``query`` (Scryfall's syntax) from the local copy: a ``SearchPage``.
 
-        Raises CardNotFound when none match (like Scryfall), BadQuery for a query the API rejects.
+        Only a search about what the copy does not hold (``NeedsScryfall``), or any search before the first
+        import, goes to Scryfall's API: then the answer is its first page as a ``CardList``. Raises
+        ``QueryError`` for a search that cannot run, CardNotFound (API) and the client's ScryfallErrors.
         """
-        extra = " ".join((extra or "").split())
+        query = " ".join(query.split())
         if self.card_data is not None:
             try:
-                if extra:
-                    records = await self.card_data.search(extra, kind=kind, limit=LOCAL_LIST_LIMIT)
-                else:
-                    records = await self.card_data.cycling(kind)
-            except (CardDataUnavailable, UnsupportedQuery) as reason:
-                log.debug("Asking Scryfall for a /cycling search: %s", reason)
-            else:
-                if not records:
-                    raise CardNotFound("No cards match that search.", status=404, code="not_found")
-                return CardList(list(records), len(records), LOCAL, data_date=self._data_date())
-        answer = await self.client.search(cycling_query(kind, extra), order="name")
+                return await self.card_data.search(query, page=page, page_size=page_size)
+            except (CardDataUnavailable, NeedsScryfall) as reason:
+                log.debug("Asking Scryfall for a search: %s", type(reason).__name__)
+        answer = await self.client.search(query, order="name")
         return _api_list(answer.data)
+
+    async def cycling(self, kind: str, extra: str | None = None) -> CardList:
+        """The cards of a /cycling kind, narrowed by ``extra`` search terms, by the same engine as /search.
+
+        Raises CardNotFound when none match (like Scryfall), QueryError for a search the local copy cannot
+        read, BadQuery for one the API rejects.
+        """
+        extra = " ".join((extra or "").split())
+        query = cycling_query(kind, extra)
+        if self.card_data is not None:
+            base = KINDS[kind].query
+            try:
+                # The user's terms parsed on their own, so a message about them points into what they typed.
+                if extra:
+                    found = await self.card_data.search_all(extra, within=base, limit=LOCAL_LIST_LIMIT)
+                else:
+                    found = await self.card_data.search_all(base, limit=LOCAL_LIST_LIMIT)
+            except (CardDataUnavailable, NeedsScryfall) as reason:
+                log.debug("Asking Scryfall for a /cycling search: %s", type(reason).__name__)
+            else:
+                if not found.cards:
+                    raise CardNotFound(
+                        "No cards match that search.", status=404, code="not_found", warnings=list(found.warnings)
+                    )
+                return CardList(
+                    list(found.cards),
+                    len(found.cards),
+                    LOCAL,
+                    data_date=self._data_date(),
+                    warnings=list(found.warnings),
+                )
+        answer = await self.client.search(query, order="name")
+        return _api_list(answer.data)
+
+    def data_date(self) -> str | None:
+        """The day of the local copy's data, or None before the first import."""
+        return self._data_date()
 
     async def next_page(self, url: str) -> CardList:
         """The next page of an API list."""

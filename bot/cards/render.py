@@ -301,6 +301,12 @@ def render_image(card: Card, *, origin: str = "") -> CardDisplay:
     return CardDisplay(title=title(card), url=scryfall_link(card), image_url=image_url(card), footer=origin)
 
 
+def search_result_line(card: Card) -> str:
+    """One search result: ``Name {cost} — Type line``."""
+    head = title(card)
+    return f"{head} — {card['type_line']}" if card.get("type_line") else head
+
+
 def cycling_result_line(card: Card) -> str:
     """One /cycling result: ``Name {cost} — Cycling {2}``."""
     head = title(card)

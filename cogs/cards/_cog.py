@@ -14,28 +14,40 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
+from bot.carddb import QueryError, SearchPage
 from bot.cards import render
 from bot.cards.inline import CardReference, find_references
-from bot.cards.lookup import CardAnswer, CardSource
+from bot.cards.lookup import CardAnswer, CardSource, origin_text
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, cycling_query
 from bot.scryfall import AmbiguousCard, BadQuery, CardNotFound, ScryfallClient, ScryfallError
 from bot.text import clip, escape, one_line
+from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_buttons
-from cogs.cards._pages import COG_NAME, ListSource, PageButton, Pagers, send_pages
+from cogs.cards._pages import COG_NAME, PageButton, send_pages
 from cogs.cards._render import (
+    RESULTS_PER_PAGE,
     echo,
     failure_text,
-    legality_embed,
-    prices_embed,
+    page_count,
     reference_embed,
-    rulings_embeds,
+    results_embed,
     to_embed,
+)
+from cogs.cards._search import (
+    OpenCardSelect,
+    SearchPageButton,
+    query_error_text,
+    result_line,
+    search_embed,
+    search_message,
 )
 
 log = logging.getLogger(__name__)
 
 MAX_NAME = 150
+INLINE_RESULTS = 5
+MAX_SEARCH = 6000  # Discord's own limit: a longer search is still answered, with the reason it is refused
 AUTOCOMPLETE_SECONDS = 2.0
 SET_CODE = re.compile(r"[a-z0-9]{2,6}")
 KIND_CHOICES = [app_commands.Choice(name=kind.label, value=kind.value) for kind in KINDS.values()]
@@ -48,7 +60,6 @@ class Cards(commands.Cog, name=COG_NAME):
         self.bot = bot
         self.inline_cooldown = commands.CooldownMapping.from_cooldown(3, 30, commands.BucketType.channel)
         self.clock = time.monotonic
-        self.pagers = Pagers()
 
     @property
     def client(self) -> ScryfallClient:
@@ -60,12 +71,16 @@ class Cards(commands.Cog, name=COG_NAME):
         """Where card answers come from: the bot's local copy first, the API when it cannot answer."""
         return self.bot.card_source
 
+    @property
+    def pagers(self) -> Pagers:
+        """The bot's pagers: the bot owns them, so a button finds its pages without asking for this cog."""
+        return self.bot.pagers
+
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(CardInfoButton, PageButton)
+        self.bot.add_dynamic_items(CardInfoButton, PageButton, SearchPageButton, OpenCardSelect)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(CardInfoButton, PageButton)
-        self.pagers.clear()
+        self.bot.remove_dynamic_items(CardInfoButton, PageButton, SearchPageButton, OpenCardSelect)
 
     # ---------------------------------------------------------- shared pieces
 
@@ -145,31 +160,6 @@ class Cards(commands.Cog, name=COG_NAME):
             lines.append("Did you mean: " + ", ".join(echo(s) for s in suggestions[:10]) + "?")
         return clip("\n".join(lines), limits.MESSAGE_CONTENT)
 
-    # ---------------------------------------------------------- card buttons
-
-    async def show_info(self, interaction: discord.Interaction, action: str, card_id: str) -> None:
-        """The answer to a card's info button; Scryfall's failures reach the user through ``guarded``."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        answer = await self.source.by_id(card_id)
-        card = answer.card
-        if action == "rulings":
-            await self.show_rulings(interaction, card)
-        elif action == "legality":
-            await interaction.followup.send(embed=legality_embed(card), ephemeral=True)
-        elif action == "prices":
-            await interaction.followup.send(embed=prices_embed(card, answer.prices_date), ephemeral=True)
-        else:
-            embeds = [to_embed(display) for display in render.render_faces(card)][: limits.EMBEDS_PER_MESSAGE]
-            await interaction.followup.send(embeds=embeds, ephemeral=True)
-
-    async def show_rulings(self, interaction: discord.Interaction, card: dict) -> None:
-        name = card.get("name") or "this card"
-        pages = rulings_embeds(name, await self.source.rulings(card))
-        if not pages:
-            await interaction.followup.send(f"Scryfall has no rulings for {echo(name)}.", ephemeral=True)
-            return
-        await send_pages(interaction, self.pagers, ListSource(pages), ephemeral=True)
-
     # ---------------------------------------------------------- /cycling
 
     @app_commands.command(name="cycling")
@@ -201,6 +191,9 @@ class Cards(commands.Cog, name=COG_NAME):
             message = "\n".join([message, *(f"• {escape(warning)}" for warning in error.warnings)])
             await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
             return
+        except QueryError as error:
+            await interaction.followup.send(query_error_text(error), allowed_mentions=NO_MENTIONS)
+            return
         except BadQuery as error:
             message = f"Scryfall could not read that search: {error}"
             await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
@@ -209,6 +202,44 @@ class Cards(commands.Cog, name=COG_NAME):
             await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
             return
         await send_pages(interaction, self.pagers, SearchSource(self.source, heading, full_query, found))
+
+    # ---------------------------------------------------------- /search
+
+    @app_commands.command(name="search")
+    @app_commands.describe(query='Scryfall search syntax, e.g. t:creature c:g pow>=3 or o:"draw a card" mv<=2')
+    async def search(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, MAX_SEARCH]) -> None:
+        """Search cards in Scryfall's syntax, answered from the local copy of Scryfall's card data."""
+        await interaction.response.defer(thinking=True)
+        query = " ".join(query.split())
+        try:
+            found = await self.source.search(query, page_size=RESULTS_PER_PAGE)
+        except QueryError as error:
+            await interaction.followup.send(query_error_text(error), allowed_mentions=NO_MENTIONS)
+            return
+        except CardNotFound as error:
+            message = "\n".join(["No cards match that search.", *(f"• {escape(w)}" for w in error.warnings)])
+            await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
+            return
+        except BadQuery as error:
+            message = f"Scryfall could not read that search: {error}"
+            await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
+            return
+        except ScryfallError as error:
+            await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
+            return
+        if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
+            pages = SearchSource(self.source, echo(query, 200), query, found, title="Search", line=result_line)
+            await send_pages(interaction, self.pagers, pages)
+            return
+        if found.total == 0:
+            lines = ["No cards match that search.", *(f"• {escape(w)}" for w in found.warnings)]
+            await interaction.followup.send(
+                clip("\n".join(lines), limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS
+            )
+            return
+        await interaction.followup.send(
+            allowed_mentions=NO_MENTIONS, **search_message(self.source, query, found, interaction.user.id)
+        )
 
     # ---------------------------------------------------------- inline [[card]]
 
@@ -224,11 +255,13 @@ class Cards(commands.Cog, name=COG_NAME):
         if bucket is not None and bucket.update_rate_limit(now):
             log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
             return
-        lookups = (self.source.named(ref.name, set_code=ref.set_code, number=ref.number) for ref in references)
+        lookups = (self.inline_answer(reference) for reference in references)
         results = await asyncio.gather(*lookups, return_exceptions=True)
         embeds, misses, trouble = [], [], None
         for reference, result in zip(references, results, strict=True):
-            if isinstance(result, CardNotFound | AmbiguousCard):
+            if isinstance(result, QueryError):
+                misses.append(f"?{echo(reference.name, 60)} ({query_error_text(result)})")
+            elif isinstance(result, CardNotFound | AmbiguousCard):
                 misses.append(await self.inline_miss(reference, result))
             elif isinstance(result, ScryfallError):
                 trouble = failure_text(result)
@@ -236,7 +269,7 @@ class Cards(commands.Cog, name=COG_NAME):
                 log.error("Inline lookup failed", exc_info=result)
                 trouble = "Something went wrong looking that up."
             else:
-                embeds.append(reference_embed(reference.mode, result))
+                embeds.append(result)
         lines = (["No single card found for: " + "; ".join(misses)] if misses else []) + ([trouble] if trouble else [])
         if not embeds and not lines:
             return
@@ -250,9 +283,33 @@ class Cards(commands.Cog, name=COG_NAME):
         except discord.HTTPException:
             log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
 
+    async def inline_answer(self, reference: CardReference) -> discord.Embed:
+        """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""
+        if reference.mode != "search":
+            answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
+            return reference_embed(reference.mode, answer)
+        found = await self.source.search(reference.name, page_size=INLINE_RESULTS)
+        if isinstance(found, SearchPage):
+            if not found.total:
+                raise CardNotFound("No cards match that search.", status=404, code="not_found", type="local")
+            return search_embed(reference.name, found, origin_text("local", self.source.data_date()))
+        lines = [result_line(card) for card in found.cards[:INLINE_RESULTS]]
+        return results_embed(
+            f"Search: {echo(reference.name, 200)}",
+            reference.name,
+            lines,
+            found.total,
+            0,
+            page_count(found.total),
+            found.warnings,
+            found.origin,
+        )
+
     async def inline_miss(self, reference: CardReference, error: ScryfallError) -> str:
         """A name that found no single card, with the cards it could have meant."""
         candidates = getattr(error, "candidates", None) or []
+        if reference.mode == "search":
+            return f"?{echo(reference.name, 60)} (no cards match)"
         if not candidates and not reference.printing:
             candidates = await self.suggestions(reference.name)
         shown = echo(reference.name, 60)

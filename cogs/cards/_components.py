@@ -4,7 +4,7 @@ the lazy Scryfall source behind /cycling's pages."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,8 +16,18 @@ from bot.errors import UserFacingError
 from bot.scryfall import ScryfallError
 from bot.text import one_line
 from cogs._ui import GuardedView, guarded, reply
-from cogs.cards._pages import COG_NAME
-from cogs.cards._render import RESULTS_PER_PAGE, failure_text, page_count, results_embed
+from cogs.cards._pages import ListSource, send_pages
+from cogs.cards._render import (
+    RESULTS_PER_PAGE,
+    echo,
+    failure_text,
+    legality_embed,
+    page_count,
+    prices_embed,
+    results_embed,
+    rulings_embeds,
+    to_embed,
+)
 
 if TYPE_CHECKING:
     from cogs.cards._cog import Cards
@@ -54,10 +64,32 @@ class CardInfoButton(
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog(COG_NAME)
-        if cog is None:
-            raise UserFacingError("Card lookups are not available right now.")
-        await cog.show_info(interaction, self.action, self.card_id)
+        await show_info(interaction, self.action, self.card_id)
+
+
+async def show_info(interaction: discord.Interaction, action: str, card_id: str) -> None:
+    """The answer to a card's info button, from the bot's card source; Scryfall's failures reach the user
+    through ``guarded``."""
+    source: CardSource | None = getattr(interaction.client, "card_source", None)
+    if source is None:
+        raise UserFacingError("Card lookups are not available right now.")
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    answer = await source.by_id(card_id)
+    card = answer.card
+    if action == "rulings":
+        name = card.get("name") or "this card"
+        pages = rulings_embeds(name, await source.rulings(card))
+        if not pages:
+            await interaction.followup.send(f"Scryfall has no rulings for {echo(name)}.", ephemeral=True)
+            return
+        await send_pages(interaction, interaction.client.pagers, ListSource(pages), ephemeral=True)
+    elif action == "legality":
+        await interaction.followup.send(embed=legality_embed(card), ephemeral=True)
+    elif action == "prices":
+        await interaction.followup.send(embed=prices_embed(card, answer.prices_date), ephemeral=True)
+    else:
+        embeds = [to_embed(display) for display in render.render_faces(card)][: limits.EMBEDS_PER_MESSAGE]
+        await interaction.followup.send(embeds=embeds, ephemeral=True)
 
 
 def card_buttons(card: dict) -> discord.ui.View | None:
@@ -100,8 +132,19 @@ class SearchSource:
     """/cycling results as pages: a local list drawn a page at a time, or Scryfall's pages fetched
     only when the reader gets there."""
 
-    def __init__(self, source: CardSource, heading: str, query: str, first: CardList) -> None:
+    def __init__(
+        self,
+        source: CardSource,
+        heading: str,
+        query: str,
+        first: CardList,
+        *,
+        title: str = "Cycling cards",
+        line: Callable[[dict], str] = render.cycling_result_line,
+    ) -> None:
         self.source = source
+        self.title = title
+        self.line = line
         self.heading = heading
         self.query = query
         self.cards = list(first.cards)
@@ -121,7 +164,14 @@ class SearchSource:
             self.next_url = more.next_page
         index = min(index, self.page_count - 1)
         start = index * RESULTS_PER_PAGE
-        lines = [render.cycling_result_line(as_card(card)) for card in self.cards[start : start + RESULTS_PER_PAGE]]
+        lines = [self.line(as_card(card)) for card in self.cards[start : start + RESULTS_PER_PAGE]]
         return results_embed(
-            self.heading, self.query, lines, self.total, index, self.page_count, self.warnings, self.origin
+            f"{self.title}: {self.heading}",
+            self.query,
+            lines,
+            self.total,
+            index,
+            self.page_count,
+            self.warnings,
+            self.origin,
         )

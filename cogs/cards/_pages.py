@@ -1,6 +1,6 @@
 """Previous/Next over a page source, with buttons that answer even after a restart.
 
-A page source says how many pages there are and draws one (possibly fetching it). A pager
+A page source says how many pages there are and draws one (possibly fetching it). A pager (in the bot's ``Pagers``)
 remembers a source, its owner and the page shown, under a random key that the buttons carry in
 their custom ids. The buttons are dynamic items, so every click is answered: the live pager turns
 the page (whatever version of the message the click came from), and a click on a pager this
@@ -9,26 +9,20 @@ process no longer holds (expired, or from before a restart) hears that it has ex
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-import secrets
-import time
-from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Protocol
 
 import discord
 
 from bot.errors import UserFacingError
+from cogs._pagers import Pager, Pagers
 from cogs._ui import guarded, reply
 
 log = logging.getLogger(__name__)
 
 COG_NAME = "Cards"
-PAGER_SECONDS = 600.0
-MAX_PAGERS = 512
 NOT_YOURS = "These buttons belong to whoever asked; run the command yourself."
 EXPIRED = "These pages have expired; run the command again."
 
@@ -61,41 +55,6 @@ class ListSource:
 
     async def page(self, index: int) -> discord.Embed:
         return self.pages[index]
-
-
-@dataclass
-class Pager:
-    source: PageSource
-    owner_id: int | None
-    expires: float
-    index: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-
-class Pagers:
-    """The live pagers of this process, bounded in number and age."""
-
-    def __init__(self, seconds: float = PAGER_SECONDS, limit: int = MAX_PAGERS) -> None:
-        self.seconds = seconds
-        self.limit = limit
-        self._pagers: OrderedDict[str, Pager] = OrderedDict()
-
-    def add(self, source: PageSource, owner_id: int | None) -> str:
-        key = secrets.token_hex(6)
-        self._pagers[key] = Pager(source, owner_id, time.monotonic() + self.seconds)
-        while len(self._pagers) > self.limit:
-            self._pagers.popitem(last=False)
-        return key
-
-    def get(self, key: str) -> Pager | None:
-        pager = self._pagers.get(key)
-        if pager is not None and pager.expires < time.monotonic():
-            del self._pagers[key]
-            return None
-        return pager
-
-    def clear(self) -> None:
-        self._pagers.clear()
 
 
 def pager_view(key: str, pager: Pager) -> discord.ui.View:
@@ -135,7 +94,7 @@ class PageButton(
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        pagers = getattr(interaction.client.get_cog(COG_NAME), "pagers", None)
+        pagers = getattr(interaction.client, "pagers", None)
         pager = pagers.get(self.key) if isinstance(pagers, Pagers) else None
         if pager is None:
             await reply(interaction, EXPIRED, ephemeral=True)

@@ -84,15 +84,17 @@ def rulings_embeds(name: str, rulings: list[dict]) -> list[discord.Embed]:
 def results_embed(
     heading: str, query: str, lines: list[str], total: int, index: int, pages: int, warnings, origin: str = ""
 ) -> discord.Embed:
-    """One page of /cycling results; ``lines`` are that page's."""
+    """One page of a list of cards (/cycling, or /search answered by Scryfall); ``lines`` are that page's."""
     embed = discord.Embed(
-        title=clip(f"Cycling cards: {heading}", limits.EMBED_TITLE),
+        title=clip(heading, limits.EMBED_TITLE),
         description=chunk_lines(lines)[0] or "No more results.",
         colour=CARD_COLOUR,
     )
     if warnings:
         text = "\n".join(escape(str(warning)) for warning in warnings)
-        embed.add_field(name="Scryfall warnings", value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
+        # Scryfall's own words when it answered; the local engine's notes otherwise.
+        title = "Note" if origin.startswith("Scryfall bulk data") else "Scryfall warnings"
+        embed.add_field(name=title, value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
     noun = "card" if total == 1 else "cards"
     footer = f"{total} {noun} · page {index + 1}/{pages} · {query}" + (f" · {origin}" if origin else "")
     embed.set_footer(text=clip(footer, limits.EMBED_FOOTER))

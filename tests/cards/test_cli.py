@@ -102,3 +102,31 @@ def test_card_and_cycling_answer_from_the_stored_local_copy_without_asking_scryf
     assert captured.out.splitlines()[0] == '11 cards with basic landcycling (keyword:"basic landcycling")'
     assert captured.err == "from Scryfall bulk data of 2026-11-20\n"
     assert fake_scryfall.api_requests() == []
+
+
+@pytest.fixture
+def local_copy(data_dir, bulk_copy):
+    from bot.carddb.service import FILE_NAME
+
+    shutil.copyfile(bulk_copy, data_dir / FILE_NAME)
+
+
+def test_search_prints_the_count_and_a_page_from_the_local_copy(capsys, fake_scryfall, local_copy):
+    assert main(["search", "t:creature", "t:instant"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [
+        "1 card · page 1/1",
+        "Bonecrusher Giant // Stomp {2}{R} // {1}{R} — Creature — Giant // Instant — Adventure",
+    ]
+    assert "from the local copy" in captured.err
+    assert fake_scryfall.api_requests() == []
+
+
+def test_search_that_cannot_run_exits_1_with_the_reason(capsys, local_copy):
+    assert main(["search", "(t:goblin"]) == 1
+    assert capsys.readouterr().err == "error: A parenthesis is opened and never closed: add the closing ).\n"
+
+
+def test_cycling_query_the_engine_cannot_read_exits_1_with_the_reason(capsys, local_copy):
+    assert main(["cycling", "c:r)"]) == 1
+    assert "closing parenthesis" in capsys.readouterr().err

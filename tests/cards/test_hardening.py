@@ -51,7 +51,8 @@ async def test_a_masked_link_in_a_cycling_query_is_not_shown_live(cards, channel
 
 async def test_pages_from_before_a_restart_say_they_have_expired(cards, channel, alice, simcord_env):
     result = await alice.slash(channel, "cycling")
-    await simcord_env.bot.reload_extension("cogs.cards")  # the pager is gone, as after a restart
+    await simcord_env.bot.reload_extension("cogs.cards")
+    simcord_env.bot.pagers.clear()  # the bot's pagers are gone, as after a restart
     clicked = await alice.click(result.response.message, label="Next")
     assert clicked.ephemeral and "expired" in clicked.response.content
     assert "page 1/16" in result.response.embeds[0].footer.text

@@ -179,8 +179,40 @@ async def test_a_simple_cycling_query_is_answered_locally(cards, channel, alice,
     assert fake_scryfall.api_requests() == []
 
 
-async def test_a_cycling_query_the_local_search_cannot_read_goes_to_scryfall(cards, channel, alice, fake_scryfall):
-    result = await alice.slash(channel, "cycling", kind="basic", query="cmc<=3")
+async def test_a_cycling_query_with_comparisons_is_answered_locally(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "cycling", kind="basic", query="cmc>=5 (c:g or c:b)")
+
+    embed = result.response.embeds[0]
+    assert embed.footer.text.startswith("5 cards") and embed.footer.text.endswith(DATA_FOOTER)
+    lines = embed.description.splitlines()
+    assert [line.split(" {")[0] for line in lines] == [
+        "Absorb Vis",
+        "Grave Upheaval",
+        "Sylvan Bounty",
+        "Sylvan Reclamation",
+        "Treacherous Terrain",
+    ]
+    assert all("Basic landcycling" in line for line in lines)
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_a_cycling_query_the_local_engine_cannot_read_says_why(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "cycling", query="c:r)")
+
+    assert result.response.content == "There's a closing parenthesis (character 4) with no opening one."
+    assert fake_scryfall.api_requests() == []
+
+
+async def test_a_cycling_query_with_an_unknown_term_names_it_and_searches_the_rest(cards, channel, alice):
+    result = await alice.slash(channel, "cycling", query="foo:bar street")
+
+    embed = result.response.embeds[0]
+    assert embed.description == "Street Wraith {3}{B}{B} — Cycling—Pay 2 life"
+    assert {f.name: f.value for f in embed.fields}["Note"] == "foo:bar isn't a search term I know; searched the rest"
+
+
+async def test_a_cycling_query_about_artists_goes_to_scryfall(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "cycling", query="a:fixture")
 
     assert result.response.embeds[0].footer.text.endswith("Scryfall API")
     assert fake_scryfall.requests_to("/cards/search")

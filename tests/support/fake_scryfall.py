@@ -385,6 +385,8 @@ def term_predicate(key: str, op: str, value: str) -> Predicate:
         raise QueryError(value)
     if key == "name":
         return lambda card: normalise(value) in normalise(card["name"])
+    if key in ("a", "artist"):
+        return lambda card: low in (card.get("artist") or "").lower()
     raise KeyError(key)
 
 

@@ -1,0 +1,181 @@
+"""Scryfall's search syntax as a Lark grammar, and the parse tree turned into :mod:`nodes`.
+
+``parse("t:creature (c:g or c:u) -pow<2 order:cmc")`` → a :class:`Query`. Terms side by side must
+all hold (``and`` may be written), ``or`` takes either side, ``-`` negates, parentheses group;
+a value is a word, a ``"quoted phrase"`` or a ``/regular expression/``; ``!name`` is an exact name.
+Errors come back as :class:`QuerySyntaxError` with a sentence a player can act on.
+"""
+
+from __future__ import annotations
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from bot.carddb.query.nodes import And, Name, Node, Not, Or, Query, Term, Value
+from bot.carddb.query.vocab import DIRECTIVES
+
+MAX_QUERY_CHARS = 1000
+MAX_TERMS = 60
+MAX_DEPTH = 16
+
+GRAMMAR = r"""
+?start: or_expr?
+
+?or_expr: and_expr (_OR and_expr)*
+?and_expr: unary (_AND? unary)*
+?unary: "-" unary -> negated
+      | atom
+?atom: "(" or_expr ")"
+     | KEYOP kvalue -> keyed
+     | "!" value    -> exact
+     | value        -> bare
+
+value: QUOTED | REGEX | WORD
+kvalue: QUOTED | REGEX | VWORD
+
+_OR.2: /or(?![^\s()])/i
+_AND.2: /and(?![^\s()])/i
+KEYOP.3: /[a-z]+(?:<=|>=|!=|:|=|<|>)/i
+QUOTED: /"(?:[^"\\]|\\.)*"/
+REGEX.2: /\/(?:[^\/\\\n]|\\.)+\//
+WORD: /[^\s()"!\-][^\s()"]*/
+VWORD: /[^\s()"]+/
+
+%import common.WS
+%ignore WS
+"""
+
+_PARSER = Lark(GRAMMAR, parser="lalr", maybe_placeholders=False)
+
+
+class QueryError(ValueError):
+    """A search that cannot be run as written; the message (plain text, not yet escaped) says why."""
+
+
+class QuerySyntaxError(QueryError):
+    pass
+
+
+class _ToNodes(Transformer):
+    def value(self, children: list[Token]) -> Value:
+        (token,) = children
+        text = str(token)
+        if token.type == "QUOTED":
+            return Value(text[1:-1].replace('\\"', '"'), quoted=True)
+        if token.type == "REGEX":
+            return Value(text[1:-1], regex=True)
+        return Value(text)
+
+    kvalue = value
+
+    def keyed(self, children: list) -> Term:
+        keyop, value = children
+        text = str(keyop)
+        for op in ("<=", ">=", "!=", ":", "=", "<", ">"):
+            if text.endswith(op):
+                key = text[: -len(op)].lower()
+                break
+        shown = f'"{value.text}"' if value.quoted else f"/{value.text}/" if value.regex else value.text
+        return Term(key, op, value, f"{text}{shown}")
+
+    def exact(self, children: list) -> Name:
+        return Name(children[0], exact=True)
+
+    def bare(self, children: list) -> Name:
+        return Name(children[0])
+
+    def negated(self, children: list) -> Not:
+        return Not(children[0])
+
+    def and_expr(self, children: list) -> And:
+        return And(tuple(children))
+
+    def or_expr(self, children: list) -> Or:
+        return Or(tuple(children))
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of parentheses outside quotes (a rough count, for the limit only)."""
+    depth = deepest = 0
+    quoted = False
+    for char in text:
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif not quoted and char == ")":
+            depth -= 1
+    return deepest
+
+
+def _syntax_message(error: UnexpectedInput, text: str) -> str:
+    where = getattr(error, "column", None)
+    at = f" (character {where})" if isinstance(where, int) and where > 0 else ""
+    if isinstance(error, UnexpectedCharacters):
+        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
+        if char == '"':
+            return f'A quote opened{at} is never closed: add the closing ".'
+        return f"I can't read “{char}”{at}."
+    token = getattr(error, "token", None)
+    expected = set(getattr(error, "expected", ()) or ())
+    if isinstance(error, UnexpectedToken) and token is not None and token.type == "RPAR":
+        return f"There's a closing parenthesis{at} with no opening one."
+    if isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END"):
+        if "RPAR" in expected:
+            return "A parenthesis is opened and never closed: add the closing )."
+        return "The search ends in the middle of a term (after “or”, “-” or “!”?)."
+    shown = str(token) if token is not None else ""
+    if shown.lower() in ("or", "and"):
+        return f"“{shown}” needs a term on each side{at}."
+    return f"I can't read the search at “{shown}”{at}."
+
+
+def _leaves(node: Node) -> int:
+    if isinstance(node, And | Or):
+        return sum(_leaves(child) for child in node.nodes)
+    if isinstance(node, Not):
+        return _leaves(node.node)
+    return 1
+
+
+def _split_directives(node: Node | None, directives: dict[str, str]) -> Node | None:
+    """The tree without ``order:``, ``direction:``… terms, which go into ``directives``."""
+    if node is None:
+        return None
+    if isinstance(node, Term) and node.key in DIRECTIVES:
+        directives[DIRECTIVES[node.key]] = node.value.text.lower()
+        return None
+    if isinstance(node, Not):
+        inner = _split_directives(node.node, directives)
+        return Not(inner) if inner is not None else None
+    if isinstance(node, And | Or):
+        kept = tuple(child for child in (_split_directives(c, directives) for c in node.nodes) if child is not None)
+        if not kept:
+            return None
+        return kept[0] if len(kept) == 1 else type(node)(kept)
+    return node
+
+
+def parse(text: str) -> Query:
+    """The :class:`Query` written in ``text``; raises :class:`QuerySyntaxError` with the reason."""
+    text = " ".join(text.split())
+    if len(text) > MAX_QUERY_CHARS:
+        raise QuerySyntaxError(f"That search is {len(text):,} characters long; keep it under {MAX_QUERY_CHARS:,}.")
+    if not text:
+        raise QuerySyntaxError("Give something to search for, e.g. t:creature c:g pow>=3.")
+    if _depth(text) > MAX_DEPTH:
+        raise QuerySyntaxError(f"Parentheses nest more than {MAX_DEPTH} deep; simplify the search.")
+    try:
+        tree = _PARSER.parse(text)
+    except UnexpectedInput as error:
+        raise QuerySyntaxError(_syntax_message(error, text)) from None
+    root = _ToNodes().transform(tree) if tree.data != "start" or tree.children else None
+    if isinstance(root, Token | Value):  # a lone value is a bare name
+        root = Name(root if isinstance(root, Value) else Value(str(root)))
+    if root is not None and not isinstance(root, Term | Name | Not | And | Or):
+        root = None
+    if root is not None and _leaves(root) > MAX_TERMS:
+        raise QuerySyntaxError(f"That search has {_leaves(root)} terms; at most {MAX_TERMS}.")
+    directives: dict[str, str] = {}
+    root = _split_directives(root, directives)
+    return Query(root, directives, text)

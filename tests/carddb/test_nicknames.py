@@ -1,0 +1,54 @@
+"""Nicknames players use for cards: the data file, and each entry against the real card objects."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.carddb.names import extra_kind, normalise
+from bot.carddb.nicknames import nicknames, resolve_nickname
+from tests.conftest import SCRYFALL_CARDS
+from tests.support.fake_bulk import CONSTRUCTED_CARDS
+
+DATA = Path(__file__).resolve().parents[2] / "bot" / "data" / "nicknames.json"
+
+
+def real_names() -> dict[str, str]:
+    """Every real card (and face) name of the card objects the tests have, by normalised name."""
+    cards = [json.loads(line) for line in SCRYFALL_CARDS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    cards += CONSTRUCTED_CARDS
+    found = {}
+    for card in cards:
+        if extra_kind(card) is None:
+            for name in [card["name"], *(face["name"] for face in card.get("card_faces") or ())]:
+                found[normalise(name)] = card["name"]
+    return found
+
+
+def test_the_file_holds_the_nicknames_players_use():
+    raw = json.loads(DATA.read_text(encoding="utf-8"))
+    assert {"bob", "jtms", "sfm", "tnn"} <= set(raw)
+    assert all(nickname == normalise(nickname) for nickname in raw)  # written the way they are looked up
+    assert all(isinstance(name, str) and name.strip() == name and name for name in raw.values())
+
+
+def test_a_nickname_resolves_whatever_its_case_and_spacing():
+    assert resolve_nickname("JTMS") == "Jace, the Mind Sculptor"
+    assert resolve_nickname("  Bob ") == "Dark Confidant"
+    assert resolve_nickname("tnn") == "True-Name Nemesis"
+    assert resolve_nickname("lightning bolt") is None
+    assert resolve_nickname("x" * 10_000) is None
+
+
+def test_no_nickname_is_itself_the_name_of_a_real_card():
+    names = real_names()
+    assert not [nickname for nickname in nicknames() if nickname in names]
+
+
+@pytest.mark.parametrize("nickname", sorted(n for n, name in nicknames().items() if normalise(name) in real_names()))
+def test_each_nickname_whose_card_the_tests_hold_names_that_real_card(nickname):
+    # The entries for cards outside the test data are checked by the same rule at run time: a nickname is used
+    # only when the local copy holds its card (see CardSource.named), so a wrong entry is never a wrong card.
+    assert real_names()[normalise(nicknames()[nickname])] == nicknames()[nickname]

@@ -52,3 +52,27 @@ def test_each_nickname_whose_card_the_tests_hold_names_that_real_card(nickname):
     # The entries for cards outside the test data are checked by the same rule at run time: a nickname is used
     # only when the local copy holds its card (see CardSource.named), so a wrong entry is never a wrong card.
     assert real_names()[normalise(nicknames()[nickname])] == nicknames()[nickname]
+
+
+@pytest.fixture(scope="module")
+def nickname_store(tmp_path_factory):
+    """The sample cards with the real cards every nickname stands for, imported the way the bot imports them."""
+    from bot.carddb.store import CardStore
+    from bot.carddb.update import update_from_scryfall
+    from tests.support.fake_bulk import FakeBulk
+    from tests.support.nickname_cards import CARDS
+
+    path = tmp_path_factory.mktemp("nicknames") / "cards.sqlite3"
+    with FakeBulk(SCRYFALL_CARDS) as fake:
+        fake.cards += CARDS
+        update_from_scryfall(path, fake.base_url)
+    store = CardStore(path)
+    yield store
+    store.close()
+
+
+@pytest.mark.parametrize("nickname", sorted(nicknames()))
+def test_every_nickname_finds_its_card_by_exact_name_in_the_card_data(nickname_store, nickname):
+    name = resolve_nickname(nickname)
+    found = nickname_store.named(name)
+    assert found is not None and found.card is not None and found.card.name == name

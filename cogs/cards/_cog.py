@@ -19,7 +19,7 @@ from bot.cards import render
 from bot.cards.inline import CardReference, find_references
 from bot.cards.lookup import CardAnswer, CardSource, origin_text
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, cycling_query
-from bot.scryfall import AmbiguousCard, BadQuery, CardNotFound, ScryfallClient, ScryfallError
+from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
 from bot.text import clip, escape, one_line
 from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS
@@ -40,6 +40,7 @@ from cogs.cards._search import (
     query_error_text,
     result_line,
     search_embed,
+    search_failure_text,
     search_message,
 )
 
@@ -186,20 +187,9 @@ class Cards(commands.Cog, name=COG_NAME):
         heading = label + (f" · {echo(query, MAX_EXTRA_QUERY)}" if query and query.strip() else "")
         try:
             found = await self.source.cycling(kind_value, query)
-        except CardNotFound as error:
-            message = f"No cards with {label} match that search."
-            message = "\n".join([message, *(f"• {escape(warning)}" for warning in error.warnings)])
-            await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
-            return
-        except QueryError as error:
-            await interaction.followup.send(query_error_text(error), allowed_mentions=NO_MENTIONS)
-            return
-        except BadQuery as error:
-            message = f"Scryfall could not read that search: {error}"
-            await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
-            return
-        except ScryfallError as error:
-            await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
+        except (QueryError, ScryfallError) as error:
+            text = search_failure_text(error, f"No cards with {label} match that search.")
+            await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
             return
         await send_pages(interaction, self.pagers, SearchSource(self.source, heading, full_query, found))
 
@@ -213,19 +203,8 @@ class Cards(commands.Cog, name=COG_NAME):
         query = " ".join(query.split())
         try:
             found = await self.source.search(query, page_size=RESULTS_PER_PAGE)
-        except QueryError as error:
-            await interaction.followup.send(query_error_text(error), allowed_mentions=NO_MENTIONS)
-            return
-        except CardNotFound as error:
-            message = "\n".join(["No cards match that search.", *(f"• {escape(w)}" for w in error.warnings)])
-            await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
-            return
-        except BadQuery as error:
-            message = f"Scryfall could not read that search: {error}"
-            await interaction.followup.send(clip(message, limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS)
-            return
-        except ScryfallError as error:
-            await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
+        except (QueryError, ScryfallError) as error:
+            await interaction.followup.send(search_failure_text(error), allowed_mentions=NO_MENTIONS)
             return
         if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
             pages = SearchSource(self.source, echo(query, 200), query, found, title="Search", line=result_line)

@@ -17,10 +17,11 @@ from bot.carddb import CardRecord, QueryError, SearchPage
 from bot.cards import render
 from bot.cards.lookup import CardSource, origin_text
 from bot.errors import UserFacingError
+from bot.scryfall import BadQuery, CardNotFound, ScryfallError
 from bot.text import clip, escape, one_line
 from cogs._ui import guarded, reply
 from cogs.cards._pages import NOT_YOURS
-from cogs.cards._render import CARD_COLOUR, RESULTS_PER_PAGE, to_embed
+from cogs.cards._render import CARD_COLOUR, RESULTS_PER_PAGE, failure_text, to_embed
 
 BROAD = 1000
 CARD_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -157,3 +158,18 @@ def search_message(source: CardSource, query: str, found: SearchPage, owner: int
 
 def query_error_text(error: QueryError) -> str:
     return clip(escape(str(error)), limits.MESSAGE_CONTENT)
+
+
+def search_failure_text(error: Exception, nothing: str = "No cards match that search.") -> str | None:
+    """What a search that failed answers (``nothing`` when no card matched), or None for an error that is not a
+    search's: /search and /cycling read their failures the same way."""
+    if isinstance(error, QueryError):
+        return query_error_text(error)
+    if isinstance(error, CardNotFound):
+        message = "\n".join([nothing, *(f"• {escape(warning)}" for warning in error.warnings)])
+        return clip(message, limits.MESSAGE_CONTENT)
+    if isinstance(error, BadQuery):
+        return clip(f"Scryfall could not read that search: {error}", limits.MESSAGE_CONTENT)
+    if isinstance(error, ScryfallError):
+        return failure_text(error)
+    return None

@@ -42,6 +42,16 @@ def cards(simcord_env):
     return cog
 
 
+@pytest.fixture
+def local_cards(simcord_env, fake_scryfall):
+    """The Cards cog of a bot whose local card data is loaded, with the fake Scryfall's request log cleared."""
+    cog = simcord_env.bot.get_cog("Cards")
+    assert simcord_env.bot.card_data.loaded
+    quicken(cog.client)
+    fake_scryfall.reset()
+    return cog
+
+
 def start_slash(env, actor, channel, command: str, /, **options):
     """Deliver a slash command like ``actor.slash`` but return at once, without waiting for the bot.
 

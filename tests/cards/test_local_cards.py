@@ -7,7 +7,6 @@ import pytest
 
 from bot.carddb import BulkError
 from bot.cards.query import KINDS
-from tests.cards.conftest import quicken
 from tests.goldfish.cog_support import game_of
 
 DATA_FOOTER = "Scryfall bulk data of 2026-11-20"
@@ -19,12 +18,8 @@ def bot_config(loaded_config):
 
 
 @pytest.fixture
-def cards(simcord_env, fake_scryfall):
-    cog = simcord_env.bot.get_cog("Cards")
-    assert simcord_env.bot.card_data.loaded
-    quicken(cog.client)
-    fake_scryfall.reset()
-    return cog
+def cards(local_cards):
+    return local_cards
 
 
 def bot_replies(channel) -> list:

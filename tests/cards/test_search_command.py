@@ -6,8 +6,6 @@ import asyncio
 
 import pytest
 
-from tests.cards.conftest import quicken
-
 DATA_FOOTER = "Scryfall bulk data of 2026-11-20"
 
 
@@ -17,12 +15,8 @@ def bot_config(loaded_config):
 
 
 @pytest.fixture
-def cards(simcord_env, fake_scryfall):
-    cog = simcord_env.bot.get_cog("Cards")
-    assert simcord_env.bot.card_data.loaded
-    quicken(cog.client)
-    fake_scryfall.reset()
-    return cog
+def cards(local_cards):
+    return local_cards
 
 
 def names_on(embed) -> list[str]:

@@ -1,7 +1,7 @@
 """Rules questions that name cards, on a synthetic 35,000-card copy with 60,000 rulings (Scryfall's sizes).
 
 * Import: the cards with a 60,000-ruling file, and the same cards without it, each in a child process; the
-  rulings' share (the difference) ≤ 10 s.
+  rulings' part (read, validated, inserted; timed where it runs) ≤ 10 s.
 * The names index of the copy (built once per copy, in a read thread): reported.
 * A question with cards, as /rule answers it bot side (find the names, read the cards and their rulings, rank
   the rules and rulings): p99 ≤ 10 ms over questions naming one or two cards (exact, lower case, misspelt, in
@@ -40,14 +40,32 @@ from bot.rules.index import RulesIndex  # noqa: E402
 RULES = ROOT.parent / "shared" / "cr" / "MagicCompRules-2026-01-16.txt"
 RULINGS = 60_000
 QUESTIONS = 600
-IMPORT = (
-    "import sys, time; from pathlib import Path; from bot.carddb.bulk import iter_cards, iter_rulings; "
-    "from bot.carddb.importer import import_cards; "
-    "rulings = iter_rulings(Path(sys.argv[3])) if sys.argv[3] != '-' else None; t = time.perf_counter(); "
-    "import_cards(iter_cards(Path(sys.argv[2])), Path(sys.argv[1]), updated_at='2026-11-25T00:00:00+00:00', "
-    "source='bench', rulings=rulings, rulings_updated_at='2026-11-25T00:00:00+00:00'); "
-    "print(time.perf_counter() - t)"
-)
+# The import in a child process, the rulings' part timed where it runs (importer._import_rulings).
+IMPORT = """
+import sys, time
+from pathlib import Path
+from bot.carddb import importer
+from bot.carddb.bulk import iter_cards, iter_rulings
+
+spent = [0.0]
+inner = importer._import_rulings
+
+
+def timed(*args, **kwargs):
+    started = time.perf_counter()
+    try:
+        return inner(*args, **kwargs)
+    finally:
+        spent[0] += time.perf_counter() - started
+
+
+importer._import_rulings = timed
+rulings = iter_rulings(Path(sys.argv[3])) if sys.argv[3] != "-" else None
+started = time.perf_counter()
+importer.import_cards(iter_cards(Path(sys.argv[2])), Path(sys.argv[1]), updated_at="2026-11-25T00:00:00+00:00",
+                      source="bench", rulings=rulings, rulings_updated_at="2026-11-25T00:00:00+00:00")
+print(time.perf_counter() - started, spent[0])
+"""
 TEMPLATES = [
     "if I cast {a} can my opponent respond before it resolves",
     "does {a} still trigger if it dies to {b}",
@@ -83,13 +101,15 @@ def synthetic_rulings(bulk: Path, path: Path, rng: random.Random) -> None:
     path.write_text(json.dumps(rulings), encoding="utf-8")
 
 
-def timed_import(db: Path, bulk: Path, rulings: Path | None) -> float:
+def timed_import(db: Path, bulk: Path, rulings: Path | None) -> tuple[float, float]:
+    """The whole import's seconds and its rulings' part."""
     db.unlink(missing_ok=True)
     done = subprocess.run(
         [sys.executable, "-c", IMPORT, str(db), str(bulk), str(rulings) if rulings else "-"],
         capture_output=True, text=True, cwd=ROOT, check=True,
     )  # fmt: skip
-    return float(done.stdout.strip().splitlines()[-1])
+    whole, rulings_part = done.stdout.strip().splitlines()[-1].split()
+    return float(whole), float(rulings_part)
 
 
 def typed(name: str, rng: random.Random) -> str:
@@ -164,10 +184,10 @@ def main() -> int:
         db = folder / "data" / "cards.sqlite3"
         db.parent.mkdir()
         for run in range(args.runs):
-            plain = timed_import(db, bulk, None)
-            full = timed_import(db, bulk, rulings)
+            plain, _none = timed_import(db, bulk, None)
+            full, rulings_part = timed_import(db, bulk, rulings)
             figures = asyncio.run(measure(db.parent, index, names, random.Random(run)))
-            figures.update(plain=plain, full=full, rulings=max(0.0, full - plain))
+            figures.update(plain=plain, full=full, rulings=rulings_part)
             runs.append(figures)
             print(f"run {run + 1}: " + ", ".join(f"{key} {value:.4g}" for key, value in figures.items()))
 
@@ -177,7 +197,7 @@ def main() -> int:
     report = Report(f"Rules questions with cards ({FULL_SIZE:,} cards, {RULINGS:,} rulings; medians of {args.runs})")
     report.add("import, cards only", mid("plain"), " s")
     report.add("import, cards and rulings", mid("full"), " s")
-    report.add("import, the rulings' share", mid("rulings"), " s", at_most=10)
+    report.add("import, the 60,000 rulings (timed inside)", mid("rulings"), " s", at_most=10)
     report.add("names index of the copy, built once", mid("build") * 1000, " ms")
     report.add("question with cards, p99 (CPU)", mid("p99") * 1000, " ms", at_most=10)
     report.add("question with cards, median (CPU)", mid("median") * 1000, " ms")

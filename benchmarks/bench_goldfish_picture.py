@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw, ImageFilter  # noqa: E402
 from benchmarks._bench import Report, median, percentile  # noqa: E402
 from bot.goldfish import Game, preset_decks  # noqa: E402
 from bot.goldfish.picture import MAX_BYTES, render_table  # noqa: E402
-from bot.goldfish.simulate import _step  # noqa: E402
+from bot.goldfish.simulate import policy_step  # noqa: E402
 from bot.goldfish.tableview import CardKey, table_view  # noqa: E402
 from bot.images import CardImages  # noqa: E402
 
@@ -64,7 +64,7 @@ def games(key: str, count: int, seed_base: int):
     for seed in range(seed_base, seed_base + count):
         game = Game.new(preset_decks()[key], seed=seed)
         while game.phase != "over" and game.turn <= TURNS:
-            _step(game)
+            policy_step(game)
             yield game
 
 
@@ -100,7 +100,7 @@ def memory(report: Report) -> None:
         key = decks[index % len(decks)]
         game = Game.new(preset_decks()[key], seed=50_000 + index)
         while game.phase != "over" and game.turn < 4:
-            _step(game)
+            policy_step(game)
         view = table_view(game)
         images = {card: card_jpeg(index * 1000 + n) for n, card in enumerate(sorted(view.keys(), key=str))}
         for card, data in images.items():

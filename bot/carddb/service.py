@@ -159,10 +159,16 @@ class CardData:
     async def by_id(self, scryfall_id: str) -> CardRecord | None:
         return await self._read(lambda store: store.by_id(scryfall_id))
 
-    async def with_rulings(self, rowids: list[int]) -> list[tuple[CardRecord, list[dict[str, str]]]]:
-        """The cards of ``rowids`` (in that order), each with its rulings from the local copy."""
+    async def with_rulings(self, rowids: list[int]) -> list[tuple[CardRecord, list[dict[str, str]] | None]]:
+        """The cards of ``rowids`` (in that order), each with its rulings from the local copy (None when the copy
+        holds no rulings file yet)."""
         wanted = list(rowids)
-        return await self._read(lambda store: [(card, store.rulings(card.oracle_id)) for card in store.records(wanted)])
+
+        def read(store: CardStore) -> list[tuple[CardRecord, list[dict[str, str]] | None]]:
+            known = store.has_rulings
+            return [(card, store.rulings(card.oracle_id) if known else None) for card in store.records(wanted)]
+
+        return await self._read(read)
 
     async def derived(self, key: str, build: Callable[[CardStore], T]) -> T:
         """What ``build`` makes of the loaded copy (an index of its names…), made once per copy in a read

@@ -66,10 +66,12 @@ class CardFacts:
     keywords: tuple[str, ...] = ()
     layout: str = "normal"
     rulings: tuple[dict[str, str], ...] = ()
+    rulings_known: bool = True  # False: the local copy holds no rulings file yet
 
     @classmethod
     def from_card(cls, card: Any, rulings: list[dict[str, str]] | None = None) -> CardFacts:
-        """From a local :class:`~bot.carddb.records.CardRecord` (a face's text under the face's name)."""
+        """From a local :class:`~bot.carddb.records.CardRecord` (a face's text under the face's name); ``rulings``
+        None when the local copy holds none yet."""
         faces = card.faces or []
         if faces:
             costs = [face.get("mana_cost") or "" for face in faces]
@@ -96,6 +98,7 @@ class CardFacts:
             keywords=tuple(card.keywords or ()),
             layout=card.layout or "normal",
             rulings=tuple(rulings or ()),
+            rulings_known=rulings is not None,
         )
 
 
@@ -119,6 +122,8 @@ class CardShown:
     def rulings_note(self) -> str:
         """How many rulings the card has and how many are shown ("2 of its 7 rulings bear on the question")."""
         total, shown = self.ruling_count, len(self.rulings)
+        if not self.facts.rulings_known:
+            return "Its rulings are not in the local card data yet."
         if not total:
             return "No rulings."
         if not shown:

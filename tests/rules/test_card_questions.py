@@ -132,3 +132,17 @@ async def test_without_card_data_the_rules_answer_alone(full_index, tmp_path):
         assert await answer_about_cards(full_index, None, "if I evoke Solitude do I exile it") is None
     finally:
         await empty.close()
+
+
+async def test_a_copy_imported_without_a_rulings_file_says_the_rulings_are_not_there_yet(full_index, tmp_path):
+    from bot.carddb.update import update_from_file
+    from tests.conftest import SCRYFALL_CARDS
+
+    update_from_file(tmp_path / FILE_NAME, SCRYFALL_CARDS)
+    opened = await CardData.open(tmp_path, "http://127.0.0.1:9")
+    try:
+        answer = await answer_about_cards(full_index, opened, "can I cycle Street Wraith with no mana")
+    finally:
+        await opened.close()
+    assert answer is not None and answer.cards[0].rulings_note() == "Its rulings are not in the local card data yet."
+    assert "not in the local card data yet" in answer.to_text()

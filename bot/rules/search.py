@@ -191,11 +191,21 @@ class Searcher:
             self._doc_stems: list[frozenset[str]] = []
             self._title_stems: list[frozenset[str]] = []
             lengths: list[int] = []
+            titles: dict[str, frozenset[str]] = {}
+            self._doc_pairs: list[frozenset[int]] = []
             for _kind, _key, title, body in self._docs:
                 found = words(f"{title} {body}")
                 lengths.append(len(found))
-                self._doc_stems.append(frozenset(stem(word) for word in found) | negated_bases(found, frequency))
-                self._title_stems.append(frozenset(stem(word) for word in words(title)))
+                stems_here = [stem(word) for word in found]
+                self._doc_stems.append(frozenset(stems_here) | negated_bases(found, frequency))
+                # Which words stand next to each other, stop words aside; kept by hash: a third of the memory of
+                # the pairs themselves, and only ever compared in this process.
+                kept = [s for word, s in zip(found, stems_here, strict=True) if word not in STOPWORDS]
+                self._doc_pairs.append(frozenset(map(hash, zip(kept, kept[1:], strict=False))))
+                title_stems = titles.get(title)
+                if title_stems is None:  # a few hundred titles stand over 3,000 entries
+                    title_stems = titles[title] = frozenset(stem(word) for word in words(title))
+                self._title_stems.append(title_stems)
             document_frequency: Counter[str] = Counter()
             for stems in self._doc_stems:
                 document_frequency.update(stems)
@@ -241,25 +251,25 @@ class Searcher:
                 self._ancestors.append(tuple(dict.fromkeys((key, rule, head, head[0]))))
                 self._row_kind.append(SUBRULE if key != rule else FIRST if key.endswith(".1") else RULE)
                 self._variant.append(1.0 if key[:1] in "89" else 0.0)
-            # What surrounds an entry (its rule's text for a subrule, its section's title for a rule) and which
-            # words stand next to each other in it.
+            # What surrounds an entry (its rule's text for a subrule, its section's title for a rule).
             self._context_stems: list[frozenset[str]] = []
-            self._doc_pairs: list[frozenset[tuple[str, str]]] = []
+            contexts: dict[str, frozenset[str]] = {}
             self._length: list[float] = []
+            lowered = [body.lower() for _kind, _key, _title, body in self._docs]
             self._says: list[tuple[bool, ...]] = [
-                tuple(says.search(body.lower()) is not None for _asks, says in ASKS)
-                for _kind, _key, _title, body in self._docs
+                tuple(says.search(text) is not None for _asks, says in ASKS) for text in lowered
             ]
-            for (kind, key, title, body), length in zip(self._docs, lengths, strict=True):
+            for (kind, key, title, _body), length in zip(self._docs, lengths, strict=True):
                 around = title
                 if kind == "rule":
                     rule = self.document.get(key)
                     parent = self.document.get(rule.parent or "") if rule is not None else None
                     if parent is not None:
                         around = f"{title} {parent.text} {self.document.contents.get(key.split('.')[0], '')}"
-                self._context_stems.append(frozenset(stem(word) for word in words(around)))
-                found = [stem(word) for word in words(f"{title} {body}") if word not in STOPWORDS]
-                self._doc_pairs.append(frozenset(zip(found, found[1:], strict=False)))
+                context = contexts.get(around)
+                if context is None:  # the subrules of one rule share theirs
+                    context = contexts[around] = frozenset(stem(word) for word in words(around))
+                self._context_stems.append(context)
                 self._length.append(math.log(1 + length) / 5)
             self._ready = True
 
@@ -386,7 +396,9 @@ class Searcher:
             with self._lock:
                 rows = self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?", (proximity,)).fetchall()
             near = {rowid - 1 for (rowid,) in rows}
-        question_pairs = {(a, b) for a, b in zip(stems, stems[1:], strict=False) if a in self._idf and b in self._idf}
+        question_pairs = {
+            hash((a, b)) for a, b in zip(stems, stems[1:], strict=False) if a in self._idf and b in self._idf
+        }
         pair_weight = 1.0 / max(1, len(question_pairs))
         stem_set = set(weights)
         found = dict.fromkeys(self._masks.candidates(weighted, CANDIDATES))

@@ -109,7 +109,6 @@ class CardShown:
     facts: CardFacts
     rulings: tuple[dict[str, str], ...]
     rules: tuple[str, ...]
-    more_cards: int = 0
 
     @property
     def ruling_count(self) -> int:
@@ -190,27 +189,27 @@ class CardRules:
             for title, number in self._titles.items()
             if number.startswith("701.") and " " not in title
         }
-        self._glossary = {entry.term.lower(): entry.term for entry in document.glossary}
 
     def by_name(self, name: str) -> str | None:
         """The rule the CR defines ``name`` in (a keyword's 701/702 rule, else its glossary term's rule)."""
         key = name.strip().lower()
         if key in self._titles:
             return self._titles[key]
-        term = self._glossary.get(key)
-        if term:
-            return self.index.defining_rule(term)
+        number = self.index.defining_rule(name)
+        if number:
+            return number
         # A variant the CR names by its root (landcycling and wizardcycling are cycling).
         for start in range(1, len(key) - 3):
             if key[start:] in self._titles:
                 return self._titles[key[start:]]
         return None
 
-    def written_keywords(self, card: CardFacts) -> list[str]:
+    def written_keywords(self, text: str) -> list[str]:
         """The keywords a card's lines start with ("Swampwalk", "Cycling—Pay 2 life"), for cards whose data
-        lists none: each comma-separated part of a line is tried against the CR's keyword titles."""
+        lists none: each comma-separated part of a line of ``text`` (:func:`_plain`) is tried against the CR's
+        keyword titles."""
         found = []
-        for line in _plain(card.oracle_text).split("\n"):
+        for line in text.split("\n"):
             for part in re.split(r"[,;]", line):
                 head = words(part)[:3]
                 for size in range(len(head), 0, -1):
@@ -220,10 +219,11 @@ class CardRules:
                         break
         return found
 
-    def specific(self, number: str, card: CardFacts, keyword: str) -> str:
-        """The subrule of ``number`` that speaks of the card's own wording for ``keyword``, else ``number``."""
+    def specific(self, number: str, text: str, keyword: str) -> str:
+        """The subrule of ``number`` that speaks of the card's own wording for ``keyword`` in ``text``
+        (:func:`_plain`), else ``number``."""
         wanted = keyword.lower()
-        for line in _plain(card.oracle_text).split("\n"):
+        for line in text.split("\n"):
             for part in line.split(","):
                 part = part.strip().rstrip(".")
                 if part.startswith(wanted) and len(part) > len(wanted):
@@ -241,17 +241,17 @@ class CardRules:
             if number and number not in found:
                 found[number] = CardRule(number, leads and bool(_stems(name) & question), len(found))
 
-        for keyword in dict.fromkeys([*card.keywords, *self.written_keywords(card)]):
+        text = _plain(card.oracle_text)
+        for keyword in dict.fromkeys([*card.keywords, *self.written_keywords(text)]):
             number = self.by_name(keyword)
             if number:
-                add(self.specific(number, card, keyword), keyword)
+                add(self.specific(number, text, keyword), keyword)
         term = LAYOUT_TERMS.get(card.layout)
         if term:
             add(self.by_name(term), term)
         for word in words(card.type_line.split("—", 1)[1] if "—" in card.type_line else ""):
             if word not in BROAD_TYPES:
                 add(self.by_name(word), word)
-        text = _plain(card.oracle_text)
         costs = [line.split(":", 1)[0] for line in text.split("\n") if ":" in line]
         costs += [match[1] for match in ADDITIONAL_COST.finditer(text)]
         for cost in costs:
@@ -270,7 +270,7 @@ def answer_with_cards(index: RulesIndex, text: str, asked: str, cards: list[Card
     searcher.warm()
     question = {stem(word) for word in searcher.terms(asked)}
     idf = searcher.idf
-    rules = CardRules(index)
+    rules = index.card_rules
     card_rules: list[CardRule] = []
     shown: list[CardShown] = []
     for card in cards:

@@ -6,6 +6,7 @@ import functools
 import re
 
 from bot.rules.answer import OFFICIAL_RULES_URL, Answer, Choice, Line, clip, rule_url
+from bot.rules.cards import CardRules
 from bot.rules.complete import MAX_CHOICES, SEE_ALSO, Completer, sort_key
 from bot.rules.document import Document, GlossaryEntry, Rule
 from bot.rules.numbers import NumberRef, find_numbers
@@ -100,6 +101,11 @@ class RulesIndex:
         if entry is not None:
             return self.glossary_answer(entry, examples=examples)
         return self.question_answer(cleaned, examples=examples)
+
+    @functools.cached_property
+    def card_rules(self) -> CardRules:
+        """The rules cards' keywords, types and costs point to, read from this edition once."""
+        return CardRules(self)
 
     @functools.cached_property
     def ordinary_words(self) -> frozenset[str]:

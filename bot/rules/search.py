@@ -274,12 +274,6 @@ class Searcher:
             self._ready = True
 
     @property
-    def vocabulary(self) -> frozenset[str]:
-        """Every word the rules use (lower case, letters only)."""
-        self.warm()
-        return frozenset(self._vocabulary)
-
-    @property
     def idf(self) -> dict[str, float]:
         """Each word stem's rarity in the rules (its inverse document frequency)."""
         self.warm()

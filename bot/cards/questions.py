@@ -8,15 +8,11 @@ data, in a read thread, and again after a refresh swaps the copy. Words the rule
 
 from __future__ import annotations
 
-import logging
-
 from bot.carddb.service import CardData, CardDataUnavailable
 from bot.cards.mentions import CardNames
 from bot.rules.answer import Answer
 from bot.rules.cards import CardFacts, answer_with_cards
 from bot.rules.index import RulesIndex
-
-log = logging.getLogger(__name__)
 
 MAX_CARDS = 4  # shown in one answer; a question naming more says how many more
 NAMES_KEY = "question-card-names"

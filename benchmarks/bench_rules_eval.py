@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, goal in TARGETS.items():
             label = "non-questions refused" if name == "refused" else name
             result.add(f"{part}: {label} (%)", rates[name] * 100, at_least=goal * 100)
+        result.add(f"{part}: questions typed as search words answered (%)", rates["searched"] * 100)
         queries += [question for question, _cited in questions] + not_rules
 
     # Wall-clock time is what a user waits; CPU time is the lookup's own work, which other processes on a

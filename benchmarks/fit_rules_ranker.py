@@ -1,13 +1,18 @@
 """Fit the question ranker (bot/rules/ranker.py) on the tuning part of the question set.
 
-Usage: python benchmarks/fit_rules_ranker.py [--rules CR.txt] [--passes N] [--folds K] [--write]
+Usage: python benchmarks/fit_rules_ranker.py [--rules CR.txt] [--passes N] [--folds K] [--gate-without NAMES] [--write]
 
-Two things are learnt from the tuning part, never from the frozen test part (bench_rules_eval.py scores it):
+Three things are learnt from the tuning part, never from the frozen test part (bench_rules_eval.py scores it):
 - the word associations: for each word stem of the tuning questions, how often a question holding it was
   answered from each section and rule (``--write`` saves them to bot/data/rules-associations.json);
 - the weights of the features, by coordinate ascent on hit@1 (hit@3 breaking ties) over a grid of values
   per weight, starting from the current weights and keeping a change only when it helps. The printed
-  WEIGHTS are pasted into bot/rules/ranker.py.
+  WEIGHTS are pasted into bot/rules/ranker.py;
+- the gate that tells a rules question from chat (ranker.GATE): a logistic regression over the values of each
+  text's best entry, on the tuning questions (and their search forms: the same words without the phrasing)
+  against the tuning non-questions. Its regularisation is chosen by K-fold over sources (at least 5), its
+  threshold as the one answering the most questions while refusing 90 % of the non-questions. The printed
+  GATE_WEIGHTS, GATE_BIAS and GATE_THRESHOLD are pasted into bot/rules/ranker.py.
 
 While the weights are fitted, each question's association features come from the other sources' questions
 only (the project's own questions count as one source each), so the weights are not fitted to words that
@@ -32,8 +37,8 @@ from question_set import source_key  # noqa: E402
 from bot.rules.document import load_document  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
 from bot.rules.query import stem  # noqa: E402
-from bot.rules.ranker import ASSOCIATIONS, CONFIDENT_COVER, CONFIDENT_TOPIC_COVER, FEATURES, SURE, WEIGHTS, share  # noqa: E402
-from bot.rules.search import Hit, Ranking  # noqa: E402
+from bot.rules.ranker import ASSOCIATIONS, FEATURES, GATE, SURE, WEIGHTS, share  # noqa: E402
+from bot.rules.search import Hit, Ranking, gate_values  # noqa: E402
 from tests.rules.evaluation import QUESTIONS, load_set, matches  # noqa: E402
 
 DEFAULT_RULES = REPO.parent / "shared" / "cr" / "MagicCompRules-2026-01-16.txt"
@@ -97,18 +102,6 @@ def refusals(index: RulesIndex, texts: list[str]):
     return out
 
 
-def answered(rows, weights: np.ndarray, cover: float, topic_cover: float) -> float:
-    """The share of ``rows`` the bot would answer with these thresholds."""
-    count = 0
-    for features, _right, extra in rows:
-        if features is None:
-            count += bool(extra)
-            continue
-        best = extra[int(np.argmax(features @ weights))]
-        count += best.cover >= (topic_cover if best.in_topic else cover) and not best.off_topic
-    return count / max(1, len(rows))
-
-
 def sureness(data, weights: np.ndarray) -> tuple[float, float, float]:
     """The lowest best-entry share (see ranker.SURE) above which the tuning answers are right clearly more
     often than on average (10 points, or 95 %), with that precision and the share of answers called sure."""
@@ -128,21 +121,114 @@ def sureness(data, weights: np.ndarray) -> tuple[float, float, float]:
     return 0.95, 0.0, 0.0
 
 
-def thresholds(questions, not_rules, weights: np.ndarray) -> tuple[float, float, float, float]:
-    """The cover thresholds that best balance questions answered and non-questions refused; on a tie, the
-    ones closest to the current thresholds."""
+def gate_table(rows, weights: np.ndarray, label: int) -> tuple[list[tuple[float, ...]], list[int], int]:
+    """The gate's values (see search.gate_values) of each ranked text's best entry, its label, and how many
+    texts a fixed outcome answers (a named topic: the gate does not judge those)."""
+    values, labels, fixed = [], [], 0
+    for features, _right, extra in rows:
+        if features is None:
+            fixed += bool(extra)
+            continue
+        scores = features @ weights
+        best = extra[int(np.argmax(scores))]
+        if best.off_topic:
+            continue
+        values.append(gate_values(best, list(map(float, scores))))
+        labels.append(label)
+    return values, labels, fixed
+
+
+def logistic(x: np.ndarray, y: np.ndarray, l2: float, steps: int = 20000, rate: float = 0.5) -> np.ndarray:
+    """Logistic regression by gradient descent, both classes weighing the same in all; the bias comes last."""
+    x = np.hstack([x, np.ones((len(x), 1))])
+    weights = np.zeros(x.shape[1])
+    balance = np.where(y == 1, 1.0, (y == 1).sum() / max(1, (y == 0).sum()))
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-x @ weights))
+        gradient = x.T @ ((p - y) * balance) / len(y) + l2 * np.r_[weights[:-1], 0.0]
+        weights -= rate * gradient
+    return weights
+
+
+def probabilities(model: np.ndarray, x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-(x @ model[:-1] + model[-1])))
+
+
+def gate_threshold(p_questions, p_not, questions: int, not_rules: int, fixed_q: int, fixed_not: int):
+    """The threshold answering the most questions while refusing 90 % of the non-questions (or, if none
+    does, refusing the most), with both rates over all the texts, fixed outcomes included."""
     best = None
-    for cover in np.arange(0.3, 0.91, 0.05):
-        for topic_cover in np.arange(0.15, cover + 0.01, 0.05):
-            rates = (
-                answered(questions, weights, cover, topic_cover),
-                1 - answered(not_rules, weights, cover, topic_cover),
-            )
-            moved = abs(cover - CONFIDENT_COVER) + abs(topic_cover - CONFIDENT_TOPIC_COVER)
-            key = (min(rates[0] - 0.95, rates[1] - 0.90) >= 0, round(sum(rates), 6), -moved)
-            if best is None or key > best[0]:
-                best = (key, round(cover, 2), round(topic_cover, 2), *rates)
+    for threshold in np.round(np.arange(0.05, 0.96, 0.01), 2):
+        answered = (fixed_q + int((p_questions >= threshold).sum())) / max(1, questions)
+        refused = 1 - (fixed_not + int((p_not >= threshold).sum())) / max(1, not_rules)
+        key = (refused >= 0.90, answered if refused >= 0.90 else refused)
+        if best is None or key > best[0]:
+            best = (key, float(threshold), answered, refused)
     return best[1:]
+
+
+GATE_L2 = (0.1, 0.03, 0.01, 0.003, 0.001)
+GATE_LEFT_OUT: list[str] = []  # gate values held at 0 (--gate-without)
+
+
+def searched(index: RulesIndex, text: str) -> str:
+    """``text`` as a search would type it: its topic words alone ("landcycling", "draw empty library lose")."""
+    return " ".join(index.searcher.terms(text))
+
+
+def gate_rows(index, items, not_rules, weights: np.ndarray):
+    """Each ranked text's gate values, label (1 a question), source and whether it is a real text rather than
+    the search form of one; and how many real questions and non-questions a fixed outcome answers."""
+    rows, fixed = [], {}
+    searches = [Item(index, {"q": searched(index, item.question), "cite": item.cited}, 0) for item in items]
+    for search, item in zip(searches, items, strict=True):
+        search.source = item.source
+    question_rows = tables(index, items + searches, items)
+    text_rows = refusals(index, [text for text, _source in not_rules])
+    labelled = [(1, item.source, real) for real, part in ((True, items), (False, searches)) for item in part]
+    labelled += [(0, source, True) for _text, source in not_rules]
+    for (label, source, real), row in zip(labelled, question_rows + text_rows, strict=True):
+        values, _labels, answered = gate_table([row], weights, label)
+        fixed[label, real] = fixed.get((label, real), 0) + answered
+        rows += [(value, label, source, real) for value in values]
+    return rows, fixed
+
+
+def fit_gate(index, items, not_rules, weights: np.ndarray, folds: int):
+    """The gate's weights, bias and threshold. It learns from the real texts and from their search forms (the
+    same words without the phrasing, as typed into a search box), so that phrasing alone does not decide; the
+    threshold and the rates are taken on the real texts only. The strength of the regularisation is chosen by
+    K-fold over sources, and the held-out rates at the chosen one are returned."""
+    rows, fixed = gate_rows(index, items, not_rules, weights)
+    x = np.array([values for values, _label, _source, _real in rows])
+    x[:, [GATE.index(name) for name in GATE_LEFT_OUT]] = 0.0
+    y = np.array([label for _values, label, _source, _real in rows])
+    real = np.array([is_real for _values, _label, _source, is_real in rows])
+    sources = [source for _values, _label, source, _real in rows]
+    order = {
+        source: n for n, source in enumerate(sorted(set(sources), key=lambda s: hashlib.sha256(s.encode()).digest()))
+    }
+    fold_of = np.array([order[source] % max(1, folds) for source in sources])
+
+    def rates(p: np.ndarray) -> tuple[float, float, float]:
+        questions, texts = p[real & (y == 1)], p[real & (y == 0)]
+        return gate_threshold(
+            questions, texts, len(items), len(not_rules), fixed.get((1, True), 0), fixed.get((0, True), 0)
+        )
+
+    held_out = {}
+    for l2 in GATE_L2:
+        p = np.zeros(len(y))
+        for fold in range(folds):
+            model = logistic(x[fold_of != fold], y[fold_of != fold], l2)
+            p[fold_of == fold] = probabilities(model, x[fold_of == fold])
+        held_out[l2] = rates(p)
+    l2 = max(GATE_L2, key=lambda value: (held_out[value][2] >= 0.9, held_out[value][1], held_out[value][2]))
+    model = logistic(x, y, l2)
+    threshold, answered, refused = rates(probabilities(model, x))
+    searches = probabilities(model, x[~real & (y == 1)])
+    print(f"gate: search forms of the tuning questions answered {(searches >= threshold).mean():.1%}")
+    return model, threshold, (answered, refused), l2, held_out[l2]
 
 
 def objective(data, weights: np.ndarray) -> tuple[float, float]:
@@ -216,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=0, help="also estimate the fit by K-fold over sources")
     parser.add_argument("--method", choices=("ascent", "softmax", "both"), default="ascent")
     parser.add_argument("--without", default="", help="features to leave out (held at 0), comma-separated")
+    parser.add_argument("--gate-without", default="", help="gate values to leave out (held at 0), comma-separated")
     parser.add_argument("--write", action="store_true", help=f"save the associations to {ASSOCIATIONS.name}")
     args = parser.parse_args(argv)
     index = RulesIndex(load_document(args.rules))
@@ -248,15 +335,17 @@ def main(argv: list[str] | None = None) -> int:
     print("WEIGHTS = (" + ", ".join(f"{value:g}" for value in weights) + ")")
     print("  # " + ", ".join(f"{name}={value:g}" for name, value in zip(FEATURES, weights, strict=True)))
     not_rules = [
-        item if isinstance(item, str) else item["q"]
-        for item in load_set(args.questions)["not_rules"]
+        (text, f"{source}#{number}" if source in STUDIED else source_key(source))
+        for number, item in enumerate(load_set(args.questions)["not_rules"])
         if isinstance(item, str) or item.get("part", "tune") == "tune"
+        for text, source in [(item, "project") if isinstance(item, str) else (item["q"], item.get("source", "project"))]
     ]
-    cover, topic_cover, rate_answered, rate_refused = thresholds(data, refusals(index, not_rules), weights)
-    print(
-        f"CONFIDENT_COVER, CONFIDENT_TOPIC_COVER = {cover:g}, {topic_cover:g}"
-        f"  # answered {rate_answered:.1%}, non-questions refused {rate_refused:.1%}"
-    )
+    GATE_LEFT_OUT.extend(filter(None, args.gate_without.split(",")))
+    model, threshold, rates, l2, held = fit_gate(index, items, not_rules, weights, max(args.folds, 5))
+    print(f"gate ({len(GATE)} values, l2 {l2:g}): held out by source, answered {held[1]:.1%}, refused {held[2]:.1%}")
+    print("GATE_WEIGHTS = (" + ", ".join(f"{value:.3g}" for value in model[:-1]) + ")")
+    print(f"GATE_BIAS = {model[-1]:.3g}")
+    print(f"GATE_THRESHOLD = {threshold:g}  # answered {rates[0]:.1%}, non-questions refused {rates[1]:.1%}")
     sure, precision, called = sureness(data, weights)
     print(f"SURE = {sure:g}  # sure answers right {precision:.1%}; {called:.0%} of ranked answers called sure")
     if args.write:

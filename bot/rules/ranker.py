@@ -40,10 +40,45 @@ FEATURES = (
 
 WEIGHTS = (0.6, 1, -0.15, -0.05, -2, -0.05, -0.9, 0.15, 1, -0.6, 0, 0.05, -0.15, 0.3, 0.6, 3, 1.5)
 
-# An answer is given only when enough of the question's words (weighted by rarity) are in the best entry;
-# less when the question names a topic (a glossary term, a rule title) and the entry belongs to it. Fitted
-# with the weights: real questions answered, non-questions refused.
-CONFIDENT_COVER, CONFIDENT_TOPIC_COVER = 0.6, 0.2
+# Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
+# much is a black lotus worth"): a logistic model over these values (see search.gate_values), fitted on the
+# tuning part's questions and non-questions; an answer is given when its probability reaches GATE_THRESHOLD.
+GATE = (
+    "cover",  # the share of the question's words (by rarity) the best entry holds
+    "whole",  # ... all of them
+    "in_topic",  # the best entry belongs to a topic the question names
+    "terms",  # how many topic words the text holds (scaled, capped)
+    "unknown",  # the share of them the rules never use
+    "question_mark",  # it holds a question mark
+    "opens_as_question",  # it opens as a question does ("can", "does", "what" …)
+    "rarest",  # how rare in the rules its rarest word is that they use ("landcycling" is in few entries)
+    "jargon",  # how rare in everyday English the rarest of its words the rules use is ("thank" is common)
+    "share",  # how much the best entry stands out from the next ones (see share())
+    "plain",  # it is not phrased as a question (neither of the two above): search words ("landcycling")
+    "plain_cover",  # for such a text, cover, whole, unknown and jargon again: they count differently there
+    "plain_whole",
+    "plain_unknown",
+    "plain_jargon",
+)
+GATE_WEIGHTS = (
+    2.07,
+    -0.108,
+    1.48,
+    1.32,
+    -1.54,
+    0.267,
+    0.961,
+    -1.23,
+    1.36,
+    -0.709,
+    -0.0922,
+    0.781,
+    -0.0118,
+    -0.809,
+    0.693,
+)
+GATE_BIAS = -2.67
+GATE_THRESHOLD = 0.5
 
 # The best entry's share of the first five (a softmax over their scores) below which the answer says it is
 # unsure. Fitted on the tuning part: the lowest share above which answers are clearly more often right.
@@ -53,6 +88,11 @@ SURE_AMONG = 5
 
 def score(features: tuple[float, ...], weights: tuple[float, ...] = WEIGHTS) -> float:
     return sum(weight * value for weight, value in zip(weights, features, strict=True))
+
+
+def believed(values: tuple[float, ...], weights: tuple[float, ...] = GATE_WEIGHTS, bias: float = GATE_BIAS) -> float:
+    """How likely the text is a rules question its best entry answers (see GATE)."""
+    return 1.0 / (1.0 + math.exp(-(bias + score(values, weights))))
 
 
 def share(scores: list[float]) -> float:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
+from wordfreq import zipf_frequency
 
 from bot.rules.document import Document, Rule
 from bot.rules.masks import StemMasks
@@ -36,14 +37,14 @@ from bot.rules.query import (
     words,
 )
 from bot.rules.ranker import (
-    CONFIDENT_COVER,
-    CONFIDENT_TOPIC_COVER,
     FIRST,
+    GATE_THRESHOLD,
     GLOSSARY,
     RULE,
     SUBRULE,
     SURE,
     Associations,
+    believed,
     load_associations,
     score,
     share,
@@ -71,6 +72,18 @@ HAPPENS_RE = re.compile(r"\bwhat happens\b|\bhappens? (?:if|when|to)\b|\bwhat if
 CONSEQUENCE_SECTION, CONSEQUENCE_PRIOR = "704", 0.25
 # How much more a word in an entry's title counts than one in its text, as FTS5's bm25(docs, 4.0, 1.0) would.
 TITLE_BM25 = 3.0
+# A question opens with one of these words more often than chat does.
+OPENS_AS_QUESTION_RE = re.compile(
+    r"^\W*(?:can|could|does|do|did|is|are|was|were|what|whats|what's|when|where|how|if|why|who|whose|which|will|"
+    r"would|should|may|must|has|have)\b",
+    re.IGNORECASE,
+)
+# Counting a question's topic words stops here: a long question is as much a question as a longer one.
+GATE_TERMS = 12
+# Word frequencies in everyday English (wordfreq's Zipf scale) reach about this: "the" is 7.7.
+ZIPF_TOP = 8.0
+# An entry holding this much of the question (by rarity) holds all of it, rounding aside.
+WHOLE_COVER = 0.999
 # What a question asks for, and what an entry that answers it says: "when …" is answered by a rule about
 # timing, "can I …" by one that allows or forbids, "how many …" by one with a number, "who …" by one that
 # names a player.
@@ -104,11 +117,50 @@ class Hit:
 
 
 @dataclass(frozen=True, slots=True)
+class Asked:
+    """What the text as a whole looks like, whichever entry answers it (see :func:`gate_values`)."""
+
+    terms: int  # how many topic words it holds
+    unknown: float  # the share of them the rules never use
+    mark: bool  # it holds a question mark
+    asks: bool  # it opens as a question does ("can", "does", "what", "if" …)
+    rarest: float  # the rarity of its rarest word the rules use, 1 for a word in a single entry
+    jargon: float  # how rare in everyday English its rarest word the rules use is, 1 for a word only games use
+
+
+@dataclass(frozen=True, slots=True)
 class Candidate:
     row: int
     cover: float  # the share of the question's words (by rarity) the entry holds
     in_topic: bool  # the entry belongs to a rule the question names
     off_topic: bool  # the question is chat about the game, not about its rules
+    asked: Asked
+
+
+def gate_values(best: Candidate, scores: list[float]) -> tuple[float, ...]:
+    """The values :func:`bot.rules.ranker.believed` weighs to tell a rules question its best entry answers
+    from a message about something else (see ranker.GATE)."""
+    asked = best.asked
+    whole = 1.0 if best.cover >= WHOLE_COVER else 0.0
+    # Words typed as a search, without a question's phrasing, are judged by what they are alone.
+    plain = 0.0 if asked.mark or asked.asks else 1.0
+    return (
+        best.cover,
+        whole,
+        1.0 if best.in_topic else 0.0,
+        min(asked.terms, GATE_TERMS) / GATE_TERMS,
+        asked.unknown,
+        1.0 if asked.mark else 0.0,
+        1.0 if asked.asks else 0.0,
+        asked.rarest,
+        asked.jargon,
+        share(scores),
+        plain,
+        plain * best.cover,
+        plain * whole,
+        plain * asked.unknown,
+        plain * asked.jargon,
+    )
 
 
 @dataclass
@@ -271,6 +323,7 @@ class Searcher:
                     context = contexts[around] = frozenset(stem(word) for word in words(around))
                 self._context_stems.append(context)
                 self._length.append(math.log(1 + length) / 5)
+            zipf_frequency("rule", "en")  # loads the English word table (about 0.1 s, once) now, not mid-question
             self._ready = True
 
     @property
@@ -342,13 +395,13 @@ class Searcher:
             return scored
         ranked = sorted(((score(features), candidate) for candidate, features in scored), key=lambda item: -item[0])
         best = ranked[0][1]
-        needed = CONFIDENT_TOPIC_COVER if best.in_topic else CONFIDENT_COVER
-        confident = best.cover >= needed and not best.off_topic
+        scores = [value for value, _c in ranked]
+        confident = not best.off_topic and believed(gate_values(best, scores)) >= GATE_THRESHOLD
         hits = []
         for value, candidate in ranked[:limit]:
             kind, key, _title, _body = self._docs[candidate.row]
             hits.append(Hit(kind, key, value))
-        return Ranking(hits, confident, sure=confident and share([value for value, _c in ranked]) >= SURE)
+        return Ranking(hits, confident, sure=confident and share(scores) >= SURE)
 
     def candidates(self, text: str, *, topics: bool = True) -> Ranking | list[tuple[Candidate, tuple[float, ...]]]:
         """The entries that may answer ``text``, each with its features (see :mod:`bot.rules.ranker`), or a
@@ -370,6 +423,14 @@ class Searcher:
         known = [word for word, s in zip(terms, stems, strict=True) if s in self._idf]
         if not known:
             return Ranking([], False)
+        asked = Asked(
+            len(terms),
+            1 - len(known) / len(terms),
+            "?" in text,
+            OPENS_AS_QUESTION_RE.search(text) is not None,
+            max(self._idf[stem(word)] for word in known) / self._max_idf,
+            max(1 - zipf_frequency(word, "en") / ZIPF_TOP for word in known),
+        )
         linked = self._linked_rules(stems, weights)
         meaning = self._meanings(stems, weights)
         sections, rules = self._associated(stems, weights)
@@ -462,7 +523,7 @@ class Searcher:
                 features += (sections.get(ancestors[row][-2], 0.0), rules.get(ancestors[row][1], 0.0))
             else:
                 features += (0.0, 0.0)
-            out.append((Candidate(row, cover, share > 0, off_topic), features))
+            out.append((Candidate(row, cover, share > 0, off_topic, asked), features))
         return out
 
     def related(self, text: str, limit: int) -> list[Hit]:

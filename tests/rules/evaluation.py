@@ -34,6 +34,7 @@ class Report:
     answered: int = 0
     not_rules: int = 0
     refused: int = 0
+    searched: int = 0  # questions answered when only their topic words are typed, as into a search box
     misses: list[str] = field(default_factory=list)
 
     def rates(self) -> dict[str, float]:
@@ -42,6 +43,7 @@ class Report:
             "hit@3": self.hit3 / max(1, self.questions),
             "answered": self.answered / max(1, self.questions),
             "refused": self.refused / max(1, self.not_rules),
+            "searched": self.searched / max(1, self.questions),
         }
 
     def failed_targets(self) -> list[str]:
@@ -99,6 +101,8 @@ def evaluate(index: RulesIndex, questions: list[tuple[str, list[str]]], not_rule
             report.misses.append(f"refused: {question!r} (suggested {suggested}; cited {cited})")
         else:
             report.misses.append(f"miss: {question!r} → {ranked[:3]} (cited {cited})")
+        typed = " ".join(index.searcher.terms(question))
+        report.searched += bool(typed) and index.lookup(typed).found
     for text in not_rules:
         answer = index.lookup(text)
         if not answer.found:

@@ -7,6 +7,8 @@ import pytest
 
 from benchmarks.question_set import STUDIED, part_for, source_key
 from bot.rules.numbers import NumberRef, find_numbers
+from bot.rules.ranker import GATE_THRESHOLD, believed
+from bot.rules.search import Asked, Candidate, gate_values
 from tests.rules.evaluation import TARGETS, evaluate, load_questions, load_set, matches
 
 
@@ -88,6 +90,30 @@ def test_non_questions_get_no_confident_match_with_suggestions(full_index, query
     assert "Nothing in the Comprehensive Rules matches that well" in answer.lines[0].text
 
 
+@pytest.mark.parametrize(
+    "query", ["landcycling", "draw from an empty library lose", "damage wear off", "i'm at 0 life do i lose"]
+)
+def test_search_words_without_a_question_s_phrasing_are_answered(full_index, query):
+    assert full_index.lookup(query).found
+
+
+@pytest.mark.parametrize(
+    "query", ["thank you very much", "what deck should i play", "that was a weird game, well played"]
+)
+def test_chat_made_of_words_the_rules_also_use_is_refused(full_index, query):
+    assert not full_index.lookup(query).found
+
+
+def test_the_gate_believes_a_question_more_the_more_of_it_the_best_entry_holds():
+    asked = Asked(terms=4, unknown=0.0, mark=True, asks=True, rarest=0.6, jargon=0.5)
+    believed_at = [
+        believed(gate_values(Candidate(0, cover, False, False, asked), [2.0, 1.0])) for cover in (0.2, 0.6, 1.0)
+    ]
+    assert believed_at == sorted(believed_at) and believed_at[0] < GATE_THRESHOLD <= believed_at[-1]
+    unknown = Asked(terms=4, unknown=0.75, mark=True, asks=True, rarest=0.6, jargon=0.5)
+    assert believed(gate_values(Candidate(0, 0.6, False, False, unknown), [2.0, 1.0])) < believed_at[1]
+
+
 def test_no_confident_match_on_the_excerpt_says_how_to_load_the_full_rules(excerpt_index):
     answer = excerpt_index.lookup("how do layers work")
     assert not answer.found
@@ -132,8 +158,8 @@ def test_a_number_in_a_question_wins_over_the_words_121_4(full_index):
 # worth: a change that makes answers worse fails here. The targets (evaluation.TARGETS) are the benchmark's;
 # the test part's misses are never printed, so that nobody tunes on them.
 FLOORS = {
-    "tune": {"hit@1": 0.55, "hit@3": 0.618, "answered": 0.785, "refused": 0.882},
-    "test": {"hit@1": 0.351, "hit@3": 0.432, "answered": 0.667, "refused": 0.864},
+    "tune": {"hit@1": 0.575, "hit@3": 0.646, "answered": 0.889, "refused": 0.898, "searched": 0.818},
+    "test": {"hit@1": 0.378, "hit@3": 0.468, "answered": 0.801, "refused": 0.897, "searched": 0.738},
 }
 
 
@@ -143,7 +169,7 @@ def test_each_part_of_the_question_set_stays_at_its_recorded_level(full_index, p
     assert len(questions) >= 60 and len(not_rules) >= 10
     report = evaluate(full_index, questions, not_rules)
     rates = report.rates()
-    assert set(rates) == set(TARGETS)
+    assert set(rates) == {*TARGETS, "searched"}
     below = {name: round(rates[name], 3) for name, floor in FLOORS[part].items() if rates[name] < floor}
     shown = report.misses if part == "tune" else []
     assert not below, "\n".join([f"the {part} part fell below its recorded level: {below}", *shown])

@@ -167,7 +167,7 @@ def gate_threshold(p_questions, p_not, questions: int, not_rules: int, fixed_q: 
     return best[1:]
 
 
-GATE_L2 = (0.1, 0.03, 0.01, 0.003, 0.001)
+GATE_L2 = (1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001)
 GATE_LEFT_OUT: list[str] = []  # gate values held at 0 (--gate-without)
 
 
@@ -210,11 +210,19 @@ def fit_gate(index, items, not_rules, weights: np.ndarray, folds: int):
     }
     fold_of = np.array([order[source] % max(1, folds) for source in sources])
 
-    def rates(p: np.ndarray) -> tuple[float, float, float]:
-        questions, texts = p[real & (y == 1)], p[real & (y == 0)]
-        return gate_threshold(
-            questions, texts, len(items), len(not_rules), fixed.get((1, True), 0), fixed.get((0, True), 0)
-        )
+    def rates(p: np.ndarray) -> tuple[float, float, float, float]:
+        """The threshold answering the most questions, typed either way, while refusing 90 % of the
+        non-questions; with the questions answered as written, the non-questions refused, and the questions
+        answered as search words, at that threshold."""
+        questions, texts = p[y == 1], p[y == 0]
+        fixed_questions = fixed.get((1, True), 0) + fixed.get((1, False), 0)
+        threshold = gate_threshold(
+            questions, texts, 2 * len(items), len(not_rules), fixed_questions, fixed.get((0, True), 0)
+        )[0]
+        answered = (fixed.get((1, True), 0) + int((p[real & (y == 1)] >= threshold).sum())) / len(items)
+        searched = (fixed.get((1, False), 0) + int((p[~real & (y == 1)] >= threshold).sum())) / len(items)
+        refused = 1 - (fixed.get((0, True), 0) + int((texts >= threshold).sum())) / len(not_rules)
+        return threshold, answered, refused, searched
 
     held_out = {}
     for l2 in GATE_L2:
@@ -223,11 +231,15 @@ def fit_gate(index, items, not_rules, weights: np.ndarray, folds: int):
             model = logistic(x[fold_of != fold], y[fold_of != fold], l2)
             p[fold_of == fold] = probabilities(model, x[fold_of == fold])
         held_out[l2] = rates(p)
-    l2 = max(GATE_L2, key=lambda value: (held_out[value][2] >= 0.9, held_out[value][1], held_out[value][2]))
+        _t, answered, refused, searched = held_out[l2]
+        print(
+            f"  gate l2 {l2:g}: held out by source, answered {answered:.1%} (as search words {searched:.1%}), "
+            f"refused {refused:.1%}"
+        )
+    l2 = max(GATE_L2, key=lambda v: (held_out[v][2] >= 0.9, held_out[v][1] + held_out[v][3], held_out[v][2]))
     model = logistic(x, y, l2)
-    threshold, answered, refused = rates(probabilities(model, x))
-    searches = probabilities(model, x[~real & (y == 1)])
-    print(f"gate: search forms of the tuning questions answered {(searches >= threshold).mean():.1%}")
+    threshold, answered, refused, searched = rates(probabilities(model, x))
+    print(f"gate: search forms of the tuning questions answered {searched:.1%}")
     return model, threshold, (answered, refused), l2, held_out[l2]
 
 

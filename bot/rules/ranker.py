@@ -60,25 +60,9 @@ GATE = (
     "plain_unknown",
     "plain_jargon",
 )
-GATE_WEIGHTS = (
-    2.07,
-    -0.108,
-    1.48,
-    1.32,
-    -1.54,
-    0.267,
-    0.961,
-    -1.23,
-    1.36,
-    -0.709,
-    -0.0922,
-    0.781,
-    -0.0118,
-    -0.809,
-    0.693,
-)
-GATE_BIAS = -2.67
-GATE_THRESHOLD = 0.5
+GATE_WEIGHTS = (3.01, -0.603, 1.82, 3.04, -2.43, 0.438, 0.992, -1.85, 2.16, -0.943, 0.0392, 0.822, 0.113, -0.901, 0.707)
+GATE_BIAS = -4.08
+GATE_THRESHOLD = 0.44
 
 # The best entry's share of the first five (a softmax over their scores) below which the answer says it is
 # unsure. Fitted on the tuning part: the lowest share above which answers are clearly more often right.

@@ -571,7 +571,7 @@ class Searcher:
     def _linked_docs(self, linked: dict[str, float]) -> list[int]:
         """The entries of the rules a named topic points to (601 → 601.1, 601.2, …), as candidates."""
         rows: list[int] = []
-        for ref in sorted(linked, key=lambda ref: -linked[ref]):
+        for ref in sorted(linked, key=lambda ref: (-linked[ref], ref)):
             rows += self._rows_under(ref)
             if len(rows) >= LINKED_DOCS:
                 break
@@ -599,7 +599,7 @@ class Searcher:
         sections: dict[str, float] = {}
         rules: dict[str, float] = {}
         total = sum(weights.values())
-        for s in set(stems):
+        for s in dict.fromkeys(stems):
             found = self.associations.get(s)
             if not found:
                 continue
@@ -616,12 +616,12 @@ class Searcher:
         present = set(stems)
         total = sum(weights.values())
         out: dict[str, float] = {}
-        for key in {key for s in present for key in self._names_by_stem.get(s, ())}:
+        for key in sorted({key for s in present for key in self._names_by_stem.get(s, ())}):
             hit = self._names[key]
             if hit.kind != "glossary" or not present.issuperset(key):
                 continue
             share = sum(weights[s] for s in key) / total
-            for s in self._meaning.get(hit.key, ()):
+            for s in sorted(self._meaning.get(hit.key, ())):
                 if s not in present:
                     out[s] = max(out.get(s, 0.0), share * self._idf.get(s, 0.0) / self._max_idf)
         return out
@@ -632,7 +632,7 @@ class Searcher:
         linked: dict[str, float] = {}
         present = set(stems)
         total = sum(weights.values())
-        for key in {key for s in present for key in self._names_by_stem.get(s, ())}:
+        for key in sorted({key for s in present for key in self._names_by_stem.get(s, ())}):
             if present.issuperset(key):
                 share = sum(weights[s] for s in key) / total
                 hit = self._names[key]

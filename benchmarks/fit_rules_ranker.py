@@ -39,7 +39,7 @@ from bot.rules.index import RulesIndex  # noqa: E402
 from bot.rules.query import stem  # noqa: E402
 from bot.rules.ranker import ASSOCIATIONS, FEATURES, GATE, SURE, WEIGHTS, share  # noqa: E402
 from bot.rules.search import Hit, Ranking, gate_values  # noqa: E402
-from tests.rules.evaluation import QUESTIONS, load_set, matches  # noqa: E402
+from tests.rules.evaluation import QUESTIONS, load_set, matches, searched  # noqa: E402
 
 DEFAULT_RULES = REPO.parent / "shared" / "cr" / "MagicCompRules-2026-01-16.txt"
 GRID = (-2.0, -1.0, -0.6, -0.3, -0.15, -0.05, 0.0, 0.05, 0.15, 0.3, 0.6, 1.0, 1.5, 2.0, 3.0)
@@ -121,21 +121,16 @@ def sureness(data, weights: np.ndarray) -> tuple[float, float, float]:
     return 0.95, 0.0, 0.0
 
 
-def gate_table(rows, weights: np.ndarray, label: int) -> tuple[list[tuple[float, ...]], list[int], int]:
-    """The gate's values (see search.gate_values) of each ranked text's best entry, its label, and how many
-    texts a fixed outcome answers (a named topic: the gate does not judge those)."""
-    values, labels, fixed = [], [], 0
-    for features, _right, extra in rows:
-        if features is None:
-            fixed += bool(extra)
-            continue
-        scores = features @ weights
-        best = extra[int(np.argmax(scores))]
-        if best.off_topic:
-            continue
-        values.append(gate_values(best, list(map(float, scores))))
-        labels.append(label)
-    return values, labels, fixed
+def gate_value(row, weights: np.ndarray) -> tuple[tuple[float, ...] | None, bool]:
+    """The gate's values (see search.gate_values) of a ranked text's best entry (None when a fixed outcome
+    decides, a named topic, or the text is off topic: the gate does not judge those), and whether a fixed
+    outcome answers it."""
+    features, _right, extra = row
+    if features is None:
+        return None, bool(extra)
+    scores = features @ weights
+    best = extra[int(np.argmax(scores))]
+    return (None if best.off_topic else gate_values(best, list(map(float, scores)))), False
 
 
 def logistic(x: np.ndarray, y: np.ndarray, l2: float, steps: int = 20000, rate: float = 0.5) -> np.ndarray:
@@ -154,26 +149,27 @@ def probabilities(model: np.ndarray, x: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-(x @ model[:-1] + model[-1])))
 
 
-def gate_threshold(p_questions, p_not, questions: int, not_rules: int, fixed_q: int, fixed_not: int):
+def gate_threshold(p_questions, p_not, questions: int, not_rules: int, fixed_q: int, fixed_not: int) -> float:
     """The threshold answering the most questions while refusing 90 % of the non-questions (or, if none
-    does, refusing the most), with both rates over all the texts, fixed outcomes included."""
+    does, refusing the most), both rates over all the texts, fixed outcomes included."""
     best = None
     for threshold in np.round(np.arange(0.05, 0.96, 0.01), 2):
         answered = (fixed_q + int((p_questions >= threshold).sum())) / max(1, questions)
         refused = 1 - (fixed_not + int((p_not >= threshold).sum())) / max(1, not_rules)
         key = (refused >= 0.90, answered if refused >= 0.90 else refused)
         if best is None or key > best[0]:
-            best = (key, float(threshold), answered, refused)
-    return best[1:]
+            best = (key, float(threshold))
+    return best[1]
+
+
+def folds_of(sources: list[str], folds: int) -> dict[str, int]:
+    """Each source's fold, dealt in an order fixed by a hash of the source so that nobody picks them."""
+    order = sorted(set(sources), key=lambda source: hashlib.sha256(source.encode()).digest())
+    return {source: number % max(1, folds) for number, source in enumerate(order)}
 
 
 GATE_L2 = (1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001)
 GATE_LEFT_OUT: list[str] = []  # gate values held at 0 (--gate-without)
-
-
-def searched(index: RulesIndex, text: str) -> str:
-    """``text`` as a search would type it: its topic words alone ("landcycling", "draw empty library lose")."""
-    return " ".join(index.searcher.terms(text))
 
 
 def gate_rows(index, items, not_rules, weights: np.ndarray):
@@ -188,16 +184,18 @@ def gate_rows(index, items, not_rules, weights: np.ndarray):
     labelled = [(1, item.source, real) for real, part in ((True, items), (False, searches)) for item in part]
     labelled += [(0, source, True) for _text, source in not_rules]
     for (label, source, real), row in zip(labelled, question_rows + text_rows, strict=True):
-        values, _labels, answered = gate_table([row], weights, label)
+        values, answered = gate_value(row, weights)
         fixed[label, real] = fixed.get((label, real), 0) + answered
-        rows += [(value, label, source, real) for value in values]
+        if values is not None:
+            rows.append((values, label, source, real))
     return rows, fixed
 
 
 def fit_gate(index, items, not_rules, weights: np.ndarray, folds: int):
-    """The gate's weights, bias and threshold. It learns from the real texts and from their search forms (the
-    same words without the phrasing, as typed into a search box), so that phrasing alone does not decide; the
-    threshold and the rates are taken on the real texts only. The strength of the regularisation is chosen by
+    """The gate's weights, bias and threshold. It learns from the real texts and from the questions' search
+    forms (the same words without the phrasing, as typed into a search box), so that phrasing alone does not
+    decide; the threshold answers the most questions, typed either way, while refusing 90 % of the real
+    non-questions. The strength of the regularisation is chosen by
     K-fold over sources, and the held-out rates at the chosen one are returned."""
     rows, fixed = gate_rows(index, items, not_rules, weights)
     x = np.array([values for values, _label, _source, _real in rows])
@@ -205,10 +203,8 @@ def fit_gate(index, items, not_rules, weights: np.ndarray, folds: int):
     y = np.array([label for _values, label, _source, _real in rows])
     real = np.array([is_real for _values, _label, _source, is_real in rows])
     sources = [source for _values, _label, source, _real in rows]
-    order = {
-        source: n for n, source in enumerate(sorted(set(sources), key=lambda s: hashlib.sha256(s.encode()).digest()))
-    }
-    fold_of = np.array([order[source] % max(1, folds) for source in sources])
+    fold = folds_of(sources, folds)
+    fold_of = np.array([fold[source] for source in sources])
 
     def rates(p: np.ndarray) -> tuple[float, float, float, float]:
         """The threshold answering the most questions, typed either way, while refusing 90 % of the
@@ -218,7 +214,7 @@ def fit_gate(index, items, not_rules, weights: np.ndarray, folds: int):
         fixed_questions = fixed.get((1, True), 0) + fixed.get((1, False), 0)
         threshold = gate_threshold(
             questions, texts, 2 * len(items), len(not_rules), fixed_questions, fixed.get((0, True), 0)
-        )[0]
+        )
         answered = (fixed.get((1, True), 0) + int((p[real & (y == 1)] >= threshold).sum())) / len(items)
         searched = (fixed.get((1, False), 0) + int((p[~real & (y == 1)] >= threshold).sum())) / len(items)
         refused = 1 - (fixed.get((0, True), 0) + int((texts >= threshold).sum())) / len(not_rules)
@@ -327,8 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         start[FEATURES.index(name)] = 0.0
 
     if args.folds:
-        sources = sorted({item.source for item in items}, key=lambda source: hashlib.sha256(source.encode()).digest())
-        fold_of = {source: number % args.folds for number, source in enumerate(sources)}
+        fold_of = folds_of([item.source for item in items], args.folds)
         hits = np.zeros(2)
         for fold in range(args.folds):
             train = [item for item in items if fold_of[item.source] != fold]

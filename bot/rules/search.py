@@ -429,7 +429,7 @@ class Searcher:
             1 - len(known) / len(terms),
             "?" in text,
             OPENS_AS_QUESTION_RE.search(text) is not None,
-            max(self._idf[stem(word)] for word in known) / self._max_idf,
+            max(self._idf[s] for s in stems if s in self._idf) / self._max_idf,
             max(1 - zipf_frequency(word, "en") / ZIPF_TOP for word in known),
         )
         linked = self._linked_rules(stems, weights)
@@ -617,9 +617,9 @@ class Searcher:
         present = set(stems)
         total = sum(weights.values())
         out: dict[str, float] = {}
-        for key in sorted({key for s in present for key in self._names_by_stem.get(s, ())}):
+        for key in self._named(present):
             hit = self._names[key]
-            if hit.kind != "glossary" or not present.issuperset(key):
+            if hit.kind != "glossary":
                 continue
             share = sum(weights[s] for s in key) / total
             for s in sorted(self._meaning.get(hit.key, ())):
@@ -633,16 +633,21 @@ class Searcher:
         linked: dict[str, float] = {}
         present = set(stems)
         total = sum(weights.values())
-        for key in sorted({key for s in present for key in self._names_by_stem.get(s, ())}):
-            if present.issuperset(key):
-                share = sum(weights[s] for s in key) / total
-                hit = self._names[key]
-                refs = [hit.key] if hit.kind == "rule" else []
-                if hit.kind == "glossary" and (entry := self._entries.get(hit.key)) is not None:
-                    refs = [rule or section for rule, section in REFERENCE_RE.findall(entry.definition)]
-                for ref in refs:
-                    linked[ref] = max(linked.get(ref, 0.0), share)
+        for key in self._named(present):
+            share = sum(weights[s] for s in key) / total
+            hit = self._names[key]
+            refs = [hit.key] if hit.kind == "rule" else []
+            if hit.kind == "glossary" and (entry := self._entries.get(hit.key)) is not None:
+                refs = [rule or section for rule, section in REFERENCE_RE.findall(entry.definition)]
+            for ref in refs:
+                linked[ref] = max(linked.get(ref, 0.0), share)
         return linked
+
+    def _named(self, present: set[str]) -> list[tuple[str, ...]]:
+        """The glossary terms and rule titles (as keys of ``_names``) all of whose word stems are in ``present``,
+        in a fixed order."""
+        keys = {key for s in present for key in self._names_by_stem.get(s, ())}
+        return sorted(key for key in keys if present.issuperset(key))
 
     def close(self) -> None:
         self._db.close()

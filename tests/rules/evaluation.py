@@ -84,6 +84,11 @@ def matches(index: RulesIndex, shown: str, cited: list[str]) -> bool:
     return False
 
 
+def searched(index: RulesIndex, text: str) -> str:
+    """``text`` as a search would type it: its topic words alone ("landcycling", "draw empty library lose")."""
+    return " ".join(index.searcher.terms(text))
+
+
 def evaluate(index: RulesIndex, questions: list[tuple[str, list[str]]], not_rules: list[str]) -> Report:
     report = Report(questions=len(questions), not_rules=len(not_rules))
     for question, cited in questions:
@@ -101,7 +106,7 @@ def evaluate(index: RulesIndex, questions: list[tuple[str, list[str]]], not_rule
             report.misses.append(f"refused: {question!r} (suggested {suggested}; cited {cited})")
         else:
             report.misses.append(f"miss: {question!r} → {ranked[:3]} (cited {cited})")
-        typed = " ".join(index.searcher.terms(question))
+        typed = searched(index, question)
         report.searched += bool(typed) and index.lookup(typed).found
     for text in not_rules:
         answer = index.lookup(text)

@@ -1,7 +1,8 @@
 """A synthetic oracle-cards bulk file: real Scryfall card objects under new names and ids.
 
 ``write_bulk(path, count)`` writes ``count`` cards as gzipped JSON Lines (Scryfall's format) and
-returns their names. Every card is a deep copy of one of the real cards in
+returns their names; ``synthetic_copy(count)`` writes one into a temporary folder with an empty data
+folder beside it. Every card is a deep copy of one of the real cards in
 ``shared/scryfall/cycling-cards.jsonl`` with a new, unique name made of words from real names,
 a new id and oracle id, and its own name substituted in its oracle text, so the file has the
 exact shape, field sizes and text of Scryfall's.
@@ -13,7 +14,11 @@ import gzip
 import json
 import random
 import re
+import tempfile
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +58,25 @@ def write_bulk(path: Path, count: int = FULL_SIZE, seed: int = 35) -> list[str]:
             card["uri"] = f"https://api.scryfall.com/cards/{card_id}"
             out.write(json.dumps(card, ensure_ascii=False) + "\n")
     return names
+
+
+@dataclass(frozen=True)
+class SyntheticCopy:
+    bulk: Path  # the bulk file
+    data_dir: Path  # an empty folder for the bot's data, beside it
+    names: list[str]  # the cards' names, as write_bulk returns them
+
+
+@contextmanager
+def synthetic_copy(count: int = FULL_SIZE) -> Iterator[SyntheticCopy]:
+    """A temporary folder holding a bulk file of ``count`` synthetic cards and an empty data folder."""
+    with tempfile.TemporaryDirectory() as temp:
+        folder = Path(temp)
+        bulk = folder / "oracle-cards.jsonl.gz"
+        names = write_bulk(bulk, count)
+        data_dir = folder / "data"
+        data_dir.mkdir()
+        yield SyntheticCopy(bulk, data_dir, names)
 
 
 def typed(names: list[str], count: int, rng: random.Random) -> list[str]:

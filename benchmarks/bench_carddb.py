@@ -17,7 +17,6 @@ import asyncio
 import random
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -25,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from _bench import Report, median, percentile  # noqa: E402
-from _synthetic_bulk import FULL_SIZE, typed, write_bulk  # noqa: E402
+from _synthetic_bulk import FULL_SIZE, synthetic_copy, typed  # noqa: E402
 
 from bot.carddb import CardData  # noqa: E402
 from tests.support.fake_bulk import FakeBulk  # noqa: E402
@@ -97,12 +96,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--cards", type=int, default=FULL_SIZE)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as temp, FakeBulk() as fake:
-        temp_dir = Path(temp)
-        bulk = temp_dir / "oracle-cards.jsonl.gz"
-        names = write_bulk(bulk, args.cards)
-        data_dir = temp_dir / "data"
-        data_dir.mkdir()
+    with synthetic_copy(args.cards) as copy, FakeBulk() as fake:
+        bulk, data_dir, names = copy.bulk, copy.data_dir, copy.names
         imports, reads = [], []
         for run in range(args.runs):
             imports.append(import_in_child(data_dir / "cards.sqlite3", bulk))

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 import discord  # noqa: E402
 from _bench import Report, median, percentile  # noqa: E402
-from _synthetic_bulk import FULL_SIZE, typed, write_bulk  # noqa: E402
+from _synthetic_bulk import FULL_SIZE, synthetic_copy, typed  # noqa: E402
 from simcord.env import Env  # noqa: E402
 
 from bot.carddb.service import FILE_NAME  # noqa: E402
@@ -189,11 +189,10 @@ async def local_run(bulk_db: Path, names: list[str], seed: int) -> dict[str, flo
 
 
 async def local_report(runs: int) -> Report:
-    with tempfile.TemporaryDirectory() as tmp:
-        bulk = Path(tmp) / "oracle-cards.jsonl.gz"
-        names = write_bulk(bulk, FULL_SIZE)
-        db = Path(tmp) / FILE_NAME
-        update_from_file(db, bulk)
+    with synthetic_copy() as copy:
+        names = copy.names
+        db = copy.data_dir / FILE_NAME
+        update_from_file(db, copy.bulk)
         results = []
         for run in range(runs):
             results.append(await local_run(db, names, seed=run))

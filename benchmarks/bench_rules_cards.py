@@ -22,7 +22,6 @@ import json
 import random
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -30,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from _bench import Report, median, percentile  # noqa: E402
-from _synthetic_bulk import FULL_SIZE, write_bulk  # noqa: E402
+from _synthetic_bulk import FULL_SIZE, synthetic_copy  # noqa: E402
 
 from bot.carddb import CardData  # noqa: E402
 from bot.cards.questions import answer_about_cards, card_names  # noqa: E402
@@ -175,14 +174,11 @@ def main() -> int:
     index.warm()
     _ = index.ordinary_words
     runs: list[dict[str, float]] = []
-    with tempfile.TemporaryDirectory() as temp:
-        folder = Path(temp)
-        bulk = folder / "oracle-cards.jsonl.gz"
-        names = write_bulk(bulk, FULL_SIZE)
-        rulings = folder / "rulings.json"
+    with synthetic_copy() as copy:
+        bulk, names = copy.bulk, copy.names
+        rulings = bulk.parent / "rulings.json"
         synthetic_rulings(bulk, rulings, rng)
-        db = folder / "data" / "cards.sqlite3"
-        db.parent.mkdir()
+        db = copy.data_dir / "cards.sqlite3"
         for run in range(args.runs):
             plain, _none = timed_import(db, bulk, None)
             full, rulings_part = timed_import(db, bulk, rulings)

@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -26,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from _bench import Report, median, percentile  # noqa: E402
-from _synthetic_bulk import FULL_SIZE, write_bulk  # noqa: E402
+from _synthetic_bulk import FULL_SIZE, synthetic_copy  # noqa: E402
 
 from bot.carddb import CardData  # noqa: E402
 from bot.carddb.update import update_from_file  # noqa: E402
@@ -121,13 +120,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--cards", type=int, default=FULL_SIZE)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as temp, FakeBulk() as fake:
-        temp_dir = Path(temp)
-        bulk = temp_dir / "oracle-cards.jsonl.gz"
-        names = write_bulk(bulk, args.cards)
-        data_dir = temp_dir / "data"
-        data_dir.mkdir()
-        update_from_file(data_dir / "cards.sqlite3", bulk)
+    with synthetic_copy(args.cards) as copy, FakeBulk() as fake:
+        data_dir, names = copy.data_dir, copy.names
+        update_from_file(data_dir / "cards.sqlite3", copy.bulk)
         runs = []
         for run in range(args.runs):
             runs.append(asyncio.run(measure(data_dir, fake, names, seed=run)))

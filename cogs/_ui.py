@@ -27,6 +27,38 @@ async def reply(interaction: discord.Interaction, content: str | None = None, **
         await interaction.response.send_message(content, **kwargs)
 
 
+async def defer_public(interaction: discord.Interaction) -> None:
+    """Acknowledge work that needs a pool: "thinking…" in the channel, for an answer that will help the table.
+
+    Decide what can be decided without a pool (numbers, syntax errors, cooldowns) before calling this: those get
+    their reply at once. If the answer turns out to be a miss, :func:`reply_private` takes the "thinking…" back.
+    """
+    await interaction.response.defer(thinking=True)
+    interaction.extras[_DEFERRED_PUBLIC] = True
+
+
+async def reply_private(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:
+    """A reply only the asker sees, whatever came before; never pings.
+
+    The first follow-up after a deferred response replaces its "thinking…" message and keeps the defer's
+    visibility, so after :func:`defer_public` a private follow-up would land in the channel. The public
+    "thinking…" message is deleted first, and the reply follows privately.
+    """
+    kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+    if not interaction.response.is_done():
+        await interaction.response.send_message(content, ephemeral=True, **kwargs)
+        return
+    if interaction.extras.pop(_DEFERRED_PUBLIC, False):
+        try:
+            await interaction.delete_original_response()
+        except discord.NotFound:
+            pass
+    await interaction.followup.send(content, ephemeral=True, **kwargs)
+
+
+_DEFERRED_PUBLIC = "cyclebot.deferred_public"
+
+
 def describe_error(error: BaseException) -> tuple[str, bool]:
     """The text a user sees for ``error`` and whether it was unexpected (worth a traceback)."""
     original = getattr(error, "original", None) or error
@@ -66,7 +98,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         )
         message = f"Something went wrong on my side (error id `{error_id}`). Please try again later."
     try:
-        await reply(interaction, message, ephemeral=True)
+        await reply_private(interaction, message)
     except discord.HTTPException:
         log.warning("Could not tell user %s about an error: the interaction expired", interaction.user.id)
 

@@ -8,6 +8,9 @@ from bot.client import CycleBot
 from bot.config import Config
 from bot.storage import Database
 from bot.storage.postgres import PostgresDatabase
+from tests.support import simcord_discord
+
+simcord_discord.install()
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 CR_DIR = SHARED / "cr"

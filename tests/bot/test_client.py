@@ -82,6 +82,21 @@ class TestErrors:
         assert "error id" in result.response.content
         assert simcord_env.errors
 
+    async def test_a_miss_after_a_public_defer_reaches_only_the_asker(self, simcord_env, channel, alice, bob):
+        result = await alice.slash(channel, "lookup", found=False)
+
+        # The public "thinking…" message is taken back: the channel shows others nothing of the miss.
+        assert result.response is None
+        miss = result.followups[-1]
+        assert miss.ephemeral and miss.content == "Nothing by that name."
+        assert channel.history(viewer=bob) == []
+
+    async def test_an_answer_after_a_public_defer_helps_the_table(self, simcord_env, channel, alice):
+        result = await alice.slash(channel, "lookup", found=True)
+
+        assert not result.ephemeral
+        assert channel.last_message.content == "Found it."
+
     async def test_user_facing_error_is_shown_as_is_without_pinging(self, simcord_env, channel, alice):
         result = await alice.slash(channel, "refuse")
 

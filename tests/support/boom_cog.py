@@ -6,7 +6,7 @@ from discord.ext import commands
 
 from bot.errors import UserFacingError
 from bot.text import chunk_lines
-from cogs._ui import Paginator, guarded, reply
+from cogs._ui import Paginator, defer_public, guarded, reply, reply_private
 
 
 class Boom(commands.Cog):
@@ -25,6 +25,15 @@ class Boom(commands.Cog):
         """Defers, then fails."""
         await interaction.response.defer(thinking=True)
         raise RuntimeError("late kaboom")
+
+    @app_commands.command(name="lookup")
+    async def lookup(self, interaction: discord.Interaction, found: bool) -> None:
+        """Defers publicly for a pool's work, then answers the table or, on a miss, only the asker."""
+        await defer_public(interaction)
+        if found:
+            await reply(interaction, "Found it.")
+        else:
+            await reply_private(interaction, "Nothing by that name.")
 
     @app_commands.command(name="echo")
     async def echo(self, interaction: discord.Interaction, text: str) -> None:

@@ -3,7 +3,7 @@
 ``write_bulk(path, count)`` writes ``count`` cards as gzipped JSON Lines (Scryfall's format) and
 returns their names; ``synthetic_copy(count)`` writes one into a temporary folder with an empty data
 folder beside it. Every card is a deep copy of one of the real cards in
-``shared/scryfall/cycling-cards.jsonl`` with a new, unique name made of words from real names,
+``tests/data/scryfall/cycling-cards.jsonl`` with a new, unique name made of words from real names,
 a new id and oracle id, and its own name substituted in its oracle text, so the file has the
 exact shape, field sizes and text of Scryfall's.
 """
@@ -21,8 +21,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.data import SCRYFALL_CARDS
+
 ROOT = Path(__file__).resolve().parent.parent
-REAL_CARDS = ROOT.parent / "shared" / "scryfall" / "cycling-cards.jsonl"
+REAL_CARDS = SCRYFALL_CARDS
 FULL_SIZE = 35_000
 
 

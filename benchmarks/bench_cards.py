@@ -49,9 +49,10 @@ from bot.carddb.update import update_from_file  # noqa: E402
 from bot.client import CycleBot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from tests.cards.conftest import start_slash  # noqa: E402
+from tests.data import SCRYFALL_CARDS  # noqa: E402
 from tests.support.fake_scryfall import FakeScryfall  # noqa: E402
 
-CARDS = ROOT.parent / "shared" / "scryfall" / "cycling-cards.jsonl"
+CARDS = SCRYFALL_CARDS
 CACHED_LOOKUPS = 300
 CONCURRENT = 100
 ACK_LIMIT = 3.0

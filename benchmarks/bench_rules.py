@@ -1,7 +1,7 @@
 """Benchmark the Comprehensive Rules core: parse + index time, index memory, lookup/autocomplete/search latency.
 
 Usage: python benchmarks/bench_rules.py [PATH_TO_CR_TXT] [--runs N]
-Without a path it uses the 2026 CR in ../shared/cr/ beside the repository.
+Without a path it uses the 2026 CR in tests/data/cr/.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from _bench import Report, median, percentile  # noqa: E402
 
 from bot.rules.document import load_document  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
+from tests.data import CR_2026  # noqa: E402
 
-DEFAULT_FILE = REPO.parent / "shared" / "cr" / "MagicCompRules-2026-01-16.txt"
+DEFAULT_FILE = CR_2026
 
 NUMBER_QUERIES = ["702.29", "702.29c", "704.5", "704.5k", "100.1", "121.4", "601.2f", "903.4", "999.99", "100"]
 AUTOCOMPLETE_QUERIES = ["7", "70", "702.2", "704.5", "cyc", "cycl", "typecyc", "state based", "tramp", "zzz", ""]

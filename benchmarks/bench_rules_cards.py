@@ -35,8 +35,9 @@ from bot.carddb import CardData  # noqa: E402
 from bot.cards.questions import answer_about_cards, card_names  # noqa: E402
 from bot.rules.document import load_document  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
+from tests.data import CR_2026  # noqa: E402
 
-RULES = ROOT.parent / "shared" / "cr" / "MagicCompRules-2026-01-16.txt"
+RULES = CR_2026
 RULINGS = 60_000
 QUESTIONS = 600
 # The import in a child process, the rulings' part timed where it runs (importer._import_rulings).

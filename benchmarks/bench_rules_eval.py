@@ -1,7 +1,7 @@
 """Benchmark /rule answers to questions players type: hit@1, hit@3, answered, non-questions refused, latency.
 
 Usage: python benchmarks/bench_rules_eval.py [--rules CR.txt] [--questions SET.json] [--runs N] [--verbose]
-Defaults: the 2026 CR in ../shared/cr/ beside the repository and tests/rules/questions.json.
+Defaults: the 2026 CR in tests/data/cr/ and tests/rules/questions.json.
 See tests/rules/evaluation.py for the set's format and how an answer is scored.
 
 The set is split by source into a tuning part (weights, synonyms and rules were chosen on it) and a frozen
@@ -25,9 +25,10 @@ from _bench import Report, median, percentile  # noqa: E402
 
 from bot.rules.document import load_document  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
+from tests.data import CR_2026  # noqa: E402
 from tests.rules.evaluation import PARTS, QUESTIONS, TARGETS, evaluate, load_questions  # noqa: E402
 
-DEFAULT_RULES = REPO.parent / "shared" / "cr" / "MagicCompRules-2026-01-16.txt"
+DEFAULT_RULES = CR_2026
 P99_TARGET_MS = 5.0
 
 

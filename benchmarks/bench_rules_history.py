@@ -1,7 +1,7 @@
 """Benchmark a rule's history across editions: from a cold start, and once the editions are indexed.
 
 Usage: python benchmarks/bench_rules_history.py [RULES_DIR] [--runs N]
-Without a folder it uses the seven editions (2009-2026) in ../shared/cr/ beside the repository.
+Without a folder it uses the seven editions (2009-2026) in tests/data/cr/.
 
 - cold: a new Python process reads every edition, aligns them and answers one history (measured inside the
   process, from the first file read to the answer; the process's whole run, interpreter start and imports
@@ -29,8 +29,9 @@ from _bench import Report, median, percentile  # noqa: E402
 from bot.rules.editions import rules_files  # noqa: E402
 from bot.rules.history import HistoryCache  # noqa: E402
 from bot.rules.history_text import history_answer  # noqa: E402
+from tests.data import CR_DIR  # noqa: E402
 
-DEFAULT_DIR = REPO.parent / "shared" / "cr"
+DEFAULT_DIR = CR_DIR
 # Rules and subrules that were renumbered, reworded, added and removed; a heading and a section (the longest).
 NUMBERS = ["702.29", "702.29a", "509.2", "704.5", "603.2e", "702.184", "100.1", "613.1", "509", "702", "7"]
 COLD_SECONDS = 2.0

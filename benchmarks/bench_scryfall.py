@@ -17,9 +17,10 @@ sys.path.insert(0, str(ROOT))
 from _bench import Report, median, percentile  # noqa: E402
 
 from bot.scryfall import ScryfallClient  # noqa: E402
+from tests.data import SCRYFALL_CARDS  # noqa: E402
 from tests.support.fake_scryfall import FakeScryfall  # noqa: E402
 
-CARDS = ROOT.parent / "shared" / "scryfall" / "cycling-cards.jsonl"
+CARDS = SCRYFALL_CARDS
 CACHED_LOOKUPS = 2000
 BURST = 100
 

@@ -25,9 +25,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bot.rules.document import load_document  # noqa: E402
+from tests.data import CR_2026  # noqa: E402
 from tests.rules.evaluation import QUESTIONS  # noqa: E402
 
-RULES = REPO.parent / "shared" / "cr" / "MagicCompRules-2026-01-16.txt"
+RULES = CR_2026
 TEST_SHARE = 30  # per cent of the sources
 # Questions the project was built on and the examples its issues quoted: studied already, so never test items.
 STUDIED = frozenset({"project", "issue"})

@@ -8,13 +8,10 @@ from bot.client import CycleBot
 from bot.config import Config
 from bot.storage import Database
 from bot.storage.postgres import PostgresDatabase
+from tests.data import SCRYFALL_CARDS
 from tests.support import simcord_discord
 
 simcord_discord.install()
-
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
-CR_DIR = SHARED / "cr"
-SCRYFALL_CARDS = SHARED / "scryfall" / "cycling-cards.jsonl"
 
 
 @pytest.fixture(autouse=True)

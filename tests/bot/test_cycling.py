@@ -15,7 +15,7 @@ from bot.cycling import (
     mana_symbols,
     matches_search,
 )
-from tests.conftest import SCRYFALL_CARDS
+from tests.data import SCRYFALL_CARDS
 
 
 @pytest.fixture(scope="module")

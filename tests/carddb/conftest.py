@@ -6,7 +6,7 @@ import pytest
 
 from bot.carddb.store import CardStore
 from bot.carddb.update import update_from_scryfall
-from tests.conftest import SCRYFALL_CARDS
+from tests.data import SCRYFALL_CARDS
 from tests.support.fake_bulk import FakeBulk
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from bot.carddb.names import extra_kind, normalise
 from bot.carddb.nicknames import nicknames, resolve_nickname
-from tests.conftest import SCRYFALL_CARDS
+from tests.data import SCRYFALL_CARDS
 from tests.support.fake_bulk import CONSTRUCTED_CARDS
 
 DATA = Path(__file__).resolve().parents[2] / "bot" / "data" / "nicknames.json"

@@ -12,7 +12,7 @@ from bot.carddb.names import extra_kind
 from bot.carddb.store import CardStore
 from bot.carddb.update import update_from_scryfall
 from bot.cards.query import KINDS, cycling_query
-from tests.conftest import SCRYFALL_CARDS
+from tests.data import SCRYFALL_CARDS
 from tests.support.fake_bulk import FakeBulk
 
 ALL = 10_000

@@ -85,7 +85,7 @@ def start_slash(env, actor, channel, command: str, /, **options):
 def bulk_copy(tmp_path_factory) -> Path:
     """The fake Scryfall's bulk data imported once per session, the way the bot imports it."""
     from bot.carddb.update import update_from_scryfall
-    from tests.conftest import SCRYFALL_CARDS
+    from tests.data import SCRYFALL_CARDS
     from tests.support.fake_scryfall import FakeScryfall
 
     path = tmp_path_factory.mktemp("carddb") / FILE_NAME

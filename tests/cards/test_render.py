@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.cards import render
-from tests.conftest import SCRYFALL_CARDS
+from tests.data import SCRYFALL_CARDS
 
 DFC = {
     "object": "card",

@@ -10,7 +10,7 @@ from simcord.components import walk_components
 from bot.goldfish import Game
 from bot.goldfish.decklist import trim_card
 from bot.goldfish.decks import bundled_cards
-from tests.conftest import SCRYFALL_CARDS
+from tests.data import SCRYFALL_CARDS
 
 # Seeds checked against the engine's shuffle (the engine is deterministic for a seed):
 # slide 12: keep 7 with Plains and Secluded Steppe ({W}) → play Plains, cycle the Steppe on turn 1.

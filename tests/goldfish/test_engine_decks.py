@@ -14,7 +14,7 @@ from bot.goldfish import Game, IllegalAction, parse_decklist, preset_decks, reso
 from bot.goldfish.decks import bundled_cards
 from bot.goldfish.model import Deck
 from bot.goldfish.scripts import MODELLED, unmodelled_text
-from tests.conftest import SCRYFALL_CARDS
+from tests.data import SCRYFALL_CARDS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -9,7 +9,7 @@ import pytest
 from bot.rules.document import load_document
 from bot.rules.index import RulesIndex
 from bot.rules.sources import BUNDLED_EXCERPT
-from tests.conftest import CR_DIR
+from tests.data import CR_DIR
 
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
 
@@ -29,7 +29,7 @@ def question_cards_copy(tmp_path_factory) -> Path:
     """The 247 real cycling cards plus the cards real questions name, imported with their rulings."""
     from bot.carddb.service import FILE_NAME
     from bot.carddb.update import update_from_scryfall
-    from tests.conftest import SCRYFALL_CARDS
+    from tests.data import SCRYFALL_CARDS
     from tests.support.fake_bulk import FakeBulk
     from tests.support.question_cards import CARDS, RULINGS
 

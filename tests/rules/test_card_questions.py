@@ -136,7 +136,7 @@ async def test_without_card_data_the_rules_answer_alone(full_index, tmp_path):
 
 async def test_a_copy_imported_without_a_rulings_file_says_the_rulings_are_not_there_yet(full_index, tmp_path):
     from bot.carddb.update import update_from_file
-    from tests.conftest import SCRYFALL_CARDS
+    from tests.data import SCRYFALL_CARDS
 
     update_from_file(tmp_path / FILE_NAME, SCRYFALL_CARDS)
     opened = await CardData.open(tmp_path, "http://127.0.0.1:9")

@@ -10,7 +10,7 @@ import pytest
 
 from bot.cli import main
 from bot.rules.sources import downloaded_path
-from tests.conftest import CR_DIR
+from tests.data import CR_DIR
 
 REPO = Path(__file__).resolve().parent.parent.parent
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"

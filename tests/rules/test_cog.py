@@ -9,7 +9,7 @@ import pytest
 
 from bot.client import CycleBot
 from bot.rules.sources import downloaded_path
-from tests.conftest import CR_DIR
+from tests.data import CR_DIR
 
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
 

@@ -14,7 +14,7 @@ from bot.rules.editions import rules_files
 from bot.rules.history import HistoryCache
 from bot.rules.history_text import history_answer
 from bot.rules.sources import editions_dir
-from tests.conftest import CR_DIR
+from tests.data import CR_DIR
 
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
 EDITIONS = ["2009-10-01", "2013-05-01", "2017-04-28", "2020-04-17", "2022-11-18", "2024-11-08", "2026-01-16"]

@@ -8,7 +8,7 @@ import pytest
 
 from bot.rules.document import RulesFormatError, decode, load_document, parse_bytes, parse_text
 from bot.rules.sources import BUNDLED_EXCERPT
-from tests.conftest import CR_DIR
+from tests.data import CR_DIR
 
 # Counted independently of the parser (iconv + awk over the numbered lines and glossary blocks).
 # rules = rule headings ("702."), rules ("702.29.") and subrules ("702.29a"); sections 1–9 not counted.

@@ -12,7 +12,7 @@ from bot.rules.align import Prepared, align
 from bot.rules.editions import NoEditionsError, load_editions, rules_files
 from bot.rules.history import HistoryCache, RulesHistory, UnknownEditionError, UnknownRuleError
 from bot.rules.sources import BUNDLED_EXCERPT
-from tests.conftest import CR_DIR
+from tests.data import CR_DIR
 
 EDITIONS = ["2009-10-01", "2013-05-01", "2017-04-28", "2020-04-17", "2022-11-18", "2024-11-08", "2026-01-16"]
 

@@ -11,7 +11,7 @@ import pytest
 
 from bot.cli import main
 from bot.rules.sources import downloaded_path, editions_dir, previous_path
-from tests.conftest import CR_DIR
+from tests.data import CR_DIR
 
 REPO = Path(__file__).resolve().parent.parent.parent
 

@@ -14,7 +14,7 @@ from bot.rules.history_text import (
     parse_history_query,
     word_diff,
 )
-from tests.conftest import CR_DIR
+from tests.data import CR_DIR
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pytest
 from bot.rules.document import decode, load_document
 from bot.rules.sources import downloaded_path, editions_dir, previous_path
 from bot.rules.updater import UpdateError, find_txt_link, update_rules
-from tests.conftest import CR_DIR
+from tests.data import CR_DIR
 
 CR_2024 = CR_DIR / "MagicCompRules-2024-11-08.txt"
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"

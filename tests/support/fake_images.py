@@ -116,7 +116,7 @@ def import_cards_on(host: FakeImageHost, data_dir: Path) -> None:
     ``host`` (as the real data names Scryfall's image host)."""
     from bot.carddb.service import FILE_NAME
     from bot.carddb.update import update_from_file
-    from tests.conftest import SCRYFALL_CARDS
+    from tests.data import SCRYFALL_CARDS
 
     bulk = Path(data_dir) / "sample-cards.jsonl"
     with SCRYFALL_CARDS.open(encoding="utf-8") as source, bulk.open("w", encoding="utf-8") as out:

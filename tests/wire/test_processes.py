@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SCRYFALL_CARDS
+from tests.data import SCRYFALL_CARDS
 from tests.support.fake_discord import LOADING, FakeDiscord
 from tests.wire.test_shards import shard_guilds
 

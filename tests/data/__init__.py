@@ -1,0 +1,18 @@
+"""Real data the tests and benchmarks read, kept in the repository (see SOURCES.md for where each came from).
+
+Import the paths from here rather than spelling them out, so a file can move without a hunt.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent
+
+# Seven editions of the Comprehensive Rules, 2009 to 2026, as Wizards of the Coast published them.
+CR_DIR = DATA / "cr"
+CR_2024 = CR_DIR / "MagicCompRules-2024-11-08.txt"
+CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
+
+# 247 real Scryfall card objects, one per line: cycling cards, the basic lands and a few cycling payoffs.
+SCRYFALL_CARDS = DATA / "scryfall" / "cycling-cards.jsonl"

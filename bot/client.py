@@ -19,6 +19,7 @@ from discord.ext import commands, tasks
 
 import cogs
 from bot import __version__
+from bot.admission import Admission
 from bot.carddb import CardData
 from bot.cards.lookup import CardSource
 from bot.config import Config
@@ -94,6 +95,7 @@ class CycleBot(commands.AutoShardedBot):
         self._watchers: set[asyncio.Task] = set()
         self._parsed: discord.Interaction | None = None
         self.start_gate: PostgresStartGate | None = None
+        self.admission = Admission()  # fair shares of the pools, per user and for everyone
 
     async def setup_hook(self) -> None:
         # Every interaction passes through here first: the drain on shutdown and the "expired" answer need it.

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
+from bot.admission import LOOKUPS, SEARCHES
 from bot.carddb import QueryError, SearchPage
 from bot.cards import render
 from bot.cards.inline import CardReference, find_references
@@ -21,6 +22,7 @@ from bot.cards.lookup import CardAnswer, CardSource, origin_text
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, cycling_query
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
 from bot.text import clip, escape, one_line
+from cogs._admission import MessageShares, fair_share
 from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_buttons
@@ -60,6 +62,7 @@ class Cards(commands.Cog, name=COG_NAME):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.inline_cooldown = commands.CooldownMapping.from_cooldown(3, 30, commands.BucketType.channel)
+        self.inline_shares = MessageShares(LOOKUPS, SEARCHES)
         self.clock = time.monotonic
 
     @property
@@ -111,6 +114,7 @@ class Cards(commands.Cog, name=COG_NAME):
     @app_commands.rename(set_code="set")
     @app_commands.describe(name="Card name; partial or misspelt names work", set_code="Set code, e.g. akh or mh2")
     @app_commands.autocomplete(name=card_name_autocomplete)
+    @fair_share(LOOKUPS)
     async def card(
         self,
         interaction: discord.Interaction,
@@ -169,6 +173,7 @@ class Cards(commands.Cog, name=COG_NAME):
         query="More Scryfall search terms, e.g. c:r cmc<=3 or set:akh",
     )
     @app_commands.choices(kind=KIND_CHOICES)
+    @fair_share(SEARCHES)
     async def cycling(
         self,
         interaction: discord.Interaction,
@@ -197,6 +202,7 @@ class Cards(commands.Cog, name=COG_NAME):
 
     @app_commands.command(name="search")
     @app_commands.describe(query='Scryfall search syntax, e.g. t:creature c:g pow>=3 or o:"draw a card" mv<=2')
+    @fair_share(SEARCHES)
     async def search(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, MAX_SEARCH]) -> None:
         """Search cards in Scryfall's syntax, answered from the local copy of Scryfall's card data."""
         await interaction.response.defer(thinking=True)
@@ -234,8 +240,16 @@ class Cards(commands.Cog, name=COG_NAME):
         if bucket is not None and bucket.update_rate_limit(now):
             log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
             return
-        lookups = (self.inline_answer(reference) for reference in references)
-        results = await asyncio.gather(*lookups, return_exceptions=True)
+        searches = any(reference.mode == "search" for reference in references)
+        tickets = self.inline_shares.admit(self.bot, message, LOOKUPS, *([SEARCHES] if searches else []))
+        if tickets is None:
+            return
+        try:
+            lookups = (self.inline_answer(reference) for reference in references)
+            results = await asyncio.gather(*lookups, return_exceptions=True)
+        finally:
+            for ticket in tickets:
+                ticket.release()
         embeds, misses, trouble = [], [], None
         for reference, result in zip(references, results, strict=True):
             if isinstance(result, QueryError):

@@ -13,12 +13,14 @@ from typing import Any
 import discord
 
 from bot import limits
+from bot.admission import SEARCHES
 from bot.carddb import CardRecord, QueryError, SearchPage
 from bot.cards import render
 from bot.cards.lookup import CardSource, origin_text
 from bot.errors import UserFacingError
 from bot.scryfall import BadQuery, CardNotFound, ScryfallError
 from bot.text import clip, escape, one_line
+from cogs._admission import admit
 from cogs._ui import guarded, reply
 from cogs.cards._pages import NOT_YOURS
 from cogs.cards._render import CARD_COLOUR, RESULTS_PER_PAGE, failure_text, to_embed
@@ -93,6 +95,7 @@ class SearchPageButton(
         source: CardSource | None = getattr(interaction.client, "card_source", None)
         if query is None or source is None:
             raise UserFacingError("These pages can't be turned any more; run /search again.")
+        await admit(interaction, SEARCHES)
         await interaction.response.defer()
         found = await source.search(query, page=self.page, page_size=RESULTS_PER_PAGE)
         if not isinstance(found, SearchPage):

@@ -5,12 +5,14 @@ pixels, up to 2 MB). The table is drawn the bot's way: addresses from the local 
 image cache from a fake image host on 127.0.0.1, decoded and drawn in a thread. Each measurement runs in a fresh
 process: a first table drawn from ordinary card images warms everything up (fonts, codecs, connections), then the
 same table is drawn again from a new cache whose host answers with the largest images, and the resident memory is
-compared before and after (after a garbage collection). Two kinds of largest image: a JPEG with detail everywhere
-just under 2 MB, and a PNG that compresses to kilobytes (no reduced decode for PNG: every pixel is read).
+compared before and after (after a garbage collection). The process is set up as the bot sets up its own
+(:func:`bot.memory.return_freed_memory`; ``--allocator-default`` leaves glibc's thresholds moving, for
+comparison). Two kinds of largest image: a JPEG with detail everywhere just under 2 MB, and a PNG that compresses
+to kilobytes (no reduced decode for PNG: every pixel is read).
 
 Target: one table of the largest images grows the process by at most 20 MB (median of ``--runs`` runs each).
 
-Run: ``python benchmarks/bench_picture_memory.py [--runs N]``
+Run: ``python benchmarks/bench_picture_memory.py [--runs N] [--allocator-default]``
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def resident_mb() -> tuple[float, float]:
     return found["VmRSS"], found["VmHWM"]
 
 
-async def one_table(kind: str) -> dict[str, float]:
+async def one_table(kind: str, allocator_default: bool) -> dict[str, float]:
     from bot.carddb.service import CardData
     from bot.goldfish import Game, preset_decks
     from bot.goldfish.picture import render_table
@@ -53,8 +55,11 @@ async def one_table(kind: str) -> dict[str, float]:
     from bot.goldfish.simulate import policy_step
     from bot.goldfish.tableview import table_view
     from bot.images import CardImages
+    from bot.memory import return_freed_memory
     from tests.support.fake_images import FakeImageHost, card_jpeg, huge_jpeg, huge_png, import_cards_on
 
+    if not allocator_default:
+        return_freed_memory()  # as the bot does when it starts
     largest = {"jpeg": huge_jpeg, "png": huge_png}[kind]
     game = Game.new(preset_decks()["slide"], seed=3)
     while game.phase != "over" and game.turn < 6:
@@ -100,24 +105,31 @@ async def one_table(kind: str) -> dict[str, float]:
     }
 
 
-def child(kind: str) -> None:
-    print(json.dumps(asyncio.run(one_table(kind))))
+def child(kind: str, allocator_default: bool) -> None:
+    print(json.dumps(asyncio.run(one_table(kind, allocator_default))))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--allocator-default", action="store_true", help="leave glibc's thresholds moving")
     parser.add_argument("--child", choices=KINDS, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child)
+        child(args.child, args.allocator_default)
         return 0
     report = Report(f"One goldfish table of the largest accepted card images, medians of {args.runs} runs")
     for kind in KINDS:
         runs = []
         for _ in range(args.runs):
             done = subprocess.run(
-                [sys.executable, __file__, "--child", kind],
+                [
+                    sys.executable,
+                    __file__,
+                    "--child",
+                    kind,
+                    *(["--allocator-default"] if args.allocator_default else []),
+                ],
                 capture_output=True,
                 text=True,
                 cwd=ROOT,

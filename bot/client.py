@@ -25,6 +25,7 @@ from bot.cards.lookup import CardSource
 from bot.config import Config
 from bot.images import DIRECTORY as IMAGES_DIRECTORY
 from bot.images import CardImages
+from bot.memory import return_freed_memory
 from bot.rules.service import RulesService
 from bot.scryfall import ScryfallClient
 from bot.scryfall.limiter import PostgresBudget
@@ -96,6 +97,7 @@ class CycleBot(commands.AutoShardedBot):
         self._parsed: discord.Interaction | None = None
         self.start_gate: PostgresStartGate | None = None
         self.admission = Admission()  # fair shares of the pools, per user and for everyone
+        return_freed_memory()  # card images come and go in bursts: their memory must go back when they do
 
     async def setup_hook(self) -> None:
         # Every interaction passes through here first: the drain on shutdown and the "expired" answer need it.

@@ -166,7 +166,7 @@ class CardData:
         """A page of a search a user wrote, in the searches' pool, within ``budget`` seconds from now (time
         spent waiting for a thread included). Raises ``QueryError`` (its text says why), ``QueryTooSlow`` past
         the budget, or ``NeedsScryfall`` when only Scryfall can answer."""
-        deadline = time.monotonic() + budget
+        deadline = time.perf_counter() + budget
         return await self._read(
             lambda store: store.search(
                 query, page=page, page_size=page_size, within=within, deadline=deadline, budget=budget
@@ -179,7 +179,7 @@ class CardData:
     ) -> SearchPage:
         """Every card of a search (at most ``limit``); ``user_written=False`` for a search of the bot's own (a
         /cycling kind by itself), which is read as a lookup."""
-        deadline = time.monotonic() + SEARCH_SECONDS
+        deadline = time.perf_counter() + SEARCH_SECONDS
         return await self._read(
             lambda store: store.search_all(query, within=within, limit=limit, deadline=deadline),
             self._searchers if user_written else None,

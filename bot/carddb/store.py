@@ -366,7 +366,7 @@ class CardStore:
     ) -> SearchPage:
         """One page of the cards matching ``query`` in Scryfall's syntax (see ``bot.carddb.query``).
 
-        ``within``: a query of our own that must hold too (a /cycling kind). ``deadline`` (``time.monotonic()``,
+        ``within``: a query of our own that must hold too (a /cycling kind). ``deadline`` (``time.perf_counter()``,
         ``budget`` seconds from now when not given): when the search must be done. Raises ``QueryError``
         (with the reason) for a search that cannot run, ``QueryTooSlow`` past the deadline, ``NeedsScryfall``
         for one only Scryfall answers.

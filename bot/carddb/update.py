@@ -14,6 +14,7 @@ from bot.carddb.bulk import (
     download,
     fetch_info,
     fetch_listing_info,
+    file_limits,
     iter_cards,
     iter_rulings,
     new_session,
@@ -54,10 +55,10 @@ def update_from_scryfall(
         download_path = db_path.with_name(db_path.name + ".download")
         rulings_path = db_path.with_name(db_path.name + ".rulings")
         try:
-            download(session, info.uri, download_path, stop)
+            download(session, info.uri, download_path, stop, file_limits(info))
             rulings = None
             if rulings_info is not None:
-                download(session, rulings_info.uri, rulings_path, stop)
+                download(session, rulings_info.uri, rulings_path, stop, file_limits(rulings_info))
                 rulings = iter_rulings(rulings_path)
             result = import_cards(
                 iter_cards(download_path),

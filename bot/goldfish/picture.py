@@ -20,6 +20,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.goldfish.tableview import CardFace, CardKey, Pile, TableView
+from bot.imaging import thumbnails as thumbnail  # decoded near the size drawn, kept by digest within a byte cap
 
 WIDTH = 1100
 MARGIN = 16
@@ -31,9 +32,6 @@ SIDE_CARD = (112, 156)
 SIDE_WIDTH = SIDE_CARD[0] + 2 * GAP
 FIELD_ROWS = 4
 MAX_BYTES = 1024 * 1024
-# A card image is a few hundred pixels a side; anything far bigger is not a card (or is a decompression bomb).
-MAX_SOURCE_PIXELS = 2048 * 2048
-THUMBNAILS = 192
 
 BACKGROUND = (22, 48, 40)
 FELT_LINE = (44, 84, 70)
@@ -68,20 +66,6 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
         except OSError:
             pass
     return ImageFont.load_default(size)
-
-
-@lru_cache(maxsize=THUMBNAILS)
-def thumbnail(data: bytes, size: tuple[int, int]) -> Image.Image | None:
-    """``data`` decoded and scaled to ``size``, or None when it is not a readable image of sensible size.
-    Remembered (bounded): a table redrawn after each action draws the same cards again."""
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            if image.width * image.height > MAX_SOURCE_PIXELS:
-                return None
-            image.draft("RGB", size)  # JPEG: decode at a reduced scale, much faster
-            return image.convert("RGB").resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
-    except (OSError, ValueError, Image.DecompressionBombError, SyntaxError):
-        return None
 
 
 def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill=INK, **kw) -> None:

@@ -6,7 +6,8 @@ derived from the path, as ``image/jpeg`` with the caching headers the real host 
 ``"slow"`` (waits ``slow_seconds`` before answering), ``"garbage"`` (200 ``image/jpeg`` whose body is not an
 image), ``"truncated"`` (the first half of the JPEG), ``"trickle"`` (the JPEG at ``trickle_rate`` bytes a second,
 its length declared), ``"endless"`` (200 ``image/jpeg`` without a length, zeros until the client hangs up).
-``maker`` makes the image of a path (:func:`card_jpeg` unless a test gives another, e.g. :func:`huge_jpeg`).
+``path_modes`` scripts some paths only (a part of the path → its mode). ``maker`` makes the image of a path
+(:func:`card_jpeg` unless a test gives another, e.g. :func:`huge_jpeg`).
 A request without a User-Agent is refused (400), as Scryfall asks for one. ``requests`` records each path and
 its User-Agent.
 """
@@ -91,6 +92,7 @@ class FakeImageHost(ThreadedHTTPFake):
     ) -> None:
         super().__init__()
         self.mode = "ok"
+        self.path_modes: dict[str, str] = {}
         self.slow_seconds = slow_seconds
         self.trickle_rate = trickle_rate
         self.maker = maker
@@ -118,7 +120,7 @@ class FakeImageHost(ThreadedHTTPFake):
     def answer(self, path: str, user_agent: str) -> tuple[int, str, bytes | Stream]:
         with self._lock:
             self._requests.append(ImageRequest(path, user_agent))
-            mode = self.mode
+            mode = next((mode for part, mode in self.path_modes.items() if part in path), self.mode)
         if not user_agent:
             return 400, "text/plain", b"A User-Agent header is required."
         if mode == "down":
@@ -136,6 +138,7 @@ class FakeImageHost(ThreadedHTTPFake):
             return 200, "image/jpeg", data[: len(data) // 2]
         if mode == "trickle":
             return 200, "image/jpeg", Stream(self._trickle(data), len(data))
+
         return 200, "image/jpeg", data
 
     def _trickle(self, data: bytes) -> Iterator[bytes]:

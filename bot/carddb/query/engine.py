@@ -71,9 +71,9 @@ def run(
     budget: float = SEARCH_SECONDS,
 ) -> Found:
     """The ``page``-th page (0-based, clamped to the last) of ``compiled``'s results, before ``deadline``
-    (``time.monotonic()``; ``budget`` seconds from now when not given): past it, :class:`QueryTooSlow`."""
+    (``time.perf_counter()``; ``budget`` seconds from now when not given): past it, :class:`QueryTooSlow`."""
     if deadline is None:
-        deadline = time.monotonic() + budget
+        deadline = time.perf_counter() + budget
     page = max(0, page)
     sql = (
         f"SELECT s.rowid, count(*) OVER () FROM {compiled.source} WHERE {compiled.where} "  # noqa: S608

@@ -10,6 +10,7 @@ text to a few tens of milliseconds.
 
 :func:`time_limit` gives a search its deadline: no match starts after it, and SQLite's progress handler stops
 the query between steps once it has passed, so a search holds its thread at most one match past its budget.
+Deadlines are ``time.perf_counter()`` readings: wall-clock time, the same in every thread.
 :func:`literal_filters` finds strings every match must contain, so a query looks for those first and runs the
 expression on far fewer rows. Case does not matter, and ``^`` and ``$`` match at each line: each face's text
 and each ability.
@@ -169,7 +170,7 @@ def matches(pattern: str, text: str) -> bool:
 def _regexp(pattern: str, text: str | None) -> bool:
     if text is None:
         return False
-    if time.monotonic() > getattr(_state, "deadline", float("inf")):
+    if time.perf_counter() > getattr(_state, "deadline", float("inf")):
         _state.timed_out = True
         raise QueryTooSlow("past the search's deadline")  # SQLite stops the query
     return matches(pattern, text)
@@ -188,13 +189,13 @@ def too_slow(seconds: float) -> QueryTooSlow:
 
 @contextlib.contextmanager
 def time_limit(db: sqlite3.Connection, deadline: float, budget: float) -> Iterator[None]:
-    """Run the query inside before ``deadline`` (``time.monotonic()``), or raise :class:`QueryTooSlow` (which
+    """Run the query inside before ``deadline`` (``time.perf_counter()``), or raise :class:`QueryTooSlow` (which
     names ``budget``, the seconds the search was given)."""
-    if time.monotonic() >= deadline:
+    if time.perf_counter() >= deadline:
         raise too_slow(budget)
     _state.deadline = deadline
     _state.timed_out = False
-    db.set_progress_handler(lambda: time.monotonic() > deadline, PROGRESS_STEPS)
+    db.set_progress_handler(lambda: time.perf_counter() > deadline, PROGRESS_STEPS)
     try:
         yield
     except sqlite3.OperationalError as error:

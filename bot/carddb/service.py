@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bot.carddb.bulk import BulkError, Cancelled
+from bot.carddb.importer import remove_leftovers
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.store import CardDataError, CardStore
 from bot.carddb.update import UpdateOutcome, update_from_file, update_from_scryfall
@@ -81,6 +82,8 @@ class CardData:
     async def open(cls, data_dir: Path, api_url: str, **options: float) -> CardData:
         """The card data kept in ``data_dir``; loaded if a good copy is stored, else empty until a refresh."""
         card_data = cls(Path(data_dir) / FILE_NAME, api_url, **options)
+        if card_data.path.parent.is_dir():
+            await asyncio.to_thread(remove_leftovers, card_data.path)  # a full-size database a killed import left
         if card_data.path.exists():
             try:
                 card_data._store = await asyncio.to_thread(CardStore, card_data.path)
@@ -272,6 +275,8 @@ class CardData:
                 self.last_error = None
                 if outcome.result is not None:
                     log.info("Card data updated: %d cards as of %s", outcome.result.count, outcome.result.updated_at)
+                    if outcome.result.rulings_refused:
+                        self.last_error = f"the rulings file was refused: {outcome.result.rulings_refused}"
             if failures:
                 delay = min(self.first_retry_seconds * 2 ** (failures - 1), self.refresh_seconds)
             else:

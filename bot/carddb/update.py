@@ -48,7 +48,9 @@ def update_from_scryfall(
     try:
         info = fetch_info(session, api_url)
         rulings_info = fetch_listing_info(session, api_url, RULINGS_TYPE)
-        rulings_new = rulings_info is not None and rulings_info.is_newer_than(meta.get("rulings_updated_at") or None)
+        # A file refused before (it would have emptied the store) is not fetched again: only a newer one is.
+        seen = max(meta.get("rulings_updated_at") or "", meta.get("rulings_refused_updated_at") or "") or None
+        rulings_new = rulings_info is not None and rulings_info.is_newer_than(seen)
         if not force and not info.is_newer_than(stored) and not rulings_new:
             log.info("Card data is current (%s)", stored)
             return UpdateOutcome(info=info, result=None, stored_updated_at=stored)

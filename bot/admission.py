@@ -26,10 +26,11 @@ from bot.errors import UserFacingError
 @dataclass(frozen=True)
 class Share:
     """One kind of work and its limits; ``typical`` is the seconds one piece usually holds its place (the
-    retry time given when everyone's share is taken)."""
+    retry time given when everyone's share is taken); ``yours`` tells a user their own share is taken
+    (``{count}``: how many they have running)."""
 
     name: str
-    noun: str  # "searches": what the user is told they have running
+    yours: str
     capacity: int
     per_user: int
     rate: int
@@ -41,11 +42,19 @@ class Share:
 # from submission, so a wait is short or the search fails); a user holds at most two, fewer than there are
 # threads, so one user can never take them all.
 SEARCHES = Share(
-    "searches", "searches", capacity=2 * SEARCH_THREADS, per_user=2, rate=6, per=20.0, typical=SEARCH_SECONDS
+    "searches",
+    "You already have {count} searches running",
+    capacity=2 * SEARCH_THREADS,
+    per_user=2,
+    rate=6,
+    per=20.0,
+    typical=SEARCH_SECONDS,
 )
 # Card lookups (/card, inline [[card]]): answered from an index in a millisecond or two, a fuzzy match or the
 # API now and then; the limits only stop a flood.
-LOOKUPS = Share("lookups", "card lookups", capacity=32, per_user=4, rate=12, per=20.0, typical=1.0)
+LOOKUPS = Share(
+    "lookups", "You already have {count} card lookups running", capacity=32, per_user=4, rate=12, per=20.0, typical=1.0
+)
 
 
 class Busy(UserFacingError):
@@ -105,11 +114,8 @@ class Admission:
         if mine[user_id] >= share.per_user:
             self.refused[share.name] += 1
             retry = self._retry_after([t for t in held if t.user_id == user_id], share, now)
-            raise Busy(
-                f"You already have {mine[user_id]} {share.noun} running: try again in {seconds_text(retry)}, "
-                "when one has finished.",
-                retry,
-            )
+            yours = share.yours.format(count=mine[user_id])
+            raise Busy(f"{yours}: try again in {seconds_text(retry)}, when it's done.", retry)
         if len(held) >= share.capacity:
             self.refused[share.name] += 1
             retry = self._retry_after(held, share, now)

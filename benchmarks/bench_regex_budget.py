@@ -2,7 +2,8 @@
 35,000-card oracle-cards file (Scryfall's real size), searched the way /search searches (``CardData.search``, three
 at once in the searches' pool, each with the 1 s budget).
 
-The families (seeded random variants of each, in ``o:``, ``fo:`` and ``name:`` terms, alone or several ``or``-ed):
+The families (seeded random variants of each, in ``o:``, ``fo:`` and ``name:`` terms, alone or several ``or``-ed;
+each search asked for when a search thread is free, so that each runs for its whole budget):
 
 * bounded repeats with large bounds: ``(?:.{0,9})?`` then ``.{0,N}`` k times then ``$\\d``;
 * nested repeats: ``(a+)+$``, ``(?:(?:\\w+\\s?){1,K}){1,M}…``, ``(.*a){n}…``;
@@ -35,7 +36,7 @@ from _synthetic_bulk import FULL_SIZE, synthetic_copy  # noqa: E402
 
 from bot.carddb import CardData  # noqa: E402
 from bot.carddb.query import QueryError, QueryTooSlow  # noqa: E402
-from bot.carddb.service import SEARCH_SECONDS  # noqa: E402
+from bot.carddb.service import SEARCH_SECONDS, SEARCH_THREADS  # noqa: E402
 from bot.carddb.store import CardStore  # noqa: E402
 from bot.carddb.update import update_from_file  # noqa: E402
 
@@ -123,9 +124,12 @@ async def one_run(data_dir: Path, variants: int, seed: int) -> dict:
     try:
         await card_data.search("t:creature")  # the connections and their page cache
 
+        threads = asyncio.Semaphore(SEARCH_THREADS)  # each asked for when a thread is free: each gets its budget
+
         async def ask(family: str, query: str) -> None:
             try:
-                await card_data.search(query, budget=SEARCH_SECONDS)
+                async with threads:
+                    await card_data.search(query, budget=SEARCH_SECONDS)
                 outcomes[family]["answered"] += 1
             except QueryTooSlow:
                 outcomes[family]["stopped at the budget"] += 1

@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     current, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     # sqlite's own allocations are not seen by tracemalloc; report its page cache use separately.
-    db = index.searcher._db
+    db = index.searcher.entries.db
     sqlite_pages = db.execute("PRAGMA page_count").fetchone()[0] * db.execute("PRAGMA page_size").fetchone()[0]
 
     document = index.document

@@ -35,10 +35,10 @@ import numpy as np  # noqa: E402
 from question_set import source_key  # noqa: E402
 
 from bot.rules.document import load_document  # noqa: E402
+from bot.rules.hits import Hit, Ranking  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
 from bot.rules.query import stem  # noqa: E402
-from bot.rules.ranker import ASSOCIATIONS, FEATURES, GATE, SURE, WEIGHTS, share  # noqa: E402
-from bot.rules.search import Hit, Ranking, gate_values  # noqa: E402
+from bot.rules.ranker import ASSOCIATIONS, FEATURES, GATE, SURE, WEIGHTS, gate_values, share  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 from tests.rules.evaluation import QUESTIONS, load_set, matches, searched  # noqa: E402
 
@@ -85,7 +85,7 @@ def tables(index: RulesIndex, items: list[Item], learnt_from: list[Item]):
         features = np.array([list(values) for _candidate, values in found])
         right = []
         for candidate, _values in found:
-            kind, key, _title, _body = index.searcher._docs[candidate.row]
+            kind, key, _title, _body = index.searcher.docs[candidate.row]
             right.append(matches(index, index.shown_key(Hit(kind, key, 0.0), item.question), item.cited))
         out.append((features, np.array(right), [candidate for candidate, _values in found]))
     return out
@@ -123,7 +123,7 @@ def sureness(data, weights: np.ndarray) -> tuple[float, float, float]:
 
 
 def gate_value(row, weights: np.ndarray) -> tuple[tuple[float, ...] | None, bool]:
-    """The gate's values (see search.gate_values) of a ranked text's best entry (None when a fixed outcome
+    """The gate's values (see ranker.gate_values) of a ranked text's best entry (None when a fixed outcome
     decides, a named topic, or the text is off topic: the gate does not judge those), and whether a fixed
     outcome answers it."""
     features, _right, extra = row

@@ -19,13 +19,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
+from weakref import WeakKeyDictionary
 
 from bot.rules.answer import Answer, clip
+from bot.rules.index import RulesIndex
 from bot.rules.query import STOPWORDS, stem, words
-
-if TYPE_CHECKING:
-    from bot.rules.index import RulesIndex
 
 RULINGS_SHOWN = 3
 CARD_RULES = 4  # rules taken from one card at the most
@@ -263,6 +262,17 @@ class CardRules:
         return sorted(found.values(), key=lambda rule: (not rule.named, rule.order))[:CARD_RULES]
 
 
+_CARD_RULES: WeakKeyDictionary[RulesIndex, CardRules] = WeakKeyDictionary()
+
+
+def card_rules(index: RulesIndex) -> CardRules:
+    """The rules cards' keywords, types and costs point to, read from an edition once."""
+    found = _CARD_RULES.get(index)
+    if found is None:
+        found = _CARD_RULES[index] = CardRules(index)
+    return found
+
+
 def answer_with_cards(index: RulesIndex, text: str, asked: str, cards: list[CardFacts], more: int = 0) -> Answer:
     """The answer to ``text`` (the question as typed) that names ``cards``; ``asked`` is the question with the
     card names taken out, which the rules are ranked on. ``more`` counts the cards named beyond those shown."""
@@ -270,17 +280,17 @@ def answer_with_cards(index: RulesIndex, text: str, asked: str, cards: list[Card
     searcher.warm()
     question = {stem(word) for word in searcher.terms(asked)}
     idf = searcher.idf
-    rules = index.card_rules
-    card_rules: list[CardRule] = []
+    rules = card_rules(index)
+    cited: list[CardRule] = []
     shown: list[CardShown] = []
     for card in cards:
         own = rules.for_card(card, question)
-        card_rules += own
+        cited += own
         shown.append(CardShown(card, tuple(rank_rulings(question, card.rulings, idf)), tuple(r.number for r in own)))
     ranking = searcher.rank(asked) if question else None
     asked_hits = [index.shown_key(hit, asked) for hit in ranking.hits] if ranking is not None else []
-    named = [rule.number for rule in card_rules if rule.named]
-    others = [rule.number for rule in card_rules if not rule.named]
+    named = [rule.number for rule in cited if rule.named]
+    others = [rule.number for rule in cited if not rule.named]
     confident = ranking is not None and ranking.confident and bool(asked_hits)
     # The question's best match (when the ranker is sure of it) before the cards' own rules, the rest after.
     first = asked_hits[:1] if confident else []

@@ -6,12 +6,12 @@ import functools
 import re
 
 from bot.rules.answer import OFFICIAL_RULES_URL, Answer, Choice, Line, clip, rule_url
-from bot.rules.cards import CardRules
 from bot.rules.complete import MAX_CHOICES, SEE_ALSO, Completer, sort_key
 from bot.rules.document import Document, GlossaryEntry, Rule
+from bot.rules.hits import Hit, is_under, name_stems
 from bot.rules.numbers import NumberRef, find_numbers
 from bot.rules.query import words
-from bot.rules.search import Hit, Searcher, is_under, name_stems
+from bot.rules.search import Searcher
 
 __all__ = ["MAX_CHOICES", "MAX_QUERY", "Answer", "Choice", "Line", "RulesIndex", "clip", "sort_key"]
 
@@ -101,11 +101,6 @@ class RulesIndex:
         if entry is not None:
             return self.glossary_answer(entry, examples=examples)
         return self.question_answer(cleaned, examples=examples)
-
-    @functools.cached_property
-    def card_rules(self) -> CardRules:
-        """The rules cards' keywords, types and costs point to, read from this edition once."""
-        return CardRules(self)
 
     @functools.cached_property
     def ordinary_words(self) -> frozenset[str]:

@@ -10,13 +10,12 @@ import json
 import math
 from pathlib import Path
 
+from bot.rules.hits import Candidate
+
 # Per word stem of the tuning questions: how often a question holding it was answered from each section
 # ("704") and each rule ("704.5"). Written by benchmarks/fit_rules_ranker.py from the tuning part only.
 ASSOCIATIONS = Path(__file__).resolve().parent.parent / "data" / "rules-associations.json"
 Associations = dict[str, tuple[dict[str, int], dict[str, int]]]
-
-# What kind of entry a row is.
-RULE, SUBRULE, FIRST, GLOSSARY = 0, 1, 2, 3
 
 FEATURES = (
     "bm25",  # bm25 of the question's words, the title counting more, scaled to the best candidate's
@@ -41,7 +40,7 @@ FEATURES = (
 WEIGHTS = (0.6, 1, -0.15, -0.05, -2, -0.05, -0.9, 0.15, 1, -0.6, 0, 0.05, -0.15, 0.3, 0.6, 3, 1.5)
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
-# much is a black lotus worth"): a logistic model over these values (see search.gate_values), fitted on the
+# much is a black lotus worth"): a logistic model over these values (see gate_values), fitted on the
 # tuning part's questions and non-questions; an answer is given when its probability reaches GATE_THRESHOLD.
 GATE = (
     "cover",  # the share of the question's words (by rarity) the best entry holds
@@ -68,6 +67,38 @@ GATE_THRESHOLD = 0.44
 # unsure. Fitted on the tuning part: the lowest share above which answers are clearly more often right.
 SURE = 0.23
 SURE_AMONG = 5
+
+
+# Counting a question's topic words stops here: a long question is as much a question as a longer one.
+GATE_TERMS = 12
+# An entry holding this much of the question (by rarity) holds all of it, rounding aside.
+WHOLE_COVER = 0.999
+
+
+def gate_values(best: Candidate, scores: list[float]) -> tuple[float, ...]:
+    """The values :func:`believed` weighs to tell a rules question its best entry answers from a message about
+    something else (see GATE)."""
+    asked = best.asked
+    whole = 1.0 if best.cover >= WHOLE_COVER else 0.0
+    # Words typed as a search, without a question's phrasing, are judged by what they are alone.
+    plain = 0.0 if asked.mark or asked.asks else 1.0
+    return (
+        best.cover,
+        whole,
+        1.0 if best.in_topic else 0.0,
+        min(asked.terms, GATE_TERMS) / GATE_TERMS,
+        asked.unknown,
+        1.0 if asked.mark else 0.0,
+        1.0 if asked.asks else 0.0,
+        asked.rarest,
+        asked.jargon,
+        share(scores),
+        plain,
+        plain * best.cover,
+        plain * whole,
+        plain * asked.unknown,
+        plain * asked.jargon,
+    )
 
 
 def score(features: tuple[float, ...], weights: tuple[float, ...] = WEIGHTS) -> float:

@@ -18,8 +18,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.rules.hits import is_under
 from bot.rules.index import RulesIndex
-from bot.rules.search import is_under
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.json"
 TARGETS = {"hit@1": 0.85, "hit@3": 0.95, "answered": 0.95, "refused": 0.90}

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.question_set import STUDIED, part_for, source_key
+from bot.rules.hits import Asked, Candidate
 from bot.rules.numbers import NumberRef, find_numbers
-from bot.rules.ranker import GATE_THRESHOLD, believed
-from bot.rules.search import Asked, Candidate, gate_values
+from bot.rules.ranker import GATE_THRESHOLD, believed, gate_values
 from tests.rules.evaluation import TARGETS, evaluate, load_questions, load_set, matches
 
 

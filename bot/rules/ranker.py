@@ -35,9 +35,11 @@ FEATURES = (
     "defined",  # the share of the named glossary terms' defining words the entry holds ("dies": graveyard)
     "section_words",  # how strongly the question's words point to the entry's section (tuning questions)
     "rule_words",  # ... to the entry's rule
+    "proposed",  # the entry is (under) a rule the question's phrasing proposes: two effects meeting
+    "defines",  # the question asks what a term means ("count as dying") and the entry is the term's rule
 )
 
-WEIGHTS = (0.6, 1, -0.15, -0.05, -2, -0.05, -0.9, 0.15, 1, -0.6, 0, 0.05, -0.15, 0.3, 0.6, 3, 1.5)
+WEIGHTS = (0.6, 1, -0.15, -0.05, -2, -0.05, -0.9, 0.15, 1, -0.6, 0, 0.05, -0.15, 0.3, 0.6, 3, 1.5, 0.3, 1)
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
 # much is a black lotus worth"): a logistic model over these values (see gate_values), fitted on the

@@ -17,7 +17,8 @@ from wordfreq import zipf_frequency
 
 from bot.rules.document import Document, Rule
 from bot.rules.entries import ASKS, FIRST, GLOSSARY, SUBRULE, Entries
-from bot.rules.hits import Asked, Candidate, Hit, Ranking
+from bot.rules.hits import Asked, Candidate, Hit, Ranking, is_under
+from bot.rules.interactions import proposed
 from bot.rules.query import (
     NUMBER_WORDS,
     OFF_TOPIC,
@@ -45,6 +46,8 @@ CANDIDATES = 30
 # Words in more than this share of the entries ("card", "player") only rank, they don't select candidates.
 COMMON = 0.08
 LINKED_DOCS = 30
+# The entries of a rule the question's phrasing proposes (see bot.rules.interactions) taken as candidates.
+PROPOSED_DOCS = 8
 # The words of a named glossary term's definition count this much of the question's own words, and find this
 # many more candidates.
 MEANING_WEIGHT, MEANING_CANDIDATES = 0.5, 10
@@ -56,6 +59,12 @@ ASSOCIATION_PRIOR = 2.0
 # "What happens if …" asks for a consequence, which the game states as a state-based action (704).
 HAPPENS_RE = re.compile(r"\bwhat happens\b|\bhappens? (?:if|when|to)\b|\bwhat if\b", re.IGNORECASE)
 CONSEQUENCE_SECTION = "704"
+# "Does exiling count as dying?" asks what a term means: the rule defining the term after the phrase answers.
+DEFINITION_RE = re.compile(
+    r"\b(?:counts?|counted|counting|considered|treated|regarded) (?:as|to be)\b|\bthe same as\b|"
+    r"\bwhat (?:does|do|is|are) .{1,40}\bmean\b|\bdefin(?:e|ed|ition)\b",
+    re.IGNORECASE,
+)
 # How much more a word in an entry's title counts than one in its text, as FTS5's bm25(docs, 4.0, 1.0) would.
 TITLE_BM25 = 3.0
 # A question opens with one of these words more often than chat does.
@@ -198,11 +207,30 @@ class Searcher:
                 return Ranking([keyword], True, keyword)
         found = dict.fromkeys(self.entries.masks.candidates(question.weighted, CANDIDATES))
         found.update(dict.fromkeys(self._linked_docs(linked)))
+        interactions = proposed(text)
+        for ref in interactions:
+            found.update(dict.fromkeys(self._rows_under(ref)[:PROPOSED_DOCS]))
         if meaning:
             extra = [(s, s, weight * MEANING_WEIGHT) for s, weight in meaning.items()]
             found.update(dict.fromkeys(self.entries.masks.candidates(question.weighted + extra, MEANING_CANDIDATES)))
-        out = self._features(question, list(found), linked, meaning)
+        defined = self._defined(text)
+        found.update(dict.fromkeys(row for ref in defined if (row := self.entries.rule_row.get(ref)) is not None))
+        out = self._features(question, list(found), linked, meaning, interactions, defined)
         return out or Ranking([], False)
+
+    def _defined(self, text: str) -> set[str]:
+        """The rules defining the terms a definitional question asks about ("does exiling count as dying": 700.4,
+        where Dies is defined), read from the words after its phrase."""
+        match = DEFINITION_RE.search(text)
+        if match is None:
+            return set()
+        after = text[match.end() :] or text[: match.start()]
+        stems = [stem(word) for word in self.terms(after)]
+        weights = {s: self.entries.idf.get(s, 0.0) for s in stems}
+        if not sum(weights.values()):
+            return set()
+        linked = self.topics.linked_rules(stems, weights)
+        return {ref for ref in linked if "." in ref}
 
     def _near(self, question: Question) -> set[int]:
         """The rows where two of the question's rarer words stand next to each other ("toughness 0")."""
@@ -218,7 +246,13 @@ class Searcher:
         return set(entries.matching(" OR ".join(f'NEAR("{a}" "{b}", 2)' for a, b in pairs)))
 
     def _features(
-        self, question: Question, found: list[int], linked: dict[str, float], meaning: dict[str, float]
+        self,
+        question: Question,
+        found: list[int],
+        linked: dict[str, float],
+        meaning: dict[str, float],
+        interactions: list[str],
+        defined: set[str],
     ) -> list[tuple[Candidate, tuple[float, ...]]]:
         """Each found row's features, in the order of ranker.FEATURES; rows holding none of the words are left out."""
         entries = self.entries
@@ -288,6 +322,11 @@ class Searcher:
                 features += (sections.get(ancestors[row][-2], 0.0), rules.get(ancestors[row][1], 0.0))
             else:
                 features += (0.0, 0.0)
+            key = entries.docs[row][1]
+            features += (
+                1.0 if any(is_under(key, ref) for ref in interactions) else 0.0,
+                1.0 if key in defined else 0.0,
+            )
             out.append((Candidate(row, cover, share_ > 0, question.off_topic, question.asked), features))
         return out
 

@@ -8,10 +8,11 @@ dying without the word. Names are keyed by their word stems, so "tramples" and "
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from bot.rules.document import Document
 from bot.rules.entries import Entries
-from bot.rules.hits import Hit, name_stems
+from bot.rules.hits import OBSOLETE_RE, Hit, name_stems
 from bot.rules.query import GENERIC, STOPWORDS, stem, words
 
 REFERENCE_RE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)(?![\d.]*\d)|\bsection (\d)\b")
@@ -22,6 +23,19 @@ KEYWORD_SHARE = 0.5
 MEANING_COMMON = 0.05
 
 GENERIC_STEMS = frozenset(stem(word) for word in GENERIC)
+# A numbered sense of a glossary definition: "1. To cancel a spell …", "2. A marker placed on an object …".
+SENSE_RE = re.compile(r"^\d+\.\s+", re.MULTILINE)
+# The rules a sense points to lend it their words, up to this many entries each (a rule and its subrules).
+SENSE_RULE_ENTRIES = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Sense:
+    """One meaning of a glossary term: the rules it points to and the words that go with it."""
+
+    refs: tuple[str, ...]
+    text: str  # the sense's own definition
+    words: frozenset[str]  # its definition's and its rules' word stems
 
 
 class Topics:
@@ -35,6 +49,7 @@ class Topics:
             for part in key:
                 self._by_stem.setdefault(part, []).append(key)
         self._glossary = {entry.term: entry for entry in document.glossary}
+        self.senses = {entry.term: found for entry in document.glossary if len(found := self._senses(entry)) > 1}
         # A glossary term's meaning in the rules' own words ("dies": put into a graveyard from the
         # battlefield), to find the entries that speak of it without naming it.
         self._meaning: dict[str, frozenset[str]] = {}
@@ -52,7 +67,8 @@ class Topics:
         """Glossary terms (and each part of a comma-joined one) and rule titles, keyed by their word stems."""
         names: dict[tuple[str, ...], Hit] = {}
         parts: list[tuple[tuple[str, ...], Hit]] = []
-        for entry in self.document.glossary:
+        # A current term before an obsolete one of the same words ("Legend Rule" before "Legend (Obsolete)").
+        for entry in sorted(self.document.glossary, key=lambda entry: OBSOLETE_RE.search(entry.term) is not None):
             hit = Hit("glossary", entry.term, 0.0)
             names.setdefault(name_stems(entry.term), hit)
             if "," in entry.term:
@@ -66,6 +82,46 @@ class Topics:
             names.setdefault(tuple(part for part in key if part not in GENERIC_STEMS), hit)
         names.pop((), None)
         return names
+
+    def _senses(self, entry) -> list[Sense]:
+        """The numbered senses of a definition that point to rules of their own (Counter: 701.6 the action,
+        122 the marker); a reference after the last sense belongs to every sense."""
+        parts = [part.strip() for part in SENSE_RE.split(entry.definition) if part.strip()]
+        if len(parts) < 2:
+            return []
+        shared = []
+        last = parts[-1].split("\n")
+        if len(last) > 1:
+            parts[-1], shared = last[0], _refs(" ".join(last[1:]))
+        senses = []
+        for part in parts:
+            refs = tuple(dict.fromkeys([*_refs(part), *shared]))
+            if not refs or "(Obsolete)" in part:
+                continue
+            found = set(stem(word) for word in words(part) if word not in STOPWORDS)
+            for ref in refs:
+                rules = [self.document.get(ref), *self.document.descendants(ref)][:SENSE_RULE_ENTRIES]
+                for rule in rules:
+                    if rule is not None:
+                        found.update(stem(word) for word in words(rule.text) if word not in STOPWORDS)
+            senses.append(Sense(refs, part, frozenset(found)))
+        return senses if len({sense.refs for sense in senses}) > 1 else []
+
+    def sense(self, term: str, stems: list[str], weights: dict[str, float]) -> Sense | None:
+        """The sense of ``term`` the rest of the question speaks of (the words around the term, each by its
+        rarity, found among the sense's words), or None when the term has one sense or none stands out."""
+        senses = self.senses.get(term)
+        if not senses:
+            return None
+        own = set(name_stems(term))
+        around = [s for s in dict.fromkeys(stems) if s not in own]
+        scored = sorted(
+            ((sum(weights[s] for s in around if s in sense.words), number) for number, sense in enumerate(senses)),
+            reverse=True,
+        )
+        if scored[0][0] <= scored[1][0]:
+            return None
+        return senses[scored[0][1]]
 
     def topic(self, stems: tuple[str, ...]) -> Hit | None:
         """The glossary term or rule title that is exactly what the question names ("how does trample work")."""
@@ -88,7 +144,8 @@ class Topics:
             hit = self.names[key]
             refs = [hit.key] if hit.kind == "rule" else []
             if hit.kind == "glossary" and (entry := self._glossary.get(hit.key)) is not None:
-                refs = [rule or section for rule, section in REFERENCE_RE.findall(entry.definition)]
+                sense = self.sense(hit.key, stems, weights)
+                refs = list(sense.refs) if sense else _refs(entry.definition)
             for ref in refs:
                 linked[ref] = max(linked.get(ref, 0.0), share)
         return linked
@@ -105,10 +162,21 @@ class Topics:
             if hit.kind != "glossary":
                 continue
             share = sum(weights[s] for s in key) / total
-            for s in sorted(self._meaning.get(hit.key, ())):
+            sense = self.sense(hit.key, stems, weights)
+            meaning = self._sense_meaning(sense) if sense else self._meaning.get(hit.key, ())
+            for s in sorted(meaning):
                 if s not in present:
                     out[s] = max(out.get(s, 0.0), share * idf.get(s, 0.0) / max_idf)
         return out
+
+    def _sense_meaning(self, sense: Sense) -> frozenset[str]:
+        total = len(self.entries.docs)
+        frequency = self.entries.document_frequency
+        return frozenset(
+            s
+            for s in (stem(word) for word in words(REFERENCE_RE.split(sense.text)[0]) if word not in STOPWORDS)
+            if frequency.get(s, 0) / total <= MEANING_COMMON
+        )
 
     def keyword(self, linked: dict[str, float]) -> Hit | None:
         """The titled rule (a keyword such as 702.16 Protection) that most of the question names, if any."""
@@ -119,3 +187,8 @@ class Topics:
         if rule is None or rule.kind != "rule" or not rule.is_titled:
             return None
         return Hit("rule", rule.number, best[1])
+
+
+def _refs(text: str) -> list[str]:
+    """The rules and sections a text refers to ("See rule 702.19", "section 5"), in order."""
+    return [rule or section for rule, section in REFERENCE_RE.findall(text)]

@@ -47,7 +47,14 @@ class Ranking:
     hits: list[Hit]
     confident: bool  # the text is a rules question its best entry answers (see ranker.GATE)
     topic: Hit | None = None  # the question names a glossary term or a rule title outright
-    sure: bool = True  # the best entry stands out from the others (see ranker.SURE)
+    sure: bool = False  # the first hit is believed right (see bot.rules.confidence)
+    belief: float = 0.0  # how likely the text is a rules question its best entry answers (ranker.GATE)
+    certainty: float = 0.0  # how likely the first hit is right (bot.rules.confidence)
+
+    @classmethod
+    def named(cls, topic: Hit) -> Ranking:
+        """The question names its topic outright: that topic, surely."""
+        return cls([topic], True, topic, sure=True, belief=1.0, certainty=1.0)
 
 
 def is_under(number: str, ref: str) -> bool:

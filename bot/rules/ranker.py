@@ -39,7 +39,7 @@ FEATURES = (
     "defines",  # the question asks what a term means ("count as dying") and the entry is the term's rule
 )
 
-WEIGHTS = (0.6, 1, -0.15, -0.05, -2, -0.05, -0.9, 0.15, 1, -0.6, 0, 0.05, -0.15, 0.3, 0.6, 3, 1.5, 0.3, 1)
+WEIGHTS = (0.3, 0.6, -0.3, -0.3, -2, -0.05, 0, 0.15, 1.5, 0.3, -0.05, 0.05, -0.15, 0.15, 0.6, 3, 3, 0.6, 1)
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
 # much is a black lotus worth"): a logistic model over these values (see gate_values), fitted on the
@@ -61,13 +61,11 @@ GATE = (
     "plain_unknown",
     "plain_jargon",
 )
-GATE_WEIGHTS = (3.01, -0.603, 1.82, 3.04, -2.43, 0.438, 0.992, -1.85, 2.16, -0.943, 0.0392, 0.822, 0.113, -0.901, 0.707)
-GATE_BIAS = -4.08
+GATE_WEIGHTS = (4.27, -0.589, 1.82, 4.02, -3.63, 1.12, 0.901, -2.13, 3.12, -0.77, 0.611, 1.08, -0.406, -0.672, 0.787)
+GATE_BIAS = -5.83
 GATE_THRESHOLD = 0.44
 
-# The best entry's share of the first five (a softmax over their scores) below which the answer says it is
-# unsure. Fitted on the tuning part: the lowest share above which answers are clearly more often right.
-SURE = 0.23
+# How much the best entry stands out is its share of the softmax over the best five scores (see share()).
 SURE_AMONG = 5
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from wordfreq import zipf_frequency
 
+from bot.rules import confidence
 from bot.rules.document import Document, Rule
 from bot.rules.entries import ASKS, FIRST, GLOSSARY, SUBRULE, Entries
 from bot.rules.hits import Asked, Candidate, Hit, Ranking, is_under
@@ -31,7 +32,6 @@ from bot.rules.query import (
 )
 from bot.rules.ranker import (
     GATE_THRESHOLD,
-    SURE,
     Associations,
     believed,
     gate_values,
@@ -148,15 +148,39 @@ class Searcher:
         scored = self.candidates(text, topics=topics)
         if isinstance(scored, Ranking):
             return scored
-        ranked = sorted(((score(features), candidate) for candidate, features in scored), key=lambda item: -item[0])
-        best = ranked[0][1]
-        scores = [value for value, _c in ranked]
-        confident = not best.off_topic and believed(gate_values(best, scores)) >= GATE_THRESHOLD
-        hits = []
-        for value, candidate in ranked[:limit]:
-            kind, key, _title, _body = self.entries.docs[candidate.row]
-            hits.append(Hit(kind, key, value))
-        return Ranking(hits, confident, sure=confident and share(scores) >= SURE)
+        ranked = sorted(
+            ((score(features), candidate, features) for candidate, features in scored), key=lambda item: -item[0]
+        )
+        belief, confident, found = self.judge(text, ranked)
+        certainty = confidence.certainty(found)
+        hits = [Hit(*self.entries.docs[candidate.row][:2], value) for value, candidate, _f in ranked[:limit]]
+        sure = confident and certainty >= confidence.SURE_AT
+        return Ranking(hits, confident, sure=sure, belief=belief, certainty=certainty)
+
+    def judge(
+        self, text: str, ranked: list[tuple[float, Candidate, tuple[float, ...]]]
+    ) -> tuple[float, bool, tuple[float, ...]]:
+        """For candidates ranked best first: the gate's belief that ``text`` is a question they answer, whether
+        that is enough to answer, and the confidence model's values (see :mod:`bot.rules.confidence`)."""
+        entries = self.entries
+        _value, best, best_features = ranked[0]
+        scores = [value for value, _c, _f in ranked]
+        belief = 0.0 if best.off_topic else believed(gate_values(best, scores))
+        section = entries.ancestors[best.row][-2:-1]
+        agree = sum(entries.ancestors[c.row][-2:-1] == section for _v, c, _f in ranked[1:4]) / 3 if section else 0.0
+        kind = entries.row_kind[best.row]
+        found = confidence.values(
+            best,
+            belief,
+            scores,
+            share(scores),
+            best_features,
+            agree,
+            len(text.split()),
+            subrule=kind == SUBRULE,
+            glossary=kind == GLOSSARY,
+        )
+        return belief, not best.off_topic and belief >= GATE_THRESHOLD, found
 
     def read(self, text: str) -> Question | None:
         """The question's words and what the text looks like, or None when it holds no word the rules use."""
@@ -195,7 +219,7 @@ class Searcher:
         named = topics and not set(words(text)) & SPECIFIC
         terms = self.terms(text)
         if named and terms and (topic := self.topics.topic(tuple(stem(word) for word in terms))) is not None:
-            return Ranking([topic], True, topic)
+            return Ranking.named(topic)
         question = self.read(text)
         if question is None:
             return Ranking([], False)
@@ -204,7 +228,7 @@ class Searcher:
         if named and not question.off_topic:
             keyword = self.topics.keyword(linked)
             if keyword is not None:
-                return Ranking([keyword], True, keyword)
+                return Ranking.named(keyword)
         found = dict.fromkeys(self.entries.masks.candidates(question.weighted, CANDIDATES))
         found.update(dict.fromkeys(self._linked_docs(linked)))
         interactions = proposed(text)

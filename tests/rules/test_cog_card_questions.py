@@ -12,7 +12,9 @@ import pytest
 
 from bot.carddb.service import FILE_NAME
 from bot.config import Config
+from bot.rules.layout import PAGE_ONE
 from tests.rules.conftest import CR_2026
+from tests.rules.phone import visible, visible_length
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -31,10 +33,14 @@ async def test_a_card_question_shows_the_card_its_ruling_and_the_evoke_rule_702_
     assert not result.ephemeral
     embed = result.response.embeds[0]
     description = embed.description
-    assert description.startswith("**Solitude {3}{W}{W}**\nCreature — Elemental Incarnation\n> Flash")
-    assert "evoke cost" in description.split("**702.74.**")[0]  # the ruling on the point, before the rules
+    # One title (the rule), then the card, then its ruling on the point, then the rule's words.
+    assert embed.title == "702.74 Evoke"
+    assert description.startswith("**Solitude {3}{W}{W}**\n*Creature — Elemental Incarnation*\n> Flash")
+    assert description.index("evoke cost") < description.index("**702.74a**")
     assert "Lifelink matters" not in description
-    assert embed.title == "702.74. Evoke"
+    shown = visible(embed)
+    assert shown.count("702.74 Evoke") == 1 and "702.74. Evoke" not in shown
+    assert visible_length(embed) <= PAGE_ONE
     assert fake_scryfall.api_requests() == []
     assert not simcord_env.errors
 
@@ -62,8 +68,9 @@ async def test_mentions_and_markdown_around_card_names_are_escaped_and_ping_nobo
     embed = message.embeds[0]
     assert embed.description.startswith("**Progenitus {W}{W}{U}{U}{B}{B}{R}{R}{G}{G}**")
     assert not message.message.mention_everyone
-    callbacks = [r for r in simcord_env.http_requests if "/callback" in r.path and r.json]
-    assert callbacks and all(r.json["data"]["allowed_mentions"] == {"parse": []} for r in callbacks)
+    sent = [r.json for r in simcord_env.http_requests if r.json and ("/callback" in r.path or "/webhooks/" in r.path)]
+    payloads = [body.get("data", body) for body in sent if "embeds" in body.get("data", body)]
+    assert payloads and all(body["allowed_mentions"] == {"parse": []} for body in payloads)
     assert not simcord_env.errors
 
 
@@ -87,4 +94,4 @@ def test_the_terminal_answers_a_card_question_from_the_imported_card_data(tmp_pa
     out = done.stdout
     assert "Chalice of the Void {X}{X}" in out and "Prismatic Ending {X}{W}" in out
     assert "mana value that includes the value chosen for X" in out
-    assert out.index("Prismatic Ending {X}{W}") < out.index("Comprehensive Rules effective")
+    assert out.index("Prismatic Ending {X}{W}") < out.index("Comprehensive Rules January 16, 2026")

@@ -95,3 +95,32 @@ def test_the_terminal_answers_a_card_question_from_the_imported_card_data(tmp_pa
     assert "Chalice of the Void {X}{X}" in out and "Prismatic Ending {X}{W}" in out
     assert "mana value that includes the value chosen for X" in out
     assert out.index("Prismatic Ending {X}{W}") < out.index("Comprehensive Rules January 16, 2026")
+
+
+def callback_types(env) -> list[int]:
+    return [r.json["type"] for r in env.http_requests if "/callback" in r.path and r.json]
+
+
+async def test_a_question_acknowledges_before_reading_the_card_data(simcord_env, channel, alice, bob):
+    result = await alice.slash(channel, "rule", query="if I evoke Solitude do I still get to exile their creature")
+
+    # "thinking…" in the channel first (the card reads may wait on a busy pool), then the public answer.
+    assert callback_types(simcord_env) == [5]
+    assert not result.ephemeral and result.response.embeds[0].title == "702.74 Evoke"
+    assert channel.history(viewer=bob)
+
+
+async def test_a_miss_after_the_acknowledgement_reaches_only_the_asker(simcord_env, channel, alice, bob):
+    result = await alice.slash(channel, "rule", query="lol thanks!")
+
+    assert callback_types(simcord_env) == [5]
+    assert result.response is None  # the public "thinking…" is taken back
+    miss = result.followups[-1]
+    assert miss.ephemeral and miss.embeds[0].title.startswith("No rule answers")
+    assert channel.history(viewer=bob) == []
+
+
+async def test_a_number_is_answered_at_once_without_waiting_on_the_card_data(simcord_env, channel, alice):
+    result = await alice.slash(channel, "rule", query="702.74")
+    assert callback_types(simcord_env) == [4]
+    assert result.response.embeds[0].title == "702.74 Evoke"

@@ -6,9 +6,11 @@ dependencies gets one sentence saying what to do instead of a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 
 EXIT_MISSING_DEPENDENCY = 2
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a program stopped by SIGPIPE
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,6 +28,10 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_MISSING_DEPENDENCY
+    except BrokenPipeError:
+        # The reader went away (`cyclebot rule 704.5 | head`): stop quietly, as command-line tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""``python -m bot db copy --to postgresql://…``: move a SQLite database into PostgreSQL, every row of it.
+"""``cyclebot db copy --to postgresql://…``: move a SQLite database into PostgreSQL, every row of it.
 
 The copy refuses a target that already holds data (nothing there is overwritten or merged), runs in one
 PostgreSQL transaction (a failure leaves the target as empty as it was) and counts the rows on both sides

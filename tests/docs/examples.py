@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.docs.markers import REPO, Example, find_examples, normalised, pages, rewrite
-from tests.docs.terminal import Run, Services, console
+from tests.docs.terminal import NOWHERE, Run, Services, console
 
 WORKERS = 2  # commands run at once; each is a Python process
 
@@ -62,7 +62,7 @@ def generate(paths: list[Path] | None = None) -> Generated:
 
 def _run_terminal(services: Services, example: Example) -> list[Run]:
     folder = services.sandbox(example.setting)
-    return [services.run(command, folder) for command in example.steps]
+    return [services.run(command, folder, setting=example.setting) for command in example.steps]
 
 
 async def _play_discord(services: Services, examples: list[Example]) -> dict[Example, str]:
@@ -72,7 +72,8 @@ async def _play_discord(services: Services, examples: list[Example]) -> dict[Exa
     # One bot a setting, one after the other (simcord's clock is the running bot's).
     for number, setting in enumerate(sorted({e.setting for e in examples})):
         data = services.data_folder(services.root / f"bot-{number}", setting)
-        async with Conversation(data, services.scryfall.base_url) as conversation:
+        scryfall = NOWHERE if setting == "offline" else services.scryfall.base_url
+        async with Conversation(data, scryfall) as conversation:
             for example in (e for e in examples if e.setting == setting):
                 bodies[example] = await conversation.play(example)
     return bodies

@@ -10,8 +10,9 @@ A generated block is an HTML comment naming what to run, the output, and a closi
     <!-- /example -->
 
 The comments start a line. Only the text between the two comments is ever rewritten. A block may run several
-steps, one a line inside the comment; a setting before the colon changes where they run
-(``example without card data:``).
+steps, one a line inside the comment; a setting before the colon changes where they run:
+``example without card data:`` (before the first download) or ``example offline:`` (no card data, and no
+network to reach).
 Steps that start with ``/`` or ``say`` play a conversation with the bot; anything else is a terminal
 command, run as written by a shell.
 """
@@ -26,7 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 OPEN = re.compile(r"^<!-- example(?P<setting>[^:\n>]*):(?P<spec>.*?)-->\n", re.DOTALL | re.MULTILINE)
 OPENING = re.compile(r"^<!-- example", re.MULTILINE)
 CLOSE = "<!-- /example -->"
-SETTINGS = ("", "without card data")
+SETTINGS = ("", "without card data", "offline")
 DISCORD_STEP = re.compile(r"^(/|say |click |choose |as )")
 # What changes from one run to the next without the code changing: how long something took.
 VOLATILE = (re.compile(r"\b\d+(\.\d+)? s\b"), "N s")

@@ -4,7 +4,8 @@ Each command runs in a sandbox: a temporary folder standing for the clone, with 
 and the files the pages name (``oracle-cards.jsonl.gz``, ``MagicCompRules.txt``, ``editions/``), all made from
 ``tests/data``. Its ``data`` folder (the default ``BOT_DATA_DIR``) holds what a bot that has run leaves there:
 the database and a local copy of the card data (247 real cards), or nothing at all ("without card data").
-Scryfall and the rules page are fakes on 127.0.0.1, so nothing reaches the network.
+Scryfall and the rules page are fakes on 127.0.0.1, so nothing reaches the network; "offline", there is no card
+data and every HTTP request goes to a proxy that refuses it, as on a machine without a network.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tests.support.http_fake import ThreadedHTTPFake
 # The date the example card data carries: the bulk file's modification time stands for Scryfall's date.
 CARD_DATA_DATE = datetime(2026, 1, 20, 9, 0, tzinfo=UTC)
 TIMEOUT = 60
+NOWHERE = "http://127.0.0.1:9"  # nothing listens there: a connection is refused at once
 BULK_FILE = "oracle-cards.jsonl.gz"
 RULES_FILE = "MagicCompRules.txt"
 EDITIONS = "editions"
@@ -88,8 +90,13 @@ class Services:
         self.scryfall.stop()
         self.rules.stop()
 
-    def environment(self, home: Path) -> dict[str, str]:
-        """A fresh shell's environment: nothing of the caller's settings, the fakes for the services."""
+    def environment(self, home: Path, setting: str = "") -> dict[str, str]:
+        """A fresh shell's environment: nothing of the caller's settings, the fakes for the services (offline:
+        the real services' addresses, behind a proxy that refuses every connection)."""
+        if setting == "offline":
+            network = {name: NOWHERE for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")}
+        else:
+            network = {"SCRYFALL_API_URL": self.scryfall.base_url, "RULES_URL": self.rules.rules_url}
         return {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(home),
@@ -97,12 +104,11 @@ class Services:
             "TZ": "UTC",
             "PYTHONUNBUFFERED": "1",  # stdout and stderr interleave as in a terminal
             "MPLCONFIGDIR": str(home / ".matplotlib"),
-            "SCRYFALL_API_URL": self.scryfall.base_url,
-            "RULES_URL": self.rules.rules_url,
+            **network,
         }
 
     def sandbox(self, setting: str = "") -> Path:
-        """A new folder to run commands in, as the clone would be; ``without card data``: no data folder yet."""
+        """A new folder to run commands in, as the clone would be, its data folder as ``setting`` says."""
         self._count += 1
         folder = self.root / f"sandbox-{self._count}"
         shutil.copytree(self.template, folder, symlinks=True)
@@ -113,19 +119,22 @@ class Services:
         return folder
 
     def data_folder(self, folder: Path, setting: str = "") -> Path:
-        """A data folder as a bot that has run leaves it; ``without card data``: an empty one, as at the start."""
-        if setting == "without card data":
+        """A data folder as a bot that has run leaves it; without card data or offline: an empty one."""
+        if setting in ("without card data", "offline"):
             folder.mkdir(parents=True)
         else:
             shutil.copytree(self.template / "data", folder)
         return folder
 
-    def run(self, command: str, folder: Path, *, apart: bool = False) -> Run:
-        """Run ``command`` with a shell in ``folder``; ``apart`` keeps stderr apart from stdout."""
+    def run(
+        self, command: str, folder: Path, *, setting: str = "", apart: bool = False, env: dict[str, str] | None = None
+    ) -> Run:
+        """Run ``command`` with a shell in ``folder``; ``apart`` keeps stderr apart from stdout; ``env`` adds to
+        the environment."""
         completed = subprocess.run(
             ["bash", "-c", command],
             cwd=folder,
-            env=self.environment(folder / "home"),
+            env={**self.environment(folder / "home", setting), **(env or {})},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE if apart else subprocess.STDOUT,

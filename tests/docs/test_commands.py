@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -88,7 +90,8 @@ def test_each_example_command_answered_or_failed_as_documented(generated, servic
     for example, runs in generated.runs.items():
         for run in runs:
             if run.returncode:  # the generator kept the streams together: see which one said it
-                run = services.run(run.command, services.sandbox(example.setting), apart=True)
+                folder = services.sandbox(example.setting)
+                run = services.run(run.command, folder, setting=example.setting, apart=True)
             check_ending(run.command, run)
             ran += 1
     assert ran >= 15
@@ -113,18 +116,23 @@ def test_every_terminal_command_is_shown_and_has_its_exit_codes_listed(generated
     assert not unlisted, f"docs/terminal.md lists no exit codes for: {sorted(unlisted)}"
 
 
-def makefile_targets() -> tuple[set[str], set[str]]:
-    """The targets the Makefile declares, and those of them it declares .PHONY."""
-    text = (REPO / "Makefile").read_text(encoding="utf-8")
-    targets, phony = set(), set()
-    for line in text.splitlines():
-        rule = re.match(r"^([^\s:#=][^:#=]*):(?!=)", line)
-        if rule:
-            names = set(rule[1].split())
-            if ".PHONY" in names:
-                phony |= set(line.split(":", 1)[1].split())
-            else:
-                targets |= names
+def makefile_targets() -> tuple[dict[str, bool], set[str]]:
+    """The targets the Makefile declares (each with whether it does anything: prerequisites or a recipe), and
+    those it declares .PHONY."""
+    lines = (REPO / "Makefile").read_text(encoding="utf-8").splitlines()
+    targets: dict[str, bool] = {}
+    phony: set[str] = set()
+    for number, line in enumerate(lines):
+        rule = re.match(r"^([^\s:#=][^:#=]*):(?!=)(.*)$", line)
+        if not rule:
+            continue
+        names = rule[1].split()
+        if ".PHONY" in names:
+            phony |= set(rule[2].split())
+            continue
+        recipe = number + 1 < len(lines) and lines[number + 1].startswith("\t")
+        for name in names:
+            targets[name] = targets.get(name, False) or recipe or bool(rule[2].split("#")[0].strip())
     return targets, phony
 
 
@@ -132,15 +140,68 @@ def makefile_targets() -> tuple[set[str], set[str]]:
 def test_each_make_target_shown_exists_and_the_safe_ones_run(target):
     targets, phony = makefile_targets()
     assert target in targets, f"make {target} is shown but the Makefile has no such target"
+    assert targets[target], f"make {target} has neither prerequisites nor a recipe"
     if (REPO / target).exists():
         assert target in phony, f"make {target} does nothing while {target}/ exists: declare it .PHONY"
     dry = subprocess.run(["make", "-n", target], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert dry.returncode == 0, dry.stderr
-    assert "Nothing to be done" not in dry.stdout, f"make {target} has no recipe"
     if target in NOT_RUN:
         pytest.skip(f"make {target} is only checked to exist: it {NOT_RUN[target]}")
     done = subprocess.run(["make", target], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def runtime_modules() -> dict[str, str]:
+    """Each runtime dependency's module, from the installed distributions: {"PIL": "pillow", "discord": …}."""
+    from importlib.metadata import packages_distributions
+
+    from tests.docs.test_site import canonical
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = {canonical(re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", spec)[0]) for spec in project["dependencies"]}
+    provided: dict[str, list[str]] = {}
+    for module, distributions in packages_distributions().items():
+        for distribution in distributions:
+            if canonical(distribution) in wanted and not module.startswith("_") and "." not in module:
+                provided.setdefault(canonical(distribution), []).append(module)
+    assert set(provided) == wanted, f"not installed: {wanted - set(provided)}"
+    # The module named like its distribution (matplotlib, not mpl_toolkits), else its only one (PIL).
+    return {
+        min(modules, key=lambda module: (canonical(module) != distribution, module)): distribution
+        for distribution, modules in provided.items()
+    }
+
+
+# A documented command that needs the module; the rest are imported by every command.
+NEEDED_BY = {
+    "discord": ".venv/bin/cyclebot run",
+    "asyncpg": ".venv/bin/cyclebot db copy --to postgresql://cyclebot:secret@db:5432/cyclebot",
+    "matplotlib": ".venv/bin/cyclebot goldfish simulate --games 20 --chart chart.png",
+    "requests_cache": ".venv/bin/cyclebot card sanctum plow",
+}
+
+
+def test_a_missing_dependency_is_one_sentence_naming_it(services, tmp_path):
+    """Each runtime dependency in turn made unimportable, as in a Python where it is not installed."""
+
+    def without(module: str) -> Run:
+        stubs = tmp_path / module
+        (stubs / module).mkdir(parents=True)
+        (stubs / module / "__init__.py").write_text(
+            f"raise ModuleNotFoundError({f'No module named {module!r}'!r}, name={module!r})\n", encoding="utf-8"
+        )
+        command = NEEDED_BY.get(module, ".venv/bin/cyclebot rule 704.5")
+        return services.run(command, services.sandbox(), apart=True, env={"PYTHONPATH": str(stubs)})
+
+    # orjson saves goldfish games: only the connected bot loads it (with its cogs), so no command can run without it.
+    modules = sorted(set(runtime_modules()) - {"orjson"})
+    with ThreadPoolExecutor(2) as pool:
+        runs = dict(zip(modules, pool.map(without, modules), strict=True))
+    for module, run in runs.items():
+        assert "Traceback" not in run.stderr, f"{module} missing:\n{run.stderr}"
+        assert run.returncode == 2, f"{run.command!r} without {module}: exit {run.returncode}\n{run.stderr}"
+        (line,) = run.stderr.splitlines()
+        assert line.startswith(f"error: this Python lacks {module!r}"), line
 
 
 def test_the_readme_shows_the_two_quick_start_commands():

@@ -241,22 +241,23 @@ def _escape(text: str) -> str:
 
 def _quote(lines: list[str]) -> str:
     """Lines as one quote, each on its own line: a hard break between lines, a paragraph at a blank one, and
-    code blocks as blocks."""
+    code blocks and the reply's own quotes (``> …``) as blocks of their own."""
+
+    def block(line: str) -> str:
+        if isinstance(line, Verbatim):
+            return "code"
+        return "quote" if line.startswith("> ") else "text"
+
     out: list[str] = []
     for position, line in enumerate(lines):
-        following = lines[position + 1] if position + 1 < len(lines) else ""
-        if isinstance(line, Verbatim):
-            if out and out[-1] != ">" and not isinstance(lines[position - 1], Verbatim):
-                out.append(">")
-            out.append(f"> {line}".rstrip())
-            if not isinstance(following, Verbatim) and following.strip():
-                out.append(">")
-        elif not line.strip():
+        if not line.strip():
             out.append(">")
-        elif following.strip() and not isinstance(following, Verbatim):
-            out.append(f"> {line}<br>")
-        else:
-            out.append(f"> {line}")
+            continue
+        if position and lines[position - 1].strip() and block(lines[position - 1]) != block(line):
+            out.append(">")  # a block starts: a paragraph break, so the last one does not run on into it
+        following = lines[position + 1] if position + 1 < len(lines) else ""
+        joined = following.strip() and block(following) == block(line) != "code"
+        out.append(f"> {line}<br>" if joined else f"> {line}".rstrip())
     return "\n".join(out)
 
 

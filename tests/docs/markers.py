@@ -29,8 +29,9 @@ OPENING = re.compile(r"^<!-- example", re.MULTILINE)
 CLOSE = "<!-- /example -->"
 SETTINGS = ("", "without card data", "offline")
 DISCORD_STEP = re.compile(r"^(/|say |click |choose |as )")
-# What changes from one run to the next without the code changing: how long something took.
-VOLATILE = (re.compile(r"\b\d+(\.\d+)? s\b"), "N s")
+# What changes from one run or machine to the next without the code changing: how long something took, and how
+# large a file SQLite wrote (its version comes with the Python that runs it).
+VOLATILE = ((re.compile(r"\b\d+(\.\d+)? s\b"), "N s"), (re.compile(r"\b\d+(\.\d+)? ([KM]B)\b"), r"N \2"))
 
 
 class MarkerError(ValueError):
@@ -100,9 +101,10 @@ def rewrite(text: str, bodies: dict[int, str]) -> str:
 
 
 def normalised(text: str) -> str:
-    """The text with what varies between identical runs (timings) made equal, for comparisons."""
-    pattern, placeholder = VOLATILE
-    return pattern.sub(placeholder, text)
+    """The text with what varies between identical runs (timings, file sizes) made equal, for comparisons."""
+    for pattern, placeholder in VOLATILE:
+        text = pattern.sub(placeholder, text)
+    return text
 
 
 def fence(info: str, text: str) -> str:

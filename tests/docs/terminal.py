@@ -26,7 +26,7 @@ from tests.support.fake_scryfall import FakeScryfall
 from tests.support.http_fake import ThreadedHTTPFake
 
 # The date the example card data carries: the bulk file's modification time stands for Scryfall's date.
-CARD_DATA_DATE = datetime(2026, 1, 20, 9, 0, tzinfo=UTC)
+CARD_DATA_DATE = datetime(2026, 1, 20, 12, 0, tzinfo=UTC)
 TIMEOUT = 60
 NOWHERE = "http://127.0.0.1:9"  # nothing listens there: a connection is refused at once
 BULK_FILE = "oracle-cards.jsonl.gz"

@@ -12,7 +12,7 @@ export PYTHONDONTWRITEBYTECODE :=
 # Two workers: the suite's processes each take a core (more only add contention on two cores).
 WORKERS ?= 2
 
-.PHONY: install run test lint check docs bench lock clean
+.PHONY: install run test lint check docs docs-examples bench lock clean
 
 $(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ check: $(VENV)/.installed
 docs: $(VENV)/.installed
 	$(UV) sync --locked --quiet --group docs
 	$(BIN)/mkdocs build --strict
+
+# The example outputs in README.md and docs/, run again from the code (a test fails when a page drifts).
+docs-examples: $(VENV)/.installed
+	$(BIN)/python -m tests.docs.examples
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/run_all.py

@@ -64,7 +64,7 @@ async def copy_to_postgres(source: Path, url: str) -> CopyReport:
     # Brings the file to this bot's schema first, so both sides have the same tables.
     await (await Database.open(source)).close()
     tables = _read_tables(source)
-    target = await PostgresDatabase.open(url)
+    target = await PostgresDatabase.open(url, setting="--to")
     where = redact_url(url)
     try:
         version = await target.schema_version()

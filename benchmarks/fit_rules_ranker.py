@@ -1,8 +1,8 @@
-"""Fit the question ranker (bot/rules/ranker.py) on the tuning part of the question set.
+"""Fit the question ranker (bot/rules/ranker.py) and its confidence (bot/rules/confidence.py) on the tuning part.
 
 Usage: python benchmarks/fit_rules_ranker.py [--rules CR.txt] [--passes N] [--folds K] [--gate-without NAMES] [--write]
 
-Three things are learnt from the tuning part, never from the frozen test part (bench_rules_eval.py scores it):
+Four things are learnt from the tuning part, never from the frozen test part (bench_rules_eval.py scores it):
 - the word associations: for each word stem of the tuning questions, how often a question holding it was
   answered from each section and rule (``--write`` saves them to bot/data/rules-associations.json);
 - the weights of the features, by coordinate ascent on hit@1 (hit@3 breaking ties) over a grid of values
@@ -12,7 +12,13 @@ Three things are learnt from the tuning part, never from the frozen test part (b
   text's best entry, on the tuning questions (and their search forms: the same words without the phrasing)
   against the tuning non-questions. Its regularisation is chosen by K-fold over sources (at least 5), its
   threshold as the one answering the most questions while refusing 90 % of the non-questions. The printed
-  GATE_WEIGHTS, GATE_BIAS and GATE_THRESHOLD are pasted into bot/rules/ranker.py.
+  GATE_WEIGHTS, GATE_BIAS and GATE_THRESHOLD are pasted into bot/rules/ranker.py;
+- how likely the first rule a question is answered with is right (bot/rules/confidence.py): a logistic model
+  over what the ranking shows of itself (each question's first rule right or not, the associations held out
+  by source), its regularisation chosen by K-fold over sources, and the threshold for a *sure* answer as the
+  lowest at which the held-out sure answers (named topics included) are right often enough: the lower end of
+  their 90 % interval at 90 % or more. The printed WEIGHTS, BIAS and SURE_AT are pasted into confidence.py,
+  with the held-out precision at each coverage.
 
 While the weights are fitted, each question's association features come from the other sources' questions
 only (the project's own questions count as one source each), so the weights are not fitted to words that

@@ -195,7 +195,8 @@ def pages(answer: Answer, *, first: int = PAGE_ONE, later: int = PAGE) -> list[P
     title = clip(" ".join(answer.title.split()), 256)
     footer = answer.edition.footer()
     overhead = len(title) + len(footer) + len(FOOTER_PAGES) + 2
-    whole = [line_block(line) for line in answer.lines]
+    titled = title.split(" ")[0]
+    whole = [line_block(line, numbered=answer.lead or line.number.rstrip(".") != titled) for line in answer.lines]
     if answer.lead or answer.cards or answer.candidates:
         shown, waiting = page_one(answer, first - overhead)
         if answer.whole or waiting:
@@ -229,7 +230,10 @@ def text(answer: Answer) -> str:
         out += ["", answer.note]
     if answer.lines:
         out += ([""] if out[-1] else []) + ([answer.whole, ""] if answer.whole and answer.lead else [])
-        out += [line_block(line).plain() for line in answer.lines]
+        numbered = bool(answer.lead)
+        out += [
+            line_block(line, numbered=numbered or line.number.rstrip(".") != titled).plain() for line in answer.lines
+        ]
     if answer.url:
         out += ["", f"Online: {answer.url}"]
     out += ["", answer.edition.footer()]

@@ -186,8 +186,24 @@ def test_a_number_in_a_question_wins_over_the_words_121_4(full_index):
 # makes answers worse fails here. The targets (evaluation.TARGETS) are the benchmark's;
 # the test part's misses are never printed, so that nobody tunes on them.
 FLOORS = {
-    "tune": {"hit@1": 0.508, "hit@3": 0.584, "answered": 0.92, "refused": 0.898, "searched": 0.873},
-    "test": {"hit@1": 0.382, "hit@3": 0.464, "answered": 0.9, "refused": 0.833, "searched": 0.835},
+    "tune": {
+        "hit@1": 0.536,
+        "hit@3": 0.611,
+        "sure precision": 0.906,
+        "sure coverage": 0.398,
+        "answered": 0.902,
+        "refused": 0.898,
+        "searched": 0.863,
+    },
+    "test": {
+        "hit@1": 0.335,
+        "hit@3": 0.464,
+        "sure precision": 0.741,
+        "sure coverage": 0.17,
+        "answered": 0.858,
+        "refused": 0.871,
+        "searched": 0.811,
+    },
 }
 
 

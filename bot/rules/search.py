@@ -158,10 +158,11 @@ class Searcher:
         )
         return belief, not best.off_topic and belief >= GATE_THRESHOLD, found
 
-    def read(self, text: str) -> Question | None:
-        """The question's words and what the text looks like, or None when it holds no word the rules use."""
+    def read(self, text: str, terms: list[str] | None = None) -> Question | None:
+        """The question's words (``terms``, if already read) and what the text looks like, or None when it holds no
+        word the rules use."""
         entries = self.entries
-        terms = self.terms(text)
+        terms = self.terms(text) if terms is None else terms
         stems = [stem(word) for word in terms]
         known = [word for word, s in zip(terms, stems, strict=True) if s in entries.idf]
         if not known:
@@ -196,7 +197,7 @@ class Searcher:
         terms = self.terms(text)
         if named and terms and (topic := self.topics.topic(tuple(stem(word) for word in terms))) is not None:
             return Ranking.named(topic)
-        question = self.read(text)
+        question = self.read(text, terms)
         if question is None:
             return Ranking([], False)
         linked = self.topics.linked_rules(question.stems, question.weights)

@@ -3,6 +3,7 @@ one joined ("death touch"), and typos corrected against the words the loaded rul
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 from rapidfuzz import process
@@ -20,8 +21,10 @@ class Vocabulary:
             if word.isalpha() and len(word) >= 3:
                 by_letter.setdefault(word[0], []).append(word)
         self._by_letter = by_letter
+        # Corrections are looked up often for the same few words: each is worked out once per edition.
+        self.correct = functools.lru_cache(maxsize=8192)(self._correct)
 
-    def correct(self, word: str) -> str:
+    def _correct(self, word: str) -> str:
         """A word the rules never use, corrected to a close one they do ("frist" → "first"), else itself."""
         # Short words are too often another real word ("nice" is one letter from "nine").
         if word in self.words or len(word) < 5 or not word.isalpha():

@@ -163,7 +163,7 @@ def test_the_terminal_text_has_one_title_then_the_rule_then_where_to_read_it(ful
     shown = text(lookup(full_index, "121.4"))
     lines = shown.splitlines()
     assert lines[0] == "121.4 Drawing a Card" and shown.count("121.4 Drawing a Card") == 1
-    assert lines[2].startswith("121.4. A player who attempts to draw a card from a library with no cards")
+    assert lines[2].startswith("A player who attempts to draw a card from a library with no cards")
     assert "Online: https://yawgatog.com/resources/magic-rules/#R1214" in shown
     assert shown.endswith("Comprehensive Rules January 16, 2026")
 

@@ -113,6 +113,12 @@ class Answer:
         return self.confidence != NONE
 
     @property
+    def whole_number(self) -> str:
+        """The number of the rule ``lines`` hold whole, when they follow a lead ("704.5" for "Rule 704.5")."""
+        parts = self.whole.split(" ")
+        return parts[1] if len(parts) > 1 and parts[0] == "Rule" else ""
+
+    @property
     def target(self) -> str:
         """What the answer cites first (a rule number), "" if nothing."""
         return self.cited[0].number if self.cited else ""

@@ -24,9 +24,9 @@ if TYPE_CHECKING:
 SELECT_LIMIT = limits.SELECT_OPTIONS
 CUSTOM_ID_LIMIT = limits.CUSTOM_ID
 # "rule:next:3:123456789012345678:1:" leaves the rest of the 100 characters for what was asked.
-PAGE_ID = r"rule:(?P<action>prev|next|show):(?P<page>\d{1,3}):(?P<owner>\d{1,20}):(?P<examples>[01]):(?P<key>.*)"
+PAGE_ID = r"rule:(?P<action>prev|next|show|whole):(?P<page>\d{1,3}):(?P<owner>\d{1,20}):(?P<examples>[01]):(?P<key>.*)"
 RELATED_ID = r"rule:rel:(?P<examples>[01])"
-LABELS = {"prev": "Previous", "next": "Next", "show": "Show in channel"}
+LABELS = {"prev": "Previous", "next": "Next", "show": "Show in channel", "whole": "Whole rule"}
 
 
 def answer_key(query: str, answer: Answer) -> str:
@@ -75,6 +75,10 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_ID):
             # Shown to everyone; its buttons now belong to whoever showed it.
             await cog.send_key(interaction, self.key, self.page, examples=self.examples, ephemeral=False)
             return
+        if self.action == "whole":
+            # The whole rule, for whoever asks, without taking the answer away from the table.
+            await cog.send_key(interaction, self.key, 0, examples=self.examples, ephemeral=True)
+            return
         target = self.page + (1 if self.action == "next" else -1)
         message = interaction.message
         private = message is None or message.flags.ephemeral
@@ -119,11 +123,15 @@ class RelatedSelect(discord.ui.DynamicItem[discord.ui.Select], template=RELATED_
 def answer_view(
     answer: Answer, key: str, page: int, total: int, *, owner: int, examples: bool, ephemeral: bool
 ) -> discord.ui.View | None:
-    """Previous/Next when there are several pages, "Show in channel" on a private answer, the rules menu."""
+    """Previous/Next when there are several pages (or "Whole rule" when the question is too long to ask again),
+    "Show in channel" on a private answer, the rules menu."""
     view = discord.ui.View(timeout=None)
     if total > 1 and key:
         view.add_item(PageButton("prev", page, owner, examples, key, disabled=page <= 0))
         view.add_item(PageButton("next", page, owner, examples, key, disabled=page >= total - 1))
+    elif total > 1 and answer.whole_number:
+        # Too long a question for a button to ask again: the whole rule is opened by its number instead.
+        view.add_item(PageButton("whole", 0, owner, examples, answer.whole_number))
     if ephemeral and answer.found and key:
         view.add_item(PageButton("show", page, owner, examples, key))
     if answer.related:

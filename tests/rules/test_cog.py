@@ -115,7 +115,9 @@ class TestFullRules:
         assert message.embeds[0].footer.text.endswith(f"page {total}/{total}")
         assert all(len(text) <= 4096 for text in descriptions)
         shown = [n for text in descriptions for n in bold_numbers("\n" + text)]
-        assert shown == ["704.5."] + [f"704.5{c}" for c in "abcdefghijkmnpqrstuvwxyz"]
+        # 704.5's own words come first under its title, then every subrule in order.
+        assert descriptions[0].startswith("The state-based actions are as follows:")
+        assert shown == [f"704.5{c}" for c in "abcdefghijkmnpqrstuvwxyz"]
         assert not simcord_env.errors
 
     async def test_next_pressed_by_someone_else_gives_them_a_private_copy_at_that_page(
@@ -209,4 +211,6 @@ def test_every_page_fits_discords_embed_limits_and_nothing_is_dropped(full_index
     assert all(len(page) <= 6000 and len(page.description or "") <= 4096 for page in pages)
     assert visible_length(pages[0]) <= PAGE_ONE and all(visible_length(page) <= PAGE for page in pages)
     shown = "\n".join(page.description or "" for page in pages)
-    assert all(line.number in shown for line in answer.lines if line.number)
+    titled = answer.title.split(" ")[0]
+    assert all(line.number in shown for line in answer.lines if line.number and line.number.rstrip(".") != titled)
+    assert all(line.text[:40] in shown.replace("\\", "") for line in answer.lines)

@@ -124,3 +124,23 @@ async def test_a_number_is_answered_at_once_without_waiting_on_the_card_data(sim
     result = await alice.slash(channel, "rule", query="702.74")
     assert callback_types(simcord_env) == [4]
     assert result.response.embeds[0].title == "702.74 Evoke"
+
+
+async def test_a_long_card_question_opens_its_whole_rule_from_a_button(simcord_env, channel, alice, bob):
+    query = (
+        "my opponent wants to know: if I evoke Solitude this turn, do I still get to exile their creature "
+        "before it goes away?"
+    )
+    result = await alice.slash(channel, "rule", query=query)
+    labels = [b.get("label") for row in result.response.components for b in row["components"] if b.get("label")]
+    assert "Whole rule" in labels and "Next" not in labels  # too long for a button to ask again
+
+    whole = await bob.click(result.response, label="Whole rule")
+
+    assert whole.ephemeral
+    assert whole.response.embeds[0].title == "702.74 Evoke"
+    assert "**702.74a**" in whole.response.embeds[0].description
+    # The public answer stays as it was for the table.
+    kept = simcord_env.backend.get_message(result.response.channel_id, result.response.id)
+    assert kept.embeds[0]["description"] == result.response.embeds[0].description
+    assert not simcord_env.errors

@@ -84,7 +84,7 @@ def _unreachable(url: str, error: requests.RequestException) -> UpdateError:
     """One sentence for a request that never got an answer: what happened and what to do, without the
     library's own exception text (it is logged at debug level)."""
     host = urlsplit(url).netloc or url
-    log.debug("Request to %s failed", url, exc_info=error)
+    log.debug("Request to %s failed: %s", url, error)
     if isinstance(error, requests.Timeout):
         return UpdateError(f"could not download the rules: {host} did not answer within {TIMEOUT} s; try again later")
     if isinstance(error, requests.ConnectionError):

@@ -115,15 +115,20 @@ def test_rules_update_uses_rules_url_and_exits_0(capsys, monkeypatch, data_dir):
     assert downloaded_path(data_dir).read_bytes() == CR_2026.read_bytes()
 
 
-def test_python_dash_m_bot_rule_runs_without_a_token(data_dir):
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "rule", "basic", "landcycling"],
+def python_m_bot(data_dir, *args: str) -> subprocess.CompletedProcess:
+    """``python -m bot ARGS`` in a fresh process, without a token, reading ``data_dir``."""
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
         cwd=REPO,
         capture_output=True,
         text=True,
         timeout=60,
         env={"PATH": "", "BOT_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)},
     )
+
+
+def test_python_dash_m_bot_rule_runs_without_a_token(data_dir):
+    result = python_m_bot(data_dir, "rule", "basic", "landcycling")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Typecycling · 702.29")
     assert "“Basic Landcycling” is listed under “Typecycling”." in result.stdout
@@ -189,14 +194,7 @@ def test_rule_json_for_a_question_and_a_miss(capsys):
 
 
 def test_python_dash_m_bot_rule_json_from_the_bundled_excerpt(data_dir):
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "rule", "--json", "first", "strike"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"PATH": "", "BOT_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)},
-    )
+    result = python_m_bot(data_dir, "rule", "--json", "first", "strike")
     assert result.returncode == 0, result.stderr
     assert len(result.stdout.strip().splitlines()) == 1
     data = json.loads(result.stdout)
@@ -224,14 +222,7 @@ def test_rules_diff_for_one_rule(capsys, number, first):
 
 
 def test_python_dash_m_bot_rules_diff_prints_the_old_and_new_text_of_100_4(data_dir):
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "rules", "diff", str(CR_2024), str(CR_2026), "--number", "100.4"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"PATH": "", "BOT_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)},
-    )
+    result = python_m_bot(data_dir, "rules", "diff", str(CR_2024), str(CR_2026), "--number", "100.4")
     assert result.returncode == 0, result.stderr
     before, now = result.stdout.split("Now (effective January 16, 2026):")
     assert "Rule 100.4 was reworded." in before and "Tournament Rules" not in before

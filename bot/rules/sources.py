@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from datetime import date
@@ -59,8 +60,10 @@ class LoadedRules:
     def description(self) -> str:
         document = self.index.document
         if document.is_excerpt:
+            label = self.index.edition.label
+            when = f" (rules effective as of {label})" if label else ""
             return (
-                f"Comprehensive Rules {self.index.edition}: {document.rule_count:,} rules and "
+                f"Comprehensive Rules bundled excerpt{when}: {document.rule_count:,} rules and "
                 f"{len(document.glossary):,} glossary entries"
             )
         edition = f"effective {document.effective}" if document.effective else "(edition date not stated)"
@@ -68,7 +71,16 @@ class LoadedRules:
 
 
 def load_rules(path: Path, origin: str) -> LoadedRules:
-    return LoadedRules(RulesIndex(load_document(path)), Path(path), origin)
+    """The rules in ``path``, indexed. A file this process has read before, unchanged since (the same size and
+    modification time), is not parsed and indexed again: a bot started again in the same process, or the
+    terminal's repeated lookups, share one index, which nothing changes once it is built."""
+    stat = Path(path).stat()
+    return _load_unchanged(Path(path).resolve(), stat.st_size, stat.st_mtime_ns, origin)
+
+
+@functools.lru_cache(maxsize=4)
+def _load_unchanged(path: Path, size: int, mtime_ns: int, origin: str) -> LoadedRules:
+    return LoadedRules(RulesIndex(load_document(path)), path, origin)
 
 
 def load_configured(rules_file: Path | None, data_dir: Path | None, *, strict: bool = False) -> LoadedRules:

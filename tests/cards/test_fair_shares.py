@@ -164,3 +164,23 @@ async def test_a_flood_of_inline_references_across_channels_is_dropped_silently_
     assert all(m.embeds[0].title.startswith("Street Wraith") for m in answered)
     (reply,) = [m for m in elsewhere.history() if m.author.bot]
     assert reply.embeds[0].title.startswith("Fling")
+
+
+@pytest.mark.parametrize("count", [45, 901])
+async def test_a_search_of_many_leading_negations_is_answered(cards, simcord_env, channel, alice, caplog, count):
+    result = await alice.slash(channel, "search", query="-" * count + "t:creature c:g pow>=4")
+    plain = await alice.slash(channel, "search", query=("-" if count % 2 else "") + "t:creature c:g pow>=4")
+
+    def shown(answer) -> tuple:
+        return answer.response.content, [embed.title for embed in answer.response.embeds]
+
+    assert shown(result) == shown(plain) and "Something went wrong" not in result.response.content
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+async def test_a_search_nested_too_deep_gets_one_sentence_and_no_traceback(cards, simcord_env, channel, alice, caplog):
+    result = await alice.slash(channel, "search", query='name:/"/ ' + "a (" * 40 + "b" + ")" * 40)
+
+    text = result.response.content
+    assert text.startswith("That search nests") and "Something went wrong" not in text
+    assert not [r for r in caplog.records if r.levelname == "ERROR" or r.exc_info]

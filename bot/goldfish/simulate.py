@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from bot.goldfish import policy
 from bot.goldfish.engine import Game
 from bot.goldfish.model import Action, Deck, IllegalAction
+from bot.text import plural
 
 log = logging.getLogger(__name__)
 
@@ -290,7 +291,7 @@ class Report:
         if self.lost:
             text += f"; you lost {self.lost:.1%} (an empty library or no life left)"
         if self.errors:
-            text += f"; {self.errors:,} game(s) could not be played to the end and are left out"
+            text += f"; {plural(self.errors, 'game')} could not be played to the end and are left out"
         return text + "."
 
 

@@ -17,7 +17,7 @@ from bot.goldfish import Action, Game, IllegalAction, preset_decks
 from bot.goldfish.display import DisplayStore
 from bot.goldfish.service import GameService, game_of, is_loadable
 from bot.goldfish.store import GameStore
-from bot.text import escape, one_line
+from bot.text import escape, one_line, plural
 from cogs._ui import Paginator, reply
 from cogs.goldfish._actions import PendingStart, TableActions
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
@@ -225,7 +225,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         option = next((o for o in mine if o.ability_index == index), None)
         if option is None:
             raise IllegalAction(
-                f"{escape(mine[0].name)} has {len(mine)} cycling abilit{'y' if len(mine) == 1 else 'ies'}."
+                f"{escape(mine[0].name)} has {plural(len(mine), 'cycling ability', 'cycling abilities')}."
             )
         lands = lands_named(game, tap)
         chosen = x is not None or pay is not None or sacrifice is not None
@@ -360,7 +360,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             return
         chosen = cards_named(game, bottom)
         if len(chosen) != game.bottom_count():
-            raise IllegalAction(f"Put exactly {game.bottom_count()} card(s) on the bottom; you named {len(chosen)}.")
+            raise IllegalAction(
+                f"Put exactly {plural(game.bottom_count(), 'card')} on the bottom; you named {len(chosen)}."
+            )
         await self.run(interaction, Action("keep", bottom=chosen), seen=None, edit=False)
 
     # ------------------------------------------------------------ looking at the game
@@ -381,8 +383,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     @command(goldfish, "log")
     async def log_command(self, interaction: discord.Interaction) -> None:
         """The whole game log, page by page (only you see it)."""
-        game = game_of(await self.service.peek(interaction.channel_id))
-        await Paginator(log_pages(game), interaction.user.id).send(interaction, ephemeral=True)
+        record = await self.service.peek(interaction.channel_id)
+        pages = log_pages(game_of(record), shared=record.shared)
+        await Paginator(pages, interaction.user.id).send(interaction, ephemeral=True)
 
     @command(goldfish, "end")
     async def end(self, interaction: discord.Interaction) -> None:

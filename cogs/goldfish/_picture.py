@@ -26,7 +26,7 @@ from bot.goldfish.service import is_loadable
 from bot.goldfish.store import StoredGame
 from bot.goldfish.tableview import TableView, table_view
 from bot.storage import StorageUnavailable
-from bot.text import clip
+from bot.text import clip, plural
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def alt_text(view: TableView) -> str:
     hand = ", ".join(card.title for card in view.hand) or "empty"
     text = (
         f"Goldfish table, turn {view.turn}, {view.phase_label.lower()}. You {view.life}, opponent "
-        f"{view.opponent_life}. {lands} land(s), {tapped} tapped" + (f"; {others}" if others else "") + ". "
+        f"{view.opponent_life}. {plural(lands, 'land')}, {tapped} tapped" + (f"; {others}" if others else "") + ". "
         f"Library {view.library_count}, graveyard {view.graveyard_count}. Hand: {hand}."
     )
     return clip(text, ALT_TEXT)

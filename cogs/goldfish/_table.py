@@ -18,6 +18,7 @@ from bot.errors import UserFacingError
 from bot.goldfish import IllegalAction
 from bot.goldfish.service import TABLE_COPIES, GameService, is_loadable
 from bot.goldfish.store import StoredGame
+from bot.text import plural
 from cogs._ui import NO_MENTIONS, reply
 from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import game_embed, game_view
@@ -159,8 +160,8 @@ class Tables:
         cycled = game.stats.get("cards_cycled", 0)
         await reply(
             interaction,
-            f"Goldfish game ended by {interaction.user.mention} after {game.turn} turn(s): "
-            f"{cycled} card(s) cycled, opponent at {game.opponent_life} life.",
+            f"Goldfish game ended by {interaction.user.mention} after {plural(game.turn, 'turn')}: "
+            f"{plural(cycled, 'card')} cycled, opponent at {game.opponent_life} life.",
         )
         if game.phase != "over":  # a game that ended by itself was reviewed then
             await self.game_over(record, tables[-1] if tables else None)

@@ -51,6 +51,7 @@ INLINE_RESULTS = 5
 MAX_SEARCH = 6000  # Discord's own limit: a longer search is still answered, with the reason it is refused
 AUTOCOMPLETE_SECONDS = 2.0
 SET_CODE = re.compile(r"[a-z0-9]{2,6}")
+HELD_BACK = "\N{HOURGLASS WITH FLOWING SAND}"
 KIND_CHOICES = [app_commands.Choice(name=kind.label, value=kind.value) for kind in KINDS.values()]
 
 
@@ -61,6 +62,7 @@ class Cards(commands.Cog, name=COG_NAME):
         self.bot = bot
         self.inline_cooldown = commands.CooldownMapping.from_cooldown(3, 30, commands.BucketType.channel)
         self.clock = time.monotonic
+        self.told_until: dict[int, float] = {}  # channel → end of the cooldown already explained there
 
     @property
     def client(self) -> ScryfallClient:
@@ -231,8 +233,9 @@ class Cards(commands.Cog, name=COG_NAME):
             return
         now = self.clock()
         bucket = self.inline_cooldown.get_bucket(message, now)
-        if bucket is not None and bucket.update_rate_limit(now):
+        if bucket is not None and (retry_after := bucket.update_rate_limit(now)):
             log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
+            await self.held_back(message, retry_after, now)
             return
         lookups = (self.inline_answer(reference) for reference in references)
         results = await asyncio.gather(*lookups, return_exceptions=True)
@@ -261,6 +264,26 @@ class Cards(commands.Cog, name=COG_NAME):
             )
         except discord.HTTPException:
             log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
+
+    async def held_back(self, message: discord.Message, retry_after: float, now: float) -> None:
+        """Never silent: a lookup held back by the cooldown gets ⏳ (once: each message is seen once). Where the bot
+        may not react, one short reply says so, once per cooldown in the channel."""
+        try:
+            await message.add_reaction(HELD_BACK)
+            return
+        except discord.HTTPException as error:
+            log.info("Could not react to a held-back lookup in channel %s (%s)", message.channel.id, error.status)
+        if self.told_until.get(message.channel.id, 0.0) > now:
+            return
+        self.told_until[message.channel.id] = now + retry_after
+        try:
+            await message.reply(
+                f"{HELD_BACK} Card lookups here are paused for {retry_after:.0f} s (three every 30 s).",
+                mention_author=False,
+                allowed_mentions=NO_MENTIONS,
+            )
+        except discord.HTTPException:
+            log.warning("Could not say that inline lookups in channel %s are paused", message.channel.id)
 
     async def inline_answer(self, reference: CardReference) -> discord.Embed:
         """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""

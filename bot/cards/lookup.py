@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from bot.carddb import CardDataUnavailable, CardRecord, NeedsScryfall, SearchPage
 from bot.carddb.nicknames import resolve_nickname
 from bot.cards.query import KINDS, cycling_query
-from bot.scryfall import AmbiguousCard, CardNotFound
+from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
 
 if TYPE_CHECKING:
     from bot.carddb import CardData
@@ -203,6 +203,35 @@ class CardSource:
             except CardDataUnavailable:
                 pass
         return (await self.client.autocomplete(prefix))[:limit]
+
+    async def set_exists(self, set_code: str) -> bool | None:
+        """Whether Scryfall knows a set with this code (its ``/sets/:code``); None when it couldn't say."""
+        try:
+            await self.client.get_uri(f"{self.client.base_url}/sets/{set_code.lower()}")
+        except CardNotFound:
+            return False
+        except ScryfallError as error:
+            log.info("Could not check set %s: %s", set_code, type(error).__name__)
+            return None
+        return True
+
+    async def printings(self, card: dict[str, Any]) -> list[tuple[str, str]]:
+        """The sets ``card`` was printed in, newest first, as ``(code, name)``: the local copy holds one printing
+        per card, so this is the API's prints search (its first page, one request, within the shared budget).
+        Empty when the API can't answer."""
+        uri = card.get("prints_search_uri")
+        if not uri:
+            oracle = card.get("oracle_id")
+            if not oracle:
+                return []
+            uri = f"{self.client.base_url}/cards/search?order=released&q=oracleid%3A{oracle}&unique=prints"
+        try:
+            answer = await self.client.get_uri(uri)
+        except ScryfallError as error:
+            log.info("Could not list the printings of a card: %s", type(error).__name__)
+            return []
+        sets = {str(c.get("set") or ""): str(c.get("set_name") or "") for c in answer.data.get("data") or []}
+        return [(code, name or code.upper()) for code, name in sets.items() if code]
 
     async def rulings(self, card: dict[str, Any]) -> list[dict[str, Any]]:
         """Scryfall's rulings of ``card``: from the local copy's rulings file; the API is asked only when the

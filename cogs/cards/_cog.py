@@ -15,14 +15,17 @@ from discord.ext import commands
 
 from bot import limits
 from bot.carddb import QueryError, SearchPage
+from bot.carddb.names import normalise
+from bot.carddb.nicknames import resolve_nickname
+from bot.carddb.query import warning_sentence
 from bot.cards import render
 from bot.cards.inline import CardReference, find_references
 from bot.cards.lookup import CardAnswer, CardSource, origin_text
-from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, cycling_query
+from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, check_syntax, cycling_query
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
-from bot.text import clip, escape, one_line
+from bot.text import clip, escape, one_line, plural
 from cogs._pagers import Pagers
-from cogs._ui import NO_MENTIONS
+from cogs._ui import NO_MENTIONS, defer_public, reply_private
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_buttons
 from cogs.cards._pages import COG_NAME, PageButton, send_pages
 from cogs.cards._render import (
@@ -130,38 +133,68 @@ class Cards(commands.Cog, name=COG_NAME):
         if not name:
             await interaction.response.send_message("Give a card name.", ephemeral=True)
             return
-        await interaction.response.defer(thinking=True)
+        # The card helps the table, so the answer is public; a miss, a picker or a failure is the asker's alone.
+        await defer_public(interaction)
         try:
             answer = await self.source.named(name, set_code=set_code)
         except AmbiguousCard as error:
             candidates = error.candidates or await self.suggestions(name)
             if not candidates:
-                await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
+                await reply_private(interaction, failure_text(error))
                 return
             picker = CandidatePicker(self, interaction.user.id, candidates, set_code)
-            picker.message = await interaction.followup.send(
-                f"“{echo(name)}” matches several cards. Pick one:", view=picker, allowed_mentions=NO_MENTIONS, wait=True
-            )
+            await reply_private(interaction, f"“{echo(name)}” matches several cards. Pick one:", view=picker)
             return
         except CardNotFound as error:
-            message = await self.miss_message(name, set_code, error)
-            await interaction.followup.send(message, allowed_mentions=NO_MENTIONS)
+            await reply_private(interaction, await self.miss_message(name, set_code, error))
             return
         except ScryfallError as error:
-            await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
+            await reply_private(interaction, failure_text(error))
             return
         await interaction.followup.send(allowed_mentions=NO_MENTIONS, **self.card_message(answer))
 
     async def miss_message(self, name: str, set_code: str | None, error: ScryfallError) -> str:
-        where = f" in set {set_code.upper()}" if set_code else ""
-        if error.type == "local":
-            lines = [f"No card named “{echo(name)}”{where}."]
+        """What a miss says, consistently: a set that does not exist says so; a card that is not in the set asked
+        for lists the sets it is in; a nickname whose card the local copy lacks says which card it stands for;
+        the suggestions never repeat what was typed."""
+        lines: list[str] = []
+        if set_code:
+            lines.append(await self.set_miss(name, set_code))
         else:
-            lines = [f"No card named “{echo(name)}”{where}. Scryfall says: {error}"]
-        suggestions = await self.suggestions(name)
-        if suggestions:
-            lines.append("Did you mean: " + ", ".join(echo(s) for s in suggestions[:10]) + "?")
+            nickname = resolve_nickname(name)
+            if nickname is not None and normalise(nickname) != normalise(name):
+                lines.append(
+                    f"“{echo(name)}” is what players call **{escape(nickname)}**, which the local card data doesn't "
+                    "hold yet."
+                )
+            elif error.type == "local":
+                lines.append(f"No card is called “{echo(name)}”.")
+            else:
+                lines.append(f"No card is called “{echo(name)}”. Scryfall says: {error}")
+        typed = normalise(name)
+        suggestions = [s for s in await self.suggestions(name) if normalise(s) != typed]
+        if suggestions and not lines[0].startswith("**"):
+            lines.append("Did you mean " + ", ".join(f"**{echo(s)}**" for s in suggestions[:5]) + "?")
         return clip("\n".join(lines), limits.MESSAGE_CONTENT)
+
+    async def set_miss(self, name: str, set_code: str) -> str:
+        """Why ``name`` wasn't found in set ``set_code``: no such set, or the sets the card is in."""
+        code = escape(set_code.upper())
+        exists = await self.source.set_exists(set_code)
+        if exists is False:
+            return f"There is no set with the code {code}. Set codes are 2–6 letters or digits, like MH2 or AKH."
+        try:
+            card = (await self.source.named(name)).card
+        except ScryfallError:
+            card = None
+        if card is None:
+            return f"No card is called “{echo(name)}” in {code}."
+        sets = await self.source.printings(card)
+        if not sets:
+            return f"**{escape(card.get('name'))}** has no printing in {code}."
+        shown = ", ".join(f"{escape(set_name)} ({escape(code_.upper())})" for code_, set_name in sets[:10])
+        more = f" and {plural(len(sets) - 10, 'more set')}" if len(sets) > 10 else ""
+        return f"**{escape(card.get('name'))}** isn't in {code}. It was printed in: {shown}{more}."
 
     # ---------------------------------------------------------- /cycling
 
@@ -201,22 +234,26 @@ class Cards(commands.Cog, name=COG_NAME):
     @app_commands.describe(query='Scryfall search syntax, e.g. t:creature c:g pow>=3 or o:"draw a card" mv<=2')
     async def search(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, MAX_SEARCH]) -> None:
         """Search cards in Scryfall's syntax, answered from the local copy of Scryfall's card data."""
-        await interaction.response.defer(thinking=True)
         query = " ".join(query.split())
+        try:
+            if self.source.card_data is not None and self.source.card_data.loaded:
+                check_syntax(query)  # a syntax error is the asker's alone, told at once
+        except QueryError as error:
+            await reply_private(interaction, query_error_text(error))
+            return
+        await defer_public(interaction)
         try:
             found = await self.source.search(query, page_size=RESULTS_PER_PAGE)
         except (QueryError, ScryfallError) as error:
-            await interaction.followup.send(search_failure_text(error), allowed_mentions=NO_MENTIONS)
+            await reply_private(interaction, search_failure_text(error))
             return
         if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
             pages = SearchSource(self.source, echo(query, 200), query, found, title="Search", line=result_line)
             await send_pages(interaction, self.pagers, pages)
             return
         if found.total == 0:
-            lines = ["No cards match that search.", *(f"• {escape(w)}" for w in found.warnings)]
-            await interaction.followup.send(
-                clip("\n".join(lines), limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS
-            )
+            note = warning_sentence(found.warnings) if found.warnings else ""
+            await reply_private(interaction, clip(f"No cards match that search. {escape(note)}".strip(), 2000))
             return
         await interaction.followup.send(
             allowed_mentions=NO_MENTIONS, **search_message(self.source, query, found, interaction.user.id)

@@ -15,7 +15,7 @@ from bot.cards.lookup import CardList, CardSource, as_card
 from bot.errors import UserFacingError
 from bot.scryfall import ScryfallError
 from bot.text import one_line
-from cogs._ui import GuardedView, guarded, reply
+from cogs._ui import NO_MENTIONS, GuardedView, guarded, reply
 from cogs.cards._pages import ListSource, send_pages
 from cogs.cards._render import (
     RESULTS_PER_PAGE,
@@ -125,7 +125,11 @@ class CandidatePicker(GuardedView):
             await reply(interaction, failure_text(error), ephemeral=True)
             return
         self.stop()
-        await interaction.edit_original_response(content=None, **self.cog.card_message(answer))
+        # The question was the asker's; the card they picked helps the table, so it is posted for everyone.
+        await interaction.edit_original_response(
+            content=f"Picked **{echo(answer.card.get('name') or name)}**.", view=None
+        )
+        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **self.cog.card_message(answer))
 
 
 class SearchSource:

@@ -14,6 +14,7 @@ import discord
 
 from bot import limits
 from bot.carddb import CardRecord, QueryError, SearchPage
+from bot.carddb.query import warning_sentence
 from bot.cards import render
 from bot.cards.lookup import CardSource, origin_text
 from bot.errors import UserFacingError
@@ -54,7 +55,7 @@ def search_embed(query: str, found: SearchPage, origin: str, note: str = "") -> 
         description=clip("\n".join(lines), limits.EMBED_DESCRIPTION) or "No more results.",
         colour=CARD_COLOUR,
     )
-    notes = list(found.warnings)
+    notes = [warning_sentence(found.warnings)] if found.warnings else []
     if found.total > BROAD and found.page == 0:
         notes.append(f"That's a broad search ({found.total:,} cards): here are the first pages; add terms to narrow it")
     if note:
@@ -166,8 +167,8 @@ def search_failure_text(error: Exception, nothing: str = "No cards match that se
     if isinstance(error, QueryError):
         return query_error_text(error)
     if isinstance(error, CardNotFound):
-        message = "\n".join([nothing, *(f"• {escape(warning)}" for warning in error.warnings)])
-        return clip(message, limits.MESSAGE_CONTENT)
+        note = warning_sentence([str(w) for w in error.warnings]) if error.warnings else ""
+        return clip(f"{nothing} {escape(note)}".strip(), limits.MESSAGE_CONTENT)
     if isinstance(error, BadQuery):
         return clip(f"Scryfall could not read that search: {error}", limits.MESSAGE_CONTENT)
     if isinstance(error, ScryfallError):

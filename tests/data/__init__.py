@@ -23,3 +23,7 @@ GOLDFISH_SAVE_V3 = DATA / "goldfish" / "save-format-3.json"
 # Scryfall's /symbology list (75 card symbols) and each symbol's SVG, named as svgs.scryfall.io names them.
 SYMBOLOGY = DATA / "scryfall" / "symbology.json"
 CARD_SYMBOLS = DATA / "scryfall" / "card-symbols"
+
+# Real Scryfall card objects of both kinds: cards that exist only online (Astral, Sega, an Alchemy rebalance) and
+# paper cards (one in an online-only printing).
+DIGITAL_AND_PAPER_CARDS = DATA / "scryfall" / "digital-and-paper.jsonl"

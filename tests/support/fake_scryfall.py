@@ -104,6 +104,20 @@ def _constructed(card_id: str, name: str, set_code: str, number: str, **fields: 
     return card
 
 
+# Real card objects of cards that exist only online (Astral, Sega) and of a paper card's online printing, so
+# lookups meet both kinds (tests/data/scryfall/digital-and-paper.jsonl; Lightning Bolt and Llanowar Elves from
+# the same file are left out: the sample's cycling cards are what the other tests count).
+DIGITAL_AND_PAPER = ("Academy Manufactor", "Aswan Jaguar", "Lydari Elephant", "A-Cauldron Familiar")
+
+
+def digital_and_paper() -> list[dict[str, Any]]:
+    from tests.data import DIGITAL_AND_PAPER_CARDS
+
+    with open(DIGITAL_AND_PAPER_CARDS, encoding="utf-8") as lines:
+        cards = [json.loads(line) for line in lines if line.strip()]
+    return [card for card in cards if card["name"] in DIGITAL_AND_PAPER]
+
+
 CONSTRUCTED_CARDS: list[dict[str, Any]] = [
     # A transforming double-faced card: faces carry image_uris, the card has none at top level.
     _constructed(
@@ -366,6 +380,8 @@ def term_predicate(key: str, op: str, value: str) -> Predicate:
         return lambda card: low in card_keywords(card)
     if key in ("s", "set", "e", "edition"):
         return lambda card: card.get("set", "").lower() == low
+    if key == "oracleid":  # what a card's prints_search_uri asks
+        return lambda card: (card.get("oracle_id") or "").lower() == low
     if key in ("cmc", "mv", "manavalue"):
         try:
             number = float(value)
@@ -582,6 +598,8 @@ class FakeScryfall(ThreadedHTTPFake):
             with open(cards_path, encoding="utf-8") as lines:
                 cards = [json.loads(line) for line in lines if line.strip()]
         cards.extend(json.loads(json.dumps(card)) for card in CONSTRUCTED_CARDS)
+        if cards_path is not None:
+            cards.extend(digital_and_paper())
         self.cards = cards
         self.by_id = {card["id"]: card for card in cards}
         # The bulk file holds the same cards as the API (plus the bulk fixtures' own layouts).
@@ -590,6 +608,8 @@ class FakeScryfall(ThreadedHTTPFake):
         self.bulk.cards.extend(
             json.loads(json.dumps(card)) for card in CONSTRUCTED_CARDS if card["name"] not in bulk_names
         )
+        if cards_path is not None:
+            self.bulk.cards.extend(digital_and_paper())
         self.api_refused: int | None = None
         self.enforce_limits = enforce_limits
         self.limit_retry_after = limit_retry_after
@@ -800,12 +820,35 @@ class FakeScryfall(ThreadedHTTPFake):
                 rulings = CONSTRUCTED_RULINGS.get(card["id"], [])
                 return 200, {"object": "list", "has_more": False, "data": rulings}, {}
             return 200, card, {}
+        if match := re.fullmatch(r"/sets/([^/]+)", path):
+            return self._set(match[1])
         if match := re.fullmatch(r"/cards/([a-z0-9]+)/([^/]+)", path):
             found = [c for c in self.cards if c["set"] == match[1].lower() and c["collector_number"] == match[2]]
             if found:
                 return 200, found[0], {}
             return 404, error_object(404, "not_found", "No card found with the given set and number."), {}
         return 404, error_object(404, "not_found", "The requested endpoint or object was not found."), {}
+
+    def _set(self, code: str) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """A set object for a code some card is printed in (Scryfall answers a set's code or its id)."""
+        printed = [card for card in self.cards if card.get("set") == code.lower()]
+        if not printed:
+            return 404, error_object(404, "not_found", "No Magic set found for the given ID or code."), {}
+        card = printed[0]
+        return (
+            200,
+            {
+                "object": "set",
+                "id": card.get("set_id") or "00000000-0000-4000-8000-000000000000",
+                "code": card["set"],
+                "name": card.get("set_name") or card["set"].upper(),
+                "set_type": card.get("set_type") or "expansion",
+                "card_count": len(printed),
+                "digital": bool(card.get("digital")),
+                "search_uri": f"{SCRYFALL}/cards/search?order=set&q=e%3A{card['set']}&unique=prints",
+            },
+            {},
+        )
 
     @staticmethod
     def _newest(cards: Iterable[dict[str, Any]]) -> dict[str, Any]:

@@ -177,6 +177,11 @@ class CardData:
 
         return await self._read(read)
 
+    def derived_now(self, key: str) -> object | None:
+        """What ``derived(key, …)`` made of the loaded copy, if it is made already (never waits)."""
+        store = self._store
+        return store.derived.get(key) if store is not None else None
+
     async def derived(self, key: str, build: Callable[[CardStore], T]) -> T:
         """What ``build`` makes of the loaded copy (an index of its names…), made once per copy in a read
         thread and made again after a refresh swaps the copy."""

@@ -222,6 +222,14 @@ class CardStore:
             .fetchall()
         )
 
+    def name_entries(self) -> list[tuple[int, str, int, list[str]]]:
+        """Every real card for a name matcher: (rowid, name, whether it is digital only, its games), and
+        ``name_rows`` for the names each answers to."""
+        rows = self._db().execute(
+            "SELECT rowid, name, digital_only, games FROM cards WHERE extra IS NULL ORDER BY rowid"
+        )
+        return [(rowid, name, digital_only, json.loads(games)) for rowid, name, digital_only, games in rows]
+
     def records(self, rowids: Sequence[int]) -> list[CardRecord]:
         return self._records(rowids)
 

@@ -22,6 +22,7 @@ from bot.cards import render
 from bot.cards.inline import CardReference, find_references
 from bot.cards.lookup import CardAnswer, CardSource, origin_text
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, check_syntax, cycling_query
+from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
 from bot.text import clip, escape, one_line, plural
 from cogs._pagers import Pagers
@@ -54,8 +55,20 @@ INLINE_RESULTS = 5
 MAX_SEARCH = 6000  # Discord's own limit: a longer search is still answered, with the reason it is refused
 AUTOCOMPLETE_SECONDS = 2.0
 SET_CODE = re.compile(r"[a-z0-9]{2,6}")
+# A search that is only words (no key:value, quotes, brackets or comparisons) may be a card's name being typed.
+NAME_LIKE = re.compile(r"[^:\"'()<>=!/-][^:\"()<>=!/]*")
 HELD_BACK = "\N{HOURGLASS WITH FLOWING SAND}"
 KIND_CHOICES = [app_commands.Choice(name=kind.label, value=kind.value) for kind in KINDS.values()]
+
+
+def card_choices(entries: list[Entry], value=lambda name: name) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices of card entries: the label (a digital-only card says so), the exact name as value."""
+    choices: dict[str, app_commands.Choice[str]] = {}
+    for entry in entries:
+        sent = value(entry.value)
+        if len(sent) <= limits.CHOICE_VALUE and sent not in choices:
+            choices[sent] = app_commands.Choice(name=one_line(entry.name, limits.CHOICE_NAME), value=sent)
+    return list(choices.values())[: limits.AUTOCOMPLETE_CHOICES]
 
 
 class Cards(commands.Cog, name=COG_NAME):
@@ -97,20 +110,24 @@ class Cards(commands.Cog, name=COG_NAME):
         embed = to_embed(render.render_card(card, stale=answer.stale, origin=answer.origin))
         return {"embed": embed, "view": view if view is not None else discord.utils.MISSING}
 
-    async def suggestions(self, name: str) -> list[str]:
+    async def choices(self, typed: str) -> list[Entry]:
+        """Card names for what has been typed, the way autocomplete offers them (the name matcher; never refused
+        for being busy: before the matcher is built, names by prefix)."""
         try:
             async with asyncio.timeout(AUTOCOMPLETE_SECONDS):
-                return await self.source.autocomplete(name)
+                return await self.source.complete(typed)
         except TimeoutError:
             return []
+
+    async def suggestions(self, name: str) -> list[str]:
+        return [entry.value for entry in await self.choices(name)]
 
     # ---------------------------------------------------------- /card
 
     async def card_name_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
         current = " ".join(current.split())[:MAX_NAME]
-        names = await self.suggestions(current)  # errors and slowness give no choices: nothing else fits
-        choices = dict.fromkeys(one_line(name, limits.CHOICE_VALUE) for name in names)
-        return [app_commands.Choice(name=name, value=name) for name in choices][: limits.AUTOCOMPLETE_CHOICES]
+        entries = await self.choices(current)  # errors and slowness give no choices: nothing else fits
+        return card_choices(entries)
 
     @app_commands.command(name="card")
     @app_commands.rename(set_code="set")
@@ -230,8 +247,23 @@ class Cards(commands.Cog, name=COG_NAME):
 
     # ---------------------------------------------------------- /search
 
+    async def search_query_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The search as typed first; when it is only words, the cards whose names they match, as exact-name
+        searches (``!"Krosan Tusker"``), found the way /card finds names."""
+        typed = " ".join(current.split())
+        if not typed:
+            return []
+        first = [app_commands.Choice(name=one_line(f"Search: {typed}"), value=typed)] if len(typed) <= 100 else []
+        if not NAME_LIKE.fullmatch(typed):
+            return first
+        exact = card_choices(await self.choices(typed), value=lambda name: f'!"{name}"')
+        return (first + exact)[: limits.AUTOCOMPLETE_CHOICES]
+
     @app_commands.command(name="search")
     @app_commands.describe(query='Scryfall search syntax, e.g. t:creature c:g pow>=3 or o:"draw a card" mv<=2')
+    @app_commands.autocomplete(query=search_query_autocomplete)
     async def search(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, MAX_SEARCH]) -> None:
         """Search cards in Scryfall's syntax, answered from the local copy of Scryfall's card data."""
         query = " ".join(query.split())

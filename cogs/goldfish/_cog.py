@@ -33,6 +33,7 @@ from cogs.goldfish._inputs import (
     custom_deck,
     hand_card,
     lands_named,
+    matching,
     parse_card_value,
     permanent_named,
     preset,
@@ -170,12 +171,8 @@ class Goldfish(Coaching, TableActions, commands.Cog):
 
     @start.autocomplete("deck")
     async def deck_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        current = current.lower()
-        return [
-            app_commands.Choice(name=one_line(f"{key} — {deck.name}"), value=key)
-            for key, deck in sorted(preset_decks().items())
-            if current in key or current in deck.name.lower()
-        ]
+        offered = [(f"{key} — {deck.name}", key) for key, deck in sorted(preset_decks().items())]
+        return [app_commands.Choice(name=one_line(label), value=key) for label, key in matching(offered, current)]
 
     # ------------------------------------------------------------ play commands
 
@@ -260,11 +257,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             candidates = game.search_candidates(parsed[0], parsed[1] or 0)
         except IllegalAction:
             return []
-        current = current.casefold()
         choices = [
-            app_commands.Choice(name=one_line(c.name), value=str(c.iid))
-            for c in candidates
-            if current in c.name.casefold()
+            app_commands.Choice(name=one_line(label), value=value)
+            for label, value in matching([(c.name, str(c.iid)) for c in candidates], current)
         ]
         return [
             *choices[: limits.AUTOCOMPLETE_CHOICES - 1],

@@ -147,9 +147,13 @@ async def test_slash_cycle_with_autocomplete_and_find(simcord_env, channel, alic
 
     choices = await alice.autocomplete(channel, "goldfish cycle", "card", "ent")
     ent = next(c for c in choices if c["name"].startswith("Generous Ent"))
+    # Card options forgive typos and word order the way /card does.
+    assert (await alice.autocomplete(channel, "goldfish cycle", "card", "generus"))[0]["value"] == ent["value"]
+    assert (await alice.autocomplete(channel, "goldfish cycle", "card", "ent generous"))[0]["value"] == ent["value"]
     finds = await alice.autocomplete(channel, "goldfish cycle", "find", "", card=ent["value"])
     assert finds[-1]["name"] == "Find nothing"
     forest = next(c for c in finds if c["name"] == "Forest")
+    assert (await alice.autocomplete(channel, "goldfish cycle", "find", "forst", card=ent["value"]))[0] == forest
 
     result = await alice.slash(channel, "goldfish cycle", card=ent["value"], find=forest["value"])
 

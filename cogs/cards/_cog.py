@@ -24,9 +24,10 @@ from bot.cards.lookup import CardAnswer, CardSource, origin_text
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, check_syntax, cycling_query
 from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
+from bot.symbols import SymbolText
 from bot.text import clip, escape, one_line, plural
 from cogs._pagers import Pagers
-from cogs._ui import NO_MENTIONS, defer_public, reply_private
+from cogs._ui import NO_MENTIONS, defer_public, reply_private, symbols_of, with_symbols
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_buttons
 from cogs.cards._pages import COG_NAME, PageButton, send_pages
 from cogs.cards._render import (
@@ -91,6 +92,11 @@ class Cards(commands.Cog, name=COG_NAME):
         return self.bot.card_source
 
     @property
+    def symbols(self) -> SymbolText:
+        """How mana symbols show now: the application's emoji once uploaded, else ``{2}{G}``."""
+        return symbols_of(self.bot)
+
+    @property
     def pagers(self) -> Pagers:
         """The bot's pagers: the bot owns them, so a button finds its pages without asking for this cog."""
         return self.bot.pagers
@@ -107,7 +113,7 @@ class Cards(commands.Cog, name=COG_NAME):
         """``embed`` and ``view`` keyword arguments for a full card answer."""
         card = answer.card
         view = card_buttons(card)
-        embed = to_embed(render.render_card(card, stale=answer.stale, origin=answer.origin))
+        embed = with_symbols(to_embed(render.render_card(card, stale=answer.stale, origin=answer.origin)), self.symbols)
         return {"embed": embed, "view": view if view is not None else discord.utils.MISSING}
 
     async def choices(self, typed: str) -> list[Entry]:
@@ -243,7 +249,8 @@ class Cards(commands.Cog, name=COG_NAME):
             text = search_failure_text(error, f"No cards with {label} match that search.")
             await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
             return
-        await send_pages(interaction, self.pagers, SearchSource(self.source, heading, full_query, found))
+        pages = SearchSource(self.source, heading, full_query, found, symbols=self.symbols)
+        await send_pages(interaction, self.pagers, pages)
 
     # ---------------------------------------------------------- /search
 
@@ -280,7 +287,9 @@ class Cards(commands.Cog, name=COG_NAME):
             await reply_private(interaction, search_failure_text(error))
             return
         if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
-            pages = SearchSource(self.source, echo(query, 200), query, found, title="Search", line=result_line)
+            pages = SearchSource(
+                self.source, echo(query, 200), query, found, title="Search", line=result_line, symbols=self.symbols
+            )
             await send_pages(interaction, self.pagers, pages)
             return
         if found.total == 0:
@@ -288,7 +297,8 @@ class Cards(commands.Cog, name=COG_NAME):
             await reply_private(interaction, clip(f"No cards match that search. {escape(note)}".strip(), 2000))
             return
         await interaction.followup.send(
-            allowed_mentions=NO_MENTIONS, **search_message(self.source, query, found, interaction.user.id)
+            allowed_mentions=NO_MENTIONS,
+            **search_message(self.source, query, found, interaction.user.id, symbols=self.symbols),
         )
 
     # ---------------------------------------------------------- inline [[card]]
@@ -358,22 +368,26 @@ class Cards(commands.Cog, name=COG_NAME):
         """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""
         if reference.mode != "search":
             answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
-            return reference_embed(reference.mode, answer)
+            return with_symbols(reference_embed(reference.mode, answer), self.symbols)
         found = await self.source.search(reference.name, page_size=INLINE_RESULTS)
         if isinstance(found, SearchPage):
             if not found.total:
                 raise CardNotFound("No cards match that search.", status=404, code="not_found", type="local")
-            return search_embed(reference.name, found, origin_text("local", self.source.data_date()))
+            embed = search_embed(reference.name, found, origin_text("local", self.source.data_date()))
+            return with_symbols(embed, self.symbols)
         lines = [result_line(card) for card in found.cards[:INLINE_RESULTS]]
-        return results_embed(
-            f"Search: {echo(reference.name, 200)}",
-            reference.name,
-            lines,
-            found.total,
-            0,
-            page_count(found.total),
-            found.warnings,
-            found.origin,
+        return with_symbols(
+            results_embed(
+                f"Search: {echo(reference.name, 200)}",
+                reference.name,
+                lines,
+                found.total,
+                0,
+                page_count(found.total),
+                found.warnings,
+                found.origin,
+            ),
+            self.symbols,
         )
 
     async def inline_miss(self, reference: CardReference, error: ScryfallError) -> str:

@@ -37,7 +37,7 @@ from bot.goldfish.review import (
 from bot.goldfish.service import game_of
 from bot.goldfish.store import StoredGame
 from bot.text import clip, escape, plural
-from cogs._ui import NO_MENTIONS, reply
+from cogs._ui import NO_MENTIONS, reply, symbols_of, with_symbols
 from cogs.goldfish._render import game_embed, game_view
 from cogs.goldfish._simulate import simulation_pool
 
@@ -220,7 +220,7 @@ class CoachCommands:
         except IllegalAction as refusal:
             await reply(interaction, str(refusal))
             return
-        await reply(interaction, embed=hint_embed(game, advice))
+        await reply(interaction, embed=with_symbols(hint_embed(game, advice), symbols_of(self.bot)))
 
 
 def attach(group: app_commands.Group) -> None:
@@ -268,7 +268,7 @@ class Coaching:
         channel = self.bot.get_partial_messageable(record.channel_id)  # type: ignore[attr-defined]
         posted = False
         if message_id is not None and await self._still_this_game(record):
-            table = game_embed(record)
+            table = game_embed(record, symbols=symbols_of(self.bot))
             if len(table) + len(embed) <= limits.EMBED_TOTAL:
                 try:
                     # The controls are sent again: a finished game's table keeps New game and Replay, an ended one none.

@@ -18,7 +18,7 @@ from bot.goldfish.display import DisplayStore
 from bot.goldfish.service import GameService, game_of, is_loadable
 from bot.goldfish.store import GameStore
 from bot.text import escape, one_line, plural
-from cogs._ui import Paginator, reply
+from cogs._ui import Paginator, reply, symbols_of
 from cogs.goldfish._actions import PendingStart, TableActions
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
@@ -373,7 +373,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand, with each cycling cost and what it would search for (only you see it)."""
         game = game_of(await self.service.peek(interaction.channel_id))
-        await reply(interaction, embed=hand_embed(game), ephemeral=True)
+        await reply(interaction, embed=hand_embed(game, symbols_of(self.bot)), ephemeral=True)
 
     @command(goldfish, "log")
     async def log_command(self, interaction: discord.Interaction) -> None:

@@ -13,7 +13,9 @@ from bot.goldfish.model import CycleOption
 from bot.goldfish.stats import PlayerStats
 from bot.goldfish.store import StoredGame
 from bot.goldfish.table import cycle_label, hand_lines, log_lines, table_text
+from bot.symbols import PLAIN, SymbolText
 from bot.text import chunk_lines, clip, discord_time, escape, fit_lines, plural
+from cogs._ui import with_symbols
 from cogs.goldfish._components import GoldfishButton, GoldfishSelect
 from cogs.goldfish._drafts import draft_view, optional_payers
 from cogs.goldfish._inputs import FIND_NOTHING
@@ -21,7 +23,8 @@ from cogs.goldfish._inputs import FIND_NOTHING
 TEAL = discord.Colour.dark_teal()
 
 
-def game_embed(record: StoredGame, *, note: str | None = None) -> discord.Embed:
+def game_embed(record: StoredGame, *, note: str | None = None, symbols: SymbolText = PLAIN) -> discord.Embed:
+    """The table as an embed; costs and mana as ``symbols`` show them (the application's emoji once uploaded)."""
     text = table_text(
         record.game,
         owner_id=record.owner_id,
@@ -36,7 +39,7 @@ def game_embed(record: StoredGame, *, note: str | None = None) -> discord.Embed:
     for name, value, inline in text.fields:
         embed.add_field(name=name, value=value, inline=inline)
     embed.set_footer(text=text.footer)
-    return embed
+    return with_symbols(embed, symbols)
 
 
 def _option(label: str, value: str, description: str | None = None) -> discord.SelectOption:
@@ -180,7 +183,7 @@ def find_mode_note(option: CycleOption) -> str:
     return f"**{escape(option.name)}**: {escape(cycle_label(option))}. Choose what the search{what} finds."
 
 
-def hand_embed(game: Game) -> discord.Embed:
+def hand_embed(game: Game, symbols: SymbolText = PLAIN) -> discord.Embed:
     lines = hand_lines(game)
     if game.phase != "over":
         for option in game.cycle_options():
@@ -188,11 +191,12 @@ def hand_embed(game: Game) -> discord.Embed:
                 lines.append(
                     f"↳ {escape(option.name)}: {escape(cycle_label(option))} searches for {escape(option.search)}"
                 )
-    return discord.Embed(
+    embed = discord.Embed(
         title=f"Hand ({len(game.hand)}) · mana {game.available_mana() or 'none'}",
         description=fit_lines(lines, limits.EMBED_DESCRIPTION, empty="empty"),
         colour=TEAL,
     )
+    return with_symbols(embed, symbols)
 
 
 def zone_embed(game: Game, zone: str) -> discord.Embed:

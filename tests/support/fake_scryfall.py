@@ -42,7 +42,7 @@ PAGE_SIZE = 175
 AUTOCOMPLETE_SIZE = 20
 COLLECTION_MAX = 75
 SEARCH_PATHS = ("/cards/search", "/cards/named", "/cards/random", "/cards/collection")
-LIMITS = {"search": 2, "other": 10}
+LIMITS = {"search": 2, "other": 10, "cdn": 1000}  # svgs.scryfall.io is a CDN, not the API: no 10 a second
 WINDOW = 1.0
 BULK_PATH = re.compile(r"^/(bulk-data(/|$)|file/)")
 NO_MATCH = (
@@ -52,6 +52,8 @@ NO_MATCH = (
 
 
 def endpoint_class(path: str) -> str:
+    if path.startswith("/card-symbols/"):
+        return "cdn"
     return "search" if any(path == p or path.startswith(p + "/") for p in SEARCH_PATHS) else "other"
 
 
@@ -725,7 +727,7 @@ class FakeScryfall(ThreadedHTTPFake):
             details = "You have made too many requests. Please slow down."
             headers = {"Retry-After": f"{self.limit_retry_after:g}"}
             return 429, error_object(429, "rate_limited", details), headers
-        if self.api_refused is not None and not BULK_PATH.match(request.path):
+        if self.api_refused is not None and not BULK_PATH.match(request.path) and request.klass != "cdn":
             status = self.api_refused
             return status, error_object(status, "internal_error", "Scryfall is having trouble right now."), {}
         if rule is not None and rule.kind == "hang":
@@ -822,12 +824,32 @@ class FakeScryfall(ThreadedHTTPFake):
             return 200, card, {}
         if match := re.fullmatch(r"/sets/([^/]+)", path):
             return self._set(match[1])
+        if path == "/symbology":
+            return self._symbology()
+        if match := re.fullmatch(r"/card-symbols/([A-Za-z0-9]+)\.svg", path):
+            return self._card_symbol(match[1])
         if match := re.fullmatch(r"/cards/([a-z0-9]+)/([^/]+)", path):
             found = [c for c in self.cards if c["set"] == match[1].lower() and c["collector_number"] == match[2]]
             if found:
                 return 200, found[0], {}
             return 404, error_object(404, "not_found", "No card found with the given set and number."), {}
         return 404, error_object(404, "not_found", "The requested endpoint or object was not found."), {}
+
+    def _symbology(self) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """Scryfall's real /symbology list, its SVGs served here (svgs.scryfall.io is this server, in tests)."""
+        from tests.data import SYMBOLOGY
+
+        text = SYMBOLOGY.read_text(encoding="utf-8").replace("https://svgs.scryfall.io", self.base_url)
+        return 200, json.loads(text), {}
+
+    def _card_symbol(self, name: str) -> tuple[int, Any, dict[str, str]]:
+        """One card symbol's SVG, as svgs.scryfall.io serves it."""
+        from tests.data import CARD_SYMBOLS
+
+        path = CARD_SYMBOLS / f"{name}.svg"
+        if not path.is_file():
+            return 404, Fault(404, "text/html; charset=utf-8", b"<html><body>Not Found</body></html>"), {}
+        return 200, Fault(200, "image/svg+xml", path.read_bytes()), {}
 
     def _set(self, code: str) -> tuple[int, dict[str, Any], dict[str, str]]:
         """A set object for a code some card is printed in (Scryfall answers a set's code or its id)."""

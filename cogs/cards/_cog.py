@@ -240,14 +240,19 @@ class Cards(commands.Cog, name=COG_NAME):
         except QueryTooLong as error:
             await interaction.response.send_message(str(error), ephemeral=True)
             return
-        await interaction.response.defer(thinking=True)
+        try:
+            if query and self.source.card_data is not None and self.source.card_data.loaded:
+                check_syntax(query)  # the asker's alone, told at once
+        except QueryError as error:
+            await reply_private(interaction, query_error_text(error))
+            return
+        await defer_public(interaction)
         label = KINDS[kind_value].label
         heading = label + (f" · {echo(query, MAX_EXTRA_QUERY)}" if query and query.strip() else "")
         try:
             found = await self.source.cycling(kind_value, query)
         except (QueryError, ScryfallError) as error:
-            text = search_failure_text(error, f"No cards with {label} match that search.")
-            await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
+            await reply_private(interaction, search_failure_text(error, f"No cards with {label} match that search."))
             return
         pages = SearchSource(self.source, heading, full_query, found, symbols=self.symbols)
         await send_pages(interaction, self.pagers, pages)

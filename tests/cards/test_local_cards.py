@@ -317,3 +317,9 @@ async def test_a_digital_only_card_is_labelled_in_card(cards, channel, alice):
     result = await alice.slash(channel, "card", name="aswan")
     embed = result.response.embeds[0]
     assert embed.title.startswith("Aswan Jaguar") and embed.description.startswith("*Digital only (Astral)*")
+
+
+async def test_a_cycling_syntax_error_goes_only_to_the_asker_at_once(cards, channel, alice, bob):
+    result = await alice.slash(channel, "cycling", query='o:"draw a card')
+    assert result.ephemeral and "never closed" in result.response.content
+    assert channel.history(viewer=bob) == []

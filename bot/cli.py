@@ -1,4 +1,4 @@
-"""``python -m bot``: run the bot, or use its features offline from the terminal."""
+"""``cyclebot``: run the bot, or use its features offline from the terminal (no Discord token needed)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ EXIT_CONFIG = 2
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m bot",
+        prog="cyclebot",
         description=f"{BOT_NAME} {__version__}: a Discord bot for Magic: The Gathering players.",
         epilog="With no sub-command the bot starts (the same as 'run').",
     )

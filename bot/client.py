@@ -255,7 +255,7 @@ class CycleBot(commands.AutoShardedBot):
     @tasks.loop(seconds=HEARTBEAT_SECONDS)
     async def heartbeat(self) -> None:
         """Write a file while connected, so a container health check can tell a live bot from a stuck one; it
-        names this process's shards and their latency for ``python -m bot health``."""
+        names this process's shards and their latency for ``cyclebot health``."""
         if self.is_connected():
             record = json.dumps(self.heartbeat_record())
             await asyncio.to_thread(self.heartbeat_path.write_text, record)

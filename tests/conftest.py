@@ -14,6 +14,46 @@ from tests.support import simcord_discord
 simcord_discord.install()
 
 
+# Markers from what a test uses, for `make check`: the core alone, in under a minute.
+DISCORD_FIXTURES = {"simcord_env", "fake_discord", "spawn_bot", "start_bot"}
+POSTGRES_FIXTURES = {"postgres_server", "postgres_url", "own_server"}
+# Modules whose tests start processes (terminal commands, process pools) or download and import card data
+# each time: seconds a test, so `make check` leaves them to `make test`.
+SLOW_MODULES = {
+    "tests/carddb/test_cli.py",
+    "tests/carddb/test_refresh.py",
+    "tests/carddb/test_rulings.py",
+    "tests/carddb/test_service.py",
+    "tests/cards/test_cli.py",
+    "tests/goldfish/test_cli.py",
+    "tests/goldfish/test_coach.py",
+    "tests/goldfish/test_simulate.py",
+    "tests/rules/test_history_cli.py",
+}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "discord: drives the real discord.py stack (simcord or the wire fake)")
+    config.addinivalue_line("markers", "postgres: needs a PostgreSQL server")
+    config.addinivalue_line("markers", "wire: real sockets and processes against the fake Discord")
+    config.addinivalue_line("markers", "slow: starts processes or imports card data in every test")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & DISCORD_FIXTURES:
+            item.add_marker(pytest.mark.discord)
+        callspec = getattr(item, "callspec", None)
+        if used & POSTGRES_FIXTURES or (callspec is not None and callspec.params.get("db") == "postgresql"):
+            item.add_marker(pytest.mark.postgres)
+        if "wire" in item.path.parts:
+            item.add_marker(pytest.mark.wire)
+        if item.path.relative_to(ROOT).as_posix() in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 async def close_databases(monkeypatch):
     """Close every database a test opened, restarted bots' included.

@@ -23,7 +23,7 @@ def compose() -> dict:
 
 @pytest.fixture(scope="module")
 def bots(compose) -> dict[str, dict]:
-    return {name: service for name, service in compose["services"].items() if "build" in service}
+    return {name: service for name, service in compose["services"].items() if name.startswith("bot-")}
 
 
 def environment(service: dict) -> dict[str, str]:
@@ -64,10 +64,18 @@ def test_two_bot_services_run_shards_0_and_1_of_2_and_together_cover_every_shard
     assert sorted(shards) == [0, 1], "each shard in exactly one process"
 
 
-def test_bots_are_built_from_the_dockerfile_and_reach_the_database_service(compose, bots):
+def test_one_image_is_built_once_from_the_dockerfile_and_every_shard_runs_it(bots):
+    assert [service["build"] for service in bots.values() if "build" in service] == ["."]
+    assert (ROOT / "Dockerfile").is_file()
+    (image,) = {service["image"] for service in bots.values()}
+    assert ":" in image and "/" not in image, "a local tag, not a registry's image"
+    # The shards that do not build must wait for the image, not look for it in a registry.
+    assert all(service["pull_policy"] == "never" for service in bots.values())
+
+
+def test_bots_reach_the_database_service(compose, bots):
     db = environment(compose["services"]["db"])
     for service in bots.values():
-        assert service["build"] == "." and (ROOT / "Dockerfile").is_file()
         url = urlsplit(environment(service)["DATABASE_URL"])
         assert url.scheme == "postgresql" and url.hostname == "db" and url.port == 5432
         assert url.username == db["POSTGRES_USER"] and url.path == f"/{db['POSTGRES_DB']}"
@@ -80,7 +88,7 @@ def test_each_bot_has_its_own_data_volume_and_the_bots_health_check(compose, bot
     assert len(set(data_volumes)) == len(bots), "per-process data (card data, rules, cache) is not shared"
     assert all(volume in compose["volumes"] for volume in data_volumes)
     for service in bots.values():
-        assert service["healthcheck"]["test"] == ["CMD", "python", "-m", "bot", "health"]
+        assert service["healthcheck"]["test"] == ["CMD", "cyclebot", "health"]
         # The bot writes its heartbeat every 30 s; health allows 120 s.
         assert service["healthcheck"]["interval"] == "60s"
 

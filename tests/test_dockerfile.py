@@ -1,4 +1,4 @@
-"""The Dockerfile can't be built here, so read it for the obvious mistakes."""
+"""The Dockerfile can't be built here (no base images can be pulled), so read it for the obvious mistakes."""
 
 from __future__ import annotations
 
@@ -11,11 +11,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
-def instructions() -> list[tuple[str, str]]:
-    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+def parse(text: str) -> list[tuple[str, str]]:
     parsed = []
-    for line in text.splitlines():
+    for line in text.replace("\\\n", " ").splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
             keyword, _, rest = line.partition(" ")
@@ -23,49 +21,101 @@ def instructions() -> list[tuple[str, str]]:
     return parsed
 
 
+@pytest.fixture(scope="module")
+def stages() -> list[list[tuple[str, str]]]:
+    """The Dockerfile's stages, each a list of (instruction, arguments), FROM first."""
+    found: list[list[tuple[str, str]]] = []
+    for keyword, rest in parse((ROOT / "Dockerfile").read_text()):
+        if keyword == "FROM":
+            found.append([])
+        assert found, "an instruction before the first FROM"
+        found[-1].append((keyword, rest))
+    return found
+
+
+@pytest.fixture(scope="module")
+def final(stages) -> list[tuple[str, str]]:
+    return stages[-1]
+
+
 def values(instructions, keyword):
     return [rest for key, rest in instructions if key == keyword]
 
 
-def test_slim_python_base(instructions):
-    (base,) = values(instructions, "FROM")
-    assert re.fullmatch(r"python:3\.1[1-9]-slim(-\w+)?", base)
+def test_two_stages_on_the_same_slim_python(stages):
+    assert len(stages) == 2
+    bases = [values(stage, "FROM")[0].split()[0] for stage in stages]
+    assert all(re.fullmatch(r"python:3\.1[1-9]-slim(-\w+)?", base) for base in bases)
+    # The virtual environment's interpreter is a link to the base's: both stages must have the same Python.
+    assert bases[0] == bases[1]
 
 
-def test_runs_as_a_non_root_user(instructions):
-    users = values(instructions, "USER")
+def test_the_locked_dependencies_are_a_layer_built_before_the_code_is_copied(stages):
+    build = stages[0]
+    steps = [(key, rest) for key, rest in build if key in {"COPY", "RUN"}]
+    lock_copy = next(i for i, (key, rest) in enumerate(steps) if key == "COPY" and "uv.lock" in rest)
+    dependencies = next(i for i, (key, rest) in enumerate(steps) if key == "RUN" and "--no-install-project" in rest)
+    code = next(i for i, (key, rest) in enumerate(steps) if key == "COPY" and rest.startswith("bot "))
+    assert lock_copy < dependencies < code
+    # Only the files the lock needs come before the dependency layer, so a code change leaves it cached.
+    assert set(steps[lock_copy][1].split()[:-1]) == {"pyproject.toml", "uv.lock"}
+    for key, rest in steps:
+        if key == "RUN" and "uv sync" in rest:
+            assert "--frozen" in rest and "--no-dev" in rest, rest
+
+
+def test_every_package_directory_is_installed(stages):
+    copied = " ".join(values(stages[0], "COPY"))
+    for package in ("bot", "cogs"):
+        assert f"{package} ./{package}" in copied
+    last_sync = [rest for key, rest in stages[0] if key == "RUN" and "uv sync" in rest][-1]
+    # Installed into the environment, not linked to a source folder the final stage does not have.
+    assert "--no-editable" in last_sync
+
+
+def test_the_final_stage_holds_the_environment_and_no_build_tools(final):
+    copies = values(final, "COPY")
+    assert copies == ["--from=build /app/.venv /app/.venv"]
+    assert not any("uv" in rest.split() or "pip install" in rest for rest in values(final, "RUN"))
+    assert any("PATH=/app/.venv/bin:$PATH" in env for env in values(final, "ENV"))
+
+
+def test_runs_as_a_non_root_user(final):
+    users = values(final, "USER")
     assert users, "no USER instruction: the container would run as root"
     assert users[-1] not in {"root", "0", "0:0"}
-    keywords = [key for key, _ in instructions]
+    keywords = [key for key, _ in final]
     assert keywords.index("USER") > max(i for i, key in enumerate(keywords) if key in {"RUN", "COPY"})
 
 
-def test_data_directory_is_a_volume_and_the_bot_uses_it(instructions):
-    volumes = [json.loads(v) if v.startswith("[") else v.split() for v in values(instructions, "VOLUME")]
+def test_data_directory_is_a_volume_and_the_bot_uses_it(final):
+    volumes = [json.loads(v) if v.startswith("[") else v.split() for v in values(final, "VOLUME")]
     assert ["/data"] in volumes
-    assert any("BOT_DATA_DIR=/data" in env for env in values(instructions, "ENV"))
+    assert any("BOT_DATA_DIR=/data" in env for env in values(final, "ENV"))
 
 
-def test_entry_point_is_the_bot_module(instructions):
-    (command,) = values(instructions, "CMD")
-    assert json.loads(command) == ["python", "-m", "bot"]
-    assert not values(instructions, "ENTRYPOINT")
+def test_entry_point_is_the_console_script(final):
+    (command,) = values(final, "CMD")
+    assert json.loads(command) == ["cyclebot", "run"]
+    assert not values(final, "ENTRYPOINT")
 
 
-def test_health_check_uses_the_bots_own_probe(instructions):
-    (health,) = values(instructions, "HEALTHCHECK")
-    assert health.endswith('CMD ["python", "-m", "bot", "health"]')
+def test_health_check_uses_the_bots_own_probe(final):
+    (health,) = values(final, "HEALTHCHECK")
+    assert health.endswith('CMD ["cyclebot", "health"]')
 
 
-def test_no_secret_is_baked_into_the_image(instructions):
-    for key, rest in instructions:
-        if key in {"ENV", "ARG"}:
-            assert "TOKEN" not in rest.upper()
+def test_no_secret_is_baked_into_the_image(stages):
+    for stage in stages:
+        for key, rest in stage:
+            if key in {"ENV", "ARG"}:
+                assert "TOKEN" not in rest.upper()
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert ".env" in ignored and "data" in ignored
 
 
-def test_every_package_directory_is_copied(instructions):
-    copied = " ".join(values(instructions, "COPY"))
-    for package in ("bot", "cogs"):
-        assert f"{package} ./{package}" in copied
+def test_the_build_context_leaves_out_what_the_image_does_not_need():
+    ignored = set((ROOT / ".dockerignore").read_text().split())
+    assert {".git", ".venv", "tests", "benchmarks", "docs"} <= ignored
+    # What the build copies must not be ignored.
+    assert not {"bot", "cogs", "pyproject.toml", "uv.lock", "README.md", "LICENSE"} & ignored

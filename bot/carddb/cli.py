@@ -1,4 +1,4 @@
-"""``python -m bot cards update [--file F] [--force]`` and ``python -m bot cards info``: the local card data.
+"""``cyclebot cards update [--file F] [--force]`` and ``cyclebot cards info``: the local card data.
 
 No Discord token is needed; ``SCRYFALL_API_URL`` and ``BOT_DATA_DIR`` come from the environment.
 """
@@ -64,7 +64,7 @@ def info_command(args: argparse.Namespace) -> int:
     try:
         store = CardStore(path)
     except CardDataError as error:
-        print(f"No card data: {error}. Run: python -m bot cards update", file=sys.stderr)
+        print(f"error: no local card data yet ({error}): run `cyclebot cards update`.", file=sys.stderr)
         return EXIT_FAILED
     try:
         info = store.info()

@@ -1,8 +1,9 @@
-"""``python -m bot card NAME``, ``cycling [QUERY]`` and ``search QUERY``: the answers of /card, /cycling and
+"""``cyclebot card NAME``, ``cycling [QUERY]`` and ``search QUERY``: the answers of /card, /cycling and
 /search, as text.
 
 No Discord token is needed; ``SCRYFALL_API_URL`` and ``BOT_DATA_DIR`` (for the cache and the local
-copy of the cards) come from the environment. Answers come from the local copy when one is stored.
+copy of the cards) come from the environment. Answers come from the local copy when one is stored, else
+from Scryfall's API; with neither, the command says in one sentence how to get the copy.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ DEFAULT_LIMIT = 100
 SEARCH_PAGE = 50
 EXIT_OK = 0
 EXIT_FAILED = 1
+NO_LOCAL_DATA = "error: no local card data yet, and Scryfall can't be reached: run `cyclebot cards update`."
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -66,8 +68,13 @@ async def _close(source) -> None:
         await source.card_data.close()
 
 
-def _failure(error: ScryfallError) -> int:
-    print(f"error: {error.user_message()}", file=sys.stderr)  # a terminal: plain text, not Discord's
+def _failure(error: ScryfallError, source) -> int:
+    from bot.scryfall import ScryfallUnavailable
+
+    if isinstance(error, ScryfallUnavailable) and not source.card_data.loaded:
+        print(NO_LOCAL_DATA, file=sys.stderr)
+    else:
+        print(f"error: {error.user_message()}", file=sys.stderr)  # a terminal: plain text, not Discord's
     return EXIT_FAILED
 
 
@@ -82,7 +89,7 @@ async def _card(name: str, set_code: str | None) -> int:
     try:
         answer = await source.named(name, set_code=set_code)
     except ScryfallError as error:
-        return _failure(error)
+        return _failure(error, source)
     finally:
         await _close(source)
     print(render.render_text(answer.card, stale=answer.stale, origin=answer.origin))
@@ -116,9 +123,9 @@ async def _cycling(extra: str, kind: str, limit: int) -> int:
             next_page = more.next_page
     except CardNotFound as error:
         print(f"No cards with {KINDS[kind].label} match that search.", file=sys.stderr)
-        return _failure(error)
+        return _failure(error, source)
     except ScryfallError as error:
-        return _failure(error)
+        return _failure(error, source)
     except QueryError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_FAILED
@@ -153,7 +160,7 @@ async def _search(query: str, page: int) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_FAILED
     except ScryfallError as error:
-        return _failure(error)
+        return _failure(error, source)
     finally:
         await _close(source)
     for warning in found.warnings:

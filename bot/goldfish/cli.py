@@ -1,4 +1,4 @@
-"""``python -m bot goldfish``: play a goldfish game in the terminal (no Discord token needed)."""
+"""``cyclebot goldfish``: play a goldfish game in the terminal (no Discord token needed)."""
 
 from __future__ import annotations
 

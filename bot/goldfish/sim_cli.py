@@ -1,4 +1,4 @@
-"""``python -m bot goldfish simulate`` and ``python -m bot goldfish odds``: a deck's odds in the terminal."""
+"""``cyclebot goldfish simulate`` and ``cyclebot goldfish odds``: a deck's odds in the terminal."""
 
 from __future__ import annotations
 

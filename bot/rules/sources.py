@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from datetime import date
@@ -68,7 +69,16 @@ class LoadedRules:
 
 
 def load_rules(path: Path, origin: str) -> LoadedRules:
-    return LoadedRules(RulesIndex(load_document(path)), Path(path), origin)
+    """The rules in ``path``, indexed. A file this process has read before, unchanged since (the same size and
+    modification time), is not parsed and indexed again: a bot started again in the same process, or the
+    terminal's repeated lookups, share one index, which nothing changes once it is built."""
+    stat = Path(path).stat()
+    return _load_unchanged(Path(path).resolve(), stat.st_size, stat.st_mtime_ns, origin)
+
+
+@functools.lru_cache(maxsize=4)
+def _load_unchanged(path: Path, size: int, mtime_ns: int, origin: str) -> LoadedRules:
+    return LoadedRules(RulesIndex(load_document(path)), path, origin)
 
 
 def load_configured(rules_file: Path | None, data_dir: Path | None, *, strict: bool = False) -> LoadedRules:

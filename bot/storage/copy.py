@@ -1,4 +1,4 @@
-"""``python -m bot db copy --to postgresql://…``: move a SQLite database into PostgreSQL, every row of it.
+"""``cyclebot db copy --to postgresql://…``: move a SQLite database into PostgreSQL, every row of it.
 
 The copy refuses a target that already holds data (nothing there is overwritten or merged), runs in one
 PostgreSQL transaction (a failure leaves the target as empty as it was) and counts the rows on both sides
@@ -64,7 +64,7 @@ async def copy_to_postgres(source: Path, url: str) -> CopyReport:
     # Brings the file to this bot's schema first, so both sides have the same tables.
     await (await Database.open(source)).close()
     tables = _read_tables(source)
-    target = await PostgresDatabase.open(url)
+    target = await PostgresDatabase.open(url, setting="--to")
     where = redact_url(url)
     try:
         version = await target.schema_version()

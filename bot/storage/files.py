@@ -120,7 +120,7 @@ def data_dir_lock(data_dir: Path, *, purpose: str) -> Iterator[None]:
         except BlockingIOError:
             raise StorageError(
                 f"another Cyclebot is using {data_dir}; stop it before the {purpose}"
-                + (" (python -m bot backup works while it runs)." if purpose == "restore" else ".")
+                + (" (cyclebot backup works while it runs)." if purpose == "restore" else ".")
             ) from None
         yield
     finally:

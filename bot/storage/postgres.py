@@ -140,17 +140,17 @@ class Connection:
         await self.raw.executemany(placeholders(sql), rows)
 
 
-def explain_connect_error(url: str, error: BaseException) -> StorageError:
-    """One line naming the server (never the password) and what to do."""
+def explain_connect_error(url: str, error: BaseException, setting: str = "DATABASE_URL") -> StorageError:
+    """One line naming the server (never the password) and what to do; ``setting`` is where the URL came from."""
     where = redact_url(url)
     if isinstance(error, asyncpg.InvalidPasswordError | asyncpg.InvalidAuthorizationSpecificationError):
-        return StorageError(f"PostgreSQL at {where} refused the user or password ({error}): check DATABASE_URL.")
+        return StorageError(f"PostgreSQL at {where} refused the user or password ({error}): check {setting}.")
     if isinstance(error, asyncpg.InvalidCatalogNameError):
-        return StorageError(f"PostgreSQL at {where}: {error}. Create the database (createdb) or fix DATABASE_URL.")
+        return StorageError(f"PostgreSQL at {where}: {error}. Create the database (createdb) or fix {setting}.")
     if isinstance(error, OSError | TimeoutError | asyncio.TimeoutError):
         return StorageError(
             f"cannot reach PostgreSQL at {where} ({error or type(error).__name__}): is the server running, "
-            "and are the host and port in DATABASE_URL right?"
+            f"and are the host and port in {setting} right?"
         )
     return StorageError(f"cannot use PostgreSQL at {where}: {error}")
 
@@ -177,9 +177,15 @@ class PostgresDatabase(MetaSettings):
 
     @classmethod
     async def open(
-        cls, url: str, migrations: list[Migration] | None = None, *, pool_size: int = POOL_SIZE
+        cls,
+        url: str,
+        migrations: list[Migration] | None = None,
+        *,
+        pool_size: int = POOL_SIZE,
+        setting: str = "DATABASE_URL",
     ) -> PostgresDatabase:
-        """Connect and migrate; StorageError (one line, no password) when the server can't be used."""
+        """Connect and migrate; StorageError (one line, no password, naming ``setting``, where the URL came from)
+        when the server can't be used."""
         try:
             pool = await asyncpg.create_pool(
                 url,
@@ -192,14 +198,14 @@ class PostgresDatabase(MetaSettings):
                 reset=_keep_session,
             )
         except _CONNECT_ERRORS as error:
-            raise explain_connect_error(url, error) from None
+            raise explain_connect_error(url, error, setting) from None
         db = cls(pool, url)
         try:
             # The first connection is opened here: an unreachable server or a refused password shows up now.
             await db.migrate(bundled_migrations("postgresql") if migrations is None else migrations)
         except _CONNECT_ERRORS as error:
             await db.close()
-            raise explain_connect_error(url, error) from None
+            raise explain_connect_error(url, error, setting) from None
         except BaseException:
             await db.close()
             raise

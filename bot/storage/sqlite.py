@@ -230,7 +230,7 @@ def explain_open_error(path: Path | str, error: BaseException) -> StorageError |
     where = Path(path)
     if isinstance(error, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
         return StorageError(
-            f"the database {where} is damaged ({error}). Restore a backup with 'python -m bot restore FILE', "
+            f"the database {where} is damaged ({error}). Restore a backup with 'cyclebot restore FILE', "
             "or move the file (and any -wal/-shm beside it) away to start with an empty database."
         )
     full = "disk is full" in text or getattr(error, "errno", None) == errno.ENOSPC

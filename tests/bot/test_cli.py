@@ -1,4 +1,4 @@
-"""``python -m bot``: configuration errors are one clear line and exit code 2; health; help."""
+"""``cyclebot`` and ``python -m bot``: configuration errors are one clear line and exit code 2; health; help."""
 
 from __future__ import annotations
 
@@ -159,3 +159,41 @@ async def seed(path: Path) -> None:
     db = await Database.open(path)
     await db.set_meta("seeded", "yes")
     await db.close()
+
+
+def test_the_console_script_is_the_bots_entry_point():
+    script = Path(sys.executable).with_name("cyclebot")
+    assert script.is_file(), "the cyclebot console script is installed beside the interpreter"
+    result = subprocess.run(
+        [str(script), "rule", "704.5"], env=clean_env(), cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Rule 704.5 · State-Based Actions")
+
+
+def test_a_python_without_the_dependencies_gets_one_sentence_not_a_traceback(tmp_path):
+    # -S: no site-packages, as when the bot is started with a Python outside its virtual environment.
+    script = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from bot.__main__ import main; sys.exit(main())"
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", script, "rule", "704.5"],
+        env=clean_env(),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: this Python lacks '") and line.endswith("then use .venv/bin/cyclebot.")
+
+
+def test_a_reader_that_goes_away_stops_the_command_quietly():
+    script = Path(sys.executable).with_name("cyclebot")
+    reader = subprocess.Popen(
+        [str(script), "rule", "704"], env=clean_env(), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    reader.stdout.close()  # gone before the answer is printed, like `| head` that has read enough
+    _, err = reader.communicate(timeout=60)
+    assert "Traceback" not in err.decode()
+    assert reader.returncode == 141

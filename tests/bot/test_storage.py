@@ -166,7 +166,7 @@ async def test_a_damaged_database_file_is_named_with_the_remedy(tmp_path):
     with pytest.raises(StorageError) as caught:
         await Database.open(path)
     message = str(caught.value)
-    assert str(path) in message and "damaged" in message and "python -m bot restore" in message
+    assert str(path) in message and "damaged" in message and "cyclebot restore" in message
     assert "\n" not in message
 
 

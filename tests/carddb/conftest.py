@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -21,10 +22,20 @@ def db_path(data_dir: Path) -> Path:
     return data_dir / "cards.sqlite3"
 
 
+@pytest.fixture(scope="session")
+def imported_copy(tmp_path_factory) -> Path:
+    """The sample cards imported once per test process, the way the bot imports them (from the fake's bulk
+    listing); every test that reads them gets a copy of its own."""
+    path = tmp_path_factory.mktemp("imported") / "cards.sqlite3"
+    with FakeBulk(SCRYFALL_CARDS) as fake:
+        update_from_scryfall(path, fake.base_url)
+    return path
+
+
 @pytest.fixture
-def store(fake_bulk: FakeBulk, db_path: Path):
-    """The fake's cards imported the way the bot imports them."""
-    update_from_scryfall(db_path, fake_bulk.base_url)
+def store(imported_copy: Path, db_path: Path):
+    """The fake's cards imported the way the bot imports them, in this test's own file."""
+    shutil.copyfile(imported_copy, db_path)
     opened = CardStore(db_path)
     yield opened
     opened.close()

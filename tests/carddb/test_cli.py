@@ -79,7 +79,7 @@ def test_update_from_scryfall_downloads_only_when_newer(data_dir: Path, fake_bul
 def test_info_without_data_points_to_update(data_dir: Path):
     done = run_bot("info", data_dir=data_dir)
     assert done.returncode == 1
-    assert "python -m bot cards update" in done.stderr
+    assert "no local card data yet" in done.stderr and "run `cyclebot cards update`." in done.stderr
 
 
 def test_a_gzipped_json_array_file_works_too(data_dir: Path, fake_bulk: FakeBulk, tmp_path: Path):

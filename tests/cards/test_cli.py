@@ -75,10 +75,11 @@ def test_cycling_without_results_exits_1(capsys):
     assert "No cards with basic landcycling match that search." in capsys.readouterr().err
 
 
-def test_scryfall_down_exits_1(capsys, fake_scryfall):
+def test_scryfall_down_without_a_local_copy_exits_1_saying_how_to_get_one(capsys, fake_scryfall):
     fake_scryfall.fail_next(500, count=10)
     assert main(["card", "Street Wraith"]) == 1
-    assert "Scryfall is not answering" in capsys.readouterr().err
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == "error: no local card data yet, and Scryfall can't be reached: run `cyclebot cards update`."
 
 
 def test_overlong_query_is_refused_before_asking_scryfall(capsys, fake_scryfall):

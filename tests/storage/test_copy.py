@@ -112,3 +112,14 @@ def test_db_copy_refuses_a_target_that_is_not_postgresql_and_never_prints_a_pass
     missing = run_module("db", "copy", "--to", "postgresql://bot:hunter2secret@127.0.0.1:9/x", data_dir=data)
     assert missing.returncode == 2 and "does not exist" in missing.stderr
     assert "hunter2secret" not in missing.stderr + missing.stdout
+
+
+async def test_db_copy_to_a_server_that_is_not_there_names_the_option_it_came_from(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    await (await Database.open(data / "bot.sqlite3")).close()
+    unreachable = run_module("db", "copy", "--to", "postgresql://bot:hunter2secret@127.0.0.1:9/x", data_dir=data)
+    assert unreachable.returncode == 2
+    (line,) = unreachable.stderr.splitlines()
+    assert line.startswith("error: cannot reach PostgreSQL at") and "host and port in --to right?" in line
+    assert "DATABASE_URL" not in line and "hunter2secret" not in line

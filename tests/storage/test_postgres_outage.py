@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from tests.goldfish.cog_support import SLIDE_SIMPLE, fields, walk_components
+from tests.goldfish.cog_support import SLIDE_SIMPLE, walk_components
 from tests.support.postgres import running_postgres
 
 DOWN = "database isn't answering right now"
@@ -31,7 +31,8 @@ async def test_while_postgresql_is_down_players_are_told_and_games_go_on_once_it
 ):
     message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
     await alice.click(message, label="Keep")
-    assert "Turn 1" in message.embeds[0].title or fields(message)
+    kept = channel.last_message
+    assert kept.id == message.id and "**Turn 1**" in kept.embeds[0].description
 
     await asyncio.to_thread(own_server.pause)
     try:

@@ -183,7 +183,7 @@ async def test_a_damaged_database_at_start_is_one_line_naming_it_and_exit_code_2
     assert "Traceback" not in bot.stdout + bot.stderr
     [line] = error_lines(bot.stderr)
     assert line.startswith("error: the database ") and str(data / "bot.sqlite3") in line
-    assert "python -m bot restore" in line
+    assert "cyclebot restore" in line
 
 
 async def test_a_full_disk_at_start_is_one_line_naming_the_database_and_exit_code_2(spawn_bot, tmp_path: Path):

@@ -308,9 +308,10 @@ def _shortfall(symbols: tuple[str, ...], colours_seq: tuple[frozenset[str], ...]
         wanted = symbols.count(colour)
         can = sum(1 for colours in colours_seq if colour in colours)
         missing += [colour] * max(0, wanted - can)
+    short = len(symbols) - len(colours_seq) - len(missing)  # mana missing besides those colours
     if missing:
-        return "needs " + "".join("{" + colour + "}" for colour in missing)
-    short = len(symbols) - len(colours_seq)
+        more = f" and {short} more mana" if short > 0 else ""
+        return "needs " + "".join("{" + colour + "}" for colour in missing) + more
     if short > 0:
         return f"needs {short} more mana"
     return "needs other colours"

@@ -19,21 +19,38 @@ picture's own layout.
 
 from __future__ import annotations
 
-import importlib.util
 import io
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.goldfish.drawing import (
+    BACKGROUND,
+    BADGE,
+    CARD_BACK,
+    FELT_LINE,
+    FRAME,
+    FRAME_EDGE,
+    INK,
+    LOSS,
+    MUTED,
+    SMALLEST_FONT,
+    TOKEN_FRAME,
+    Pen,
+    draw_symbols,
+    fit,
+    font,
+    symbols_in,
+    thumbnail,
+    wrap,
+)
 from bot.goldfish.tableview import CardFace, CardKey, Pile, TableView
+
+__all__ = ["SMALLEST_FONT", "Pen", "draw_symbols", "font", "thumbnail", "wrap", "draw_table", "render_table"]
 
 WIDTH = 720
 PHONE_WIDTH = 360
-SMALLEST_FONT = 20  # px at WIDTH: 10 px on a 360 px wide phone
 TITLE_FONT = 32
 TEXT_FONT = 24
 MARGIN = 14
@@ -45,162 +62,6 @@ HEADER_SYMBOL = 30
 CARD_SYMBOL = 24
 FIELD_ROWS = 4
 MAX_BYTES = 1024 * 1024
-# A card image is a few hundred pixels a side; anything far bigger is not a card (or is a decompression bomb).
-MAX_SOURCE_PIXELS = 2048 * 2048
-THUMBNAILS = 192
-SYMBOL_TEXT = re.compile(r"\{[^{}]{1,12}\}")
-
-BACKGROUND = (22, 48, 40)
-FELT_LINE = (44, 84, 70)
-INK = (240, 240, 232)
-MUTED = (176, 202, 190)
-FRAME = (58, 52, 46)
-FRAME_EDGE = (196, 170, 120)
-TOKEN_FRAME = (70, 70, 88)
-BADGE = (12, 12, 12)
-OUTLINE = (8, 8, 8)
-LOSS = (226, 98, 88)
-CARD_BACK = (92, 58, 36)
-# Discs for symbols without a picture: Scryfall's own symbol colours.
-SYMBOL_COLOURS = {
-    "W": (255, 251, 213),
-    "U": (170, 224, 250),
-    "B": (203, 194, 191),
-    "R": (249, 170, 143),
-    "G": (155, 211, 174),
-}
-GENERIC = (204, 194, 192)
-
-
-@lru_cache(maxsize=1)
-def _font_file() -> str | None:
-    """DejaVu Sans, which matplotlib (a dependency) ships: it has the accents, dashes and signs card names use."""
-    spec = importlib.util.find_spec("matplotlib")
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        path = Path(folder) / "mpl-data" / "fonts" / "ttf" / "DejaVuSans.ttf"
-        if path.is_file():
-            return str(path)
-    return None
-
-
-@lru_cache(maxsize=16)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """The table's font at ``size`` pixels: DejaVu Sans, else Pillow's bundled one."""
-    path = _font_file()
-    if path is not None:
-        try:
-            return ImageFont.truetype(path, size)
-        except OSError:
-            pass
-    return ImageFont.load_default(size)
-
-
-@lru_cache(maxsize=THUMBNAILS)
-def thumbnail(data: bytes, size: tuple[int, int]) -> Image.Image | None:
-    """``data`` decoded and scaled to ``size``, or None when it is not a readable image of sensible size.
-    Remembered (bounded): a table redrawn after each action draws the same cards again."""
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            if image.width * image.height > MAX_SOURCE_PIXELS:
-                return None
-            image.draft("RGB", size)  # JPEG: decode at a reduced scale, much faster
-            return image.convert("RGB").resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
-    except (OSError, ValueError, Image.DecompressionBombError, SyntaxError):
-        return None
-
-
-@lru_cache(maxsize=256)
-def _symbol_image(data: bytes, size: int) -> Image.Image | None:
-    """A symbol's PNG at ``size`` px, ringed with a dark outline so it reads on the felt; None when unreadable."""
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            if image.width * image.height > MAX_SOURCE_PIXELS:
-                return None
-            inner = image.convert("RGBA").resize((size - 4, size - 4), Image.Resampling.LANCZOS)
-    except (OSError, ValueError, Image.DecompressionBombError, SyntaxError):
-        return None
-    ringed = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    ImageDraw.Draw(ringed).ellipse((0, 0, size - 1, size - 1), fill=OUTLINE)
-    ringed.alpha_composite(inner, (2, 2))
-    return ringed
-
-
-class Pen:
-    """Draws text on one canvas and remembers every font size it used (what a phone has to be able to read)."""
-
-    def __init__(self, canvas: Image.Image) -> None:
-        self.canvas = canvas
-        self.draw = ImageDraw.Draw(canvas)
-        self.sizes: set[int] = set()
-
-    def text(self, xy: tuple[float, float], text: str, size: int, fill=INK, **kw) -> None:
-        self.sizes.add(size)
-        self.draw.text(xy, text, font=font(size), fill=fill, **kw)
-
-    def on(self, canvas: Image.Image) -> Pen:
-        """A pen for another canvas (a card drawn apart) whose font sizes count with this one's."""
-        pen = Pen(canvas)
-        pen.sizes = self.sizes
-        return pen
-
-
-def _fit(text: str, size: int, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` pixels at ``size`` (for the deck's name, never a card's)."""
-    measure = font(size).getlength
-    if measure(text) <= width:
-        return text
-    while text and measure(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def wrap(text: str, size: int, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` pixels at ``size``, broken between words (a word too long for a line
-    is broken inside, never clipped)."""
-    measure = font(size).getlength
-    lines: list[str] = []
-    for word in text.split():
-        if lines and measure(f"{lines[-1]} {word}") <= width:
-            lines[-1] = f"{lines[-1]} {word}"
-            continue
-        while measure(word) > width and len(word) > 1:
-            cut = max(1, next((i for i in range(len(word), 0, -1) if measure(word[:i] + "-") <= width), 1))
-            lines.append(word[:cut] + "-")
-            word = word[cut:]
-        lines.append(word)
-    return lines or [""]
-
-
-def symbols_in(cost: str) -> list[str]:
-    """``{3}{R}{R}`` → ``["{3}", "{R}", "{R}"]``."""
-    return SYMBOL_TEXT.findall(cost or "")
-
-
-def _symbol_png(symbols: Mapping[str, bytes], symbol: str) -> bytes | None:
-    """A symbol's picture; a land's two colours may be written either way round (``{W/R}`` is Scryfall's ``{R/W}``)."""
-    found = symbols.get(symbol.upper())
-    if found is None and "/" in symbol:
-        found = symbols.get("{" + "/".join(reversed(symbol.strip("{}").split("/"))).upper() + "}")
-    return found
-
-
-def draw_symbols(pen: Pen, symbols: Mapping[str, bytes], row: list[str], x: float, y: float, size: int) -> float:
-    """Symbols side by side from (x, y); returns the x after them."""
-    for symbol in row:
-        data = _symbol_png(symbols, symbol)
-        image = _symbol_image(data, size) if data else None
-        if image is not None:
-            pen.canvas.paste(image, (int(x), int(y)), image)
-        else:
-            inner = symbol.strip("{}")
-            colours = [SYMBOL_COLOURS[c] for c in inner if c in SYMBOL_COLOURS]
-            pen.draw.ellipse(
-                (x, y, x + size - 1, y + size - 1), fill=colours[0] if colours else GENERIC, outline=OUTLINE, width=2
-            )
-            label = inner if len(inner) <= 2 else inner[:1]
-            pen.text((x + size / 2, y + size / 2), label, max(SMALLEST_FONT, size * 2 // 3), fill=BADGE, anchor="mm")
-        x += size + 3
-    return x
 
 
 def drawn_card(
@@ -228,7 +89,7 @@ def drawn_card(
         draw_symbols(own, symbols or {}, cost[:per_row], 6, y + 2, CARD_SYMBOL)
     if card.type_line:
         kind = card.type_line.split(" — ")[0]
-        own.text((6, h - line - 3), _fit(kind, SMALLEST_FONT, w - 12), SMALLEST_FONT, MUTED)
+        own.text((6, h - line - 3), fit(kind, SMALLEST_FONT, w - 12), SMALLEST_FONT, MUTED)
     return image
 
 
@@ -361,7 +222,7 @@ def _header(pen: Pen, view: TableView, symbols: Mapping[str, bytes]) -> None:
         status = f"Mulligan · {side}"
     else:
         status = f"Turn {view.turn} · {view.phase_label}"
-    pen.text((MARGIN, MARGIN), _fit(status, TITLE_FONT, WIDTH - 2 * MARGIN), TITLE_FONT)
+    pen.text((MARGIN, MARGIN), fit(status, TITLE_FONT, WIDTH - 2 * MARGIN), TITLE_FONT)
     y = MARGIN + TITLE_FONT + 8
     players = "Players" if view.shared else "You"
     lives = f"{players} {view.life} · Opponent {view.opponent_life}"
@@ -377,7 +238,7 @@ def _header(pen: Pen, view: TableView, symbols: Mapping[str, bytes]) -> None:
         detail = view.deck_name
     else:
         detail = f"{'land played' if view.land_played else 'land drop available'} · {view.deck_name}"
-    pen.text((MARGIN, y), _fit(detail, SMALLEST_FONT, WIDTH - 2 * MARGIN), SMALLEST_FONT, MUTED)
+    pen.text((MARGIN, y), fit(detail, SMALLEST_FONT, WIDTH - 2 * MARGIN), SMALLEST_FONT, MUTED)
     pen.draw.line((MARGIN, HEADER - 4, WIDTH - MARGIN, HEADER - 4), fill=FELT_LINE, width=2)
 
 

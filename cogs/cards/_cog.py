@@ -15,8 +15,6 @@ from discord.ext import commands
 
 from bot import limits
 from bot.carddb import QueryError, SearchPage
-from bot.carddb.names import normalise
-from bot.carddb.nicknames import resolve_nickname
 from bot.carddb.query import warning_sentence
 from bot.cards import render
 from bot.cards.inline import CardReference, find_references
@@ -25,10 +23,11 @@ from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, 
 from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
 from bot.symbols import SymbolText
-from bot.text import clip, escape, one_line, plural
+from bot.text import clip, escape, one_line
 from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS, defer_public, reply_private, symbols_of, with_symbols
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_buttons
+from cogs.cards._misses import miss_message
 from cogs.cards._pages import COG_NAME, PageButton, send_pages
 from cogs.cards._render import (
     RESULTS_PER_PAGE,
@@ -169,55 +168,12 @@ class Cards(commands.Cog, name=COG_NAME):
             await reply_private(interaction, f"“{echo(name)}” matches several cards. Pick one:", view=picker)
             return
         except CardNotFound as error:
-            await reply_private(interaction, await self.miss_message(name, set_code, error))
+            await reply_private(interaction, await miss_message(self.source, self.suggestions, name, set_code, error))
             return
         except ScryfallError as error:
             await reply_private(interaction, failure_text(error))
             return
         await interaction.followup.send(allowed_mentions=NO_MENTIONS, **self.card_message(answer))
-
-    async def miss_message(self, name: str, set_code: str | None, error: ScryfallError) -> str:
-        """What a miss says, consistently: a set that does not exist says so; a card that is not in the set asked
-        for lists the sets it is in; a nickname whose card the local copy lacks says which card it stands for;
-        the suggestions never repeat what was typed."""
-        lines: list[str] = []
-        if set_code:
-            lines.append(await self.set_miss(name, set_code))
-        else:
-            nickname = resolve_nickname(name)
-            if nickname is not None and normalise(nickname) != normalise(name):
-                lines.append(
-                    f"“{echo(name)}” is what players call **{escape(nickname)}**, which the local card data doesn't "
-                    "hold yet."
-                )
-            elif error.type == "local":
-                lines.append(f"No card is called “{echo(name)}”.")
-            else:
-                lines.append(f"No card is called “{echo(name)}”. Scryfall says: {error}")
-        typed = normalise(name)
-        suggestions = [s for s in await self.suggestions(name) if normalise(s) != typed]
-        if suggestions and not lines[0].startswith("**"):
-            lines.append("Did you mean " + ", ".join(f"**{echo(s)}**" for s in suggestions[:5]) + "?")
-        return clip("\n".join(lines), limits.MESSAGE_CONTENT)
-
-    async def set_miss(self, name: str, set_code: str) -> str:
-        """Why ``name`` wasn't found in set ``set_code``: no such set, or the sets the card is in."""
-        code = escape(set_code.upper())
-        exists = await self.source.set_exists(set_code)
-        if exists is False:
-            return f"There is no set with the code {code}. Set codes are 2–6 letters or digits, like MH2 or AKH."
-        try:
-            card = (await self.source.named(name)).card
-        except ScryfallError:
-            card = None
-        if card is None:
-            return f"No card is called “{echo(name)}” in {code}."
-        sets = await self.source.printings(card)
-        if not sets:
-            return f"**{escape(card.get('name'))}** has no printing in {code}."
-        shown = ", ".join(f"{escape(set_name)} ({escape(code_.upper())})" for code_, set_name in sets[:10])
-        more = f" and {plural(len(sets) - 10, 'more set')}" if len(sets) > 10 else ""
-        return f"**{escape(card.get('name'))}** isn't in {code}. It was printed in: {shown}{more}."
 
     # ---------------------------------------------------------- /cycling
 

@@ -3,7 +3,6 @@ from the fake Scryfall), uploaded once by name, reused after a restart, and the 
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 import logging
@@ -22,14 +21,16 @@ EMOJI = re.compile(r"<:(\w+):(\d+)>")
 
 @pytest.fixture
 def bot_config(loaded_config):
-    return dataclasses.replace(loaded_config, mana_emoji=True)
+    return loaded_config
 
 
 @pytest.fixture
 async def ready(simcord_env):
-    """The bot once its symbols are made and uploaded (the start does it in the background)."""
-    assert simcord_env.bot.card_data.loaded
-    await simcord_env.bot._symbols
+    """The bot once its symbols are made and uploaded: what its start does in the background with MANA_EMOJI on
+    (tests/wire/test_mana_emoji.py starts a bot so), run here in the test, so that simcord's settling of each
+    step never waits on 75 downloads and drawings."""
+    assert simcord_env.bot.card_data.loaded and simcord_env.bot._symbols is None
+    await simcord_env.bot.prepare_symbols()
     return simcord_env.bot
 
 

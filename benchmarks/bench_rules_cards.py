@@ -32,7 +32,8 @@ from _bench import Report, median, percentile  # noqa: E402
 from _synthetic_bulk import FULL_SIZE, synthetic_copy  # noqa: E402
 
 from bot.carddb import CardData  # noqa: E402
-from bot.cards.questions import answer_about_cards, card_names  # noqa: E402
+from bot.cards.questions import QuestionCards, card_names  # noqa: E402
+from bot.rules.ask import answer_about  # noqa: E402
 from bot.rules.document import load_document  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
@@ -135,14 +136,14 @@ async def measure(data_dir: Path, index: RulesIndex, names: list[str], rng: rand
         for _ in range(QUESTIONS):
             question = rng.choice(TEMPLATES).format(a=typed(rng.choice(names), rng), b=typed(rng.choice(names), rng))
             started, cpu = time.perf_counter(), time.process_time()
-            answer = await answer_about_cards(index, card_data, question)
+            answer = await answer_about(index, question, QuestionCards(card_data))
             with_cards.append(time.process_time() - cpu)
             with_wall.append(time.perf_counter() - started)
-            found += answer is not None and bool(answer.cards)
+            found += bool(answer.cards)
         for template in TEMPLATES * (QUESTIONS // len(TEMPLATES)):
             question = template.format(a="a creature", b="an instant")
             cpu = time.process_time()
-            answer = await answer_about_cards(index, card_data, question) or index.lookup(question)
+            answer = await answer_about(index, question, QuestionCards(card_data))
             without.append(time.process_time() - cpu)
         # As many bracketed names as a question may hold (500 characters).
         crowded = ""
@@ -151,7 +152,7 @@ async def measure(data_dir: Path, index: RulesIndex, names: list[str], rng: rand
                 break
             crowded += f"[[{name}]] "
         started = time.perf_counter()
-        await answer_about_cards(index, card_data, crowded.strip())
+        await answer_about(index, crowded.strip(), QuestionCards(card_data))
         many = time.perf_counter() - started
     finally:
         await card_data.close()

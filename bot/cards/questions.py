@@ -1,5 +1,5 @@
-"""Rules questions about cards, answered with the local card data: find the cards, read them and their rulings,
-and hand them to :func:`bot.rules.cards.answer_with_cards`.
+"""Rules questions about cards, answered with the local card data: find the cards a question names, read them
+and their rulings (:class:`QuestionCards`, the card finder :mod:`bot.rules.ask` is given).
 
 The index of every card's names (:class:`~bot.cards.mentions.CardNames`) is built once per copy of the card
 data, in a read thread, and again after a refresh swaps the copy. Words the rules themselves use ("block",
@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from bot.carddb.service import CardData, CardDataUnavailable
 from bot.cards.mentions import CardNames
-from bot.rules.answer import Answer
-from bot.rules.cards import CardFacts, answer_with_cards
+from bot.rules.cards import CardFacts, FoundCards
 from bot.rules.index import RulesIndex
 
 MAX_CARDS = 4  # shown in one answer; a question naming more says how many more
@@ -24,20 +23,29 @@ async def card_names(card_data: CardData, index: RulesIndex) -> CardNames:
     return await card_data.derived(NAMES_KEY, lambda store: CardNames(store.name_rows(), ordinary))
 
 
-async def answer_about_cards(index: RulesIndex, card_data: CardData | None, query: str) -> Answer | None:
-    """The answer to a question that names cards, or None when it names none (or no card data is loaded):
-    the caller then answers it from the rules alone."""
-    if card_data is None or not card_data.loaded or not index.is_question(query):
-        return None
-    try:
-        names = await card_names(card_data, index)
-        found = names.find(query, limit=MAX_CARDS)
-        if not found.mentions:
+class QuestionCards:
+    """Finds the cards a rules question names in the local card data (see ``bot.rules.cards.CardFinder``)."""
+
+    def __init__(self, card_data: CardData | None) -> None:
+        self.card_data = card_data
+
+    def ready(self) -> bool:
+        return self.card_data is not None and self.card_data.loaded
+
+    async def find(self, index: RulesIndex, query: str) -> FoundCards | None:
+        """The cards ``query`` names, with their rulings, or None when it names none (or the copy went away)."""
+        card_data = self.card_data
+        if card_data is None or not card_data.loaded or not index.is_question(query):
             return None
-        cards = await card_data.with_rulings([mention.card for mention in found.mentions])
-    except CardDataUnavailable:
-        return None
-    facts = [CardFacts.from_card(card, rulings) for card, rulings in cards]
-    if not facts:
-        return None
-    return answer_with_cards(index, query, found.without_names(query), facts, found.more)
+        try:
+            names = await card_names(card_data, index)
+            found = names.find(query, limit=MAX_CARDS)
+            if not found.mentions:
+                return None
+            cards = await card_data.with_rulings([mention.card for mention in found.mentions])
+        except CardDataUnavailable:
+            return None
+        facts = [CardFacts.from_card(card, rulings) for card, rulings in cards]
+        if not facts:
+            return None
+        return FoundCards(facts, found.without_names(query), found.more)

@@ -1,4 +1,8 @@
-"""What a rules lookup answers: lines of rules, related rules, suggestions, and where to read more."""
+"""What a rules query is answered with: how sure the bot is, the rules it cites, and the text to show.
+
+An :class:`Answer` is built in one place (:mod:`bot.rules.ask`) and shown by the Discord cog and the terminal
+alike; :mod:`bot.rules.layout` cuts it into pages a phone shows without scrolling.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +10,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import limits
+from bot.rules.hits import is_under
 from bot.text import one_line
+
+# How sure an answer is. A sure answer states its rule; an unsure one lists the rules that may answer; "none"
+# is a miss, shown only to whoever asked.
+SURE, UNSURE, NONE = "sure", "unsure", "none"
+CONFIDENCES = (SURE, UNSURE, NONE)
+
+FULL, EXCERPT = "full", "excerpt"  # the text an answer comes from
+
+OFFICIAL_RULES_URL = "https://magic.wizards.com/en/rules"
+# A public copy of the current rules with an anchor per rule ("#R70229c" for 702.29c).
+HYPERLINKED_RULES_URL = "https://yawgatog.com/resources/magic-rules/"
+NOT_LOADED = "The full rules are not loaded here."
 
 
 def clip(text: str, limit: int = limits.CHOICE_NAME) -> str:
     """One line of at most ``limit`` characters: the shape of an autocomplete choice or a suggestion."""
     return one_line(text, limit)
-
-
-OFFICIAL_RULES_URL = "https://magic.wizards.com/en/rules"
-# A public copy of the current rules with an anchor per rule ("#R70229c" for 702.29c).
-HYPERLINKED_RULES_URL = "https://yawgatog.com/resources/magic-rules/"
 
 
 def rule_url(number: str) -> str:
@@ -26,7 +38,7 @@ def rule_url(number: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """An autocomplete choice or a suggestion: ``value`` is what to look up."""
+    """An autocomplete choice or a rule to open: ``value`` is what to look up."""
 
     name: str
     value: str
@@ -46,59 +58,89 @@ class Line:
     links: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Cited:
+    """A rule an answer cites: its number and the title it stands under ("704.5j", "State-Based Actions")."""
+
+    number: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """Which text answered: its effective date (ISO), how to name it, and whether it is the full text."""
+
+    date: str  # "2026-01-16", or "" when the text does not say
+    label: str  # "January 16, 2026"
+    source: str = FULL  # FULL or EXCERPT
+    text: str = ""  # a footer of its own ("history: 7 editions, 2009-10-01 to 2026-01-16")
+
+    def footer(self) -> str:
+        if self.text:
+            return self.text
+        when = f" {self.label}" if self.label else ""
+        if self.source == EXCERPT:
+            return f"Comprehensive Rules{when}, bundled excerpt"
+        return f"Comprehensive Rules{when}"
+
+
 @dataclass
 class Answer:
-    found: bool
-    kind: str  # "rule", "section", "glossary", "search" or "none"
-    title: str
-    lines: list[Line]
-    edition: str
-    intro: str = ""
-    # The rule number (or "Glossary: Term") the answer is about, and where to read it online.
-    target: str = ""
+    query: str
+    kind: str  # "rule", "section", "glossary", "question", "cards", "history", "changes", "excerpt" or "none"
+    confidence: str  # SURE, UNSURE or NONE
+    title: str  # one line
+    edition: Edition
+    # Page one: the sentence or subrule that decides the question (questions, terms, card questions).
+    lead: list[Line] = field(default_factory=list)
+    # The whole text: behind Next after a lead, from page one for a number looked up.
+    lines: list[Line] = field(default_factory=list)
+    whole: str = ""  # what ``lines`` hold, when they follow a lead ("Rule 704.5")
+    # An unsure answer's rules that may answer; a sure one's related rules (at most three on page one).
+    candidates: list[Choice] = field(default_factory=list)
+    related: list[Choice] = field(default_factory=list)  # rules to open from the menu, none of them shown
+    cited: list[Cited] = field(default_factory=list)  # the rules cited, in the order shown
+    note: str = ""  # said once, last: "The full rules are not loaded here."
     url: str = ""
-    references: list[Choice] = field(default_factory=list)
-    see_also: list[Choice] = field(default_factory=list)
-    # The cards a question names (bot.rules.cards.CardShown), shown before the rules, and how many more it named.
-    cards: list[Any] = field(default_factory=list)
+    cards: list[Any] = field(default_factory=list)  # the cards a question names (bot.rules.cards.CardShown)
     more_cards: int = 0
+    # How likely the first rule cited is right, as the ranking believes (1 for a number or a term looked up):
+    # a question is answered sure from bot.rules.confidence.SURE_AT on.
+    certainty: float = 1.0
+
+    @property
+    def found(self) -> bool:
+        return self.confidence != NONE
+
+    @property
+    def whole_number(self) -> str:
+        """The number of the rule ``lines`` hold whole, when they follow a lead ("704.5" for "Rule 704.5")."""
+        parts = self.whole.split(" ")
+        return parts[1] if len(parts) > 1 and parts[0] == "Rule" else ""
+
+    @property
+    def target(self) -> str:
+        """What the answer cites first (a rule number), "" if nothing."""
+        return self.cited[0].number if self.cited else ""
 
     def ranked(self) -> list[str]:
-        """What the answer offers, best first: its target, then the "see also" entries (for evaluation)."""
-        out = [self.target] if self.target else []
-        return out + [choice.value for choice in self.see_also if choice.value not in out]
-
-    def related(self) -> list[Choice]:
-        """References then "see also" entries, without repeats."""
-        seen: set[str] = set()
-        out = []
-        for choice in [*self.references, *self.see_also]:
-            if choice.value not in seen:
-                seen.add(choice.value)
-                out.append(choice)
+        """The rules cited, best first, leaving out any that is part of one cited before it (for evaluation)."""
+        out: list[str] = []
+        for cited in self.cited:
+            number = cited.number
+            if number and not any(is_under(number, earlier) for earlier in out):
+                out.append(number)
         return out
 
-    def to_text(self) -> str:
-        """The answer as plain text (the command line prints this)."""
-        out = [self.title, ""]
-        for card in self.cards:
-            out += [*card.text_lines(), ""]
-        if self.more_cards:
-            out += [f"(and {self.more_cards} more cards named; ask about fewer at a time)", ""]
-        if self.intro:
-            out += [self.intro, ""]
-        for line in self.lines:
-            if line.example:
-                out.append(f"    Example: {line.text}")
-            elif line.number:
-                out.append(f"{line.number} {line.text}")
-            else:
-                out.append(" ".join([line.text, *line.links]))
-        if self.references:
-            out += ["", "Related rules: " + ", ".join(choice.value for choice in self.references)]
-        if self.see_also:
-            out += ["", "See also:"] + [f"  {choice.name}" for choice in self.see_also]
-        if self.url:
-            out += ["", f"Online: {self.url}"]
-        out += ["", f"Comprehensive Rules {self.edition}"]
-        return "\n".join(out)
+    def to_json(self) -> dict[str, Any]:
+        """The answer for scripts: how sure, the rules cited in the order shown, the cards, the edition."""
+        return {
+            "query": self.query,
+            "confidence": self.confidence,
+            "kind": self.kind,
+            "title": self.title,
+            "rules": [{"number": cited.number, "title": cited.title} for cited in self.cited],
+            "cards": [{"name": card.facts.name, "oracle_id": card.facts.oracle_id} for card in self.cards],
+            "edition": self.edition.date,
+            "source": self.edition.source,
+        }

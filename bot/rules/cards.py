@@ -19,15 +19,20 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+from weakref import WeakKeyDictionary
 
 from bot.rules.answer import Answer, clip
+from bot.rules.index import RulesIndex
+from bot.rules.interactions import proposed
 from bot.rules.query import STOPWORDS, stem, words
-
-if TYPE_CHECKING:
-    from bot.rules.index import RulesIndex
+from bot.rules.questions import shown_key, sure_answer, unsure_answer
 
 RULINGS_SHOWN = 3
+# Two replacement effects meeting one event: the affected object's controller or owner orders them (616.1).
+REPLACEMENTS_MEET = "616.1"
+# What a card's text proposes for a question about it: copies, face-down permanents, layers, a new object.
+CARD_INTERACTIONS = frozenset({"707.2", "707.10", "708.2", "613.1", "400.7"})
 CARD_RULES = 4  # rules taken from one card at the most
 SEE_ALSO = 5
 REMINDER = re.compile(r"\([^()]*\)")
@@ -67,6 +72,7 @@ class CardFacts:
     layout: str = "normal"
     rulings: tuple[dict[str, str], ...] = ()
     rulings_known: bool = True  # False: the local copy holds no rulings file yet
+    oracle_id: str = ""
 
     @classmethod
     def from_card(cls, card: Any, rulings: list[dict[str, str]] | None = None) -> CardFacts:
@@ -99,6 +105,7 @@ class CardFacts:
             layout=card.layout or "normal",
             rulings=tuple(rulings or ()),
             rulings_known=rulings is not None,
+            oracle_id=card.oracle_id or "",
         )
 
 
@@ -138,6 +145,27 @@ class CardShown:
         out = [self.heading, self.facts.type_line, *self.facts.oracle_text.split("\n"), self.rulings_note()]
         out += [f"  • {ruling.get('published_at', '')}: {ruling.get('comment', '')}" for ruling in self.rulings]
         return [line for line in out if line]
+
+
+@dataclass(frozen=True, slots=True)
+class FoundCards:
+    """The cards a question names, read with their rulings, and the question without their names."""
+
+    cards: list[CardFacts]
+    asked: str
+    more: int = 0  # cards named beyond those read
+
+
+class CardFinder(Protocol):
+    """Finds the cards a question names in the local card data (``bot.cards.questions.QuestionCards``)."""
+
+    def ready(self) -> bool:
+        """Whether card data is loaded: finding cards then reads from its pool, which may wait."""
+        ...
+
+    async def find(self, index: RulesIndex, query: str) -> FoundCards | None:
+        """The cards ``query`` names, or None when it names none."""
+        ...
 
 
 @dataclass
@@ -263,6 +291,33 @@ class CardRules:
         return sorted(found.values(), key=lambda rule: (not rule.named, rule.order))[:CARD_RULES]
 
 
+_CARD_RULES: WeakKeyDictionary[RulesIndex, CardRules] = WeakKeyDictionary()
+
+
+def card_rules(index: RulesIndex) -> CardRules:
+    """The rules cards' keywords, types and costs point to, read from an edition once."""
+    found = _CARD_RULES.get(index)
+    if found is None:
+        found = _CARD_RULES[index] = CardRules(index)
+    return found
+
+
+def interaction_rules(cards: list[CardFacts]) -> list[str]:
+    """The rules the named cards' own text proposes when they meet (see :mod:`bot.rules.interactions`): a card
+    that copies, turns face down, changes what an object is or moves it out and back; and a replacement effect
+    on each of two cards is settled by 616.1, which orders them. A card's own replacement effect alone ("enters
+    with counters") says nothing of the question."""
+    found: list[str] = []
+    replacing = 0
+    for card in cards:
+        own = proposed(_plain(card.oracle_text))
+        replacing += "614.1a" in own
+        found += [number for number in own if number in CARD_INTERACTIONS]
+    if replacing >= 2:
+        found.insert(0, REPLACEMENTS_MEET)
+    return list(dict.fromkeys(found))
+
+
 def answer_with_cards(index: RulesIndex, text: str, asked: str, cards: list[CardFacts], more: int = 0) -> Answer:
     """The answer to ``text`` (the question as typed) that names ``cards``; ``asked`` is the question with the
     card names taken out, which the rules are ranked on. ``more`` counts the cards named beyond those shown."""
@@ -270,35 +325,34 @@ def answer_with_cards(index: RulesIndex, text: str, asked: str, cards: list[Card
     searcher.warm()
     question = {stem(word) for word in searcher.terms(asked)}
     idf = searcher.idf
-    rules = index.card_rules
-    card_rules: list[CardRule] = []
+    rules = card_rules(index)
+    cited: list[CardRule] = []
     shown: list[CardShown] = []
     for card in cards:
         own = rules.for_card(card, question)
-        card_rules += own
+        cited += own
         shown.append(CardShown(card, tuple(rank_rulings(question, card.rulings, idf)), tuple(r.number for r in own)))
     ranking = searcher.rank(asked) if question else None
-    asked_hits = [index.shown_key(hit, asked) for hit in ranking.hits] if ranking is not None else []
-    named = [rule.number for rule in card_rules if rule.named]
-    others = [rule.number for rule in card_rules if not rule.named]
+    asked_hits = [shown_key(index, hit, asked) for hit in ranking.hits] if ranking is not None else []
+    named = [rule.number for rule in cited if rule.named]
+    others = [rule.number for rule in cited if not rule.named]
     confident = ranking is not None and ranking.confident and bool(asked_hits)
-    # The question's best match (when the ranker is sure of it) before the cards' own rules, the rest after.
+    meeting = [number for number in interaction_rules(cards) if index.document.get(number) is not None]
+    # The question's best match (when the ranker takes it for a question) before the cards' own rules, the rules
+    # settling how the cards meet before the rules of their keywords, the rest after.
     first = asked_hits[:1] if confident else []
-    order = [*named, *first, *others, *asked_hits]
-    order = list(dict.fromkeys(order))
-    names = ", ".join(card.name for card in cards) + (f" and {more} more" if more else "")
+    order = list(dict.fromkeys([*named, *first, *meeting, *others, *asked_hits]))
+    sure = bool(named) or (confident and ranking.sure)
     if not order:
-        answer = Answer(True, "cards", clip(names, 256), [], index.edition)
-        answer.intro = "No rule stands out for this question; the cards and their rulings are below."
+        answer = unsure_answer(index, text, [])
+        answer.candidates = answer.related = answer.cited = []
+        answer.title = clip(", ".join(card.name for card in cards), 256)
+        answer.note = "No rule stands out for this question; the cards and their rulings are above."
+    elif sure:
+        answer = sure_answer(index, text, order)
     else:
-        lead = order[0]
-        answer = index.key_answer(lead)
-        sure = bool(named) or (confident and ranking.sure)
-        answer.intro = ("The rule for it" if sure else "Not sure; the closest rule") + f" ({lead}):"
-        shown_numbers = {answer.target, *(line.number.rstrip(".") for line in answer.lines if line.number)}
-        answer.see_also = [index.key_choice(key) for key in order[1:] if key not in shown_numbers][:SEE_ALSO]
+        answer = unsure_answer(index, text, order)
     answer.kind = "cards"
-    answer.found = True
     answer.cards = shown
     answer.more_cards = more
     return answer

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -16,21 +17,30 @@ EXIT_FAILED = 1
 def register(subparsers: argparse._SubParsersAction) -> None:
     rule = subparsers.add_parser(
         "rule",
-        help="look up a Comprehensive Rules number, glossary term or words",
-        description="Print the answer /rule would give, as plain text. Exit code 1 when nothing matches.",
+        help="look up a Comprehensive Rules number, glossary term or question",
+        description="Print the answer /rule would give, in the same order: the cards a question names and their "
+        "rulings, the rule that decides, the rules that may answer or the related ones, then the whole rule. "
+        "Also answers 'history 702.29' and 'changes'. Exit code 1 when nothing answers.",
     )
-    rule.add_argument("query", nargs="+", help="a rule number (702.29, 704.5k, 702), a glossary term or words")
+    rule.add_argument("query", nargs="+", help="a rule number (702.29, 704.5k, 702), a glossary term or a question")
     rule.add_argument("--rules-file", type=Path, help="a Comprehensive Rules .txt file (default: RULES_FILE, …)")
     rule.add_argument("--no-examples", action="store_true", help="leave out the examples under each rule")
+    rule.add_argument(
+        "--json",
+        action="store_true",
+        help='print one JSON object: {"query", "confidence", "rules": [{"number", "title"}], "cards", '
+        '"edition", "source"}',
+    )
     rule.set_defaults(handler=run_rule)
 
-    rules = subparsers.add_parser("rules", help="manage the Comprehensive Rules text (update)")
+    rules = subparsers.add_parser("rules", help="manage the Comprehensive Rules text (update, diff, history)")
     actions = rules.add_subparsers(title="actions", metavar="ACTION")
     update = actions.add_parser(
         "update",
         help="download the current Comprehensive Rules into BOT_DATA_DIR",
         description="Download the current rules text from Wizards of the Coast (or --url / RULES_URL), "
-        "check it parses, and replace the stored copy. A failed download keeps the previous text.",
+        "check it parses, and replace the stored copy. A failed download keeps the previous text and exits "
+        "with code 1 after one line saying what to do.",
     )
     update.add_argument("--url", help="the rules page or .txt address (default: RULES_URL, else the official page)")
     update.set_defaults(handler=run_update)
@@ -64,45 +74,45 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def run_rule(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.rules.layout import text
+    from bot.rules.service import RulesService
     from bot.rules.sources import load_configured, load_rules
 
+    config = Config.from_env()
     try:
         if args.rules_file is not None:
             loaded = load_rules(args.rules_file, "--rules-file")
         else:
-            config = Config.from_env()
             loaded = load_configured(config.rules_file, config.data_dir, strict=True)
     except (OSError, RulesFormatError) as error:
         print(f"error: could not load the rules: {error}", file=sys.stderr)
         return EXIT_FAILED
+    service = RulesService(config, loaded)
     query = " ".join(args.query)
-    answer = _about_cards(loaded.index, query) or loaded.index.lookup(query, examples=not args.no_examples)
-    if not answer.found:
-        print(answer.to_text(), file=sys.stderr)
-        return EXIT_NOT_FOUND
-    print(answer.to_text())
-    return 0
+    answer = asyncio.run(_answer(service, query, examples=not args.no_examples))
+    if args.json:
+        print(json.dumps(answer.to_json(), ensure_ascii=False))
+    else:
+        print(text(answer), file=sys.stdout if answer.found else sys.stderr)
+    return 0 if answer.found else EXIT_NOT_FOUND
 
 
-def _about_cards(index, query: str):
-    """The answer with the cards the question names, when the card data has been imported (else None)."""
-    import asyncio
-
+async def _answer(service, query: str, *, examples: bool):
+    """The service's answer, with the cards a question names when the card data has been imported."""
     from bot.carddb.service import FILE_NAME, CardData
-    from bot.cards.questions import answer_about_cards
+    from bot.cards.questions import QuestionCards
 
-    data_dir = Config.from_env().data_dir
-    if not (data_dir / FILE_NAME).is_file() or not index.is_question(query):
-        return None
-
-    async def ask():
+    data_dir = service.config.data_dir
+    card_data = None
+    if (data_dir / FILE_NAME).is_file() and service.index.is_question(query):
         card_data = await CardData.open(data_dir, "")
-        try:
-            return await answer_about_cards(index, card_data, query)
-        finally:
+    try:
+        return await service.answer(query, examples=examples, cards=QuestionCards(card_data))
+    finally:
+        if card_data is not None:
             await card_data.close()
-
-    return asyncio.run(ask())
 
 
 def run_diff(args: argparse.Namespace) -> int:
@@ -151,15 +161,17 @@ def run_history(args: argparse.Namespace) -> int:
         index = HistoryCache().get(paths)
         answer = history_answer(index, number, full=True, edition=edition)
     except NoEditionsError as error:
-        hint = "" if args.rules_dir else "; `python -m bot rules update` downloads the current one, or use --rules-dir"
+        hint = "" if args.rules_dir else "; `cyclebot rules update` downloads the current one, or use --rules-dir"
         print(f"error: no Comprehensive Rules edition to read in {where}: {error}{hint}", file=sys.stderr)
         return EXIT_FAILED
     except UnknownRuleError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_NOT_FOUND
+    from bot.rules.layout import text
+
     for skipped in index.skipped:
         print(f"note: left out {skipped.path.name}: {skipped.reason}", file=sys.stderr)
-    print(answer.to_text())
+    print(text(answer))
     return 0
 
 

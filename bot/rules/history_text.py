@@ -11,7 +11,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 from bot.rules.align import even_out
-from bot.rules.answer import Answer, Choice, Line, rule_url
+from bot.rules.answer import FULL, NONE, SURE, Answer, Cited, Edition, Line, rule_url
 from bot.rules.editions import NoEditionsError
 from bot.rules.history import (
     Change,
@@ -255,22 +255,29 @@ def history_answer(index: RulesHistory, number: str, *, full: bool = False, edit
     span = f"{len(known)} editions, {known[0]} to {known[-1]}" if len(known) > 1 else f"1 edition, {known[0]}"
     current = history.current
     return Answer(
-        True,
+        f"history {number}" + (f" in {edition}" if edition else ""),
         "history",
+        SURE,
         history_title(history),
-        history_lines(history, known, full=full),
-        f"history: {span}",
-        intro=number_summary(history, known),
-        # What to ask again for this answer (a page button whose query was too long to carry keeps it).
-        target=f"history {number}" + (f" in {edition}" if edition else ""),
+        _edition(f"history: {span}"),
+        lead=[Line(number_summary(history, known))],
+        lines=history_lines(history, known, full=full),
+        cited=[Cited(current, history.title if history.titled else history.topic)] if current else [],
         url=rule_url(current) if current else "",
-        references=[Choice(current, current)] if current else [],
     )
+
+
+def _edition(text: str) -> Edition:
+    return Edition("", "", FULL, f"Comprehensive Rules {text}")
+
+
+def _no_history(title: str, line: str, span: str, query: str) -> Answer:
+    return Answer(query, "history", NONE, clip(title, 256), _edition(span), lead=[Line(line)])
 
 
 def number_from_answer(answer: Answer) -> str | None:
     """The rule a lookup answered with ("cycling" → 702.29), for a history asked by name."""
-    if not answer.found:
+    if answer.confidence != SURE or not answer.target:
         return None
     numbers = find_numbers(answer.target)
     return numbers[0].start if numbers else None
@@ -281,40 +288,30 @@ def history_for(cache: HistoryCache, paths: list[Path], number: str | None, edit
 
     Blocking: the first call (and the first after an edition is added) parses and aligns the editions.
     """
+    query = f"history {number or ''}".strip()
     if number is None:
-        return Answer(
-            False,
-            "history",
+        return _no_history(
             "Which rule?",
-            [
-                Line(
-                    "Give a rule number (702.29, 509.2a, 702) or a keyword or term (cycling) to follow it through "
-                    "the editions of the rules; add a year or date (702.26 in 2009) to use that edition's numbers."
-                )
-            ],
+            "Give a rule number (702.29, 509.2a, 702) or a keyword or term (cycling) to follow it through the "
+            "editions of the rules; add a year or date (702.26 in 2009) to use that edition's numbers.",
             "history",
+            query,
         )
     try:
         index = cache.get(paths)
     except NoEditionsError:
-        return Answer(
-            False,
-            "history",
+        return _no_history(
             "No rules history yet",
-            [
-                Line(
-                    "A rule's history is read from the editions of the full Comprehensive Rules the bot keeps, and "
-                    "none is kept yet. Each edition the bot downloads is kept, so the history grows as the rules "
-                    "change; an operator can run `python -m bot rules update` to download the current one."
-                )
-            ],
+            "A rule's history is read from the editions of the full Comprehensive Rules the bot keeps, and none is "
+            "kept yet. Each edition the bot downloads is kept, so the history grows as the rules change.",
             "history: no edition kept",
+            query,
         )
     known = index.labels
     span = f"history: {len(known)} editions, {known[0]} to {known[-1]}"
     try:
         return history_answer(index, number, edition=edition)
     except UnknownEditionError as error:
-        return Answer(False, "history", clip(f"No edition for {edition}", 256), [Line(str(error))], span)
+        return _no_history(f"No edition for {edition}", str(error), span, query)
     except UnknownRuleError as error:
-        return Answer(False, "history", clip(f"No rule {number} in the editions known", 256), [Line(str(error))], span)
+        return _no_history(f"No rule {number} in the editions known", str(error), span, query)

@@ -10,6 +10,14 @@ import functools
 import re
 
 WORD_RE = re.compile(r"[a-z0-9]+")
+# A change to power and toughness ("+1/+1", "-2/-0") is one word, as the rules use it: "p1p1", "m2m0".
+PT_CHANGE_RE = re.compile(r"([+-])\s*(\d+)\s*/\s*([+-])\s*(\d+)")
+
+
+def _pt_word(match: re.Match[str]) -> str:
+    sign = {"+": "p", "-": "m"}
+    return f" {sign[match[1]]}{match[2]}{sign[match[3]]}{match[4]} "
+
 
 # Words that carry no topic: question scaffolding and chat filler ("how does X work", "can I …").
 STOPWORDS = frozenset(
@@ -85,7 +93,7 @@ PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), replacement)
     for pattern, replacement in (
         (r"\bp\s*/\s*t\b", " power toughness "),
-        (r"[+-]\s*1\s*/\s*[+-]\s*1", " +1/+1 counter "),
+        (r"([+-]\s*1\s*/\s*[+-]\s*1)", r" \1 counter "),
         (r"\bwears? off\b", " removed end "),
         (r"\bsummoning sick(?:ness)?\b", " summoning sickness "),
         (r"\bmana burn\b", " mana empties "),
@@ -107,17 +115,16 @@ PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 # Words that say a message is about something other than the rules of play (prices, chat, deck advice).
 OFF_TOPIC = frozenset(
     """price prices priced pricing cheap cheaper expensive dollar dollars usd euro euros buy buying bought sell
-    selling sold trade trading shop store stores sleeve sleeves sleeved sleeving weather joke jokes funny lol lmao
-    rofl haha gg ty thx hi hiya yo sup best favorite favourite favourites recommend recommendation suggestions meta
-    tier budget netdeck good bad love hate cool awesome fun nice proxy proxies spoiler spoilers release released
-    releases lore story artist foil foils night yesterday
-    collection grading psa worth invest investment homework capital president movie song music pizza
-    weekend tonight tomorrow birthday""".split()
+    selling sold trade trading worth shop store stores sleeve sleeves sleeved sleeving weather joke jokes funny
+    lol lmao rofl haha gg ty thx hi hiya yo sup favorite favourite favourites recommend recommendation meta tier
+    budget netdeck proxy proxies spoiler spoilers release released releases lore artist foil foils collection
+    grading psa invest investment homework president movie song music pizza weekend tonight tomorrow
+    birthday""".split()
 )
 
 # Phrases of chat about the game rather than about its rules ("when does the next set come out").
 OFF_TOPIC_RE = re.compile(
-    r"\b(?:next set|new set|comes? out|last night|this weekend|how much (?:is|are|does)|worth it|"
+    r"\b(?:next set|new set|comes? out|last night|this weekend|how much (?:is|are) .{0,40}\bworth|worth it|"
     r"deck ?(?:tech|list|idea)s?|should i (?:play|build|run)|good card)\b"
 )
 # Digits and the words the rules write them as ("discard down to 7" → "seven").
@@ -186,7 +193,8 @@ def stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lowercase words, apostrophes dropped ("player's" → "players")."""
-    return WORD_RE.findall(text.lower().replace("’", "").replace("'", ""))
+    text = text.lower().replace("’", "").replace("'", "").replace("−", "-").replace("–", "-")
+    return WORD_RE.findall(PT_CHANGE_RE.sub(_pt_word, text) if "/" in text else text)
 
 
 def expand(text: str) -> list[str]:

@@ -10,13 +10,12 @@ import json
 import math
 from pathlib import Path
 
+from bot.rules.hits import Candidate
+
 # Per word stem of the tuning questions: how often a question holding it was answered from each section
 # ("704") and each rule ("704.5"). Written by benchmarks/fit_rules_ranker.py from the tuning part only.
 ASSOCIATIONS = Path(__file__).resolve().parent.parent / "data" / "rules-associations.json"
 Associations = dict[str, tuple[dict[str, int], dict[str, int]]]
-
-# What kind of entry a row is.
-RULE, SUBRULE, FIRST, GLOSSARY = 0, 1, 2, 3
 
 FEATURES = (
     "bm25",  # bm25 of the question's words, the title counting more, scaled to the best candidate's
@@ -36,12 +35,14 @@ FEATURES = (
     "defined",  # the share of the named glossary terms' defining words the entry holds ("dies": graveyard)
     "section_words",  # how strongly the question's words point to the entry's section (tuning questions)
     "rule_words",  # ... to the entry's rule
+    "proposed",  # the entry is (under) a rule the question's phrasing proposes: two effects meeting
+    "defines",  # the question asks what a term means ("count as dying") and the entry is the term's rule
 )
 
-WEIGHTS = (0.6, 1, -0.15, -0.05, -2, -0.05, -0.9, 0.15, 1, -0.6, 0, 0.05, -0.15, 0.3, 0.6, 3, 1.5)
+WEIGHTS = (0.3, 0.6, -0.3, -0.3, -2, -0.05, 0, 0.15, 1.5, 0.3, -0.05, 0.05, -0.15, 0.15, 0.6, 3, 3, 0.6, 1)
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
-# much is a black lotus worth"): a logistic model over these values (see search.gate_values), fitted on the
+# much is a black lotus worth"): a logistic model over these values (see gate_values), fitted on the
 # tuning part's questions and non-questions; an answer is given when its probability reaches GATE_THRESHOLD.
 GATE = (
     "cover",  # the share of the question's words (by rarity) the best entry holds
@@ -60,14 +61,44 @@ GATE = (
     "plain_unknown",
     "plain_jargon",
 )
-GATE_WEIGHTS = (3.01, -0.603, 1.82, 3.04, -2.43, 0.438, 0.992, -1.85, 2.16, -0.943, 0.0392, 0.822, 0.113, -0.901, 0.707)
-GATE_BIAS = -4.08
+GATE_WEIGHTS = (4.27, -0.589, 1.82, 4.02, -3.63, 1.12, 0.901, -2.13, 3.12, -0.77, 0.611, 1.08, -0.406, -0.672, 0.787)
+GATE_BIAS = -5.83
 GATE_THRESHOLD = 0.44
 
-# The best entry's share of the first five (a softmax over their scores) below which the answer says it is
-# unsure. Fitted on the tuning part: the lowest share above which answers are clearly more often right.
-SURE = 0.23
+# How much the best entry stands out is its share of the softmax over the best five scores (see share()).
 SURE_AMONG = 5
+
+
+# Counting a question's topic words stops here: a long question is as much a question as a longer one.
+GATE_TERMS = 12
+# An entry holding this much of the question (by rarity) holds all of it, rounding aside.
+WHOLE_COVER = 0.999
+
+
+def gate_values(best: Candidate, scores: list[float]) -> tuple[float, ...]:
+    """The values :func:`believed` weighs to tell a rules question its best entry answers from a message about
+    something else (see GATE)."""
+    asked = best.asked
+    whole = 1.0 if best.cover >= WHOLE_COVER else 0.0
+    # Words typed as a search, without a question's phrasing, are judged by what they are alone.
+    plain = 0.0 if asked.mark or asked.asks else 1.0
+    return (
+        best.cover,
+        whole,
+        1.0 if best.in_topic else 0.0,
+        min(asked.terms, GATE_TERMS) / GATE_TERMS,
+        asked.unknown,
+        1.0 if asked.mark else 0.0,
+        1.0 if asked.asks else 0.0,
+        asked.rarest,
+        asked.jargon,
+        share(scores),
+        plain,
+        plain * best.cover,
+        plain * whole,
+        plain * asked.unknown,
+        plain * asked.jargon,
+    )
 
 
 def score(features: tuple[float, ...], weights: tuple[float, ...] = WEIGHTS) -> float:

@@ -14,10 +14,16 @@ from pathlib import Path
 
 from bot.config import Config
 from bot.rules import updater
-from bot.rules.document import Document
+from bot.rules.answer import NONE, SURE, Answer, Cited, Line, clip
+from bot.rules.ask import CHANGES, HISTORY, answer_about, lookup, route, waits
+from bot.rules.cards import CardFinder
+from bot.rules.diff import EditionDiff, diff_documents
+from bot.rules.document import Document, RulesFormatError, load_document
 from bot.rules.history import HistoryCache
+from bot.rules.history_text import history_for, history_subject, number_from_answer, parse_history_query
 from bot.rules.index import RulesIndex
-from bot.rules.sources import LoadedRules, downloaded_path, edition_paths, load_configured
+from bot.rules.numbers import find_numbers
+from bot.rules.sources import LoadedRules, downloaded_path, edition_paths, load_configured, previous_path
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +40,7 @@ class RulesService:
         self.loaded = loaded
         self.histories = HistoryCache()
         self.refresh_task: asyncio.Task | None = None
+        self._diff: tuple[tuple[float, int], EditionDiff] | None = None
 
     @classmethod
     async def open(cls, config: Config) -> RulesService:
@@ -65,6 +72,84 @@ class RulesService:
     def edition_paths(self) -> list[Path]:
         """Every edition kept, for a rule's history."""
         return edition_paths(self.config.data_dir, self.config.rules_file)
+
+    # ------------------------------------------------------------------ answers
+
+    def waits(self, query: str, cards: CardFinder | None = None) -> bool:
+        """Whether :meth:`answer` may wait on a pool or on files for ``query``: acknowledge first if so."""
+        if route(self.index, query) == HISTORY:
+            return not self.histories.is_current(self.edition_paths())
+        return waits(self.index, query, cards)
+
+    def answer_now(self, query: str, *, examples: bool = True) -> Answer:
+        """Numbers, terms and questions from the rules alone, without waiting on anything."""
+        return lookup(self.index, query, examples=examples)
+
+    async def answer(self, query: str, *, examples: bool = True, cards: CardFinder | None = None) -> Answer:
+        """The answer to any rules query: a rule's history, what the last update changed, numbers, a term, or a
+        question (with the cards it names, when ``cards`` finds card data)."""
+        index = self.index
+        kind = route(index, query)
+        if kind == HISTORY:
+            return await self.history_answer(query)
+        if kind == CHANGES:
+            return await self.changes_answer(query)
+        return await answer_about(index, query, cards, examples=examples)
+
+    async def history_answer(self, query: str) -> Answer:
+        """A rule's history across the editions kept ("history 702.29", "history of cycling", "… in 2009")."""
+        number, edition = parse_history_query(query)
+        if number is None:
+            number = number_from_answer(lookup(self.index, history_subject(query)))
+        return await asyncio.to_thread(history_for, self.histories, self.edition_paths(), number, edition)
+
+    async def changes_answer(self, query: str) -> Answer:
+        """What the latest update changed, or one rule's old and new text ("changes 702.29")."""
+        index = self.index
+        diff = await self._edition_diff()
+        if diff is None:
+            lines = [
+                Line("No earlier edition is kept yet to compare with."),
+                Line(
+                    "When the bot updates its rules to a new edition, it keeps the previous one, and this lists "
+                    "what changed."
+                ),
+            ]
+            return Answer(query, "changes", NONE, "Rules changes", index.edition, lead=lines)
+        numbers = find_numbers(query)
+        if numbers:
+            number = numbers[0].start
+            lines = [Line(text) for text in diff.rule_lines(number)]
+            return Answer(
+                query,
+                "changes",
+                SURE,
+                clip(f"{diff.title} · {number}", 256),
+                index.edition,
+                lines=lines,
+                cited=[Cited(number, index.title_of(number))],
+            )
+        lines = [Line(text) for text in diff.summary_lines()]
+        return Answer(query, "changes", SURE, diff.title, index.edition, lines=lines)
+
+    async def _edition_diff(self) -> EditionDiff | None:
+        loaded = self.loaded
+        previous = previous_path(self.config.data_dir)
+        if loaded is None or loaded.origin != "downloaded" or not previous.is_file():
+            return None
+        stamp = (previous.stat().st_mtime, id(loaded))
+        if self._diff is not None and self._diff[0] == stamp:
+            return self._diff[1]
+        try:
+            old = await asyncio.to_thread(load_document, previous)
+        except (OSError, RulesFormatError) as error:
+            log.warning("The kept previous rules edition is unreadable (%s): %s", previous, error)
+            return None
+        diff = await asyncio.to_thread(diff_documents, old, loaded.index.document)
+        self._diff = (stamp, diff)
+        return diff
+
+    # ------------------------------------------------------------------ keeping current
 
     async def _keep_current(self, wait: float) -> None:
         """Download the rules now and then (validated, stored atomically) and switch to them once they parse.

@@ -60,8 +60,10 @@ class LoadedRules:
     def description(self) -> str:
         document = self.index.document
         if document.is_excerpt:
+            label = self.index.edition.label
+            when = f" (rules effective as of {label})" if label else ""
             return (
-                f"Comprehensive Rules {self.index.edition}: {document.rule_count:,} rules and "
+                f"Comprehensive Rules bundled excerpt{when}: {document.rule_count:,} rules and "
                 f"{len(document.glossary):,} glossary entries"
             )
         edition = f"effective {document.effective}" if document.effective else "(edition date not stated)"

@@ -13,7 +13,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import requests
 
@@ -80,11 +80,26 @@ def validate(document: Document) -> None:
         raise UpdateError("the downloaded text is not a complete Comprehensive Rules document: " + "; ".join(problems))
 
 
+def _unreachable(url: str, error: requests.RequestException) -> UpdateError:
+    """One sentence for a request that never got an answer: what happened and what to do, without the
+    library's own exception text (it is logged at debug level)."""
+    host = urlsplit(url).netloc or url
+    log.debug("Request to %s failed: %s", url, error)
+    if isinstance(error, requests.Timeout):
+        return UpdateError(f"could not download the rules: {host} did not answer within {TIMEOUT} s; try again later")
+    if isinstance(error, requests.ConnectionError):
+        return UpdateError(
+            f"could not download the rules: {host} cannot be reached (no network connection, or a wrong address); "
+            "check the connection or RULES_URL and try again"
+        )
+    return UpdateError(f"could not download the rules from {host}: {type(error).__name__}; check RULES_URL")
+
+
 def _get(session: requests.Session, url: str) -> requests.Response:
     try:
         response = session.get(url, timeout=TIMEOUT, headers={"User-Agent": f"{BOT_NAME}/{__version__}"})
     except requests.RequestException as error:
-        raise UpdateError(f"could not download {url}: {error}") from error
+        raise _unreachable(url, error) from error
     if response.status_code != 200:
         raise UpdateError(f"could not download {url}: HTTP {response.status_code}")
     if len(response.content) > MAX_BYTES:

@@ -1,8 +1,9 @@
-"""Buttons and the related-rules menu under an answer; their state is in the custom id, so they keep
-working after a restart and never expire.
+"""Buttons and the rules menu under an answer; their state is in the custom id, so they keep working after a
+restart and never expire.
 
 A judge answers for the whole table: on a public answer the asker turns its pages, anyone else gets their
-own private copy at the page they asked for; a private answer can be shown in the channel.
+own private copy at the page they asked for; a private answer can be shown in the channel. The menu offers
+the rules the page names but does not show (the related ones, or the candidates of an unsure answer).
 """
 
 from __future__ import annotations
@@ -23,19 +24,21 @@ if TYPE_CHECKING:
 SELECT_LIMIT = limits.SELECT_OPTIONS
 CUSTOM_ID_LIMIT = limits.CUSTOM_ID
 # "rule:next:3:123456789012345678:1:" leaves the rest of the 100 characters for what was asked.
-PAGE_ID = r"rule:(?P<action>prev|next|show):(?P<page>\d{1,3}):(?P<owner>\d{1,20}):(?P<examples>[01]):(?P<key>.*)"
+PAGE_ID = r"rule:(?P<action>prev|next|show|whole):(?P<page>\d{1,3}):(?P<owner>\d{1,20}):(?P<examples>[01]):(?P<key>.*)"
 RELATED_ID = r"rule:rel:(?P<examples>[01])"
-LABELS = {"prev": "Previous", "next": "Next", "show": "Show in channel"}
+LABELS = {"prev": "Previous", "next": "Next", "show": "Show in channel", "whole": "Whole rule"}
 
 
 def answer_key(query: str, answer: Answer) -> str:
-    """What to look up again to rebuild the answer: the query if it fits in a custom id, else its target."""
+    """What to look up again to rebuild the answer: the query if it fits in a custom id, else its first rule."""
     query = " ".join(query.split())
     room = CUSTOM_ID_LIMIT - len("rule:next:999:18446744073709551615:1:")
     if len(query) <= room:
         return query
-    target = answer.target.removeprefix("Glossary: ")
-    return target if len(target) <= room else ""
+    if answer.kind == "history":  # what to ask again is the answer's own query ("history 702.29 in 2009")
+        return answer.query if len(answer.query) <= room else ""
+    target = answer.target
+    return target if len(target) <= room and answer.kind != "cards" else ""
 
 
 def _rules_cog(interaction: discord.Interaction) -> Rules:
@@ -68,31 +71,34 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_ID):
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _rules_cog(interaction)
-        answer = await cog.answer_for(self.key, examples=self.examples)
         if self.action == "show":
             # Shown to everyone; its buttons now belong to whoever showed it.
-            await cog.send_page(interaction, self.key, answer, self.page, examples=self.examples, ephemeral=False)
+            await cog.send_key(interaction, self.key, self.page, examples=self.examples, ephemeral=False)
+            return
+        if self.action == "whole":
+            # The whole rule, for whoever asks, without taking the answer away from the table.
+            await cog.send_key(interaction, self.key, 0, examples=self.examples, ephemeral=True)
             return
         target = self.page + (1 if self.action == "next" else -1)
         message = interaction.message
         private = message is None or message.flags.ephemeral
         if private or interaction.user.id == self.owner:
-            await cog.edit_page(interaction, self.key, answer, target, owner=self.owner, examples=self.examples)
+            await cog.edit_key(interaction, self.key, target, owner=self.owner, examples=self.examples)
         else:
-            await cog.send_page(interaction, self.key, answer, target, examples=self.examples, ephemeral=True)
+            await cog.send_key(interaction, self.key, target, examples=self.examples, ephemeral=True)
 
 
 class RelatedSelect(discord.ui.DynamicItem[discord.ui.Select], template=RELATED_ID):
-    """Opens a rule the answer mentions, privately, for whoever picks it."""
+    """Opens a rule the answer names, privately, for whoever picks it."""
 
     def __init__(self, examples: bool, answer: Answer | None = None) -> None:
         options = [
             discord.SelectOption(label=clip(choice.name, 100), value=choice.value[:100])
-            for choice in (answer.related() if answer else [])[:SELECT_LIMIT]
+            for choice in (answer.related if answer else [])[:SELECT_LIMIT]
         ]
         super().__init__(
             discord.ui.Select(
-                placeholder="Open a related rule…",
+                placeholder="Open a rule…",
                 options=options or [discord.SelectOption(label="-")],
                 custom_id=f"rule:rel:{int(examples)}",
             )
@@ -111,21 +117,23 @@ class RelatedSelect(discord.ui.DynamicItem[discord.ui.Select], template=RELATED_
         values = (interaction.data or {}).get("values") or []
         if not values or not isinstance(values[0], str):
             raise UserFacingError("Pick one of the rules in the menu.")
-        query = values[0][:100]
-        answer = await cog.answer_for(query, examples=self.examples)
-        await cog.send_page(interaction, query, answer, 0, examples=self.examples, ephemeral=True)
+        await cog.send_key(interaction, values[0][:100], 0, examples=self.examples, ephemeral=True)
 
 
 def answer_view(
     answer: Answer, key: str, page: int, total: int, *, owner: int, examples: bool, ephemeral: bool
 ) -> discord.ui.View | None:
-    """Previous/Next when there are several pages, "Show in channel" on a private answer, related rules."""
+    """Previous/Next when there are several pages (or "Whole rule" when the question is too long to ask again),
+    "Show in channel" on a private answer, the rules menu."""
     view = discord.ui.View(timeout=None)
     if total > 1 and key:
         view.add_item(PageButton("prev", page, owner, examples, key, disabled=page <= 0))
         view.add_item(PageButton("next", page, owner, examples, key, disabled=page >= total - 1))
+    elif total > 1 and answer.whole_number:
+        # Too long a question for a button to ask again: the whole rule is opened by its number instead.
+        view.add_item(PageButton("whole", 0, owner, examples, answer.whole_number))
     if ephemeral and answer.found and key:
         view.add_item(PageButton("show", page, owner, examples, key))
-    if answer.related():
+    if answer.related:
         view.add_item(RelatedSelect(examples, answer))
     return view if view.children else None

@@ -168,7 +168,7 @@ def test_the_console_script_is_the_bots_entry_point():
         [str(script), "rule", "704.5"], env=clean_env(), cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("Rule 704.5 · State-Based Actions")
+    assert result.stdout.startswith("704.5 State-Based Actions\n")
 
 
 def test_a_python_without_the_dependencies_gets_one_sentence_not_a_traceback(tmp_path):

@@ -43,7 +43,7 @@ class TestFirstStartDownload:
         result = await alice.slash(channel, "rule", query="613.1")
 
         assert not result.ephemeral
-        assert result.response.embeds[0].footer.text.startswith("Comprehensive Rules effective as of January 16, 2026")
+        assert result.response.embeds[0].footer.text.startswith("Comprehensive Rules January 16, 2026")
         assert downloaded_path(bot_config.data_dir).read_bytes() == CR_2026.read_bytes()
 
 
@@ -61,7 +61,7 @@ class TestDownloadFails:
         await wait_for(lambda: len(requested) >= 4)
 
         result = await alice.slash(channel, "rule", query="702.29")
-        assert result.response.embeds[0].footer.text.startswith("Comprehensive Rules bundled excerpt")
+        assert result.response.embeds[0].footer.text.startswith("Comprehensive Rules January 16, 2026, bundled excerpt")
         records = [*caplog.get_records("setup"), *caplog.records]
         warnings = [r for r in records if r.name == "bot.rules.service" and r.levelno >= logging.WARNING]
         assert len(warnings) == 1 and "HTTP 404" in warnings[0].getMessage()

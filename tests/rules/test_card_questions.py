@@ -8,7 +8,17 @@ import shutil
 import pytest
 
 from bot.carddb.service import FILE_NAME, CardData
-from bot.cards.questions import MAX_CARDS, answer_about_cards, card_names
+from bot.cards.questions import MAX_CARDS, QuestionCards, card_names
+from bot.rules.answer import SURE
+from bot.rules.ask import answer_about
+from bot.rules.cards import CardFacts, interaction_rules
+from bot.rules.layout import text as terminal_text
+
+
+async def answer_about_cards(index, card_data, query: str):
+    """The answer with cards, or None when the question is answered from the rules alone."""
+    answer = await answer_about(index, query, QuestionCards(card_data))
+    return answer if answer.kind == "cards" else None
 
 
 @pytest.fixture
@@ -80,9 +90,12 @@ async def test_the_answer_shows_the_card_its_ruling_on_the_point_first_and_leads
     assert "exile up to one other target creature" in card.facts.oracle_text
     assert card.rulings and "evoke cost" in card.rulings[0]["comment"]
     assert all("Lifelink matters" not in ruling["comment"] for ruling in card.rulings)
-    assert answer.target == "702.74"
-    text = answer.to_text()
-    assert text.index("Solitude {3}{W}{W}") < text.index("702.74a")
+    assert answer.target.startswith("702.74") and answer.confidence == SURE
+    assert card.facts.oracle_id
+    text = terminal_text(answer)
+    # One title, then the card, its ruling, then the rule.
+    assert text.startswith(answer.title + "\n") and text.count("Evoke") >= 1
+    assert text.index("Solitude {3}{W}{W}") < text.index("evoke cost") < text.index("702.74a")
 
 
 @pytest.mark.parametrize(
@@ -117,7 +130,7 @@ async def test_a_hundred_card_names_show_the_first_few_and_say_how_many_more(ful
     answer = await answer_about_cards(full_index, card_data, " ".join(f"[[{name}]]" for name in names)[:500])
     assert answer is not None
     assert len(answer.cards) == MAX_CARDS and answer.more_cards == 2
-    assert "2 more cards" in answer.to_text()
+    assert "2 more cards" in terminal_text(answer)
 
 
 async def test_questions_with_numbers_glossary_terms_or_too_long_are_left_to_the_rules(full_index, card_data):
@@ -145,4 +158,24 @@ async def test_a_copy_imported_without_a_rulings_file_says_the_rulings_are_not_t
     finally:
         await opened.close()
     assert answer is not None and answer.cards[0].rulings_note() == "Its rulings are not in the local card data yet."
-    assert "not in the local card data yet" in answer.to_text()
+    assert "not in the local card data yet" in terminal_text(answer)
+
+
+def card(name: str, text: str) -> CardFacts:
+    return CardFacts(name=name, mana_cost="", type_line="Enchantment", oracle_text=text)
+
+
+def test_two_cards_with_replacement_effects_propose_the_rule_that_orders_them_616_1():
+    kalitas = card("Kalitas", "If a nontoken creature an opponent controls would die, exile that card instead.")
+    procession = card(
+        "Procession",
+        "If an effect would create one or more tokens under your control, it creates "
+        "twice that many of those tokens instead.",
+    )
+    assert interaction_rules([kalitas, procession]) == ["616.1"]
+    assert interaction_rules([kalitas]) == []
+
+
+def test_a_card_that_copies_proposes_the_copy_rules_707():
+    clone = card("Clone", "You may have Clone enter the battlefield as a copy of any creature on the battlefield.")
+    assert {"707.2", "707.10"} <= set(interaction_rules([clone]))

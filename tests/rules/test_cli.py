@@ -1,7 +1,8 @@
-"""``python -m bot rule`` and ``python -m bot rules update`` from the terminal."""
+"""``cyclebot rule`` (``python -m bot rule``) and ``cyclebot rules update`` from the terminal."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ def clean_env(monkeypatch, data_dir):
 def test_rule_702_29_prints_the_bundled_excerpt(capsys):
     assert main(["rule", "702.29"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("702.29. Cycling\n")
+    assert out.startswith("702.29 Cycling\n") and out.count("Cycling\n") == 1
     positions = [out.index(f"702.29{letter} ") for letter in "abcdef"]
     assert positions == sorted(positions)
     assert "bundled excerpt" in out
@@ -36,26 +37,26 @@ def test_rule_with_rules_file_prints_704_5_in_full(capsys):
     assert main(["rule", "--rules-file", str(CR_2026), "704.5"]) == 0
     out = capsys.readouterr().out
     assert "704.5z " in out and "704.5m " in out and "704.5l" not in out
-    assert out.rstrip().endswith("effective as of January 16, 2026")
+    assert out.rstrip().endswith("Comprehensive Rules January 16, 2026")
 
 
 def test_rule_uses_rules_file_from_the_environment(capsys, monkeypatch):
     monkeypatch.setenv("RULES_FILE", str(CR_2026))
     assert main(["rule", "state", "based", "actions"]) == 0
-    assert capsys.readouterr().out.startswith("Glossary: State-Based Actions")
+    assert capsys.readouterr().out.startswith("State-Based Actions · 704\n")
 
 
 def test_rule_prefers_a_downloaded_copy_over_the_excerpt(capsys, data_dir):
     downloaded_path(data_dir).write_bytes((CR_DIR / "MagicCompRules-2024-11-08.txt").read_bytes())
     assert main(["rule", "100.1"]) == 0
-    assert "effective as of November 8, 2024" in capsys.readouterr().out
+    assert "Comprehensive Rules November 8, 2024" in capsys.readouterr().out
 
 
 def test_rule_that_matches_nothing_exits_1_with_a_message(capsys):
     assert main(["rule", "999.99"]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert "No such rule: “999.99”" in captured.err
+    assert captured.err.startswith("No rule 999.99\n")
 
 
 def test_missing_rules_file_exits_1_with_a_message(capsys, tmp_path):
@@ -63,10 +64,35 @@ def test_missing_rules_file_exits_1_with_a_message(capsys, tmp_path):
     assert "could not load the rules" in capsys.readouterr().err
 
 
-def test_rules_update_failure_exits_non_zero_and_says_why(capsys, data_dir):
+def test_rules_update_without_a_network_exits_1_with_one_sentence_saying_what_to_do(capsys, data_dir):
     assert main(["rules", "update", "--url", "http://127.0.0.1:9/en/rules"]) == 1
-    assert "rules not updated" in capsys.readouterr().err
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert captured.out == "" and "\n" not in err
+    assert err.startswith("error: rules not updated: could not download the rules: 127.0.0.1:9 cannot be reached")
+    assert "check the connection or RULES_URL and try again" in err
+    assert "urllib3" not in err and "Errno" not in err and "HTTPConnectionPool" not in err
+    assert len(err) < 250
     assert not downloaded_path(data_dir).exists()
+
+
+def test_rules_update_with_no_name_resolution_is_one_sentence_too(capsys, monkeypatch, data_dir):
+    import requests
+
+    class Offline(requests.Session):
+        def get(self, url, **kwargs):
+            raise requests.ConnectionError(
+                "HTTPSConnectionPool(host='magic.wizards.com', port=443): Max retries "
+                "exceeded (Caused by NameResolutionError: Failed to resolve)"
+            )
+
+    monkeypatch.setattr("bot.rules.updater.requests.Session", Offline)
+    assert main(["rules", "update"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "error: rules not updated: could not download the rules: magic.wizards.com cannot be reached (no network "
+        "connection, or a wrong address); check the connection or RULES_URL and try again"
+    )
 
 
 def test_rules_update_uses_rules_url_and_exits_0(capsys, monkeypatch, data_dir):
@@ -89,17 +115,23 @@ def test_rules_update_uses_rules_url_and_exits_0(capsys, monkeypatch, data_dir):
     assert downloaded_path(data_dir).read_bytes() == CR_2026.read_bytes()
 
 
-def test_python_dash_m_bot_rule_runs_without_a_token(data_dir):
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "rule", "basic", "landcycling"],
+def python_m_bot(data_dir, *args: str) -> subprocess.CompletedProcess:
+    """``python -m bot ARGS`` in a fresh process, without a token, reading ``data_dir``."""
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
         cwd=REPO,
         capture_output=True,
         text=True,
         timeout=60,
         env={"PATH": "", "BOT_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)},
     )
+
+
+def test_python_dash_m_bot_rule_runs_without_a_token(data_dir):
+    result = python_m_bot(data_dir, "rule", "basic", "landcycling")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("Glossary: Typecycling")
+    assert result.stdout.startswith("Typecycling · 702.29")
+    assert "“Basic Landcycling” is listed under “Typecycling”." in result.stdout
 
 
 CR_2024 = CR_DIR / "MagicCompRules-2024-11-08.txt"
@@ -110,11 +142,11 @@ def test_rule_numbers_as_people_type_them_from_the_terminal(capsys, query):
     assert main(["rule", *query]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first in (
-        "Rule 702.29c · Cycling",
-        "Rule 704.5b · State-Based Actions",
-        "Rule 704.5k · State-Based Actions",
-        "702.29. Cycling",
-        "Rule 702.29e · Cycling",
+        "702.29c Cycling",
+        "704.5b State-Based Actions",
+        "704.5k State-Based Actions",
+        "702.29 Cycling",
+        "702.29e Cycling",
     )
 
 
@@ -124,16 +156,50 @@ def test_a_range_prints_every_rule_of_it_704_5a_c(capsys):
     assert [line.split()[0] for line in out.splitlines() if line.startswith("704.5")] == ["704.5a", "704.5b", "704.5c"]
 
 
-def test_a_rule_the_excerpt_lacks_says_how_to_load_the_full_rules_613_1(capsys):
-    assert main(["rule", "613.1"]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("Rule 613.1 is not in the bundled excerpt")
-    assert "python -m bot rules update" in err and "https://yawgatog.com/resources/magic-rules/#R6131" in err
+def test_a_rule_the_excerpt_lacks_is_named_with_its_title_and_a_link_613_1(capsys):
+    assert main(["rule", "613.1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("613.1 Interaction of Continuous Effects\n")
+    assert "https://yawgatog.com/resources/magic-rules/#R6131" in out
+    assert out.count("The full rules are not loaded here.") == 1 and "rules update" not in out
 
 
-def test_a_non_question_exits_1_with_no_confident_match(capsys):
+def test_a_non_question_exits_1_saying_nothing_answers(capsys):
     assert main(["rule", "--rules-file", str(CR_2026), "how", "do", "I", "sleeve", "my", "deck"]) == 1
-    assert capsys.readouterr().err.startswith("No confident match for “how do I sleeve my deck”")
+    assert capsys.readouterr().err.startswith("No rule answers “how do I sleeve my deck”")
+
+
+def test_rule_json_prints_one_object_with_the_confidence_rules_cards_and_edition(capsys):
+    assert main(["rule", "--rules-file", str(CR_2026), "--json", "704.5j"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data == {
+        "query": "704.5j",
+        "confidence": "sure",
+        "kind": "rule",
+        "title": "704.5j State-Based Actions",
+        "rules": [{"number": "704.5j", "title": "State-Based Actions"}],
+        "cards": [],
+        "edition": "2026-01-16",
+        "source": "full",
+    }
+
+
+def test_rule_json_for_a_question_and_a_miss(capsys):
+    assert main(["rule", "--rules-file", str(CR_2026), "--json", "how", "does", "trample", "work"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["confidence"] == "sure" and data["rules"][0] == {"number": "702.19", "title": "Trample"}
+    assert main(["rule", "--json", "lol"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["confidence"] == "none" and data["rules"] == [] and data["source"] == "excerpt"
+
+
+def test_python_dash_m_bot_rule_json_from_the_bundled_excerpt(data_dir):
+    result = python_m_bot(data_dir, "rule", "--json", "first", "strike")
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.strip().splitlines()) == 1
+    data = json.loads(result.stdout)
+    assert data["rules"][0] == {"number": "702.7", "title": "First Strike"}
+    assert data["source"] == "excerpt" and data["edition"] == "2026-01-16"
 
 
 def test_rules_diff_lists_added_removed_and_reworded_rules_2024_to_2026(capsys):
@@ -156,14 +222,7 @@ def test_rules_diff_for_one_rule(capsys, number, first):
 
 
 def test_python_dash_m_bot_rules_diff_prints_the_old_and_new_text_of_100_4(data_dir):
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "rules", "diff", str(CR_2024), str(CR_2026), "--number", "100.4"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"PATH": "", "BOT_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)},
-    )
+    result = python_m_bot(data_dir, "rules", "diff", str(CR_2024), str(CR_2026), "--number", "100.4")
     assert result.returncode == 0, result.stderr
     before, now = result.stdout.split("Now (effective January 16, 2026):")
     assert "Rule 100.4 was reworded." in before and "Tournament Rules" not in before

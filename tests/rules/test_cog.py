@@ -8,10 +8,17 @@ import logging
 import pytest
 
 from bot.client import CycleBot
+from bot.rules.ask import lookup
+from bot.rules.layout import PAGE, PAGE_ONE
 from bot.rules.sources import downloaded_path
 from tests.data import CR_DIR
+from tests.rules.phone import visible, visible_length
 
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
+
+
+def select_options(message) -> list[dict]:
+    return [option for item in buttons(message) for option in item.get("options", [])]
 
 
 def buttons(message) -> list[dict]:
@@ -22,16 +29,21 @@ def bold_numbers(description: str) -> list[str]:
     return [part.split("**")[0] for part in description.split("\n**")[1:]] if description else []
 
 
-async def test_rule_702_29_from_the_bundled_excerpt_shows_702_29a_to_f(simcord_env, channel, alice):
+async def test_rule_702_29_from_the_bundled_excerpt_shows_its_title_once_then_702_29a_to_f(simcord_env, channel, alice):
     result = await alice.slash(channel, "rule", query="702.29")
 
     assert not result.ephemeral
-    embed = result.response.embeds[0]
-    assert embed.title == "702.29. Cycling"
-    assert bold_numbers(embed.description) == [f"702.29{c}" for c in "abcdef"]
-    assert embed.description.startswith("**702.29.** Cycling")
-    assert embed.footer.text.startswith("Comprehensive Rules bundled excerpt")
-    assert result.response.components == []  # one page, nothing related: no buttons
+    message = result.response
+    embed = message.embeds[0]
+    assert embed.title == "702.29 Cycling"
+    assert embed.description.startswith("**702.29a** Cycling is an activated ability")
+    assert visible(embed).count("Cycling\n") == 1  # the title, not again as the first line
+    assert embed.footer.text.startswith("Comprehensive Rules January 16, 2026, bundled excerpt")
+    numbers = bold_numbers("\n" + embed.description)
+    while any(button.get("label") == "Next" and not button.get("disabled") for button in buttons(message)):
+        message = (await alice.click(message, label="Next")).response
+        numbers += bold_numbers("\n" + message.embeds[0].description)
+    assert numbers == [f"702.29{c}" for c in "abcdef"]
     assert not simcord_env.errors
 
 
@@ -42,35 +54,36 @@ async def test_about_names_the_bundled_excerpt_and_its_edition_dates(simcord_env
     assert "January 16, 2026" in fields["Comprehensive Rules"]
 
 
-async def test_glossary_answer_offers_the_referenced_rule_privately_to_whoever_picks_it(
-    simcord_env, channel, alice, bob
-):
+async def test_a_term_offers_its_rule_s_subrules_privately_to_whoever_picks_one(simcord_env, channel, alice, bob):
     result = await alice.slash(channel, "rule", query="cycling")
     embed = result.response.embeds[0]
-    assert embed.title == "Glossary: Cycling"
-    assert {field.name: field.value for field in embed.fields}["Related rules"] == "702.29"
+    assert embed.title == "Cycling · 702.29"
+    assert embed.fields == []  # no "See also" list repeating the menu
+    options = [option["value"] for option in select_options(result.response)]
+    assert "702.29b" in options and "702.29a" not in options  # 702.29a is on the page already
 
-    opened = await alice.select(result.response, ["702.29"])
+    opened = await alice.select(result.response, ["702.29b"])
     assert opened.ephemeral
-    assert opened.response.embeds[0].title == "702.29. Cycling"
+    assert opened.response.embeds[0].title == "702.29b Cycling"
 
     # Someone else at the table gets their own private copy instead of a refusal.
-    copy = await bob.select(result.response, ["702.29"])
+    copy = await bob.select(result.response, ["702.29b"])
     assert copy.ephemeral
-    assert copy.response.embeds[0].title == "702.29. Cycling"
+    assert copy.response.embeds[0].title == "702.29b Cycling"
     assert not simcord_env.errors
 
 
 @pytest.mark.parametrize(
-    ("query", "title"), [("999.99", "No such rule"), ("abc!!", "No confident match"), ("x" * 6000, "No such rule")]
+    ("query", "title"), [("999.99", "No rule 999.99"), ("abc!!", "No rule answers"), ("x" * 6000, "That is too long")]
 )
-async def test_bad_input_gets_a_no_such_rule_answer_not_an_error(simcord_env, channel, alice, query, title):
+async def test_bad_input_gets_a_private_miss_not_an_error(simcord_env, channel, alice, bob, query, title):
     result = await alice.slash(channel, "rule", query=query)
 
     assert result.ephemeral
     embed = result.response.embeds[0]
     assert embed.title.startswith(title)
     assert "error id" not in (result.response.content or "")
+    assert channel.history(viewer=bob) == []
     assert not simcord_env.errors
 
 
@@ -88,10 +101,11 @@ class TestFullRules:
         result = await alice.slash(channel, "rule", query="704.5")
         message = result.response
         first = message.embeds[0]
-        assert first.title == "Rule 704.5 · State-Based Actions"
+        assert first.title == "704.5 State-Based Actions"
         total = int(first.footer.text.rsplit("/", 1)[1])
         assert total >= 2
-        assert first.footer.text.startswith("Comprehensive Rules effective as of January 16, 2026")
+        assert first.footer.text.startswith("Comprehensive Rules January 16, 2026 · page 1/")
+        assert visible_length(first) <= PAGE_ONE
 
         descriptions = [first.description]
         for _ in range(total - 1):
@@ -101,7 +115,9 @@ class TestFullRules:
         assert message.embeds[0].footer.text.endswith(f"page {total}/{total}")
         assert all(len(text) <= 4096 for text in descriptions)
         shown = [n for text in descriptions for n in bold_numbers("\n" + text)]
-        assert shown == ["704.5."] + [f"704.5{c}" for c in "abcdefghijkmnpqrstuvwxyz"]
+        # 704.5's own words come first under its title, then every subrule in order.
+        assert descriptions[0].startswith("The state-based actions are as follows:")
+        assert shown == [f"704.5{c}" for c in "abcdefghijkmnpqrstuvwxyz"]
         assert not simcord_env.errors
 
     async def test_next_pressed_by_someone_else_gives_them_a_private_copy_at_that_page(
@@ -123,7 +139,7 @@ class TestFullRules:
     async def test_section_702_lists_keyword_abilities(self, simcord_env, channel, alice):
         result = await alice.slash(channel, "rule", query="702")
         message = result.response
-        assert message.embeds[0].title == "702. Keyword Abilities"
+        assert message.embeds[0].title == "702 Keyword Abilities"
         descriptions = [message.embeds[0].description]
         while any(button.get("label") == "Next" and not button.get("disabled") for button in buttons(message)):
             message = (await alice.click(message, label="Next")).response
@@ -138,12 +154,13 @@ class TestFullRules:
         assert "*Example:*" in with_examples.response.embeds[0].description
         assert "*Example:*" not in without.response.embeds[0].description
 
-    async def test_words_run_a_search_with_see_also(self, simcord_env, channel, alice):
+    async def test_a_question_naming_a_term_is_answered_sure_with_its_rule_in_the_menu(
+        self, simcord_env, channel, alice
+    ):
         result = await alice.slash(channel, "rule", query="how does typecycling work?")
         embed = result.response.embeds[0]
-        assert embed.title == "Glossary: Typecycling"
-        fields = {field.name: field.value for field in embed.fields}
-        assert "702.29f" in fields["See also"]
+        assert embed.title == "Typecycling · 702.29"
+        assert "702.29f" in [option["value"] for option in select_options(result.response)]
 
     async def test_autocomplete_is_limited_to_25_choices_of_100_characters(self, simcord_env, channel, alice):
         choices = await alice.autocomplete(channel, "rule", "query", "702.2")
@@ -185,7 +202,7 @@ class TestBrokenRulesFile:
 
     async def test_broken_rules_file_is_logged_and_the_excerpt_answers(self, simcord_env, channel, alice, caplog):
         result = await alice.slash(channel, "rule", query="702.29")
-        assert result.response.embeds[0].title == "702.29. Cycling"
+        assert result.response.embeds[0].title == "702.29 Cycling"
         records = caplog.get_records("setup")
         assert any(r.levelno == logging.ERROR and "RULES_FILE" in r.getMessage() for r in records)
 
@@ -206,8 +223,11 @@ class TestDownloadedRules:
 def test_every_page_fits_discords_embed_limits_and_nothing_is_dropped(full_index, query):
     from cogs.rules import render_pages
 
-    answer = full_index.lookup(query)
+    answer = lookup(full_index, query)
     pages = render_pages(answer)
-    assert all(len(page) <= 6000 and len(page.description) <= 4096 for page in pages)
-    shown = "\n".join(page.description for page in pages)
-    assert all(line.number in shown for line in answer.lines if line.number)
+    assert all(len(page) <= 6000 and len(page.description or "") <= 4096 for page in pages)
+    assert visible_length(pages[0]) <= PAGE_ONE and all(visible_length(page) <= PAGE for page in pages)
+    shown = "\n".join(page.description or "" for page in pages)
+    titled = answer.title.split(" ")[0]
+    assert all(line.number in shown for line in answer.lines if line.number and line.number.rstrip(".") != titled)
+    assert all(line.text[:40] in shown.replace("\\", "") for line in answer.lines)

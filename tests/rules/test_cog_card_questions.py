@@ -12,7 +12,9 @@ import pytest
 
 from bot.carddb.service import FILE_NAME
 from bot.config import Config
+from bot.rules.layout import PAGE_ONE
 from tests.rules.conftest import CR_2026
+from tests.rules.phone import visible, visible_length
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -31,10 +33,14 @@ async def test_a_card_question_shows_the_card_its_ruling_and_the_evoke_rule_702_
     assert not result.ephemeral
     embed = result.response.embeds[0]
     description = embed.description
-    assert description.startswith("**Solitude {3}{W}{W}**\nCreature — Elemental Incarnation\n> Flash")
-    assert "evoke cost" in description.split("**702.74.**")[0]  # the ruling on the point, before the rules
+    # One title (the rule), then the card, then its ruling on the point, then the rule's words.
+    assert embed.title == "702.74 Evoke"
+    assert description.startswith("**Solitude {3}{W}{W}**\n*Creature — Elemental Incarnation*\n> Flash")
+    assert description.index("evoke cost") < description.index("**702.74a**")
     assert "Lifelink matters" not in description
-    assert embed.title == "702.74. Evoke"
+    shown = visible(embed)
+    assert shown.count("702.74 Evoke") == 1 and "702.74. Evoke" not in shown
+    assert visible_length(embed) <= PAGE_ONE
     assert fake_scryfall.api_requests() == []
     assert not simcord_env.errors
 
@@ -62,8 +68,9 @@ async def test_mentions_and_markdown_around_card_names_are_escaped_and_ping_nobo
     embed = message.embeds[0]
     assert embed.description.startswith("**Progenitus {W}{W}{U}{U}{B}{B}{R}{R}{G}{G}**")
     assert not message.message.mention_everyone
-    callbacks = [r for r in simcord_env.http_requests if "/callback" in r.path and r.json]
-    assert callbacks and all(r.json["data"]["allowed_mentions"] == {"parse": []} for r in callbacks)
+    sent = [r.json for r in simcord_env.http_requests if r.json and ("/callback" in r.path or "/webhooks/" in r.path)]
+    payloads = [body.get("data", body) for body in sent if "embeds" in body.get("data", body)]
+    assert payloads and all(body["allowed_mentions"] == {"parse": []} for body in payloads)
     assert not simcord_env.errors
 
 
@@ -87,4 +94,53 @@ def test_the_terminal_answers_a_card_question_from_the_imported_card_data(tmp_pa
     out = done.stdout
     assert "Chalice of the Void {X}{X}" in out and "Prismatic Ending {X}{W}" in out
     assert "mana value that includes the value chosen for X" in out
-    assert out.index("Prismatic Ending {X}{W}") < out.index("Comprehensive Rules effective")
+    assert out.index("Prismatic Ending {X}{W}") < out.index("Comprehensive Rules January 16, 2026")
+
+
+def callback_types(env) -> list[int]:
+    return [r.json["type"] for r in env.http_requests if "/callback" in r.path and r.json]
+
+
+async def test_a_question_acknowledges_before_reading_the_card_data(simcord_env, channel, alice, bob):
+    result = await alice.slash(channel, "rule", query="if I evoke Solitude do I still get to exile their creature")
+
+    # "thinking…" in the channel first (the card reads may wait on a busy pool), then the public answer.
+    assert callback_types(simcord_env) == [5]
+    assert not result.ephemeral and result.response.embeds[0].title == "702.74 Evoke"
+    assert channel.history(viewer=bob)
+
+
+async def test_a_miss_after_the_acknowledgement_reaches_only_the_asker(simcord_env, channel, alice, bob):
+    result = await alice.slash(channel, "rule", query="lol thanks!")
+
+    assert callback_types(simcord_env) == [5]
+    assert result.response is None  # the public "thinking…" is taken back
+    miss = result.followups[-1]
+    assert miss.ephemeral and miss.embeds[0].title.startswith("No rule answers")
+    assert channel.history(viewer=bob) == []
+
+
+async def test_a_number_is_answered_at_once_without_waiting_on_the_card_data(simcord_env, channel, alice):
+    result = await alice.slash(channel, "rule", query="702.74")
+    assert callback_types(simcord_env) == [4]
+    assert result.response.embeds[0].title == "702.74 Evoke"
+
+
+async def test_a_long_card_question_opens_its_whole_rule_from_a_button(simcord_env, channel, alice, bob):
+    query = (
+        "my opponent wants to know: if I evoke Solitude this turn, do I still get to exile their creature "
+        "before it goes away?"
+    )
+    result = await alice.slash(channel, "rule", query=query)
+    labels = [b.get("label") for row in result.response.components for b in row["components"] if b.get("label")]
+    assert "Whole rule" in labels and "Next" not in labels  # too long for a button to ask again
+
+    whole = await bob.click(result.response, label="Whole rule")
+
+    assert whole.ephemeral
+    assert whole.response.embeds[0].title == "702.74 Evoke"
+    assert "**702.74a**" in whole.response.embeds[0].description
+    # The public answer stays as it was for the table.
+    kept = simcord_env.backend.get_message(result.response.channel_id, result.response.id)
+    assert kept.embeds[0]["description"] == result.response.embeds[0].description
+    assert not simcord_env.errors

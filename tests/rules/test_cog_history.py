@@ -13,8 +13,10 @@ from bot.client import CycleBot
 from bot.rules.editions import rules_files
 from bot.rules.history import HistoryCache
 from bot.rules.history_text import history_answer
+from bot.rules.layout import PAGE_ONE
 from bot.rules.sources import editions_dir
 from tests.data import CR_DIR
+from tests.rules.phone import visible_length
 
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
 EDITIONS = ["2009-10-01", "2013-05-01", "2017-04-28", "2020-04-17", "2022-11-18", "2024-11-08", "2026-01-16"]
@@ -53,6 +55,11 @@ async def all_pages(user, message) -> list:
     return embeds
 
 
+def final(result):
+    """The message that answered: the response, or after a miss taken back from the channel, the follow-up."""
+    return result.response if result.response is not None else result.followups[-1]
+
+
 class TestKeptEditions:
     @pytest.fixture
     def simcord_bot(self, bot_config):
@@ -68,9 +75,10 @@ class TestKeptEditions:
         first = pages[0]
         assert first.title == "History of 702.29 · Cycling"
         assert first.description.startswith(
-            "*Numbers: 702.26 (2009-10-01) → 702.27 (2013-05-01) → 702.28 (2017-04-28, 2020-04-17) → "
-            "702.29 (2022-11-18 to 2026-01-16)*"
+            "Numbers: 702.26 (2009-10-01) → 702.27 (2013-05-01) → 702.28 (2017-04-28, 2020-04-17) → "
+            "702.29 (2022-11-18 to 2026-01-16)"
         )
+        assert visible_length(first) <= PAGE_ONE
         text = "\n".join(page.description for page in pages)
         assert [edition for edition in EDITIONS if f"**{edition}**" in text] == EDITIONS
         assert "702.28d added" in text
@@ -133,13 +141,15 @@ class TestKeptEditions:
             ("702.29 in 1990", "No edition for 1990"),
         ],
     )
-    async def test_bad_input_gets_a_clear_answer(self, simcord_env, channel, alice, query, title):
+    async def test_bad_input_gets_a_clear_private_answer(self, simcord_env, channel, alice, bob, query, title):
         result = await alice.slash(channel, "rule", query=query, history=True)
 
-        embed = result.response.embeds[0]
+        message = final(result)
+        assert message.ephemeral and channel.history(viewer=bob) == []
+        embed = message.embeds[0]
         assert embed.title == title
         assert "@everyone" not in (embed.description or "") and "<@1>" not in (embed.description or "")
-        assert not result.response.message.mention_everyone
+        assert not message.message.mention_everyone
         assert_pings_nobody(simcord_env)
         assert not simcord_env.errors
 
@@ -178,7 +188,8 @@ class TestANewEdition:
 class TestNoEditionsKept:
     async def test_history_on_the_bundled_excerpt_explains_that_no_edition_is_kept(self, simcord_env, channel, alice):
         result = await alice.slash(channel, "rule", query="702.29", history=True)
-        embed = result.response.embeds[0]
+        embed = final(result).embeds[0]
+        assert final(result).ephemeral
         assert embed.title == "No rules history yet"
         assert "Each edition the bot downloads is kept" in embed.description
         assert not simcord_env.errors
@@ -197,5 +208,6 @@ def test_every_page_of_a_history_fits_discords_limits_and_names_every_edition(se
     pages = render_pages(answer)
     assert all(len(page) <= limits.EMBED_TOTAL for page in pages)
     assert all(len(page.description) <= limits.EMBED_DESCRIPTION for page in pages)
+    assert visible_length(pages[0]) <= PAGE_ONE
     shown = "\n".join(page.description for page in pages)
     assert all(f"**{line.number}**" in shown for line in answer.lines if line.number)

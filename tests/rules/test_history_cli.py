@@ -1,4 +1,4 @@
-"""``python -m bot rules history NUMBER [--rules-dir DIR] [--edition DATE]`` from the terminal."""
+"""``cyclebot rules history NUMBER [--rules-dir DIR] [--edition DATE]`` from the terminal."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_a_folder_without_rules_exits_1_naming_what_it_left_out(capsys, tmp_path
 
 def test_no_edition_kept_yet_says_how_to_get_one(capsys):
     assert main(["rules", "history", "702.29"]) == 1
-    assert "python -m bot rules update" in capsys.readouterr().err
+    assert "`cyclebot rules update`" in capsys.readouterr().err
 
 
 def test_left_out_files_are_noted_on_stderr(capsys, tmp_path):

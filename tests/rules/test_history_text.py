@@ -14,6 +14,7 @@ from bot.rules.history_text import (
     parse_history_query,
     word_diff,
 )
+from bot.rules.layout import text as terminal_text
 from tests.data import CR_DIR
 
 
@@ -65,7 +66,7 @@ def test_the_answer_states_the_numbers_then_each_edition(cache):
 
     assert answer.found and answer.kind == "history"
     assert answer.title == "History of 702.29 · Cycling"
-    assert answer.intro == (
+    assert answer.lead[0].text == (
         "Numbers: 702.26 (2009-10-01) → 702.27 (2013-05-01) → 702.28 (2017-04-28, 2020-04-17) → "
         "702.29 (2022-11-18 to 2026-01-16)"
     )
@@ -78,15 +79,15 @@ def test_the_answer_states_the_numbers_then_each_edition(cache):
         "2024-11-08",
         "2026-01-16",
     ]
-    text = answer.to_text()
+    text = terminal_text(answer)
     assert "• 702.28d added: “Some cards have abilities that trigger whenever a player “cycles or discards”" in text
     assert "2022-11-18 702.29 (was 702.28): renumbered" in text
     assert answer.url.endswith("#R70229")
-    assert answer.edition == "history: 7 editions, 2009-10-01 to 2026-01-16"
+    assert answer.edition.footer() == "Comprehensive Rules history: 7 editions, 2009-10-01 to 2026-01-16"
 
 
 def test_509_2_shows_its_2024_11_08_rewording_old_and_new(cache):
-    text = history_for(cache, rules_files(CR_DIR), "509.2").to_text()
+    text = terminal_text(history_for(cache, rules_files(CR_DIR), "509.2"))
     assert "2024-11-08 509.2 (was 509.4)" in text
     assert "• 509.2 (was 509.4) reworded" in text
     assert "changes: [-Fourth,-] {+Second,+} the active player gets …" in text
@@ -107,7 +108,7 @@ def test_long_texts_are_shortened_for_discord_and_whole_for_the_terminal(cache):
 
 
 def test_a_removed_rule_says_when_it_went(cache):
-    text = history_for(cache, rules_files(CR_DIR), "603.2e", "2024").to_text()
+    text = terminal_text(history_for(cache, rules_files(CR_DIR), "603.2e", "2024"))
     assert "Numbers: 603.2e (2022-11-18, 2024-11-08); removed in 2026-01-16" in text
     assert "2026-01-16 removed (it was 603.2e)" in text
 
@@ -121,16 +122,16 @@ def test_an_unknown_number_says_which_editions_were_searched(cache):
     answer = history_for(cache, rules_files(CR_DIR), "999.99")
     assert not answer.found
     assert answer.title == "No rule 999.99 in the editions known"
-    assert "2009-10-01 to 2026-01-16" in answer.lines[0].text
+    assert "2009-10-01 to 2026-01-16" in answer.lead[0].text
 
 
 def test_an_edition_before_the_first_is_explained(cache):
     answer = history_for(cache, rules_files(CR_DIR), "702.29", "2001")
     assert not answer.found and answer.title == "No edition for 2001"
-    assert "the oldest edition known is 2009-10-01" in answer.lines[0].text
+    assert "the oldest edition known is 2009-10-01" in answer.lead[0].text
 
 
 def test_no_editions_kept_explains_how_history_grows(tmp_path):
     answer = history_for(HistoryCache(), rules_files(tmp_path), "702.29")
     assert not answer.found and answer.title == "No rules history yet"
-    assert "Each edition the bot downloads is kept" in answer.lines[0].text
+    assert "Each edition the bot downloads is kept" in answer.lead[0].text

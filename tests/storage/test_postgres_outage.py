@@ -47,7 +47,7 @@ async def test_while_postgresql_is_down_players_are_told_and_games_go_on_once_it
 
     for result in (clicked, status, stats):
         assert result.ephemeral and DOWN in result.response.content, result.response.content
-    assert rule.response.embeds[0].title == "702.29. Cycling"
+    assert rule.response.embeds[0].title == "702.29 Cycling"
     assert offered == []
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING and "unavailable" in r.getMessage()]
     assert len(warnings) == 1, "one warning for the outage, not one per request"

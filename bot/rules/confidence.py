@@ -1,0 +1,72 @@
+"""How likely the first rule the ranking gives for a question is right, and when that is sure enough to say so.
+
+A logistic model over what the ranking shows of itself: how far the best entry stands ahead of the next ones,
+how much of the question it holds, whether the gate believed the text a question, whether the question's
+words point to the best entry's section, whether the next entries agree on the section, and how long the
+question is (a story about cards is harder than "how does trample work"). It is fitted on the tuning part of
+the question set only (``benchmarks/fit_rules_ranker.py``); an answer is *sure* from :data:`SURE_AT` on: the
+lowest threshold at which the held-out tuning answers called sure were right often enough that the lower end
+of their 90 % interval stays at 90 % or more (precision first: a sure answer should be right).
+"""
+
+from __future__ import annotations
+
+import math
+
+from bot.rules.hits import Candidate
+from bot.rules.ranker import FEATURES
+
+SECTION_WORDS, TOPIC = FEATURES.index("section_words"), FEATURES.index("topic")
+
+VALUES = (
+    "belief",  # the gate's belief that the text is a rules question its best entry answers
+    "share",  # the best score's share of the softmax over the best five
+    "margin",  # the best score less the second's (capped at 2)
+    "cover",  # the share of the question's words (by rarity) the best entry holds
+    "in_topic",  # the best entry belongs to a topic the question names
+    "section_words",  # how strongly the question's words point to the best entry's section (its feature)
+    "topic",  # the share of the question naming the best entry's topic (its feature)
+    "agree",  # the share of the next three entries in the best entry's section
+    "length",  # how long the question is (log of its words)
+    "subrule",  # the best entry is a subrule
+    "glossary",  # the best entry is a glossary entry
+)
+WEIGHTS = (0.504, 0.38, 1.15, 1.14, -0.617, 2.45, 0.301, 0.457, -0.456, 1.22, 0)
+BIAS = -1.62
+SURE_AT = 0.73
+MARGIN_CAP = 2.0
+
+
+def values(
+    best: Candidate,
+    belief: float,
+    scores: list[float],
+    share: float,
+    best_features: tuple[float, ...],
+    agree: float,
+    words: int,
+    *,
+    subrule: bool,
+    glossary: bool,
+) -> tuple[float, ...]:
+    """The model's values for a ranked question (see VALUES); ``scores`` are sorted best first."""
+    margin = min(MARGIN_CAP, scores[0] - scores[1]) if len(scores) > 1 else MARGIN_CAP
+    return (
+        belief,
+        share,
+        margin,
+        best.cover,
+        1.0 if best.in_topic else 0.0,
+        best_features[SECTION_WORDS],
+        best_features[TOPIC],
+        agree,
+        math.log(1 + words) / 4,
+        1.0 if subrule else 0.0,
+        1.0 if glossary else 0.0,
+    )
+
+
+def certainty(found: tuple[float, ...], weights: tuple[float, ...] = WEIGHTS, bias: float = BIAS) -> float:
+    """How likely the best entry is right (0–1)."""
+    total = bias + sum(weight * value for weight, value in zip(weights, found, strict=True))
+    return 1.0 / (1.0 + math.exp(-total))

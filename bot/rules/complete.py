@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+from functools import cached_property
 
 from rapidfuzz import fuzz, process, utils
 
@@ -65,12 +66,18 @@ class Completer:
             if rule.is_titled and rule.kind != "section"
         ]
         self._name_keys = [utils.default_process(choice.name) for choice in self._names]
-        terms = {normalise(choice.value): index for index, choice in enumerate(self._names[: len(document.glossary)])}
-        keys = [(choice.name, index) for index, choice in enumerate(self._names)]
-        keys += [(short, terms[normalise(term)]) for short, term in ABBREVIATIONS.items() if normalise(term) in terms]
-        self._matcher = Matcher([Entry(choice.name, choice.value) for choice in self._names], keys)
         self._sorted_names = sorted(range(len(self._names)), key=lambda i: self._name_keys[i])
         self._sorted_name_keys = [self._name_keys[i] for i in self._sorted_names]
+
+    @cached_property
+    def _matcher(self) -> Matcher:
+        """Terms, titles and abbreviations for autocomplete, built on first use: an edition read only for a rule's
+        history never needs it."""
+        glossary = len(self.document.glossary)
+        terms = {normalise(choice.value): index for index, choice in enumerate(self._names[:glossary])}
+        keys = [(choice.name, index) for index, choice in enumerate(self._names)]
+        keys += [(short, terms[normalise(term)]) for short, term in ABBREVIATIONS.items() if normalise(term) in terms]
+        return Matcher([Entry(choice.name, choice.value) for choice in self._names], keys)
 
     def between(self, start: str, end: str, *, limit: int = 60) -> list[str]:
         """Existing numbers from ``start`` to ``end`` (a range typed as 704.5a-c); rules only if both ends are rules."""

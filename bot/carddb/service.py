@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bot.carddb.bulk import BulkError, Cancelled
+from bot.carddb.migrate import upgrade
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.store import CardDataError, CardStore
 from bot.carddb.update import UpdateOutcome, update_from_file, update_from_scryfall
@@ -41,6 +42,12 @@ READ_THREADS = 4
 FILE_NAME = "cards.sqlite3"
 
 T = TypeVar("T")
+
+
+def _opened(path: Path) -> CardStore:
+    """The stored copy, brought up to the current format first if it is of an older one."""
+    upgrade(path)
+    return CardStore(path)
 
 
 class CardDataUnavailable(CardDataError):
@@ -75,7 +82,7 @@ class CardData:
         card_data = cls(Path(data_dir) / FILE_NAME, api_url, **options)
         if card_data.path.exists():
             try:
-                card_data._store = await asyncio.to_thread(CardStore, card_data.path)
+                card_data._store = await asyncio.to_thread(_opened, card_data.path)
             except CardDataError as error:
                 log.warning("Ignoring the stored card data: %s", error)
         return card_data
@@ -169,6 +176,11 @@ class CardData:
             return [(card, store.rulings(card.oracle_id) if known else None) for card in store.records(wanted)]
 
         return await self._read(read)
+
+    def derived_now(self, key: str) -> object | None:
+        """What ``derived(key, …)`` made of the loaded copy, if it is made already (never waits)."""
+        store = self._store
+        return store.derived.get(key) if store is not None else None
 
     async def derived(self, key: str, build: Callable[[CardStore], T]) -> T:
         """What ``build`` makes of the loaded copy (an index of its names…), made once per copy in a read

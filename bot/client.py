@@ -18,8 +18,9 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import cogs
-from bot import __version__
+from bot import __version__, symbols
 from bot.admission import Admission
+from bot.app_emoji import mana_emoji
 from bot.carddb import CardData
 from bot.cards.lookup import CardSource
 from bot.config import Config
@@ -27,10 +28,11 @@ from bot.images import DIRECTORY as IMAGES_DIRECTORY
 from bot.images import CardImages
 from bot.memory import return_freed_memory
 from bot.rules.service import RulesService
-from bot.scryfall import ScryfallClient
+from bot.scryfall import ScryfallClient, ScryfallError
 from bot.scryfall.limiter import PostgresBudget
 from bot.storage import Database, open_database
 from bot.storage.starts import PostgresStartGate
+from bot.symbols import PLAIN, SymbolText
 from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS, report_error
 
@@ -98,6 +100,11 @@ class CycleBot(commands.AutoShardedBot):
         self.start_gate: PostgresStartGate | None = None
         self.admission = Admission()  # fair shares of the pools, per user and for everyone
         return_freed_memory()  # card images come and go in bursts: their memory must go back when they do
+        # Mana symbols: their markup where Discord shows emoji (text until the emoji are ready, or for good when
+        # they can't be made), and their pictures for the goldfish table.
+        self.mana: SymbolText = PLAIN
+        self.symbol_pngs: dict[str, bytes] = {}
+        self._symbols: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         # Every interaction passes through here first: the drain on shutdown and the "expired" answer need it.
@@ -122,6 +129,8 @@ class CycleBot(commands.AutoShardedBot):
         if self.config.card_data_auto_update:
             self.card_data.start()
         self.card_source = CardSource.of(self)  # local first, the API as fallback
+        if self.config.mana_emoji:
+            self._symbols = asyncio.create_task(self.prepare_symbols(), name="mana-symbols")
         # The Comprehensive Rules: the configured file, the downloaded copy or the bundled excerpt.
         try:
             self.rules = await RulesService.open(self.config)
@@ -142,6 +151,20 @@ class CycleBot(commands.AutoShardedBot):
         await self.sync_commands()
         self.heartbeat.start()
         self.checkpoint.start()
+
+    async def prepare_symbols(self) -> None:
+        """Render the mana symbols once (kept in the data folder) and upload them once as the application's emoji;
+        whatever fails leaves the text form (``{2}{G}``), said once in the log."""
+        try:
+            images = await symbols.prepare(self.config.data_dir, self.scryfall)
+            self.symbol_pngs = await asyncio.to_thread(lambda: {s: image.png() for s, image in images.items()})
+        except (symbols.SymbolsUnavailable, ScryfallError, OSError, ValueError) as error:
+            log.warning("Mana symbols stay as text ({2}{G}): they could not be made (%s)", error)
+            return
+        try:
+            self.mana = await mana_emoji(self, images)
+        except discord.HTTPException as error:
+            log.warning("Mana symbols stay as text ({2}{G}): Discord refused the application emoji (%s)", error.status)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for this shard's turn to start a gateway session. Discord allows one start per bucket every
@@ -347,6 +370,8 @@ class CycleBot(commands.AutoShardedBot):
     async def close(self) -> None:
         self.heartbeat.cancel()
         self.checkpoint.cancel()
+        if self._symbols is not None:
+            self._symbols.cancel()
         try:
             await super().close()
         finally:

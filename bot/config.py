@@ -128,6 +128,9 @@ class Config:
     # Review every finished goldfish game in the background (seconds of the simulation pool's time each). On by
     # default from the environment; a Config built in code (embedding, tests) asks for it.
     goldfish_reviews: bool = False
+    # Show mana symbols as the application's emoji (made once from Scryfall's symbology and uploaded to Discord).
+    # On by default from the environment (MANA_EMOJI); a Config built in code reaches for neither unless asked.
+    mana_emoji: bool = False
     # Advanced: where discord.py finds Discord's REST API and gateway (a proxy, or a fake in tests).
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
@@ -169,6 +172,7 @@ class Config:
             inline_cards=_flag(environ, "INLINE_CARDS"),
             # On unless set to 0: a bot without fresh card data falls back to the rate-limited API.
             card_data_auto_update="CARD_DATA_AUTO_UPDATE" not in environ or _flag(environ, "CARD_DATA_AUTO_UPDATE"),
+            mana_emoji=_flag(environ, "MANA_EMOJI", default=True),
             goldfish_reviews=_flag(environ, "GOLDFISH_REVIEWS", default=True),
             discord_api_base=discord_api_base,
             discord_gateway_url=discord_gateway_url,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from bot import limits
 
@@ -97,3 +98,27 @@ def fit_lines(
             return f"{text}{separator}… and {len(items) - index} more"
         text = candidate
     return text
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """The count and the word agreeing with it: ``1 card``, ``2 cards``, ``0 mulligans``, ``1,000 games``.
+
+    ``many`` is the plural when adding an ``s`` is wrong: ``plural(2, "ability", "abilities")``. Every count a
+    player reads goes through here, so no reply says ``card(s)``.
+    """
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"
+
+
+def discord_time(timestamp: str | None, style: str = "R") -> str:
+    """An ISO time as Discord's timestamp markup (``<t:1767225600:R>``, "2 hours ago" in each reader's own time
+    zone); the text itself when it is not a time. Discord renders it in message content, descriptions and field
+    values, not in footers or titles."""
+    if not timestamp:
+        return ""
+    try:
+        when = datetime.fromisoformat(timestamp)
+    except ValueError:
+        return timestamp
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return f"<t:{int(when.timestamp())}:{style}>"

@@ -4,8 +4,8 @@ anything is deferred, so a refusal is answered at once and privately, with the t
 * ``@fair_share(SEARCHES)`` under ``@app_commands.command``: discord.py's per-user cooldown, then a place in the
   share, held until the command's handler is done (whatever way it ends).
 * ``await admit(interaction, SEARCHES)`` first thing in a button's callback: the same place, no cooldown.
-* :class:`MessageShares` for work a message asks for (inline ``[[card]]``): the same limits, refused silently,
-  since a reply to each message of a flood would be the flood.
+* :class:`MessageShares` for work a message asks for (inline ``[[card]]``): the same limits; a refusal is the
+  caller's to show (a reaction, not a reply: a reply to each message of a flood would be the flood).
 
 Autocomplete is never refused: discord.py runs a command's checks for the command, not for its autocomplete.
 """
@@ -83,14 +83,15 @@ class MessageShares:
             for share in shares
         }
 
-    def admit(self, client: discord.Client, message: discord.Message, *shares: Share) -> list[Ticket] | None:
+    def admit(self, client: discord.Client, message: discord.Message, *shares: Share) -> list[Ticket]:
         """A ticket in each of ``shares`` for the message's author, held by the caller until the work is done;
-        None (with a line in the log, a minute apart at most) when the author's cooldown or a share refuses."""
+        :class:`Busy` (with the time to wait) when the author's cooldown or a share refuses."""
         for share in shares:
             bucket = self.cooldowns[share.name].get_bucket(message)
-            if bucket is not None and bucket.update_rate_limit():
+            retry_after = bucket.update_rate_limit() if bucket is not None else None
+            if retry_after:
                 quiet.warning("Work asked for by messages is cooling down for a user (%s)", share.name)
-                return None
+                raise Busy("Slow down a little.", retry_after)
         tickets: list[Ticket] = []
         try:
             for share in shares:
@@ -99,5 +100,5 @@ class MessageShares:
             for ticket in tickets:
                 ticket.release()
             quiet.warning("Work asked for by a message was refused: the share is taken")
-            return None
+            raise
         return tickets

@@ -11,12 +11,39 @@ from collections.abc import Awaitable, Callable, Sequence
 import discord
 from discord import app_commands
 
+from bot import limits
 from bot.errors import UserFacingError
+from bot.symbols import PLAIN, SymbolText
 from bot.text import escape, one_line
 
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def symbols_of(client: discord.Client | None) -> SymbolText:
+    """How the bot shows mana symbols now: its application emoji once they are ready, else the text form."""
+    return getattr(client, "mana", None) or PLAIN
+
+
+def with_symbols(embed: discord.Embed, symbols: SymbolText) -> discord.Embed:
+    """``embed`` with ``{2}{G}`` shown as emoji where Discord renders them: the title, the description and the
+    fields (footers and author lines show text, so they keep it). A part that would pass its limit keeps text."""
+    if not symbols:
+        return embed
+    original = embed.copy()
+    if embed.title:
+        embed.title = symbols.inline(embed.title, limits.EMBED_TITLE)
+    if embed.description:
+        embed.description = symbols.inline(embed.description, limits.EMBED_DESCRIPTION)
+    for index, field in enumerate(embed.fields):
+        embed.set_field_at(
+            index,
+            name=symbols.inline(field.name, limits.EMBED_FIELD_NAME),
+            value=symbols.inline(field.value, limits.EMBED_FIELD_VALUE),
+            inline=field.inline,
+        )
+    return embed if len(embed) <= limits.EMBED_TOTAL else original
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:

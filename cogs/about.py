@@ -1,4 +1,9 @@
-"""/about and /help: what the bot does, its commands, its sources."""
+"""/help and /about, each with its own job.
+
+``/help`` is how to use the bot: a short first page of what to type, feature by feature, and ``/help command``
+for one command's options. ``/about`` is what is running: the version, the rules edition and how the full rules
+get loaded, the card data, the shards and where the data comes from.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import BOT_NAME
+from bot import BOT_NAME, limits
+from bot.text import clip, escape, fit_lines, one_line
+from cogs._ui import reply
 
 ATTRIBUTION = (
     "Card data and images come from [Scryfall](https://scryfall.com). "
@@ -14,15 +21,63 @@ ATTRIBUTION = (
     "Not approved/endorsed by Wizards. Portions of the materials used are property of "
     "Wizards of the Coast. ©Wizards of the Coast LLC."
 )
+COLOUR = discord.Colour.dark_teal()
+# The first page of /help: what to type for each thing the bot does, shortest first (a phone shows about 10 lines).
+GUIDE = (
+    ("Cards", "`/card lightning bolt` · `[[bolt]]` in chat · `/search t:creature c:g mv<=2` · `/cycling`"),
+    ("Rules", "`/rule 702.29` · `/rule cycling` · `/rule can I cycle a land from my hand?`"),
+    ("Goldfish", "`/goldfish start` a practice game here · `/goldfish odds` · `/goldfish simulate`"),
+    ("More", "`/help command:goldfish` for one command's options · `/about` for the version and data"),
+)
+
+
+def command_line(command: app_commands.Command | app_commands.Group) -> str:
+    if isinstance(command, app_commands.Group):
+        subs = ", ".join(sub.name for sub in command.commands)
+        return f"`/{command.name}` ({subs}): {command.description}"
+    return f"`/{command.name}`: {command.description}"
+
+
+def option_lines(command: app_commands.Command | app_commands.Group) -> list[str]:
+    """Each subcommand (for a group) or each option, one short line apiece."""
+    if isinstance(command, app_commands.Group):
+        return [f"`/{sub.qualified_name}`: {sub.description}" for sub in command.commands]
+    lines = []
+    for parameter in command.parameters:
+        optional = "" if parameter.required else " (optional)"
+        lines.append(f"`{parameter.display_name}`{optional}: {parameter.description}")
+    return lines or ["No options."]
 
 
 class About(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    # ---------------------------------------------------------------- /about
+
     def rules_edition(self) -> str:
         rules = getattr(self.bot, "rules", None)
         return rules.description() if rules is not None else "not loaded"
+
+    def rules_source(self) -> str:
+        """How the full rules get here: downloaded by the bot, an operator's file, or the excerpt until then."""
+        rules = getattr(self.bot, "rules", None)
+        loaded = getattr(rules, "loaded", None)
+        origin = getattr(loaded, "origin", "")
+        config = getattr(self.bot, "config", None)
+        if origin == "RULES_FILE":
+            return "Loaded from the file the operator named in `RULES_FILE`."
+        if origin == "downloaded":
+            return "Downloaded from Wizards of the Coast's rules page; the bot looks for a newer edition by itself."
+        if getattr(config, "rules_auto_update", False):
+            return (
+                "The bundled excerpt answers until the bot has downloaded the full text from Wizards of the Coast "
+                "(it does so by itself, in the background)."
+            )
+        return (
+            "The bundled excerpt: downloading is turned off (`RULES_AUTO_UPDATE=0`). An operator loads the full "
+            "text with `cyclebot rules update`, or names a file in `RULES_FILE`."
+        )
 
     def card_data_description(self) -> str:
         card_data = getattr(self.bot, "card_data", None)
@@ -42,44 +97,84 @@ class About(commands.Cog):
         ]
         return f"{len(parts)} of {self.bot.shard_count} here · latency {', '.join(parts)}"
 
-    def command_lines(self) -> list[str]:
-        lines = []
-        for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
-            if isinstance(command, app_commands.Group):
-                subs = ", ".join(sub.name for sub in command.commands)
-                lines.append(f"`/{command.name}` ({subs}): {command.description}")
-            else:
-                lines.append(f"`/{command.name}`: {command.description}")
-        return lines
-
     def build_embed(self) -> discord.Embed:
+        """What is running: version, rules, card data, shards, sources (the commands are /help's job)."""
         embed = discord.Embed(
             title=f"{BOT_NAME} {self.bot.version}",
             description=(
                 "Magic: The Gathering help in chat: Comprehensive Rules lookups, Scryfall card "
-                "search with a soft spot for cycling, and goldfish games to practise cycling."
+                "search with a soft spot for cycling, and goldfish games to practise cycling. "
+                "`/help` shows what to type."
             ),
-            colour=discord.Colour.dark_teal(),
+            colour=COLOUR,
         )
-        embed.add_field(name="Commands", value="\n".join(self.command_lines())[:1024] or "none", inline=False)
-        embed.add_field(name="Comprehensive Rules", value=self.rules_edition()[:1024], inline=False)
-        embed.add_field(name="Card data", value=self.card_data_description()[:1024], inline=False)
-        embed.add_field(name="Shards", value=self.shards_description()[:1024], inline=False)
+        rules = f"{self.rules_edition()}\n{self.rules_source()}"
+        embed.add_field(name="Comprehensive Rules", value=clip(rules, limits.EMBED_FIELD_VALUE), inline=False)
+        embed.add_field(name="Card data", value=clip(self.card_data_description(), 1024), inline=False)
+        embed.add_field(name="Shards", value=clip(self.shards_description(), 1024), inline=False)
         failed = getattr(self.bot, "failed_extensions", {})
         if failed:
-            embed.add_field(name="Unavailable right now", value=", ".join(sorted(failed))[:1024], inline=False)
+            embed.add_field(name="Unavailable right now", value=clip(", ".join(sorted(failed)), 1024), inline=False)
         embed.add_field(name="Sources", value=ATTRIBUTION, inline=False)
         return embed
 
     @app_commands.command(name="about")
     async def about(self, interaction: discord.Interaction) -> None:
-        """What this bot does, its commands and where its data comes from."""
+        """The bot's version, its rules edition and card data, and where its data comes from."""
         await interaction.response.send_message(embed=self.build_embed(), ephemeral=True)
 
+    # ---------------------------------------------------------------- /help
+
+    def top_level(self) -> list[app_commands.Command | app_commands.Group]:
+        return sorted(self.bot.tree.get_commands(), key=lambda c: c.name)
+
+    def help_embed(self, name: str | None = None) -> discord.Embed:
+        """The guide (what to type, feature by feature), or one command's options."""
+        if name:
+            wanted = name.strip().lstrip("/").split()[0].lower() if name.strip().lstrip("/") else ""
+            command = next((c for c in self.top_level() if c.name == wanted), None)
+            if command is None:
+                names = ", ".join(f"`/{c.name}`" for c in self.top_level())
+                return discord.Embed(
+                    title="Help",
+                    description=clip(f"There is no command called “{escape(one_line(name, 40))}”. Try: {names}.", 4096),
+                    colour=COLOUR,
+                )
+            embed = discord.Embed(title=f"/{command.name}", description=command.description, colour=COLOUR)
+            embed.add_field(
+                name="Subcommands" if isinstance(command, app_commands.Group) else "Options",
+                value=fit_lines(option_lines(command), limits.EMBED_FIELD_VALUE),
+                inline=False,
+            )
+            return embed
+        embed = discord.Embed(title=f"{BOT_NAME}: what to type", colour=COLOUR)
+        for title, text in GUIDE:
+            embed.add_field(name=title, value=text, inline=False)
+        embed.add_field(
+            name="All commands",
+            value=fit_lines([command_line(c) for c in self.top_level()], limits.EMBED_FIELD_VALUE),
+            inline=False,
+        )
+        return embed
+
     @app_commands.command(name="help")
-    async def help(self, interaction: discord.Interaction) -> None:
-        """How to use this bot: its commands and where its data comes from."""
-        await interaction.response.send_message(embed=self.build_embed(), ephemeral=True)
+    @app_commands.describe(command="A command to explain, e.g. goldfish")
+    async def help(
+        self, interaction: discord.Interaction, command: app_commands.Range[str, 1, 40] | None = None
+    ) -> None:
+        """What to type: a short guide to each feature, or one command's options."""
+        await reply(interaction, embed=self.help_embed(command), ephemeral=True)
+
+    @help.autocomplete("command")
+    async def help_command_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lstrip("/").lower()
+        return [
+            app_commands.Choice(name=one_line(f"/{c.name}: {c.description}"), value=c.name)
+            for c in self.top_level()
+            if typed in c.name
+        ][: limits.AUTOCOMPLETE_CHOICES]
 
 
 async def setup(bot: commands.Bot) -> None:

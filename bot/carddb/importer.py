@@ -24,18 +24,18 @@ from typing import Any
 
 from bot.carddb.bulk import BulkError, Cancelled
 from bot.carddb.kinds import cycling_kinds, keyword_set
-from bot.carddb.names import extra_kind, face_names, normalise
+from bot.carddb.names import extra_kind, face_names, is_digital_only, normalise
 from bot.carddb.query.facts import search_rows
 from bot.carddb.rulings_import import rulings_meta
 from bot.cycling import CyclingAbility, cycling_abilities
 
 log = logging.getLogger(__name__)
 
-FORMAT = "2"
+FORMAT = "3"
 BATCH = 1000
 MIN_SHARE_OF_PREVIOUS = 0.9
 MAX_INVALID_SHARE = 0.01
-INSERT_CARD = "INSERT INTO cards VALUES (" + ", ".join("?" * 28) + ")"  # noqa: S608 - placeholders only
+INSERT_CARD = "INSERT INTO cards VALUES (" + ", ".join("?" * 31) + ")"  # noqa: S608 - placeholders only
 REQUIRED = ("id", "name", "layout", "set", "legalities")
 FACE_FIELDS = ("name", "mana_cost", "type_line", "oracle_text", "power", "toughness", "loyalty", "colors", "image_uris")
 
@@ -119,7 +119,13 @@ def card_row(card: Mapping[str, Any], raw: str) -> tuple[tuple, list[CyclingAbil
         card.get("released_at"),
         _json([ability_dict(ability) for ability in abilities]),
         zlib.compress(raw.encode("utf-8"), 1),
+        *printing_columns(card),
     ), abilities
+
+
+def printing_columns(card: Mapping[str, Any]) -> tuple[str, int, int]:
+    """``games``, ``digital`` and ``digital_only`` of a card object (the columns format 3 added)."""
+    return _json(list(card.get("games") or [])), int(bool(card.get("digital"))), int(is_digital_only(card))
 
 
 def _valid(card: Mapping[str, Any]) -> bool:
@@ -286,7 +292,7 @@ def remove_leftovers(dest: Path) -> list[str]:
     """Remove what an import killed part-way (``kill -9``, a power cut) left beside ``dest``: the database it was
     building and the files it was downloading. Only at start-up, before any import runs; the names removed."""
     removed = []
-    for suffix in (".importing", ".download", ".rulings"):
+    for suffix in (".importing", ".upgrading", ".download", ".rulings"):
         leftover = dest.with_name(dest.name + suffix)
         try:
             leftover.unlink()

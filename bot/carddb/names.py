@@ -64,5 +64,27 @@ def extra_kind(card: Card) -> str | None:
     return None
 
 
+GAME_NAMES = {"arena": "MTG Arena", "mtgo": "Magic Online", "astral": "Astral", "sega": "Sega"}
+
+
+def is_digital_only(card: Card) -> bool:
+    """Whether the card exists only in a video game (an Alchemy card on Arena, Astral and Sega cards).
+
+    ``digital`` says only that this printing is online; a card printed on paper somewhere is legal (or banned or
+    restricted) in Vintage, which holds every tournament card, so a digital printing of it is not digital only.
+    """
+    if not card.get("digital") or "paper" in (card.get("games") or ()):
+        return False
+    return (card.get("legalities") or {}).get("vintage", "not_legal") == "not_legal"
+
+
+def digital_label(card: Card) -> str:
+    """``Digital only (MTG Arena)`` for a card that exists only online, else empty."""
+    if not is_digital_only(card):
+        return ""
+    games = [GAME_NAMES.get(game, game) for game in card.get("games") or () if game != "paper"]
+    return "Digital only" + (f" ({', '.join(games)})" if games else "")
+
+
 def asks_for_rebalanced(query: str) -> bool:
     return query.strip().lower().startswith(REBALANCED_PREFIX.lower())

@@ -12,10 +12,10 @@ from typing import Any
 COLUMNS = (
     "rowid, id, oracle_id, name, layout, extra, mana_cost, type_line, oracle_text, keywords, power, toughness, "
     "loyalty, colors, color_identity, legalities, prices, image_uris, faces, set_code, set_name, collector_number, "
-    "rarity, scryfall_uri, released_at, cycling, raw"
+    "rarity, scryfall_uri, released_at, cycling, raw, games, digital, digital_only"
 )
 _NAMES = tuple(name.strip() for name in COLUMNS.split(","))
-_JSON = {"keywords", "colors", "color_identity", "legalities", "prices", "image_uris", "faces", "cycling"}
+_JSON = {"keywords", "colors", "color_identity", "legalities", "prices", "image_uris", "faces", "cycling", "games"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,6 +53,9 @@ class CardRecord:
     released_at: str | None
     cycling: list[dict[str, Any]]
     raw: bytes = field(repr=False)
+    games: list[str] = field(default_factory=list)
+    digital: bool = False
+    digital_only: bool = False
     prices_date: str | None = None
 
     @classmethod
@@ -88,6 +91,12 @@ class NameMatch:
     @property
     def found(self) -> bool:
         return self.card is not None
+
+    @property
+    def digital_only(self) -> bool:
+        """Whether everything this match offers exists only online."""
+        cards = (self.card,) if self.card is not None else self.candidates
+        return bool(cards) and all(card.digital_only for card in cards)
 
 
 @dataclass(frozen=True)

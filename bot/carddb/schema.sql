@@ -34,7 +34,14 @@ CREATE TABLE cards (
     scryfall_uri     TEXT,
     released_at      TEXT,
     cycling          TEXT NOT NULL,      -- JSON array of bot.cycling abilities
-    raw              BLOB NOT NULL       -- the card object as Scryfall sent it, JSON, zlib-compressed
+    -- raw: the card object as Scryfall sent it, JSON, zlib-compressed.
+    -- Format 3 added the last three (a format 2 copy gains them in place: bot.carddb.migrate): games, the JSON
+    -- array of this printing's games ("paper", "arena", "mtgo"...); digital, whether this printing is online
+    -- only; digital_only, whether the card itself exists only online (names.is_digital_only).
+    raw              BLOB NOT NULL,
+    games            TEXT NOT NULL DEFAULT '[]',
+    digital          INTEGER NOT NULL DEFAULT 0,
+    digital_only     INTEGER NOT NULL DEFAULT 0
 );
 
 -- Every name a card answers to: its full name (is_face 0) and each face's name (is_face 1).

@@ -35,6 +35,7 @@ from typing import TypeVar
 
 from bot.carddb.bulk import BulkError, Cancelled
 from bot.carddb.importer import remove_leftovers
+from bot.carddb.migrate import upgrade
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.store import CardDataError, CardStore
 from bot.carddb.update import UpdateOutcome, update_from_file, update_from_scryfall
@@ -49,6 +50,12 @@ SEARCH_SECONDS = 1.0  # a search's budget, from the moment it is asked for
 FILE_NAME = "cards.sqlite3"
 
 T = TypeVar("T")
+
+
+def _opened(path: Path) -> CardStore:
+    """The stored copy, brought up to the current format first if it is of an older one."""
+    upgrade(path)
+    return CardStore(path)
 
 
 class CardDataUnavailable(CardDataError):
@@ -86,7 +93,7 @@ class CardData:
             await asyncio.to_thread(remove_leftovers, card_data.path)  # a full-size database a killed import left
         if card_data.path.exists():
             try:
-                card_data._store = await asyncio.to_thread(CardStore, card_data.path)
+                card_data._store = await asyncio.to_thread(_opened, card_data.path)
             except CardDataError as error:
                 log.warning("Ignoring the stored card data: %s", error)
         return card_data
@@ -205,6 +212,11 @@ class CardData:
             return [(card, store.rulings(card.oracle_id) if known else None) for card in store.records(wanted)]
 
         return await self._read(read)
+
+    def derived_now(self, key: str) -> object | None:
+        """What ``derived(key, …)`` made of the loaded copy, if it is made already (never waits)."""
+        store = self._store
+        return store.derived.get(key) if store is not None else None
 
     async def derived(self, key: str, build: Callable[[CardStore], T]) -> T:
         """What ``build`` makes of the loaded copy (an index of its names…), made once per copy in a read

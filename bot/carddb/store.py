@@ -7,7 +7,9 @@ each thread gets its own connection.
 
 The name-trust order of :meth:`CardStore.named`: the exact name, then the exact name of any face
 (split, adventure, modal and transforming double-faced cards), then a whole-word prefix, then a
-prefix, then a fuzzy match, then whole words inside a name. Within a step real cards always come
+prefix, then a fuzzy match, then whole words inside a name. Paper first: a partial or misspelt name that finds
+only digital-only cards (Alchemy's "Gitrog, Horror of Zhava" for "gitrog") goes on to the later steps, and the
+digital card is the answer only when no step finds a paper one. Within a step real cards always come
 first; tokens, emblems, art series, memorabilia, playtest and digital rebalanced ``A-`` cards are
 considered only when the caller asks for them (``extras=True``, or a name starting with ``A-``). When several cards fit
 equally well, the answer is their list, for a picker, not a guess.
@@ -41,6 +43,8 @@ PREFIX_ROWS = 200
 FUZZY_CUTOFF = 75.0
 FUZZY_CLOSE = 3.0
 FUZZY_WORD_BUCKET = 2000
+# Steps that find the name as typed: there a digital-only card is what was asked for.
+EXACT_STEPS = frozenset({"exact", "face"})
 # Sorts after every character a normalised name holds.
 HIGH = "\uffff"
 
@@ -218,6 +222,14 @@ class CardStore:
             .fetchall()
         )
 
+    def name_entries(self) -> list[tuple[int, str, int, list[str]]]:
+        """Every real card for a name matcher: (rowid, name, whether it is digital only, its games), and
+        ``name_rows`` for the names each answers to."""
+        rows = self._db().execute(
+            "SELECT rowid, name, digital_only, games FROM cards WHERE extra IS NULL ORDER BY rowid"
+        )
+        return [(rowid, name, digital_only, json.loads(games)) for rowid, name, digital_only, games in rows]
+
     def records(self, rowids: Sequence[int]) -> list[CardRecord]:
         return self._records(rowids)
 
@@ -232,15 +244,21 @@ class CardStore:
         if not rowids:
             return None
         marks = ", ".join("?" * len(rowids))
-        light = self._db().execute(f"SELECT rowid, name, extra FROM cards WHERE rowid IN ({marks})", tuple(rowids))  # noqa: S608
+        light = self._db().execute(
+            f"SELECT rowid, name, extra, digital_only FROM cards WHERE rowid IN ({marks})",  # noqa: S608
+            tuple(rowids),
+        )
         found = light.fetchall()
         real = [row for row in found if row[2] is None]
         pool = real or (found if allow_extras else [])
+        if how not in EXACT_STEPS:
+            # Paper first: a partial or misspelt name means a paper card when one fits.
+            pool = [row for row in pool if not row[3]] or pool
         if not pool:
             return None
         if len(pool) == 1:
             return NameMatch(self._records([pool[0][0]])[0], how=how)
-        ranked = sorted(pool, key=lambda row: (len(row[1]), row[1]))[:MAX_CANDIDATES]
+        ranked = sorted(pool, key=lambda row: (row[3], len(row[1]), row[1]))[:MAX_CANDIDATES]
         return NameMatch(None, tuple(self._records([row[0] for row in ranked])), how=how)
 
     def _exact(self, norm: str, is_face: int) -> list[int]:
@@ -285,13 +303,17 @@ class CardStore:
             # Last, whole words inside a name: "phoenix" → "Chandra's Phoenix" (never "nix" → "Phoenix").
             ("word", lambda: self._words(norm, allow)),
         )
+        digital: NameMatch | None = None  # a digital-only answer, kept until no later step finds a paper card
         for how, find in steps:
             if indexed_only and how == "fuzzy":
                 return None
             match = self._choose(find(), how, allow)
-            if match is not None:
+            if match is None:
+                continue
+            if how in EXACT_STEPS or not match.digital_only:
                 return match
-        return NameMatch(None)
+            digital = digital or match
+        return digital or NameMatch(None)
 
     def _fuzzy_index(self) -> _FuzzyIndex:
         if self._fuzzy is None:

@@ -49,6 +49,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     search.add_argument("query", nargs="+", help='Scryfall search syntax, e.g. t:creature c:g pow>=3 o:"draw a card"')
     search.set_defaults(handler=search_command)
 
+    symbols = subparsers.add_parser(
+        "symbols", help="make the mana symbols' pictures from Scryfall's symbology (the bot does it once by itself)"
+    )
+    symbols.set_defaults(handler=symbols_command)
+
 
 async def _source():
     """The card source of a terminal: the stored local copy when there is one (never refreshed
@@ -174,3 +179,29 @@ async def _search(query: str, page: int) -> int:
     for card in found.cards:
         print(render.search_result_line(card if isinstance(card, dict) else card.scryfall))
     return EXIT_OK if found.total else EXIT_FAILED
+
+
+def symbols_command(args: argparse.Namespace) -> int:
+    """Render every card symbol of Scryfall's symbology into ``BOT_DATA_DIR/symbols`` (kept: a second run, and
+    the bot, use them as they are). The bot uploads them as its emoji when it starts."""
+    import resvg_py  # noqa: F401  (what draws them: a Python without it hears so before anything is fetched)
+
+    return asyncio.run(_symbols())
+
+
+async def _symbols() -> int:
+    from bot.scryfall import ScryfallClient, ScryfallError
+    from bot.symbols import DIRECTORY, SymbolsUnavailable, prepare
+
+    config = Config.from_env()
+    client = ScryfallClient.from_config(config)
+    try:
+        images = await prepare(config.data_dir, client)
+    except (ScryfallError, SymbolsUnavailable) as error:
+        text = error.user_message() if isinstance(error, ScryfallError) else str(error)
+        print(f"error: the mana symbols could not be made: {text}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        await client.close()
+    print(f"{len(images)} mana symbols in {config.data_dir / DIRECTORY}")
+    return EXIT_OK

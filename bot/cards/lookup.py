@@ -10,16 +10,19 @@ lacks. Every answer says where it came from and how old its data is.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.carddb import CardDataUnavailable, CardRecord, NeedsScryfall, SearchPage
+from bot.carddb import CardDataError, CardDataUnavailable, CardRecord, NeedsScryfall, SearchPage
 from bot.carddb.nicknames import resolve_nickname
+from bot.cards.complete import MATCHER, card_matcher
 from bot.cards.query import KINDS, cycling_query
-from bot.scryfall import AmbiguousCard, CardNotFound
+from bot.matching import Entry, Matcher
+from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
 
 if TYPE_CHECKING:
     from bot.carddb import CardData
@@ -108,6 +111,7 @@ class CardSource:
         self._client = client
         self._card_data = card_data
         self._owner: Any = None
+        self._building: set[asyncio.Future] = set()
 
     @classmethod
     def of(cls, owner: Any) -> CardSource:
@@ -169,9 +173,49 @@ class CardSource:
                 if match.candidates:
                     names = list(dict.fromkeys(card.name for card in match.candidates))[:MAX_CANDIDATES]
                     raise AmbiguousCard(f"“{name}” could be several cards.", candidates=names, code="ambiguous")
+                # The matcher autocomplete uses: a lookup is as forgiving as the suggestions ("blaoted toad").
+                meant = await self._matched(name)
+                if meant is not None:
+                    return self._local(meant)
                 # type "local": the miss was decided by the local copy, not by Scryfall's words.
                 raise CardNotFound(f"No card is called “{name}”.", status=404, code="not_found", type=LOCAL)
         return self._api(await self.client.named(nickname or name, set_code=set_code, fuzzy=True))
+
+    async def _matched(self, name: str) -> CardRecord | None:
+        """The card the name matcher clearly picks for ``name`` (typos, swapped words), from the local copy."""
+        try:
+            matcher = await self.card_data.derived(MATCHER, card_matcher)
+            entry = matcher.best(name)
+            if entry is None:
+                return None
+            return (await self.card_data.collection([entry.value])).get(entry.value)
+        except CardDataUnavailable:
+            return None
+
+    def matcher_now(self) -> Matcher | None:
+        """The local copy's name matcher if it is built; otherwise its build is started (never waited for)."""
+        card_data = self.card_data
+        if card_data is None or not card_data.loaded:
+            return None
+        matcher = card_data.derived_now(MATCHER)
+        if matcher is None and not self._building:
+            task = asyncio.ensure_future(card_data.derived(MATCHER, card_matcher))
+            self._building.add(task)
+            task.add_done_callback(self._built)
+        return matcher  # type: ignore[return-value]
+
+    def _built(self, task: asyncio.Future) -> None:
+        self._building.discard(task)
+        if not task.cancelled() and task.exception() is not None and not isinstance(task.exception(), CardDataError):
+            log.error("Building the card name matcher failed", exc_info=task.exception())
+
+    async def complete(self, typed: str, limit: int = MAX_CANDIDATES) -> list[Entry]:
+        """Choices for what has been typed: the name matcher's (typos, word order, nicknames, faces; paper first,
+        digital-only cards labelled); before it is built, names by prefix; before the first import, Scryfall's."""
+        matcher = self.matcher_now()
+        if matcher is not None:
+            return matcher.complete(typed, limit)
+        return [Entry(name, name) for name in await self.autocomplete(typed, limit)]
 
     async def exact(self, name: str, *, set_code: str | None = None) -> CardAnswer:
         """A name picked from candidates (exact, so no guessing twice)."""
@@ -203,6 +247,35 @@ class CardSource:
             except CardDataUnavailable:
                 pass
         return (await self.client.autocomplete(prefix))[:limit]
+
+    async def set_exists(self, set_code: str) -> bool | None:
+        """Whether Scryfall knows a set with this code (its ``/sets/:code``); None when it couldn't say."""
+        try:
+            await self.client.get_uri(f"{self.client.base_url}/sets/{set_code.lower()}")
+        except CardNotFound:
+            return False
+        except ScryfallError as error:
+            log.info("Could not check set %s: %s", set_code, type(error).__name__)
+            return None
+        return True
+
+    async def printings(self, card: dict[str, Any]) -> list[tuple[str, str]]:
+        """The sets ``card`` was printed in, newest first, as ``(code, name)``: the local copy holds one printing
+        per card, so this is the API's prints search (its first page, one request, within the shared budget).
+        Empty when the API can't answer."""
+        uri = card.get("prints_search_uri")
+        if not uri:
+            oracle = card.get("oracle_id")
+            if not oracle:
+                return []
+            uri = f"{self.client.base_url}/cards/search?order=released&q=oracleid%3A{oracle}&unique=prints"
+        try:
+            answer = await self.client.get_uri(uri)
+        except ScryfallError as error:
+            log.info("Could not list the printings of a card: %s", type(error).__name__)
+            return []
+        sets = {str(c.get("set") or ""): str(c.get("set_name") or "") for c in answer.data.get("data") or []}
+        return [(code, name or code.upper()) for code, name in sets.items() if code]
 
     async def rulings(self, card: dict[str, Any]) -> list[dict[str, Any]]:
         """Scryfall's rulings of ``card``: from the local copy's rulings file; the API is asked only when the

@@ -65,3 +65,11 @@ def cycling_query(kind: str = DEFAULT_KIND, extra: str | None = None) -> str:
     extra = clean_extra(extra)
     # Parenthesised so an "or" in the extra terms cannot widen the cycling filter.
     return f"{base} ({extra})" if extra else base
+
+
+def check_syntax(query: str) -> None:
+    """Raise the search's ``QueryError`` when ``query`` can't be read at all (an unclosed quote, a stray ``or``):
+    cheap enough to decide before a search is queued, so the asker alone hears about it at once."""
+    from bot.carddb.query.grammar import parse
+
+    parse(query)

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import limits
+from bot.carddb.names import digital_label
 from bot.cycling import card_faces, cycling_abilities, describe_abilities
 from bot.text import clip
 
@@ -144,11 +145,14 @@ def face_lines(face: Card, *, with_name: bool) -> list[str]:
 
 
 def oracle_block(card: Card) -> str:
-    """Type line, rules text and stats of every face, faces separated by a blank line."""
+    """Type line, rules text and stats of every face, faces separated by a blank line; a card that exists only
+    online says so first."""
+    label = digital_label(card)
+    head = f"*{label}*\n" if label else ""
     card_faces_ = faces(card)
     if len(card_faces_) == 1:
-        return "\n".join(face_lines(card_faces_[0], with_name=False))
-    return "\n\n".join("\n".join(face_lines(face, with_name=True)) for face in card_faces_)
+        return head + "\n".join(face_lines(card_faces_[0], with_name=False))
+    return head + "\n\n".join("\n".join(face_lines(face, with_name=True)) for face in card_faces_)
 
 
 def cycling_line(card: Card) -> str:
@@ -271,6 +275,8 @@ def render_text(
 ) -> str:
     """The plain-text card for the terminal: the same parts as the embed, without markdown."""
     lines = [title(card)]
+    if label := digital_label(card):
+        lines.append(label)
     card_faces_ = faces(card)
     for index, face in enumerate(card_faces_):
         if len(card_faces_) > 1:

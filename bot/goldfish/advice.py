@@ -10,6 +10,7 @@ from bot.goldfish.engine import Game
 from bot.goldfish.model import Action, IllegalAction
 from bot.goldfish.policy import is_payoff, lands_out
 from bot.goldfish.review import DeckFigures, Moment, PlayerGame, Review
+from bot.text import plural
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -103,10 +104,11 @@ def _why(game: Game, action: Action) -> str:
         return f"{move_text(game, action)}: a threat on the battlefield attacks from next turn"
     if action.kind == "keep":
         lands = sum(1 for c in game.hand if game.is_land(c.name))
-        return f"{move_text(game, action)}: {_count(lands)} land(s) in {_count(len(game.hand))} cards"
+        noun = "land" if lands == 1 else "lands"
+        return f"{move_text(game, action)}: {_count(lands)} {noun} in {_count(len(game.hand))} cards"
     if action.kind == "mulligan":
         lands = sum(1 for c in game.hand if game.is_land(c.name))
-        return f"Mulligan: {_count(lands)} land(s) in {_count(len(game.hand))} cards"
+        return f"Mulligan: {_count(lands)} land{'' if lands == 1 else 's'} in {_count(len(game.hand))} cards"
     if action.kind == "next":
         return f"{move_text(game, action)}: nothing else you can do now gets the kill sooner"
     return move_text(game, action)
@@ -140,7 +142,7 @@ def hint_sentence(game: Game, advice: Advice) -> str:
         policy_figures = advice.figures_of(advice.policy_move)
         than = f" than {_lower_first(move_text(game, advice.policy_move))}" if policy_figures else ""
         return (
-            f"{why}. Played out {best.rollouts} times, it gets the kill {advice.gain:.1f} turn(s) sooner{than} "
+            f"{why}. Played out {best.rollouts} times, it gets the kill {advice.gain:.1f} turns sooner{than} "
             f"({kill_text(best)})."
         )
     return (
@@ -159,7 +161,7 @@ def player_lines(player: PlayerGame) -> list[str]:
         head = f"Lost on turn {player.turn}"
     else:
         head = f"Stopped on turn {player.turn}"
-    lines = [f"{head}, {player.cards_cycled} card(s) cycled, {player.mulligans} mulligan(s)."]
+    lines = [f"{head}, {plural(player.cards_cycled, 'card')} cycled, {plural(player.mulligans, 'mulligan')}."]
     if not player.replayed:
         lines.append("This game was saved by an older version, so its turns can't be replayed.")
         return lines
@@ -187,7 +189,7 @@ def deck_lines(player: PlayerGame, deck: DeckFigures) -> list[str]:
 def moment_line(game: Game, moment: Moment) -> str:
     return (
         f"Turn {moment.turn}: you chose {_lower_first(move_text(game, moment.played))}; "
-        f"{_lower_first(move_text(game, moment.better))} would have won {moment.gain:.1f} turn(s) sooner on average "
+        f"{_lower_first(move_text(game, moment.better))} would have won {moment.gain:.1f} turns sooner on average "
         f"({moment.better_mean:.1f} against {moment.played_mean:.1f}, {moment.rollouts} rollouts each)."
     )
 

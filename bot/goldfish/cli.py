@@ -17,6 +17,7 @@ from bot.goldfish.model import Action
 from bot.goldfish.picture import render_table
 from bot.goldfish.sim_cli import register_odds_commands
 from bot.goldfish.tableview import TableView, table_view
+from bot.text import plural
 
 # Draws a view as ``fmt`` ("webp" or "png"), or None when the card images could not be had.
 Draw = Callable[[TableView, str], bytes | None]
@@ -159,7 +160,7 @@ def prompt(game: Game) -> str:
 def card_at(game: Game, position: str) -> int:
     index = int(position) - 1
     if not 0 <= index < len(game.hand):
-        raise IllegalAction(f"Your hand has {len(game.hand)} card(s); choose 1–{len(game.hand)}.")
+        raise IllegalAction(f"Your hand has {plural(len(game.hand), 'card')}; choose 1–{len(game.hand)}.")
     return game.hand[index].iid
 
 
@@ -276,7 +277,7 @@ def cycle(game: Game, rest: list[str]) -> list[Event]:
                 candidates = game.search_candidates(iid, ability)
                 index = int(target) - 1
                 if not 0 <= index < len(candidates):
-                    raise IllegalAction(f"There are {len(candidates)} candidate(s); see 'candidates'.")
+                    raise IllegalAction(f"There are {plural(len(candidates), 'candidate')}; see 'candidates'.")
                 find = candidates[index].iid
         elif word == "nothing":
             find_nothing = True
@@ -303,7 +304,7 @@ def show_hand(game: Game, output: Callable[..., None]) -> None:
             notes.append("cast" + ("" if casts[card.iid].modelled else " (effect not modelled)"))
         output(f"  {position}. {card.name}" + (f"  — {'; '.join(notes)}" if notes else ""))
     if game.phase == "mulligan" and game.bottom_count():
-        output(f"  Keep with 'keep' and {game.bottom_count()} card number(s) to put on the bottom.")
+        output(f"  Keep with 'keep' and {plural(game.bottom_count(), 'card number')} to put on the bottom.")
     elif game.phase != "main":
         output(f"  Now: {game.decision().prompt}")
 

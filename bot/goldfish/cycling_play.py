@@ -14,6 +14,7 @@ from bot.cycling import CyclingAbility
 from bot.goldfish.mana import cost_symbols, cost_text
 from bot.goldfish.model import CardInstance, CycleChoices, CycleOption, Event, IllegalAction, Permanent
 from bot.goldfish.scripts import SCRIPTS, script_for, unmodelled_text
+from bot.text import plural
 
 
 @dataclass
@@ -203,7 +204,8 @@ class Cycling:
             events.append(
                 Event(
                     "stack",
-                    f"{len(triggers)} trigger(s) go on the stack above the cycling ability and resolve first{also}: "
+                    f"{plural(len(triggers), 'trigger')} {'goes' if len(triggers) == 1 else 'go'} on the stack above "
+                    f"the cycling ability and {'resolves' if len(triggers) == 1 else 'resolve'} first{also}: "
                     + "; ".join(t.label for t in triggers),
                     triggers[0].rule,
                 )
@@ -240,7 +242,7 @@ class Cycling:
         if choices.x and not self.can_pay(cost.symbols + ("1",) * choices.x):
             raise IllegalAction(
                 f"You can't pay {cost_text(cost.symbols)} for {ability} and {{{choices.x}}} for X: "
-                f"you have {len(self.mana_sources())} untapped land(s)."
+                f"you have {plural(len(self.mana_sources()), 'untapped land')}."
             )
         sacrificed = self._check_sacrifice(card, ability, cost, sacrifice)
         searches = self._searches(card.name, ability)

@@ -9,6 +9,7 @@ and lists complete legal actions with the engine's default choices; a choice of 
 from __future__ import annotations
 
 from bot.goldfish.model import Action, Decision
+from bot.text import plural
 
 
 class Deciding:
@@ -21,7 +22,7 @@ class Deciding:
         if self.phase == "mulligan":
             actions = [] if self.mulligans >= 7 else [Action("mulligan")]
             if self.bottom_count():
-                prompt = f"Keep, putting {self.bottom_count()} card(s) on the bottom, or mulligan (103.5)."
+                prompt = f"Keep, putting {plural(self.bottom_count(), 'card')} on the bottom, or mulligan (103.5)."
                 return Decision("bottom", prompt, actions, self.bottom_count(), tuple(c.iid for c in self.hand))
             return Decision("mulligan", "Keep this hand or mulligan (103.5).", [Action("keep"), *actions])
         if self.phase == "cleanup":

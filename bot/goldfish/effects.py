@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from bot.goldfish.mana import Payment, cost_text, explain_shortfall, payable, plan, plan_with, symbol_text
 from bot.goldfish.model import CardInstance, CycleChoices, Event, IllegalAction, Permanent
+from bot.text import plural
 
 
 class Effects:
@@ -62,7 +63,7 @@ class Effects:
                 Permanent(iid, f"{name} token", token=True, power=power, toughness=toughness, entered_turn=self.turn)
             )
         self.stats["tokens"] += count
-        return [Event("token", f"{source}: created {count} {description} token(s)", "111.1")]
+        return [Event("token", f"{source}: created {plural(count, description + ' token')}", "111.1")]
 
     def creatures(self) -> list[Permanent]:
         """Your creatures on the battlefield (the opponent controls none)."""

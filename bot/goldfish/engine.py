@@ -28,6 +28,7 @@ from bot.goldfish.model import GAME_STATS, Action, CardInstance, Deck, Event, Il
 from bot.goldfish.save import Saving
 from bot.goldfish.scripts import unmodelled_text
 from bot.goldfish.turns import Turns
+from bot.text import plural
 
 OPENING_HAND = 7
 
@@ -55,6 +56,7 @@ class Game(Cycling, Casting, Turns, Deciding, Effects, Saving):
     result: str | None = None
     events: list[Event] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
+    actors: list[int | None] = field(default_factory=list)  # who took each action (``actions[i]``), if known
     stats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GAME_STATS, 0))
     deck_key: str | None = None
     deck_entries: list[tuple[int, str]] = field(default_factory=list)
@@ -93,6 +95,7 @@ class Game(Cycling, Casting, Turns, Deciding, Effects, Saving):
         twin.library, twin.hand, twin.graveyard = list(self.library), list(self.hand), list(self.graveyard)
         twin.battlefield = [copy.copy(permanent) for permanent in self.battlefield]
         twin.events, twin.actions, twin.deck_entries = list(self.events), list(self.actions), list(self.deck_entries)
+        twin.actors = list(self.actors)
         twin.stats, twin.iid_names, twin._memo = dict(self.stats), dict(self.iid_names), dict(self._memo)
         twin.rng = random.Random(0)  # replaced by this game's state at once; no need to seed from the OS
         twin.rng.setstate(self.rng.getstate())
@@ -143,18 +146,29 @@ class Game(Cycling, Casting, Turns, Deciding, Effects, Saving):
             raise IllegalAction("There is nothing to undo: no action has been taken yet.")
         if not self.replayable:
             raise IllegalAction("This game was saved by an older version of the bot, so it can't be undone.")
-        return Game.replay(self.deck(), self.seed, self.on_the_play, self.actions[:-1])
+        return Game.replay(self.deck(), self.seed, self.on_the_play, self.actions[:-1], self.actors[:-1])
 
     @classmethod
-    def replay(cls, deck: Deck, seed: int, on_the_play: bool, actions: Sequence[Action]) -> Game:
-        """A new game from the seed with the action log applied again; equals the live game."""
+    def replay(
+        cls,
+        deck: Deck,
+        seed: int,
+        on_the_play: bool,
+        actions: Sequence[Action],
+        actors: Sequence[int | None] = (),
+    ) -> Game:
+        """A new game from the seed with the action log (and who took each action) applied again; equals the
+        live game."""
         game = cls.new(deck, seed=seed, on_the_play=on_the_play)
-        for action in actions:
-            game.apply(action)
+        for index, action in enumerate(actions):
+            game.apply(action, actor=actors[index] if index < len(actors) else None)
         return game
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply one action; on success it joins the action log and its events the game's events."""
+    def apply(self, action: Action, *, actor: int | None = None) -> list[Event]:
+        """Apply one action; on success it joins the action log and its events the game's events.
+
+        ``actor`` names who took it (the shell's player id): it is kept with the action and each of its events,
+        so a shared table can say who did what."""
         handler = {
             "mulligan": self._mulligan,
             "keep": self._keep,
@@ -169,7 +183,10 @@ class Game(Cycling, Casting, Turns, Deciding, Effects, Saving):
         if handler is None:
             raise IllegalAction(f"Unknown action {action.kind!r}.")
         events = handler(action)
+        if actor is not None:
+            events = [event._replace(actor=actor) for event in events]
         self.actions.append(action)
+        self.actors.append(actor)
         self.events.extend(events)
         return events
 
@@ -251,8 +268,8 @@ class Game(Cycling, Casting, Turns, Deciding, Effects, Saving):
         needed = self.bottom_count()
         if len(bottom) != needed:
             raise IllegalAction(
-                f"After {self.mulligans} mulligan(s) put exactly {needed} card(s) on the bottom (103.5); "
-                f"you chose {len(bottom)}."
+                f"After {plural(self.mulligans, 'mulligan')} put exactly {plural(needed, 'card')} on the bottom "
+                f"(103.5); you chose {len(bottom)}."
             )
         if len(set(bottom)) != len(bottom):
             raise IllegalAction("Choose each card to put on the bottom only once.")
@@ -263,7 +280,7 @@ class Game(Cycling, Casting, Turns, Deciding, Effects, Saving):
         for iid in bottom:
             self.library.append(self.take(self.hand, iid))
         names = ", ".join(self.iid_names[i] for i in bottom)
-        text = f"Kept {len(self.hand)} card(s)" + (f", put {names} on the bottom" if bottom else "")
+        text = f"Kept {plural(len(self.hand), 'card')}" + (f", put {names} on the bottom" if bottom else "")
         events = [Event("mulligan", text, "103.5")]
         self.turn = 1
         self.stats["turns"] = 1

@@ -9,6 +9,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from bot.cycling import mana_symbols
+from bot.text import plural
 
 COLOURS = "WUBRG"
 BASIC_TYPES = {"plains": "W", "island": "U", "swamp": "B", "mountain": "R", "forest": "G"}
@@ -286,7 +287,31 @@ def _explain_shortfall(symbols: tuple[str, ...], colours_seq: tuple[frozenset[st
         return f"it costs {needed} and you have no untapped lands"
     have = "".join(symbol_text(colours) for _, colours in sources)
     if len(symbols) > len(sources):
-        return f"it costs {needed} and you have only {len(sources)} untapped land(s) ({have})"
+        return f"it costs {needed} and you have only {plural(len(sources), 'untapped land')} ({have})"
     if missing:
         return f"it costs {needed} and you have no untapped land for {{{missing[0]}}}: not enough {{{missing[0]}}}"
     return f"it costs {needed} and your untapped lands ({have}) can't make those colours"
+
+
+def shortfall(symbols: Sequence[str], sources: Sequence[tuple[int, frozenset[str]]]) -> str:
+    """What is missing to pay ``symbols`` from ``sources``, in a few words with the symbols: ``needs {R}``,
+    ``needs {R}{R}``, ``needs 2 more mana`` (for a line of the hand, where the full reason would not fit)."""
+    return _shortfall(tuple(symbols), tuple(colours for _, colours in sources))
+
+
+@lru_cache(maxsize=4096)
+def _shortfall(symbols: tuple[str, ...], colours_seq: tuple[frozenset[str], ...]) -> str:
+    # The coloured symbols no untapped land can make, each as many times as the cost has it beyond what the
+    # lands of that colour make.
+    missing: list[str] = []
+    for colour in COLOURS + "C":
+        wanted = symbols.count(colour)
+        can = sum(1 for colours in colours_seq if colour in colours)
+        missing += [colour] * max(0, wanted - can)
+    short = len(symbols) - len(colours_seq) - len(missing)  # mana missing besides those colours
+    if missing:
+        more = f" and {short} more mana" if short > 0 else ""
+        return "needs " + "".join("{" + colour + "}" for colour in missing) + more
+    if short > 0:
+        return f"needs {short} more mana"
+    return "needs other colours"

@@ -24,13 +24,15 @@ class UnreadableGame(UserFacingError):
 class Event(NamedTuple):
     """Something that happened, with the rule behind it: ``("draw", "Drew Flame Jet", "121.1")``.
 
-    A named tuple: a game keeps every event and saves them with each action, so they are cheap to
-    make and serialise as JSON lists as they are.
+    ``actor`` is the player whose action it followed from (an opaque id the shell gives ``Game.apply``), None
+    for the game's own setup and for games played without naming players. A named tuple: a game keeps every
+    event and saves them with each action, so they are cheap to make and serialise as JSON lists as they are.
     """
 
     kind: str
     text: str
     rule: str | None = None
+    actor: int | None = None
 
 
 class Action(NamedTuple):

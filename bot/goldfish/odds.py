@@ -74,10 +74,14 @@ def odds_table(copies: int, deck_size: int, wanted: int = 1, turns: int = 6) -> 
     return rows
 
 
+TABLE_COLUMNS = 36  # what a phone shows of a code block without scrolling
+
+
 def table_text(rows: list[OddsRow]) -> str:
-    """The rows as a fixed-width table."""
-    lines = ["Turn  Seen  On the play  On the draw"]
+    """The rows as a fixed-width table, at most :data:`TABLE_COLUMNS` wide: turn, cards seen on the play/draw, and
+    the chance on the play and on the draw."""
+    lines = [f"{'Turn':>4}  {'Seen':>5}  {'Play':>7}  {'Draw':>7}"]
     for row in rows:
         seen = f"{row.seen_play}/{row.seen_draw}"
-        lines.append(f"{row.turn:>4}  {seen:>5}  {row.on_the_play:>11.2%}  {row.on_the_draw:>11.2%}")
+        lines.append(f"{row.turn:>4}  {seen:>5}  {row.on_the_play:>7.2%}  {row.on_the_draw:>7.2%}")
     return "\n".join(lines)

@@ -1,119 +1,120 @@
-"""A picture of the goldfish table: a pure function of a :class:`~bot.goldfish.tableview.TableView` and the card
-images it names, drawn with Pillow. Nothing here knows Discord or the network: the images come in as bytes.
+"""A picture of the goldfish table: a pure function of a :class:`~bot.goldfish.tableview.TableView`, the card images
+it names and the mana symbols' pictures, drawn with Pillow. Nothing here knows Discord or the network: the images
+come in as bytes.
 
-The layout, top to bottom: a header (turn, phase, life totals), the battlefield (lands grouped with a count,
-tapped ones turned sideways; other permanents with power/toughness; tokens as labelled frames), the library
-and the graveyard's top card on the right, and the hand in a row (overlapping when it is long). A card whose
-image is missing or unreadable is drawn as a frame with its name, cost and type.
+Laid out for a phone, where most players see it about 360 px wide: :data:`WIDTH` is 720, so every text is at least
+:data:`SMALLEST_FONT` (20 px) to stay 10 px or more on the phone. Top to bottom, using the whole width:
+
+* a header: turn and phase; life totals with the mana the untapped lands make, drawn as symbols; the deck;
+* the battlefield in rows of five cards: lands grouped with a count, tapped ones turned; other permanents with
+  power and toughness; then the library (a card back with its count) and the graveyard's top card;
+* the hand in rows of five, side by side (overlapping only past fifteen cards).
+
+A card whose image is missing or unreadable (and a token) is drawn as a frame with its whole name (wrapped, never
+clipped; a tapped one stays readable, drawn sideways rather than turned), its cost as symbols and its type. Each
+symbol is drawn from its picture with a dark outline that reads on the felt, or as a coloured disc when there is
+none. :func:`draw_table` gives the image with the font sizes it used, so tests measure legibility from the
+picture's own layout.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import io
-import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
+from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.goldfish.drawing import (
+    BACKGROUND,
+    BADGE,
+    CARD_BACK,
+    FELT_LINE,
+    FRAME,
+    FRAME_EDGE,
+    INK,
+    LOSS,
+    MUTED,
+    SMALLEST_FONT,
+    TOKEN_FRAME,
+    Pen,
+    draw_symbols,
+    fit,
+    font,
+    symbols_in,
+    thumbnail,
+    wrap,
+)
 from bot.goldfish.tableview import CardFace, CardKey, Pile, TableView
-from bot.imaging import thumbnails as thumbnail  # decoded near the size drawn, kept by digest within a byte cap
 
-WIDTH = 1100
-MARGIN = 16
-GAP = 10
-HEADER = 70
-HAND_CARD = (146, 204)
-FIELD_CARD = (104, 145)
-SIDE_CARD = (112, 156)
-SIDE_WIDTH = SIDE_CARD[0] + 2 * GAP
+__all__ = ["SMALLEST_FONT", "Pen", "draw_symbols", "font", "thumbnail", "wrap", "draw_table", "render_table"]
+
+WIDTH = 720
+PHONE_WIDTH = 360
+TITLE_FONT = 32
+TEXT_FONT = 24
+MARGIN = 14
+GAP = 8
+HAND_CARD = (132, 184)  # five a row across WIDTH
+FIELD_CARD = (132, 184)
+HAND_ROWS = 3
+HEADER_SYMBOL = 30
+CARD_SYMBOL = 24
 FIELD_ROWS = 4
 MAX_BYTES = 1024 * 1024
 
-BACKGROUND = (22, 48, 40)
-FELT_LINE = (44, 84, 70)
-INK = (240, 240, 232)
-MUTED = (170, 196, 184)
-FRAME = (58, 52, 46)
-FRAME_EDGE = (196, 170, 120)
-TOKEN_FRAME = (70, 70, 88)
-BADGE = (12, 12, 12)
-LOSS = (220, 90, 80)
-CARD_BACK = (92, 58, 36)
 
-
-@lru_cache(maxsize=1)
-def _font_file() -> str | None:
-    """DejaVu Sans, which matplotlib (a dependency) ships: it has the accents, dashes and signs card names use."""
-    spec = importlib.util.find_spec("matplotlib")
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        path = Path(folder) / "mpl-data" / "fonts" / "ttf" / "DejaVuSans.ttf"
-        if path.is_file():
-            return str(path)
-    return None
-
-
-@lru_cache(maxsize=16)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """The table's font at ``size`` pixels: DejaVu Sans, else Pillow's bundled one."""
-    path = _font_file()
-    if path is not None:
-        try:
-            return ImageFont.truetype(path, size)
-        except OSError:
-            pass
-    return ImageFont.load_default(size)
-
-
-def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill=INK, **kw) -> None:
-    draw.text(xy, text, font=font(size), fill=fill, **kw)
-
-
-def _fit(text: str, size: int, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` pixels at ``size``."""
-    measure = font(size).getlength
-    if measure(text) <= width:
-        return text
-    while text and measure(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def drawn_card(card: CardFace, size: tuple[int, int], *, token: bool = False) -> Image.Image:
-    """A card without an image (or a token): a frame with its name, cost and type line."""
+def drawn_card(
+    card: CardFace,
+    size: tuple[int, int],
+    *,
+    token: bool = False,
+    pen: Pen | None = None,
+    symbols: Mapping[str, bytes] | None = None,
+) -> Image.Image:
+    """A card without an image (or a token): a frame with its whole name, its cost as symbols and its type."""
     w, h = size
     image = Image.new("RGB", size, BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, fill=TOKEN_FRAME if token else FRAME, outline=FRAME_EDGE)
-    big = max(10, w // 9)
-    small = max(9, w // 12)
-    chars = max(6, int(w / (big * 0.55)))
-    y = 8
-    for line in textwrap.wrap(card.title, chars)[:4]:
-        _text(draw, (8, y), _fit(line, big, w - 14), big)
-        y += big + 3
-    if card.cost:
-        _text(draw, (8, y + 2), _fit(card.cost, small, w - 14), small, MUTED)
+    own = pen.on(image) if pen is not None else Pen(image)
+    own.draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, fill=TOKEN_FRAME if token else FRAME, outline=FRAME_EDGE)
+    line = SMALLEST_FONT + 3
+    y = 6
+    cost = symbols_in(card.cost)
+    name_room = h - 12 - (CARD_SYMBOL + 4 if cost else 0) - (line if card.type_line else 0)
+    for text in wrap(card.title, SMALLEST_FONT, w - 12)[: max(1, name_room // line)]:
+        own.text((6, y), text, SMALLEST_FONT)
+        y += line
+    if cost:
+        per_row = max(1, (w - 12) // (CARD_SYMBOL + 3))
+        draw_symbols(own, symbols or {}, cost[:per_row], 6, y + 2, CARD_SYMBOL)
     if card.type_line:
-        _text(draw, (8, h - small - 10), _fit(card.type_line, small, w - 14), small, MUTED)
+        kind = card.type_line.split(" — ")[0]
+        own.text((6, h - line - 3), fit(kind, SMALLEST_FONT, w - 12), SMALLEST_FONT, MUTED)
     return image
 
 
-def card_image(card: CardFace, images: Mapping[CardKey, bytes], size: tuple[int, int]) -> Image.Image:
+def card_image(
+    card: CardFace,
+    images: Mapping[CardKey, bytes],
+    size: tuple[int, int],
+    *,
+    pen: Pen | None = None,
+    symbols: Mapping[str, bytes] | None = None,
+) -> Image.Image:
     data = images.get(card.key) if card.key is not None else None
     image = thumbnail(data, size) if data else None
-    return image if image is not None else drawn_card(card, size, token=card.key is None)
+    if image is not None:
+        return image
+    return drawn_card(card, size, token=card.key is None, pen=pen, symbols=symbols)
 
 
-def _badge(draw: ImageDraw.ImageDraw, right: int, bottom: int, text: str, size: int = 18, fill=INK) -> None:
+def _badge(pen: Pen, right: int, bottom: int, text: str, fill=INK) -> None:
     """A dark label whose bottom-right corner is at (right, bottom): counts, power/toughness."""
+    size = SMALLEST_FONT
     width = int(font(size).getlength(text)) + 10
     box = (right - width, bottom - size - 8, right, bottom)
-    draw.rounded_rectangle(box, radius=5, fill=BADGE)
-    _text(draw, (box[0] + 5, box[1] + 3), text, size, fill)
+    pen.draw.rounded_rectangle(box, radius=5, fill=BADGE)
+    pen.text((box[0] + 5, box[1] + 3), text, size, fill)
 
 
 @dataclass
@@ -128,26 +129,49 @@ class _Tile:
         return self.image.size
 
 
-def _tiles(piles: tuple[Pile, ...], images: Mapping[CardKey, bytes]) -> list[_Tile]:
+def _tiles(piles: tuple[Pile, ...], images: Mapping[CardKey, bytes], pen: Pen, symbols) -> list[_Tile]:
     tiles = []
     for pile in piles:
-        card = card_image(pile.card, images, FIELD_CARD)
         extra = []
         if pile.power is not None:
             extra.append(f"{pile.power}/{pile.toughness}")
         if pile.echo:
             extra.append("echo")
         if pile.untapped:
+            card = card_image(pile.card, images, FIELD_CARD, pen=pen, symbols=symbols)
             count = (f"×{pile.untapped}",) if pile.count > 1 else ()
             tiles.append(_Tile(card, (*count, *extra)))
         if pile.tapped:
-            turned = card.transpose(Image.Transpose.ROTATE_270)
+            data = images.get(pile.card.key) if pile.card.key is not None else None
+            picture = thumbnail(data, FIELD_CARD) if data else None
+            # An image is turned like the card; a drawn frame is drawn sideways so its name stays readable.
+            sideways = (FIELD_CARD[1], FIELD_CARD[0])
+            if picture is not None:
+                turned = picture.transpose(Image.Transpose.ROTATE_270)
+            else:
+                turned = drawn_card(pile.card, sideways, token=pile.card.key is None, pen=pen, symbols=symbols)
             count = f"×{pile.tapped} tapped" if pile.count > 1 else "tapped"
             tiles.append(_Tile(turned, (count, *extra)))
     return tiles
 
 
-def _flow(tiles: list[_Tile], width: int) -> list[list[_Tile]]:
+def _zone_tiles(view: TableView, images: Mapping[CardKey, bytes], pen: Pen, symbols) -> list[_Tile]:
+    """The library (a card back with its count) and the graveyard's top card (or an empty outline)."""
+    w, h = FIELD_CARD
+    back = Image.new("RGB", FIELD_CARD, BACKGROUND)
+    own = pen.on(back)
+    own.draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, fill=CARD_BACK, outline=FRAME_EDGE, width=2)
+    own.text((w / 2, h / 2 - 16), "Library", SMALLEST_FONT, anchor="mm")
+    own.text((w / 2, h / 2 + 16), str(view.library_count), TITLE_FONT, anchor="mm")
+    if view.graveyard_top is not None:
+        top = card_image(view.graveyard_top, images, FIELD_CARD, pen=pen, symbols=symbols)
+    else:
+        top = Image.new("RGB", FIELD_CARD, BACKGROUND)
+        ImageDraw.Draw(top).rounded_rectangle((0, 0, w - 1, h - 1), radius=8, outline=FELT_LINE, width=2)
+    return [_Tile(back, ()), _Tile(top, (f"Graveyard {view.graveyard_count}",))]
+
+
+def _flow(tiles: list[_Tile], width: int, pen: Pen) -> list[list[_Tile]]:
     """Tiles in rows of at most ``width`` pixels, at most ``FIELD_ROWS`` rows (the rest summed up in a frame)."""
     rows: list[list[_Tile]] = [[]]
     used = 0
@@ -155,7 +179,7 @@ def _flow(tiles: list[_Tile], width: int) -> list[list[_Tile]]:
         if rows[-1] and used + tile.size[0] > width:
             if len(rows) == FIELD_ROWS:
                 more = len(tiles) - index + 1
-                rows[-1][-1] = _Tile(drawn_card(CardFace(f"+{more} more", "", "", None), FIELD_CARD), ())
+                rows[-1][-1] = _Tile(drawn_card(CardFace(f"+{more} more", "", "", None), FIELD_CARD, pen=pen), ())
                 return rows
             rows.append([])
             used = 0
@@ -164,9 +188,12 @@ def _flow(tiles: list[_Tile], width: int) -> list[list[_Tile]]:
     return [row for row in rows if row]
 
 
-def _draw_rows(canvas: Image.Image, rows: list[list[_Tile]], x0: int, y0: int) -> int:
+def _rows_height(rows: list[list[_Tile]]) -> int:
+    return sum(max(FIELD_CARD[1], *(t.size[1] for t in row)) + GAP for row in rows)
+
+
+def _draw_rows(pen: Pen, rows: list[list[_Tile]], x0: int, y0: int) -> int:
     """Paste ``rows`` from (x0, y0); return the y below them."""
-    draw = ImageDraw.Draw(canvas)
     y = y0
     for row in rows:
         height = max(FIELD_CARD[1], *(t.size[1] for t in row))
@@ -174,90 +201,112 @@ def _draw_rows(canvas: Image.Image, rows: list[list[_Tile]], x0: int, y0: int) -
         for tile in row:
             w, h = tile.size
             top = y + (height - h) // 2
-            canvas.paste(tile.image, (x, top))
+            pen.canvas.paste(tile.image, (x, top))
             bottom = top + h - 4
             for label in reversed(tile.labels):
-                _badge(draw, x + w - 4, bottom, label, 16)
-                bottom -= 26
+                _badge(pen, x + w - 4, bottom, label)
+                bottom -= SMALLEST_FONT + 10
             x += w + GAP
         y += height + GAP
     return y
 
 
-def _header(canvas: Image.Image, view: TableView) -> None:
-    draw = ImageDraw.Draw(canvas)
+HEADER = MARGIN + TITLE_FONT + 8 + HEADER_SYMBOL + 8 + SMALLEST_FONT + 10
+
+
+def _header(pen: Pen, view: TableView, symbols: Mapping[str, bytes]) -> None:
     side = "on the play" if view.on_the_play else "on the draw"
     if view.phase == "over":
         status = f"Game over after turn {view.turn}"
     elif view.phase == "mulligan":
         status = f"Mulligan · {side}"
     else:
-        land = "land played" if view.land_played else "land drop available"
-        status = f"Turn {view.turn} · {view.phase_label} · {land}"
-    _text(draw, (MARGIN, 10), _fit(status, 28, WIDTH - 420), 28)
-    _text(draw, (MARGIN, 44), _fit(view.deck_name, 17, WIDTH - 420), 17, MUTED)
-    lives = f"You {view.life}   Opponent {view.opponent_life}"
-    size = 28
-    x = WIDTH - MARGIN - font(size).getlength(lives)
-    _text(draw, (x, 10), lives, size, LOSS if view.life <= 0 else INK)
+        status = f"Turn {view.turn} · {view.phase_label}"
+    pen.text((MARGIN, MARGIN), fit(status, TITLE_FONT, WIDTH - 2 * MARGIN), TITLE_FONT)
+    y = MARGIN + TITLE_FONT + 8
+    players = "Players" if view.shared else "You"
+    lives = f"{players} {view.life} · Opponent {view.opponent_life}"
+    pen.text((MARGIN, y + 2), lives, TEXT_FONT, LOSS if view.life <= 0 else INK)
+    if view.mana:
+        row = list(view.mana)[: (WIDTH // 2) // (HEADER_SYMBOL + 3)]
+        x = WIDTH - MARGIN - len(row) * (HEADER_SYMBOL + 3)
+        draw_symbols(pen, symbols, row, x, y, HEADER_SYMBOL)
+    y += HEADER_SYMBOL + 8
     if view.result:
-        _text(draw, (WIDTH - MARGIN, 46), _fit(view.result, 16, 380), 16, MUTED, anchor="ra")
-    draw.line((MARGIN, HEADER - 2, WIDTH - MARGIN, HEADER - 2), fill=FELT_LINE, width=2)
-
-
-def _side(canvas: Image.Image, view: TableView, images: Mapping[CardKey, bytes], y0: int) -> int:
-    """The library and the graveyard's top card, on the right; return the y below them."""
-    draw = ImageDraw.Draw(canvas)
-    x = WIDTH - MARGIN - SIDE_CARD[0]
-    w, h = SIDE_CARD
-    draw.rounded_rectangle((x, y0, x + w - 1, y0 + h - 1), radius=8, fill=CARD_BACK, outline=FRAME_EDGE, width=2)
-    _text(draw, (x + w / 2, y0 + h / 2 - 14), "Library", 17, anchor="mm")
-    _text(draw, (x + w / 2, y0 + h / 2 + 12), str(view.library_count), 30, anchor="mm")
-    y = y0 + h + 8
-    _text(draw, (x, y), f"Graveyard {view.graveyard_count}", 16, MUTED)
-    y += 24
-    if view.graveyard_top is not None:
-        canvas.paste(card_image(view.graveyard_top, images, SIDE_CARD), (x, y))
+        detail = view.result
+    elif view.phase == "mulligan":
+        detail = view.deck_name
     else:
-        draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius=8, outline=FELT_LINE, width=2)
-    return y + h + GAP
+        detail = f"{'land played' if view.land_played else 'land drop available'} · {view.deck_name}"
+    pen.text((MARGIN, y), fit(detail, SMALLEST_FONT, WIDTH - 2 * MARGIN), SMALLEST_FONT, MUTED)
+    pen.draw.line((MARGIN, HEADER - 4, WIDTH - MARGIN, HEADER - 4), fill=FELT_LINE, width=2)
 
 
-def _hand(canvas: Image.Image, view: TableView, images: Mapping[CardKey, bytes], y0: int) -> None:
-    draw = ImageDraw.Draw(canvas)
-    _text(draw, (MARGIN, y0), f"Hand ({len(view.hand)})", 18, MUTED)
-    y = y0 + 26
+def _hand_rows(count: int) -> list[int]:
+    """How many hand cards each row holds: five a row, at most :data:`HAND_ROWS` rows (then they overlap)."""
+    per_row = max(5, -(-count // HAND_ROWS))
+    return [min(per_row, count - start) for start in range(0, count, per_row)] or [0]
+
+
+def _hand(pen: Pen, view: TableView, images: Mapping[CardKey, bytes], y0: int, symbols) -> None:
+    pen.text((MARGIN, y0), f"Hand ({len(view.hand)})", SMALLEST_FONT, MUTED)
+    y = y0 + SMALLEST_FONT + 8
     w = HAND_CARD[0]
     room = WIDTH - 2 * MARGIN - w
-    count = len(view.hand)
-    step = min(w + GAP, room / (count - 1)) if count > 1 else 0
-    for index, card in enumerate(view.hand):
-        canvas.paste(card_image(card, images, HAND_CARD), (int(MARGIN + index * step), y))
+    cards = iter(view.hand)
+    for count in _hand_rows(len(view.hand)):
+        step = min(w + GAP, room / (count - 1)) if count > 1 else 0
+        for index in range(count):
+            image = card_image(next(cards), images, HAND_CARD, pen=pen, symbols=symbols)
+            pen.canvas.paste(image, (int(MARGIN + index * step), y))
+        y += HAND_CARD[1] + GAP
     if not view.hand:
-        _text(draw, (MARGIN, y + 8), "empty", 18, MUTED)
+        pen.text((MARGIN, y0 + SMALLEST_FONT + 16), "empty", SMALLEST_FONT, MUTED)
 
 
-def render_table(view: TableView, images: Mapping[CardKey, bytes], *, fmt: str = "webp") -> bytes:
-    """The picture of ``view`` as WebP (or ``fmt="png"``) bytes, at most :data:`MAX_BYTES`; ``images`` holds the
-    encoded image of each :class:`CardKey` that has one (missing or unreadable ones are drawn as frames)."""
-    field_width = WIDTH - 2 * MARGIN - SIDE_WIDTH
-    land_rows = _flow(_tiles(view.lands, images), field_width)
-    other_rows = _flow(_tiles(view.permanents, images), field_width)
-    rows_height = sum(max(FIELD_CARD[1], *(t.size[1] for t in row)) + GAP for row in land_rows + other_rows)
-    field_height = max(rows_height + 26, SIDE_CARD[1] * 2 + 40 + GAP)
-    height = HEADER + GAP + field_height + 26 + HAND_CARD[1] + MARGIN + 30
+@dataclass
+class Picture:
+    """The drawn table and every font size it used (``min(font_sizes)`` is what a phone must be able to read)."""
+
+    image: Image.Image
+    font_sizes: set[int] = field(default_factory=set)
+
+    def smallest_font_at(self, width: int = PHONE_WIDTH) -> float:
+        """The smallest text's height when the picture is shown ``width`` pixels wide."""
+        return min(self.font_sizes) * width / self.image.width
+
+
+def draw_table(view: TableView, images: Mapping[CardKey, bytes], symbols: Mapping[str, bytes] | None = None) -> Picture:
+    """The table of ``view`` drawn: card images by :class:`CardKey` (missing or unreadable ones are drawn as
+    frames), the symbols' PNGs by ``{G}``."""
+    symbols = symbols or {}
+    scratch = Pen(Image.new("RGB", (1, 1)))
+    field_width = WIDTH - 2 * MARGIN
+    tiles = _tiles(view.lands, images, scratch, symbols) + _tiles(view.permanents, images, scratch, symbols)
+    rows = _flow(tiles + _zone_tiles(view, images, scratch, symbols), field_width, scratch)
+    field_height = SMALLEST_FONT + 8 + _rows_height(rows)
+    hand_height = SMALLEST_FONT + 8 + len(_hand_rows(len(view.hand))) * (HAND_CARD[1] + GAP)
+    height = HEADER + GAP + field_height + GAP + hand_height + MARGIN
     canvas = Image.new("RGB", (WIDTH, height), BACKGROUND)
-    _header(canvas, view)
-    draw = ImageDraw.Draw(canvas)
+    pen = Pen(canvas)
+    pen.sizes |= scratch.sizes
+    _header(pen, view, symbols)
     y = HEADER + GAP
-    _text(draw, (MARGIN, y), "Battlefield" if land_rows or other_rows else "Battlefield: empty", 18, MUTED)
-    _side(canvas, view, images, y)
-    below = _draw_rows(canvas, land_rows, MARGIN, y + 26)
-    _draw_rows(canvas, other_rows, MARGIN, below)
-    hand_top = HEADER + GAP + field_height + 4
-    draw.line((MARGIN, hand_top - 4, WIDTH - MARGIN, hand_top - 4), fill=FELT_LINE, width=2)
-    _hand(canvas, view, images, hand_top)
-    return encode(canvas, fmt)
+    label = "Battlefield" if view.lands or view.permanents else "Battlefield: empty"
+    pen.text((MARGIN, y), label, SMALLEST_FONT, MUTED)
+    below = _draw_rows(pen, rows, MARGIN, y + SMALLEST_FONT + 8)
+    hand_top = below + GAP
+    pen.draw.line((MARGIN, hand_top - 6, WIDTH - MARGIN, hand_top - 6), fill=FELT_LINE, width=2)
+    _hand(pen, view, images, hand_top, symbols)
+    return Picture(canvas, pen.sizes)
+
+
+def render_table(
+    view: TableView, images: Mapping[CardKey, bytes], *, fmt: str = "webp", symbols: Mapping[str, bytes] | None = None
+) -> bytes:
+    """The picture of ``view`` as WebP (or ``fmt="png"``) bytes, at most :data:`MAX_BYTES`; ``images`` holds the
+    encoded image of each :class:`CardKey` that has one, ``symbols`` the PNG of each mana symbol that has one."""
+    return encode(draw_table(view, images, symbols).image, fmt)
 
 
 def encode(canvas: Image.Image, fmt: str = "webp") -> bytes:

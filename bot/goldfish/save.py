@@ -1,7 +1,8 @@
 """Saving and loading a goldfish game: a JSON-safe snapshot written field by field, with a format number.
 
-Format 3 (current) adds a permanent's pending echo and land face, and whether the action log
-replays the game. Format 2 (every field named) and format 1 (positional battlefield, text log)
+Format 4 (current) records who took each action (``"by"`` in the action, a fourth item in its events), so a
+shared table can say who did what. Format 3 added a permanent's pending echo and land face, and whether the action
+log replays the game; it reads as a game whose actions name nobody. Format 2 (every field named) and format 1
 are still read; their action logs came from an engine whose ``next`` played a whole turn, so
 those games can't be undone. A snapshot of an unknown or newer
 format, one whose preset deck no longer exists, or a damaged one raises
@@ -16,8 +17,8 @@ from typing import Any
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.model import GAME_STATS, Action, CardInstance, Event, Permanent, UnreadableGame
 
-FORMAT = 3
-READABLE_FORMATS = (1, 2, 3)
+FORMAT = 4
+READABLE_FORMATS = (1, 2, 3, 4)
 
 
 def _permanent_dict(p: Permanent) -> dict[str, Any]:
@@ -34,6 +35,13 @@ def _permanent_dict(p: Permanent) -> dict[str, Any]:
         data["echo"] = True
     if p.face:
         data["face"] = p.face
+    return data
+
+
+def _action_dict(action: Action, actor: int | None) -> dict[str, Any]:
+    data = action.to_dict()
+    if actor is not None:
+        data["by"] = actor
     return data
 
 
@@ -66,8 +74,8 @@ class Saving:
             "phase": self.phase,
             "result": self.result,
             "drew_from_empty": self.drew_from_empty,
-            "events": [list(event) for event in self.events],
-            "actions": [action.to_dict() for action in self.actions],
+            "events": [list(event) if event.actor is not None else list(event[:3]) for event in self.events],
+            "actions": [_action_dict(action, actor) for action, actor in zip(self.actions, self.actors, strict=True)],
             "stats": dict(self.stats),
             "replayable": self.replayable,
             "rng": [rng_version, list(state), gauss],
@@ -137,7 +145,7 @@ class Saving:
                 )
                 for p in data["battlefield"]
             ]
-            events = [Event._make(item) for item in data["events"]]
+            events = [Event(*item) for item in data["events"]]
         stats = dict.fromkeys(GAME_STATS, 0) | {k: int(v) for k, v in data["stats"].items()}
         if not isinstance(cards, dict) or any(name not in cards for name in names if not name.endswith(" token")):
             raise UnreadableGame("the saved game has no card data for some of its cards")
@@ -158,7 +166,8 @@ class Saving:
             phase=data["phase"],
             result=data["result"],
             events=events,
-            actions=[Action.from_dict(a) for a in data["actions"]],
+            actions=[Action.from_dict({k: v for k, v in a.items() if k != "by"}) for a in data["actions"]],
+            actors=[a.get("by") for a in data["actions"]],
             stats=stats,
             deck_key=data.get("key"),
             deck_entries=[(count, name) for count, name in data["entries"]],

@@ -48,6 +48,7 @@ def position(
     for n in tapped:
         game.battlefield.append(Permanent(pool[n].pop().iid, n, tapped=True))
     game.actions = []
+    game.actors = []
     game.replayable = False  # the layout is not an action: undo can't rebuild it
     # The position is laid out by hand: a deck this small is no short-library loss (121.4) here.
     game.drew_from_empty = False

@@ -162,7 +162,7 @@ class GameService:
             self.check_fresh(record, action, seen)
             game = game_of(record)
             before = dict(game.stats)
-            events = game.apply(action)
+            events = game.apply(action, actor=user_id)
             stats = StatsDelta.of_action(before, game.stats)
             return await self._save(record, game, events, user_id, stats, tables, nothing="nothing happened")
 
@@ -225,15 +225,19 @@ class GameService:
             game = game_of(record)
             last = game.actions[-1] if game.actions else None
             undone = game.undone()
-            event = Event("undo", f"Undid your last action ({last.kind})")
-            stats = self.taken_back(record, game, undone)
+            event = Event("undo", f"Undid the last action ({last.kind})", actor=user_id)
+            stats = self.taken_back(record, game, undone, user_id)
             return await self._save(record, undone, [event], user_id, stats, tables, nothing="nothing was undone")
 
     @staticmethod
-    def taken_back(record: StoredGame, game: Game, undone: Game) -> StatsDelta:
+    def taken_back(record: StoredGame, game: Game, undone: Game, user_id: int) -> StatsDelta:
         """What an undo takes back from the player's statistics: what the undone action added. In a shared game
-        the last action may have been someone else's (the game doesn't say whose), so nothing is taken back."""
-        return StatsDelta() if record.shared else StatsDelta.of_undo(game.stats, undone.stats)
+        the last action may have been someone else's: only the statistics of whoever took it counted it, so
+        nothing is taken back unless the game records that it was the undoer's own."""
+        taken_by = game.actors[-1] if game.actors else None
+        if record.shared and taken_by != user_id:
+            return StatsDelta()
+        return StatsDelta.of_undo(game.stats, undone.stats)
 
     async def replaceable(self, channel_id: int, user_id: int, can_manage: bool) -> StoredGame | None:
         """The game a new one would replace (None when there is none, it is over or it can't be loaded).

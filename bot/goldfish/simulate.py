@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from bot.goldfish import policy
 from bot.goldfish.engine import Game
 from bot.goldfish.model import Action, Deck, IllegalAction
+from bot.text import plural
 
 log = logging.getLogger(__name__)
 
@@ -271,12 +272,13 @@ class Report:
         )
 
     def table(self) -> str:
-        """The per-turn figures as a fixed-width table (for a code block or a terminal)."""
-        lines = ["Turn  Land drops  Payoff  Cycled  Died  Died by"]
+        """The per-turn figures as a fixed-width table (for a code block or a terminal), at most 36 columns wide so
+        a phone shows it whole: turn, made every land drop, payoff out, mean cycled, died that turn, died by then."""
+        lines = [f"{'T':>2} {'Lands':>6} {'Payoff':>6} {'Cycled':>6} {'Died':>4} {'By':>6}"]
         for row in self.per_turn:
             lines.append(
-                f"{row.turn:>4}  {row.all_land_drops:>10.1%}  {row.payoff:>6.1%}  {row.mean_cycled:>6.2f}  "
-                f"{row.died:>4.0%}  {row.died_by:>7.1%}"
+                f"{row.turn:>2} {row.all_land_drops:>6.1%} {row.payoff:>6.1%} {row.mean_cycled:>6.2f} "
+                f"{row.died:>4.0%} {row.died_by:>6.1%}"
             )
         return "\n".join(lines)
 
@@ -290,7 +292,7 @@ class Report:
         if self.lost:
             text += f"; you lost {self.lost:.1%} (an empty library or no life left)"
         if self.errors:
-            text += f"; {self.errors:,} game(s) could not be played to the end and are left out"
+            text += f"; {plural(self.errors, 'game')} could not be played to the end and are left out"
         return text + "."
 
 

@@ -6,15 +6,16 @@ into an embed. Card and deck names come from players' decklists, so every one is
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot import limits
 from bot.goldfish.engine import Game
-from bot.goldfish.mana import mana_text
+from bot.goldfish.mana import mana_text, shortfall
 from bot.goldfish.model import CycleOption, Event, Permanent
-from bot.text import chunk_lines, clip, escape, fit_lines
+from bot.text import chunk_lines, clip, escape, fit_lines, plural
 
 RECENT_EVENTS = 6
 BATTLEFIELD_FIELDS = 3
@@ -29,14 +30,29 @@ class TableText:
     over: bool = False
 
 
-def plural(count: int, word: str) -> str:
-    """``1 land``, ``2 lands``."""
-    return f"{count} {word}" + ("" if count == 1 else "s")
+CITATION = re.compile(r"\b\d{3}\.\d+[a-z]?\b")
 
 
-def event_line(event: Event) -> str:
-    rule = f" (CR {event.rule})" if event.rule else ""
-    return f"• {escape(event.text)}{rule}"
+def actor_text(actor: int | None) -> str:
+    """Who took an action, as Discord shows a user (in an embed a mention names them and pings nobody)."""
+    return f"<@{actor}>" if actor is not None else ""
+
+
+def event_text(event: Event, *, shared: bool = False) -> str:
+    """One event for people: its text, the rule behind it once (a text that already cites a rule gets no second
+    citation), and in a shared game who acted."""
+    rule = f" (CR {event.rule})" if event.rule and not CITATION.search(event.text) else ""
+    who = f"{actor_text(event.actor)}: " if shared and event.actor is not None else ""
+    return f"{who}{escape(event.text)}{rule}"
+
+
+def event_line(event: Event, *, shared: bool = False) -> str:
+    return f"• {event_text(event, shared=shared)}"
+
+
+def log_lines(game: Game, *, shared: bool = False) -> list[str]:
+    """The whole game, one event a line, oldest first; in a shared game each line names who acted."""
+    return [event_text(event, shared=shared) for event in game.events]
 
 
 def cycle_label(option: CycleOption) -> str:
@@ -58,24 +74,34 @@ def hand_lines(game: Game) -> list[str]:
         for option in options.get(card.iid, []):
             label = cycle_label(option)
             ability = game.book[card.name].cycling[option.ability_index]
-            cost = game.cycle_cost(ability).text
-            if cost not in label:
-                label += f" → {cost}"
+            cost = game.cycle_cost(ability)
+            if cost.text not in label:
+                label += f" → {cost.text}"
             if option.affordable or game.phase == "mulligan":
                 parts.append(escape(label))
             else:
-                parts.append(f"~~{escape(label)}~~")
+                parts.append(f"{escape(label)} ({escape(why_not(game, option.reason, cost.symbols))})")
         if card.iid in playable:
             parts.append("land: playable")
         cast = casts.get(card.iid)
         if cast is not None:
             mark = "" if cast.modelled else " (effect not modelled)"
-            parts.append(
-                f"cast {escape(cast.cost)}{mark}" if cast.affordable else f"~~cast {escape(cast.cost)}~~{mark}"
-            )
+            if cast.affordable:
+                parts.append(f"cast {escape(cast.cost)}{mark}")
+            else:
+                why = why_not(game, cast.reason, game.cast_symbols(card.name, 0))
+                parts.append(f"cast {escape(cast.cost)} ({escape(why)}){mark}")
         detail = f" — {'; '.join(parts)}" if parts else ""
         lines.append(f"• **{escape(card.name)}**{detail}")
     return lines
+
+
+def why_not(game: Game, reason: str | None, symbols) -> str:
+    """Why something can't be done now, in a few words: what mana is missing (``needs {R}``) when mana is the
+    problem, else the engine's reason without its rule number (the rules are cited in the log)."""
+    if game.phase in ("main", "end_step", "upkeep") and game.mana_problem(symbols) is not None:
+        return shortfall(symbols, game.mana_sources())
+    return CITATION.sub("", reason or "not now").replace(" ()", "").strip()
 
 
 def _permanent_key(game: Game, p: Permanent) -> tuple:
@@ -129,7 +155,8 @@ def battlefield_fields(game: Game) -> list[tuple[str, str, bool]]:
 
 def status_text(game: Game) -> str:
     if game.phase == "mulligan":
-        return f"Mulligan: keep this hand or mulligan (London mulligan, CR 103.5). Mulligans so far: {game.mulligans}."
+        so_far = f"{plural(game.mulligans, 'mulligan')} so far" if game.mulligans else "no mulligans yet"
+        return f"Mulligan: keep this hand or mulligan (London mulligan, CR 103.5); {so_far}."
     if game.phase == "over":
         return f"**Game over** after {plural(game.turn, 'turn')}: {escape(game.result or 'finished')}."
     side = "on the play" if game.on_the_play else "on the draw"
@@ -148,14 +175,19 @@ def table_text(
     events: Sequence[Event] = (),
     note: str | None = None,
 ) -> TableText:
-    """Everything the game message shows; ``events`` are the last action's (else the latest of the game)."""
-    who = f"<@{owner_id}>'s game" + (" (shared: anyone here can play)" if shared else "")
+    """Everything the game message shows; ``events`` are the last action's (else the latest of the game).
+
+    ``version`` is the store's write counter: the controls carry it, people never see it. A shared game is read
+    by everyone at the table, so it says whose actions were whose and never speaks to one of them as "You".
+    """
+    who = f"Shared game started by {actor_text(owner_id)}: anyone here can play" if shared else f"<@{owner_id}>'s game"
     text = TableText(
         title=clip(f"Goldfish · {game.deck_name}", limits.EMBED_TITLE),
         description=f"{status_text(game)}\n{who}" + (f"\n\n{note}" if note else ""),
         over=game.phase == "over",
     )
-    text.fields.append(("Life", f"You **{game.life}** · Opponent **{game.opponent_life}**", True))
+    players = "Players" if shared else "You"
+    text.fields.append(("Life", f"{players} **{game.life}** · Opponent **{game.opponent_life}**", True))
     lands = sum(1 for p in game.battlefield if game.is_land(p.name))
     mana = mana_text(game.mana_sources()) if game.phase != "mulligan" else ""
     text.fields.append(("Mana", f"{plural(lands, 'land')} · {mana or 'no mana'} available", True))
@@ -166,9 +198,9 @@ def table_text(
     # The player's own action (the first event) stays in view however many triggers follow it.
     if len(shown) > RECENT_EVENTS:
         shown = [shown[0], *shown[-(RECENT_EVENTS - 1) :]] if events else shown[-RECENT_EVENTS:]
-    recent = [event_line(e) for e in shown]
+    recent = [event_line(e, shared=shared) for e in shown]
     if recent:
         text.fields.append(("What happened", fit_lines(recent), False))
     side = "on the play" if game.on_the_play else "on the draw"
-    text.footer = f"Seed {game.seed} · {side} · game version {version} · /goldfish log for the full log"
+    text.footer = f"Seed {game.seed} · {side} · /goldfish log for the full log"
     return text

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from bot.goldfish.engine import Game
+from bot.goldfish.mana import symbol_text
 from bot.goldfish.model import Permanent
 
 PHASES = {
@@ -76,6 +77,8 @@ class TableView:
     library_count: int
     land_played: bool
     result: str | None = None
+    mana: tuple[str, ...] = ()  # a symbol for each untapped land: what it can make (``{W}``, ``{W/R}``)
+    shared: bool = False  # anyone at the table plays: the picture speaks to nobody as "You"
 
     @property
     def phase_label(self) -> str:
@@ -119,8 +122,8 @@ def _piles(game: Game, permanents: list[Permanent]) -> tuple[Pile, ...]:
     return tuple(piles)
 
 
-def table_view(game: Game) -> TableView:
-    """The public state of ``game`` as the picture draws it."""
+def table_view(game: Game, *, shared: bool = False) -> TableView:
+    """The public state of ``game`` as the picture draws it (``shared``: a game anyone at the table plays)."""
     lands = [p for p in game.battlefield if not p.token and game.is_land(p.name)]
     others = [p for p in game.battlefield if p.token or not game.is_land(p.name)]
     top = game.graveyard[-1] if game.graveyard else None
@@ -139,4 +142,6 @@ def table_view(game: Game) -> TableView:
         library_count=len(game.library),
         land_played=game.land_played,
         result=game.result,
+        mana=tuple(symbol_text(colours) for _, colours in game.mana_sources()) if game.phase != "mulligan" else (),
+        shared=shared,
     )

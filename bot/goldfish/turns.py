@@ -13,6 +13,7 @@ from __future__ import annotations
 from bot.goldfish.mana import cost_text
 from bot.goldfish.model import Action, CardInstance, CycleChoices, Event, IllegalAction, Permanent
 from bot.goldfish.scripts import script_for
+from bot.text import plural
 
 HAND_SIZE = 7
 
@@ -56,10 +57,7 @@ class Turns:
 
     def cleanup_prompt(self) -> str:
         excess = len(self.hand) - HAND_SIZE
-        return (
-            f"you have {len(self.hand)} cards in hand, so discard {excess} "
-            f"card{'s' if excess != 1 else ''} down to seven (514.1)"
-        )
+        return f"you have {len(self.hand)} cards in hand, so discard {plural(excess, 'card')} down to seven (514.1)"
 
     def _end_cleanup(self) -> list[Event]:
         self.phase = "end_step"
@@ -83,7 +81,7 @@ class Turns:
         excess = len(self.hand) - HAND_SIZE
         chosen = list(action.cards)
         if len(chosen) != excess or len(set(chosen)) != len(chosen):
-            raise IllegalAction(f"Choose exactly {excess} different card(s) to discard (514.1).")
+            raise IllegalAction(f"Choose exactly {plural(excess, 'different card')} to discard (514.1).")
         in_hand = {c.iid for c in self.hand}
         for iid in chosen:
             if iid not in in_hand:

@@ -1,18 +1,43 @@
-"""Autocomplete and suggestions: rule numbers by prefix, glossary terms and rule titles by prefix or fuzzily."""
+"""Autocomplete and suggestions: rule numbers by prefix; glossary terms, rule titles and players' abbreviations
+("sb", "sba", "etb", "cmc") matched the way card names are (``bot.matching``: typos, word order, prefixes)."""
 
 from __future__ import annotations
 
 import bisect
 import heapq
+from functools import cached_property
 
 from rapidfuzz import fuzz, process, utils
 
+from bot.carddb.names import normalise
+from bot.matching import Entry, Matcher
 from bot.rules.answer import Choice, clip
 from bot.rules.document import Document
 from bot.rules.numbers import WHOLE_HEADING_RE
 
 MAX_CHOICES = 25
 SEE_ALSO = 5
+# What players type for a glossary term (each kept only where the edition has that term).
+ABBREVIATIONS = {
+    "sb": "State-Based Actions",
+    "sba": "State-Based Actions",
+    "sbas": "State-Based Actions",
+    "etb": "Enters the Battlefield",
+    "ltb": "Leaves the Battlefield",
+    "cmc": "Mana Value",
+    "mv": "Mana Value",
+    "fs": "First Strike",
+    "ds": "Double Strike",
+    "dt": "Deathtouch",
+    "ll": "Lifelink",
+    "pw": "Planeswalker",
+    "cda": "Characteristic-Defining Ability",
+    "eot": "End Step",
+    "apnap": "APNAP Order",
+    "edh": "Commander",
+    "pt": "Power",
+    "mull": "Mulligan",
+}
 
 
 def sort_key(number: str) -> tuple[int, int, str]:
@@ -43,6 +68,16 @@ class Completer:
         self._name_keys = [utils.default_process(choice.name) for choice in self._names]
         self._sorted_names = sorted(range(len(self._names)), key=lambda i: self._name_keys[i])
         self._sorted_name_keys = [self._name_keys[i] for i in self._sorted_names]
+
+    @cached_property
+    def _matcher(self) -> Matcher:
+        """Terms, titles and abbreviations for autocomplete, built on first use: an edition read only for a rule's
+        history never needs it."""
+        glossary = len(self.document.glossary)
+        terms = {normalise(choice.value): index for index, choice in enumerate(self._names[:glossary])}
+        keys = [(choice.name, index) for index, choice in enumerate(self._names)]
+        keys += [(short, terms[normalise(term)]) for short, term in ABBREVIATIONS.items() if normalise(term) in terms]
+        return Matcher([Entry(choice.name, choice.value) for choice in self._names], keys)
 
     def between(self, start: str, end: str, *, limit: int = 60) -> list[str]:
         """Existing numbers from ``start`` to ``end`` (a range typed as 704.5a-c); rules only if both ends are rules."""
@@ -123,36 +158,23 @@ class Completer:
             prefix = text.lower().removeprefix("rule").removeprefix("cr").strip().replace(",", ".").replace(" ", "")
             if prefix[:1].isdigit():
                 return self._number_choices(prefix)
-        key = utils.default_process(text)
-        if not key:
-            return []
         out: list[Choice] = []
         seen: set[str] = set()
-
-        def add(index: int) -> bool:
-            choice = self._names[index]
-            if choice.value not in seen:
-                seen.add(choice.value)
-                out.append(choice)
-            return len(out) >= MAX_CHOICES
-
-        # 1. Names that start with the text ("cycl" → Cycling), alphabetically.
-        position = bisect.bisect_left(self._sorted_name_keys, key)
-        while position < len(self._sorted_name_keys) and self._sorted_name_keys[position].startswith(key):
-            if add(self._sorted_names[position]):
-                return out
-            position += 1
-        # 2. Names that contain it ("cycl" → Basic Landcycling, 702.29. Cycling).
-        for index, name in enumerate(self._name_keys):
-            if key in name and add(index):
-                return out
-        # 3. Names that look like it (typos: "cyclign" → Cycling).
-        for _name, _score, index in process.extract(
-            key, self._name_keys, scorer=fuzz.QRatio, processor=None, limit=MAX_CHOICES, score_cutoff=60
-        ):
-            if add(index):
-                break
-        return out
+        for entry in self._matcher.complete(text, MAX_CHOICES * 2):
+            if entry.value not in seen:
+                seen.add(entry.value)
+                out.append(Choice(entry.name, entry.value))
+        if len(out) < MAX_CHOICES:
+            # Names that contain the text inside a word ("cycl" → Basic Landcycling).
+            key = normalise(text)
+            for index, name in enumerate(self._name_keys):
+                choice = self._names[index]
+                if key and key in name and choice.value not in seen:
+                    seen.add(choice.value)
+                    out.append(choice)
+                    if len(out) >= MAX_CHOICES:
+                        break
+        return out[:MAX_CHOICES]
 
     def _number_choices(self, prefix: str) -> list[Choice]:
         prefix = prefix.lower()

@@ -14,18 +14,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.admission import LOOKUPS, SEARCHES
+from bot.admission import LOOKUPS, SEARCHES, Busy
 from bot.carddb import QueryError, SearchPage
+from bot.carddb.query import warning_sentence
 from bot.cards import render
 from bot.cards.inline import CardReference, find_references
 from bot.cards.lookup import CardAnswer, CardSource, origin_text
-from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, cycling_query
+from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, check_syntax, cycling_query
+from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
+from bot.symbols import SymbolText
 from bot.text import clip, escape, one_line
 from cogs._admission import MessageShares, fair_share
 from cogs._pagers import Pagers
-from cogs._ui import NO_MENTIONS
+from cogs._ui import NO_MENTIONS, defer_public, reply_private, symbols_of, with_symbols
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_buttons
+from cogs.cards._misses import miss_message
 from cogs.cards._pages import COG_NAME, PageButton, send_pages
 from cogs.cards._render import (
     RESULTS_PER_PAGE,
@@ -53,7 +57,20 @@ INLINE_RESULTS = 5
 MAX_SEARCH = 6000  # Discord's own limit: a longer search is still answered, with the reason it is refused
 AUTOCOMPLETE_SECONDS = 2.0
 SET_CODE = re.compile(r"[a-z0-9]{2,6}")
+# A search that is only words (no key:value, quotes, brackets or comparisons) may be a card's name being typed.
+NAME_LIKE = re.compile(r"[^:\"'()<>=!/-][^:\"()<>=!/]*")
+HELD_BACK = "\N{HOURGLASS WITH FLOWING SAND}"
 KIND_CHOICES = [app_commands.Choice(name=kind.label, value=kind.value) for kind in KINDS.values()]
+
+
+def card_choices(entries: list[Entry], value=lambda name: name) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices of card entries: the label (a digital-only card says so), the exact name as value."""
+    choices: dict[str, app_commands.Choice[str]] = {}
+    for entry in entries:
+        sent = value(entry.value)
+        if len(sent) <= limits.CHOICE_VALUE and sent not in choices:
+            choices[sent] = app_commands.Choice(name=one_line(entry.name, limits.CHOICE_NAME), value=sent)
+    return list(choices.values())[: limits.AUTOCOMPLETE_CHOICES]
 
 
 class Cards(commands.Cog, name=COG_NAME):
@@ -64,6 +81,7 @@ class Cards(commands.Cog, name=COG_NAME):
         self.inline_cooldown = commands.CooldownMapping.from_cooldown(3, 30, commands.BucketType.channel)
         self.inline_shares = MessageShares(LOOKUPS, SEARCHES)
         self.clock = time.monotonic
+        self.told_until: dict[int, float] = {}  # channel → end of the cooldown already explained there
 
     @property
     def client(self) -> ScryfallClient:
@@ -74,6 +92,11 @@ class Cards(commands.Cog, name=COG_NAME):
     def source(self) -> CardSource:
         """Where card answers come from: the bot's local copy first, the API when it cannot answer."""
         return self.bot.card_source
+
+    @property
+    def symbols(self) -> SymbolText:
+        """How mana symbols show now: the application's emoji once uploaded, else ``{2}{G}``."""
+        return symbols_of(self.bot)
 
     @property
     def pagers(self) -> Pagers:
@@ -92,23 +115,27 @@ class Cards(commands.Cog, name=COG_NAME):
         """``embed`` and ``view`` keyword arguments for a full card answer."""
         card = answer.card
         view = card_buttons(card)
-        embed = to_embed(render.render_card(card, stale=answer.stale, origin=answer.origin))
+        embed = with_symbols(to_embed(render.render_card(card, stale=answer.stale, origin=answer.origin)), self.symbols)
         return {"embed": embed, "view": view if view is not None else discord.utils.MISSING}
 
-    async def suggestions(self, name: str) -> list[str]:
+    async def choices(self, typed: str) -> list[Entry]:
+        """Card names for what has been typed, the way autocomplete offers them (the name matcher; never refused
+        for being busy: before the matcher is built, names by prefix)."""
         try:
             async with asyncio.timeout(AUTOCOMPLETE_SECONDS):
-                return await self.source.autocomplete(name)
+                return await self.source.complete(typed)
         except TimeoutError:
             return []
+
+    async def suggestions(self, name: str) -> list[str]:
+        return [entry.value for entry in await self.choices(name)]
 
     # ---------------------------------------------------------- /card
 
     async def card_name_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
         current = " ".join(current.split())[:MAX_NAME]
-        names = await self.suggestions(current)  # errors and slowness give no choices: nothing else fits
-        choices = dict.fromkeys(one_line(name, limits.CHOICE_VALUE) for name in names)
-        return [app_commands.Choice(name=name, value=name) for name in choices][: limits.AUTOCOMPLETE_CHOICES]
+        entries = await self.choices(current)  # errors and slowness give no choices: nothing else fits
+        return card_choices(entries)
 
     @app_commands.command(name="card")
     @app_commands.rename(set_code="set")
@@ -132,38 +159,25 @@ class Cards(commands.Cog, name=COG_NAME):
         if not name:
             await interaction.response.send_message("Give a card name.", ephemeral=True)
             return
-        await interaction.response.defer(thinking=True)
+        # The card helps the table, so the answer is public; a miss, a picker or a failure is the asker's alone.
+        await defer_public(interaction)
         try:
             answer = await self.source.named(name, set_code=set_code)
         except AmbiguousCard as error:
             candidates = error.candidates or await self.suggestions(name)
             if not candidates:
-                await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
+                await reply_private(interaction, failure_text(error))
                 return
             picker = CandidatePicker(self, interaction.user.id, candidates, set_code)
-            picker.message = await interaction.followup.send(
-                f"“{echo(name)}” matches several cards. Pick one:", view=picker, allowed_mentions=NO_MENTIONS, wait=True
-            )
+            await reply_private(interaction, f"“{echo(name)}” matches several cards. Pick one:", view=picker)
             return
         except CardNotFound as error:
-            message = await self.miss_message(name, set_code, error)
-            await interaction.followup.send(message, allowed_mentions=NO_MENTIONS)
+            await reply_private(interaction, await miss_message(self.source, self.suggestions, name, set_code, error))
             return
         except ScryfallError as error:
-            await interaction.followup.send(failure_text(error), allowed_mentions=NO_MENTIONS)
+            await reply_private(interaction, failure_text(error))
             return
         await interaction.followup.send(allowed_mentions=NO_MENTIONS, **self.card_message(answer))
-
-    async def miss_message(self, name: str, set_code: str | None, error: ScryfallError) -> str:
-        where = f" in set {set_code.upper()}" if set_code else ""
-        if error.type == "local":
-            lines = [f"No card named “{echo(name)}”{where}."]
-        else:
-            lines = [f"No card named “{echo(name)}”{where}. Scryfall says: {error}"]
-        suggestions = await self.suggestions(name)
-        if suggestions:
-            lines.append("Did you mean: " + ", ".join(echo(s) for s in suggestions[:10]) + "?")
-        return clip("\n".join(lines), limits.MESSAGE_CONTENT)
 
     # ---------------------------------------------------------- /cycling
 
@@ -187,43 +201,71 @@ class Cards(commands.Cog, name=COG_NAME):
         except QueryTooLong as error:
             await interaction.response.send_message(str(error), ephemeral=True)
             return
-        await interaction.response.defer(thinking=True)
+        try:
+            if query and self.source.card_data is not None and self.source.card_data.loaded:
+                check_syntax(query)  # the asker's alone, told at once
+        except QueryError as error:
+            await reply_private(interaction, query_error_text(error))
+            return
+        await defer_public(interaction)
         label = KINDS[kind_value].label
         heading = label + (f" · {echo(query, MAX_EXTRA_QUERY)}" if query and query.strip() else "")
         try:
             found = await self.source.cycling(kind_value, query)
         except (QueryError, ScryfallError) as error:
-            text = search_failure_text(error, f"No cards with {label} match that search.")
-            await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
+            await reply_private(interaction, search_failure_text(error, f"No cards with {label} match that search."))
             return
-        await send_pages(interaction, self.pagers, SearchSource(self.source, heading, full_query, found))
+        pages = SearchSource(self.source, heading, full_query, found, symbols=self.symbols)
+        await send_pages(interaction, self.pagers, pages)
 
     # ---------------------------------------------------------- /search
 
+    async def search_query_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The search as typed first; when it is only words, the cards whose names they match, as exact-name
+        searches (``!"Krosan Tusker"``), found the way /card finds names."""
+        typed = " ".join(current.split())
+        if not typed:
+            return []
+        first = [app_commands.Choice(name=one_line(f"Search: {typed}"), value=typed)] if len(typed) <= 100 else []
+        if not NAME_LIKE.fullmatch(typed):
+            return first
+        exact = card_choices(await self.choices(typed), value=lambda name: f'!"{name}"')
+        return (first + exact)[: limits.AUTOCOMPLETE_CHOICES]
+
     @app_commands.command(name="search")
     @app_commands.describe(query='Scryfall search syntax, e.g. t:creature c:g pow>=3 or o:"draw a card" mv<=2')
+    @app_commands.autocomplete(query=search_query_autocomplete)
     @fair_share(SEARCHES)
     async def search(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, MAX_SEARCH]) -> None:
         """Search cards in Scryfall's syntax, answered from the local copy of Scryfall's card data."""
-        await interaction.response.defer(thinking=True)
         query = " ".join(query.split())
+        try:
+            if self.source.card_data is not None and self.source.card_data.loaded:
+                check_syntax(query)  # a syntax error is the asker's alone, told at once
+        except QueryError as error:
+            await reply_private(interaction, query_error_text(error))
+            return
+        await defer_public(interaction)
         try:
             found = await self.source.search(query, page_size=RESULTS_PER_PAGE)
         except (QueryError, ScryfallError) as error:
-            await interaction.followup.send(search_failure_text(error), allowed_mentions=NO_MENTIONS)
+            await reply_private(interaction, search_failure_text(error))
             return
         if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
-            pages = SearchSource(self.source, echo(query, 200), query, found, title="Search", line=result_line)
+            pages = SearchSource(
+                self.source, echo(query, 200), query, found, title="Search", line=result_line, symbols=self.symbols
+            )
             await send_pages(interaction, self.pagers, pages)
             return
         if found.total == 0:
-            lines = ["No cards match that search.", *(f"• {escape(w)}" for w in found.warnings)]
-            await interaction.followup.send(
-                clip("\n".join(lines), limits.MESSAGE_CONTENT), allowed_mentions=NO_MENTIONS
-            )
+            note = warning_sentence(found.warnings) if found.warnings else ""
+            await reply_private(interaction, clip(f"No cards match that search. {escape(note)}".strip(), 2000))
             return
         await interaction.followup.send(
-            allowed_mentions=NO_MENTIONS, **search_message(self.source, query, found, interaction.user.id)
+            allowed_mentions=NO_MENTIONS,
+            **search_message(self.source, query, found, interaction.user.id, symbols=self.symbols),
         )
 
     # ---------------------------------------------------------- inline [[card]]
@@ -237,12 +279,15 @@ class Cards(commands.Cog, name=COG_NAME):
             return
         now = self.clock()
         bucket = self.inline_cooldown.get_bucket(message, now)
-        if bucket is not None and bucket.update_rate_limit(now):
+        if bucket is not None and (retry_after := bucket.update_rate_limit(now)):
             log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
+            await self.held_back(message, retry_after, now)
             return
         searches = any(reference.mode == "search" for reference in references)
-        tickets = self.inline_shares.admit(self.bot, message, LOOKUPS, *([SEARCHES] if searches else []))
-        if tickets is None:
+        try:  # the author's own share, across channels
+            tickets = self.inline_shares.admit(self.bot, message, LOOKUPS, *([SEARCHES] if searches else []))
+        except Busy as busy:
+            await self.held_back(message, busy.retry_after, now)
             return
         try:
             lookups = (self.inline_answer(reference) for reference in references)
@@ -276,26 +321,50 @@ class Cards(commands.Cog, name=COG_NAME):
         except discord.HTTPException:
             log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
 
+    async def held_back(self, message: discord.Message, retry_after: float, now: float) -> None:
+        """Never silent: a lookup held back by the cooldown gets ⏳ (once: each message is seen once). Where the bot
+        may not react, one short reply says so, once per cooldown in the channel."""
+        try:
+            await message.add_reaction(HELD_BACK)
+            return
+        except discord.HTTPException as error:
+            log.info("Could not react to a held-back lookup in channel %s (%s)", message.channel.id, error.status)
+        if self.told_until.get(message.channel.id, 0.0) > now:
+            return
+        self.told_until[message.channel.id] = now + retry_after
+        try:
+            await message.reply(
+                f"{HELD_BACK} Card lookups here are paused for {retry_after:.0f} s (three every 30 s).",
+                mention_author=False,
+                allowed_mentions=NO_MENTIONS,
+            )
+        except discord.HTTPException:
+            log.warning("Could not say that inline lookups in channel %s are paused", message.channel.id)
+
     async def inline_answer(self, reference: CardReference) -> discord.Embed:
         """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""
         if reference.mode != "search":
             answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
-            return reference_embed(reference.mode, answer)
+            return with_symbols(reference_embed(reference.mode, answer), self.symbols)
         found = await self.source.search(reference.name, page_size=INLINE_RESULTS)
         if isinstance(found, SearchPage):
             if not found.total:
                 raise CardNotFound("No cards match that search.", status=404, code="not_found", type="local")
-            return search_embed(reference.name, found, origin_text("local", self.source.data_date()))
+            embed = search_embed(reference.name, found, origin_text("local", self.source.data_date()))
+            return with_symbols(embed, self.symbols)
         lines = [result_line(card) for card in found.cards[:INLINE_RESULTS]]
-        return results_embed(
-            f"Search: {echo(reference.name, 200)}",
-            reference.name,
-            lines,
-            found.total,
-            0,
-            page_count(found.total),
-            found.warnings,
-            found.origin,
+        return with_symbols(
+            results_embed(
+                f"Search: {echo(reference.name, 200)}",
+                reference.name,
+                lines,
+                found.total,
+                0,
+                page_count(found.total),
+                found.warnings,
+                found.origin,
+            ),
+            self.symbols,
         )
 
     async def inline_miss(self, reference: CardReference, error: ScryfallError) -> str:

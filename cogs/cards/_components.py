@@ -14,8 +14,9 @@ from bot.cards import render
 from bot.cards.lookup import CardList, CardSource, as_card
 from bot.errors import UserFacingError
 from bot.scryfall import ScryfallError
+from bot.symbols import PLAIN, SymbolText
 from bot.text import one_line
-from cogs._ui import GuardedView, guarded, reply
+from cogs._ui import NO_MENTIONS, GuardedView, guarded, reply, symbols_of, with_symbols
 from cogs.cards._pages import ListSource, send_pages
 from cogs.cards._render import (
     RESULTS_PER_PAGE,
@@ -88,7 +89,9 @@ async def show_info(interaction: discord.Interaction, action: str, card_id: str)
     elif action == "prices":
         await interaction.followup.send(embed=prices_embed(card, answer.prices_date), ephemeral=True)
     else:
-        embeds = [to_embed(display) for display in render.render_faces(card)][: limits.EMBEDS_PER_MESSAGE]
+        symbols = symbols_of(interaction.client)
+        faces = render.render_faces(card)[: limits.EMBEDS_PER_MESSAGE]
+        embeds = [with_symbols(to_embed(display), symbols) for display in faces]
         await interaction.followup.send(embeds=embeds, ephemeral=True)
 
 
@@ -125,7 +128,11 @@ class CandidatePicker(GuardedView):
             await reply(interaction, failure_text(error), ephemeral=True)
             return
         self.stop()
-        await interaction.edit_original_response(content=None, **self.cog.card_message(answer))
+        # The question was the asker's; the card they picked helps the table, so it is posted for everyone.
+        await interaction.edit_original_response(
+            content=f"Picked **{echo(answer.card.get('name') or name)}**.", view=None
+        )
+        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **self.cog.card_message(answer))
 
 
 class SearchSource:
@@ -141,7 +148,9 @@ class SearchSource:
         *,
         title: str = "Cycling cards",
         line: Callable[[dict], str] = render.cycling_result_line,
+        symbols: SymbolText = PLAIN,
     ) -> None:
+        self.symbols = symbols
         self.source = source
         self.title = title
         self.line = line
@@ -165,6 +174,9 @@ class SearchSource:
         index = min(index, self.page_count - 1)
         start = index * RESULTS_PER_PAGE
         lines = [self.line(as_card(card)) for card in self.cards[start : start + RESULTS_PER_PAGE]]
+        return with_symbols(self._page(index, lines), self.symbols)
+
+    def _page(self, index: int, lines: list[str]) -> discord.Embed:
         return results_embed(
             f"{self.title}: {self.heading}",
             self.query,

@@ -8,6 +8,7 @@ import math
 import discord
 
 from bot import limits
+from bot.carddb.query import warning_sentence
 from bot.cards import render
 from bot.cards.lookup import CardAnswer, prices_note
 from bot.scryfall import ScryfallError
@@ -91,9 +92,13 @@ def results_embed(
         colour=CARD_COLOUR,
     )
     if warnings:
-        text = "\n".join(escape(str(warning)) for warning in warnings)
-        # Scryfall's own words when it answered; the local engine's notes otherwise.
-        title = "Note" if origin.startswith("Scryfall bulk data") else "Scryfall warnings"
+        # One sentence: the local engine's notes put together, or Scryfall's own words when it answered.
+        local = origin.startswith("Scryfall bulk data")
+        if local:
+            text = escape(warning_sentence([str(w) for w in warnings]))
+        else:
+            text = " ".join(escape(str(w)).rstrip(".") + "." for w in warnings if str(w).strip())
+        title = "Note" if local else "Scryfall warnings"
         embed.add_field(name=title, value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
     noun = "card" if total == 1 else "cards"
     footer = f"{total} {noun} · page {index + 1}/{pages} · {query}" + (f" · {origin}" if origin else "")

@@ -15,13 +15,15 @@ import discord
 from bot import limits
 from bot.admission import SEARCHES
 from bot.carddb import CardRecord, QueryError, SearchPage
+from bot.carddb.query import warning_sentence
 from bot.cards import render
 from bot.cards.lookup import CardSource, origin_text
 from bot.errors import UserFacingError
 from bot.scryfall import BadQuery, CardNotFound, ScryfallError
+from bot.symbols import PLAIN, SymbolText
 from bot.text import clip, escape, one_line
 from cogs._admission import admit
-from cogs._ui import guarded, reply
+from cogs._ui import guarded, reply, symbols_of, with_symbols
 from cogs.cards._pages import NOT_YOURS
 from cogs.cards._render import CARD_COLOUR, RESULTS_PER_PAGE, failure_text, to_embed
 
@@ -56,7 +58,7 @@ def search_embed(query: str, found: SearchPage, origin: str, note: str = "") -> 
         description=clip("\n".join(lines), limits.EMBED_DESCRIPTION) or "No more results.",
         colour=CARD_COLOUR,
     )
-    notes = list(found.warnings)
+    notes = [warning_sentence(found.warnings)] if found.warnings else []
     if found.total > BROAD and found.page == 0:
         notes.append(f"That's a broad search ({found.total:,} cards): here are the first pages; add terms to narrow it")
     if note:
@@ -100,7 +102,8 @@ class SearchPageButton(
         found = await source.search(query, page=self.page, page_size=RESULTS_PER_PAGE)
         if not isinstance(found, SearchPage):
             raise UserFacingError("The local card data can't answer this search now; run /search again.")
-        await interaction.edit_original_response(**search_message(source, query, found, self.owner))
+        symbols = symbols_of(interaction.client)
+        await interaction.edit_original_response(**search_message(source, query, found, self.owner, symbols=symbols))
 
 
 class OpenCardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"search:open"):
@@ -128,7 +131,8 @@ class OpenCardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"searc
             raise UserFacingError("That card can't be opened; run /search again.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         answer = await source.by_id(card_id)
-        embed = to_embed(render.render_card(answer.card, stale=answer.stale, origin=answer.origin))
+        display = render.render_card(answer.card, stale=answer.stale, origin=answer.origin)
+        embed = with_symbols(to_embed(display), symbols_of(interaction.client))
         await interaction.followup.send(embed=embed, ephemeral=True)
 
 
@@ -152,9 +156,11 @@ def search_view(owner: int, found: SearchPage) -> discord.ui.View | None:
     return view if view.children else None
 
 
-def search_message(source: CardSource, query: str, found: SearchPage, owner: int, note: str = "") -> dict[str, Any]:
-    """``embed`` and ``view`` keyword arguments for a page of local results."""
-    embed = search_embed(query, found, origin_text("local", source.data_date()), note)
+def search_message(
+    source: CardSource, query: str, found: SearchPage, owner: int, note: str = "", *, symbols: SymbolText = PLAIN
+) -> dict[str, Any]:
+    """``embed`` and ``view`` keyword arguments for a page of local results (costs as ``symbols`` show them)."""
+    embed = with_symbols(search_embed(query, found, origin_text("local", source.data_date()), note), symbols)
     view = search_view(owner, found)
     return {"embed": embed, "view": view if view is not None else discord.utils.MISSING}
 
@@ -169,8 +175,8 @@ def search_failure_text(error: Exception, nothing: str = "No cards match that se
     if isinstance(error, QueryError):
         return query_error_text(error)
     if isinstance(error, CardNotFound):
-        message = "\n".join([nothing, *(f"• {escape(warning)}" for warning in error.warnings)])
-        return clip(message, limits.MESSAGE_CONTENT)
+        note = warning_sentence([str(w) for w in error.warnings]) if error.warnings else ""
+        return clip(f"{nothing} {escape(note)}".strip(), limits.MESSAGE_CONTENT)
     if isinstance(error, BadQuery):
         return clip(f"Scryfall could not read that search: {error}", limits.MESSAGE_CONTENT)
     if isinstance(error, ScryfallError):

@@ -15,7 +15,7 @@ from bot.goldfish import Action, Game, IllegalAction
 from bot.goldfish.service import GameService, game_of
 from bot.goldfish.store import StoredGame
 from bot.text import escape
-from cogs._ui import reply
+from cogs._ui import reply, symbols_of
 from cogs.goldfish._components import Deferral
 from cogs.goldfish._drafts import Draft, draft_note, needs_draft, with_phyrexian
 from cogs.goldfish._inputs import FIND_NOTHING, select_card, select_ints
@@ -45,7 +45,7 @@ class TableActions(Tables):
 
     async def show(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
         """The clicked game message, updated in place (components), whether or not it was deferred."""
-        embed, view = game_embed(record, note=note), game_view(record, mode=mode)
+        embed, view = game_embed(record, note=note, symbols=symbols_of(self.bot)), game_view(record, mode=mode)
         if interaction.response.is_done():
             await interaction.edit_original_response(embed=embed, view=view)
         else:

@@ -47,9 +47,9 @@ from bot.goldfish.review import (
 from bot.goldfish.service import game_of
 from bot.goldfish.simulate import SimulationPool
 from bot.goldfish.store import StoredGame
-from bot.text import clip, escape
+from bot.text import clip, escape, plural
 from cogs._admission import fair_share
-from cogs._ui import NO_MENTIONS, reply
+from cogs._ui import NO_MENTIONS, reply, symbols_of, with_symbols
 from cogs.goldfish._render import game_embed, game_view
 from cogs.goldfish._simulate import simulation_pool
 
@@ -223,7 +223,7 @@ def hint_embed(game: Game, advice: coach.Advice) -> discord.Embed:
         lines = [f"• {escape(figure_line(game, f))}" for f in advice.figures[:SHOWN_CANDIDATES]]
         more = len(advice.figures) - SHOWN_CANDIDATES
         if more > 0:
-            lines.append(f"…and {more} more move(s) measured.")
+            lines.append(f"…and {plural(more, 'more move')} measured.")
         embed.add_field(
             name="Each move played out", value=clip("\n".join(lines), limits.EMBED_FIELD_VALUE), inline=False
         )
@@ -249,12 +249,12 @@ def add_trend(embed: discord.Embed, results: list) -> None:
     lines = []
     for deck in trends:
         if deck.median_kill_turn is None:
-            lines.append(f"**{escape(deck.deck_name)}**: no win in {deck.games} game(s)")
+            lines.append(f"**{escape(deck.deck_name)}**: no win in {plural(deck.games, 'game')}")
             continue
         kills = ", ".join(str(t) for t in deck.kill_turns[-8:])
         lines.append(
             f"**{escape(deck.deck_name)}**: median kill turn {deck.median_kill_turn:g} "
-            f"({deck.wins} win(s) in {deck.games} game(s); kills, oldest first: {kills})"
+            f"({plural(deck.wins, 'win')} in {plural(deck.games, 'game')}; kills, oldest first: {kills})"
         )
     embed.add_field(
         name=f"Trend (your last {RECENT_GAMES} games)",
@@ -288,7 +288,7 @@ class CoachCommands:
         except IllegalAction as refusal:
             await reply(interaction, str(refusal))
             return
-        await reply(interaction, embed=hint_embed(game, advice))
+        await reply(interaction, embed=with_symbols(hint_embed(game, advice), symbols_of(self.bot)))
 
 
 def attach(group: app_commands.Group) -> None:
@@ -336,7 +336,7 @@ class Coaching:
         channel = self.bot.get_partial_messageable(record.channel_id)  # type: ignore[attr-defined]
         posted = False
         if message_id is not None and await self._still_this_game(record):
-            table = game_embed(record)
+            table = game_embed(record, symbols=symbols_of(self.bot))
             if len(table) + len(embed) <= limits.EMBED_TOTAL:
                 try:
                     # The controls are sent again: a finished game's table keeps New game and Replay, an ended one none.

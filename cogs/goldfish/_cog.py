@@ -17,8 +17,8 @@ from bot.goldfish import Action, Game, IllegalAction, preset_decks
 from bot.goldfish.display import DisplayStore
 from bot.goldfish.service import GameService, game_of, is_loadable
 from bot.goldfish.store import GameStore
-from bot.text import escape, one_line
-from cogs._ui import Paginator, reply
+from bot.text import escape, one_line, plural
+from cogs._ui import Paginator, reply, symbols_of
 from cogs.goldfish._actions import PendingStart, TableActions
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
@@ -33,6 +33,7 @@ from cogs.goldfish._inputs import (
     custom_deck,
     hand_card,
     lands_named,
+    matching,
     parse_card_value,
     permanent_named,
     preset,
@@ -170,12 +171,8 @@ class Goldfish(Coaching, TableActions, commands.Cog):
 
     @start.autocomplete("deck")
     async def deck_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        current = current.lower()
-        return [
-            app_commands.Choice(name=one_line(f"{key} — {deck.name}"), value=key)
-            for key, deck in sorted(preset_decks().items())
-            if current in key or current in deck.name.lower()
-        ]
+        offered = [(f"{key} — {deck.name}", key) for key, deck in sorted(preset_decks().items())]
+        return [app_commands.Choice(name=one_line(label), value=key) for label, key in matching(offered, current)]
 
     # ------------------------------------------------------------ play commands
 
@@ -225,7 +222,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         option = next((o for o in mine if o.ability_index == index), None)
         if option is None:
             raise IllegalAction(
-                f"{escape(mine[0].name)} has {len(mine)} cycling abilit{'y' if len(mine) == 1 else 'ies'}."
+                f"{escape(mine[0].name)} has {plural(len(mine), 'cycling ability', 'cycling abilities')}."
             )
         lands = lands_named(game, tap)
         chosen = x is not None or pay is not None or sacrifice is not None
@@ -260,11 +257,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             candidates = game.search_candidates(parsed[0], parsed[1] or 0)
         except IllegalAction:
             return []
-        current = current.casefold()
         choices = [
-            app_commands.Choice(name=one_line(c.name), value=str(c.iid))
-            for c in candidates
-            if current in c.name.casefold()
+            app_commands.Choice(name=one_line(label), value=value)
+            for label, value in matching([(c.name, str(c.iid)) for c in candidates], current)
         ]
         return [
             *choices[: limits.AUTOCOMPLETE_CHOICES - 1],
@@ -360,7 +355,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             return
         chosen = cards_named(game, bottom)
         if len(chosen) != game.bottom_count():
-            raise IllegalAction(f"Put exactly {game.bottom_count()} card(s) on the bottom; you named {len(chosen)}.")
+            raise IllegalAction(
+                f"Put exactly {plural(game.bottom_count(), 'card')} on the bottom; you named {len(chosen)}."
+            )
         await self.run(interaction, Action("keep", bottom=chosen), seen=None, edit=False)
 
     # ------------------------------------------------------------ looking at the game
@@ -376,13 +373,14 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand, with each cycling cost and what it would search for (only you see it)."""
         game = game_of(await self.service.peek(interaction.channel_id))
-        await reply(interaction, embed=hand_embed(game), ephemeral=True)
+        await reply(interaction, embed=hand_embed(game, symbols_of(self.bot)), ephemeral=True)
 
     @command(goldfish, "log")
     async def log_command(self, interaction: discord.Interaction) -> None:
         """The whole game log, page by page (only you see it)."""
-        game = game_of(await self.service.peek(interaction.channel_id))
-        await Paginator(log_pages(game), interaction.user.id).send(interaction, ephemeral=True)
+        record = await self.service.peek(interaction.channel_id)
+        pages = log_pages(game_of(record), shared=record.shared)
+        await Paginator(pages, interaction.user.id).send(interaction, ephemeral=True)
 
     @command(goldfish, "end")
     async def end(self, interaction: discord.Interaction) -> None:

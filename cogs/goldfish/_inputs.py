@@ -14,6 +14,7 @@ from bot.goldfish import Deck, Game, IllegalAction, parse_decklist, preset_decks
 from bot.goldfish.decklist import MAX_CARDS
 from bot.goldfish.model import CardInstance
 from bot.goldfish.table import cycle_label
+from bot.matching import Entry, Matcher
 from bot.scryfall import ScryfallError, ScryfallUnavailable
 from bot.text import clip, escape, one_line
 
@@ -25,6 +26,17 @@ MAX_DECKLIST_CHARS = 6000
 CollectionFetcher = Callable[[list[dict]], Awaitable[tuple[list[dict], list[Any]]]]
 CARD_VALUE = re.compile(r"\s*(\d{1,9})(?::(\d{1,2}))?\s*")
 FORGED = "That choice isn't one I offered, so nothing happened. Use the newest game message."
+
+
+def matching(offered: Sequence[tuple[str, str]], typed: str, limit: int = limits.AUTOCOMPLETE_CHOICES):
+    """The ``(label, value)`` choices that fit what was typed, matched the way card names are everywhere
+    (``bot.matching``: typos, word order, prefixes), by the card's name (a label's part before " — ")."""
+    if not typed.strip():
+        return list(offered)[:limit]
+    entries = [Entry(label, value) for label, value in offered]
+    keys = [(label.split(" — ")[0], index) for index, (label, _) in enumerate(offered)]
+    keys += [(label, index) for index, (label, _) in enumerate(offered)]
+    return [(entry.name, entry.value) for entry in Matcher(entries, keys).complete(typed, limit)]
 
 
 def parse_card_value(value: str) -> tuple[int, int | None] | None:
@@ -202,8 +214,7 @@ class HandCard(app_commands.Transformer):
         game = await cog.autocomplete_game(interaction) if cog else None
         if game is None:
             return []
-        current = current.casefold()
-        choices = [(name, value) for name, value in self.offered(game) if current in name.casefold()]
+        choices = matching(self.offered(game), current)
         return [
             app_commands.Choice(name=one_line(name), value=value)
             for name, value in choices[: limits.AUTOCOMPLETE_CHOICES]

@@ -16,6 +16,7 @@ import functools
 import io
 import logging
 from collections import OrderedDict
+from functools import partial
 
 import discord
 
@@ -26,7 +27,7 @@ from bot.goldfish.service import is_loadable
 from bot.goldfish.store import StoredGame
 from bot.goldfish.tableview import TableView, table_view
 from bot.storage import StorageUnavailable
-from bot.text import clip
+from bot.text import clip, plural
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,9 @@ def alt_text(view: TableView) -> str:
     others = ", ".join(p.card.title + (f" ×{p.count}" if p.count > 1 else "") for p in view.permanents)
     hand = ", ".join(card.title for card in view.hand) or "empty"
     text = (
-        f"Goldfish table, turn {view.turn}, {view.phase_label.lower()}. You {view.life}, opponent "
-        f"{view.opponent_life}. {lands} land(s), {tapped} tapped" + (f"; {others}" if others else "") + ". "
+        f"Goldfish table, turn {view.turn}, {view.phase_label.lower()}. {'Players' if view.shared else 'You'} "
+        f"{view.life}, opponent "
+        f"{view.opponent_life}. {plural(lands, 'land')}, {tapped} tapped" + (f"; {others}" if others else "") + ". "
         f"Library {view.library_count}, graveyard {view.graveyard_count}. Hand: {hand}."
     )
     return clip(text, ALT_TEXT)
@@ -110,14 +112,15 @@ class TablePictures:
         if not wanted:
             await self.remove(channel_id, message_id)
             return
-        view = table_view(record.game)
+        view = table_view(record.game, shared=record.shared)
         images = await self.source.images(view.keys())
         if images is None:
             # The image host did not answer, or answered nonsense: the text table alone, tried again next time.
             await self.remove(channel_id, message_id)
             return
         async with self._drawing:
-            data = await asyncio.to_thread(render_table, view, images)
+            symbols = getattr(self.bot, "symbol_pngs", None) or {}
+            data = await asyncio.to_thread(partial(render_table, view, images, symbols=symbols))
         picture = discord.File(io.BytesIO(data), filename=FILE_NAME, description=alt_text(view))
         try:
             await self._message(channel_id, message_id).edit(attachments=[picture])

@@ -12,8 +12,10 @@ from bot.goldfish.mana import cost_text
 from bot.goldfish.model import CycleOption
 from bot.goldfish.stats import PlayerStats
 from bot.goldfish.store import StoredGame
-from bot.goldfish.table import cycle_label, hand_lines, plural, table_text
-from bot.text import chunk_lines, clip, escape, fit_lines
+from bot.goldfish.table import cycle_label, hand_lines, log_lines, table_text
+from bot.symbols import PLAIN, SymbolText
+from bot.text import chunk_lines, clip, discord_time, escape, fit_lines, plural
+from cogs._ui import with_symbols
 from cogs.goldfish._components import GoldfishButton, GoldfishSelect
 from cogs.goldfish._drafts import draft_view, optional_payers
 from cogs.goldfish._inputs import FIND_NOTHING
@@ -21,7 +23,8 @@ from cogs.goldfish._inputs import FIND_NOTHING
 TEAL = discord.Colour.dark_teal()
 
 
-def game_embed(record: StoredGame, *, note: str | None = None) -> discord.Embed:
+def game_embed(record: StoredGame, *, note: str | None = None, symbols: SymbolText = PLAIN) -> discord.Embed:
+    """The table as an embed; costs and mana as ``symbols`` show them (the application's emoji once uploaded)."""
     text = table_text(
         record.game,
         owner_id=record.owner_id,
@@ -36,7 +39,7 @@ def game_embed(record: StoredGame, *, note: str | None = None) -> discord.Embed:
     for name, value, inline in text.fields:
         embed.add_field(name=name, value=value, inline=inline)
     embed.set_footer(text=text.footer)
-    return embed
+    return with_symbols(embed, symbols)
 
 
 def _option(label: str, value: str, description: str | None = None) -> discord.SelectOption:
@@ -76,7 +79,7 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
     if mode and mode[0] == "bottom":
         options = [_option(card.name, str(card.iid)) for card in game.hand[: limits.SELECT_OPTIONS]]
         count = min(game.bottom_count(), len(options))
-        placeholder = f"Choose {count} card{'s' if count != 1 else ''} to put on the bottom…"
+        placeholder = f"Choose {plural(count, 'card')} to put on the bottom…"
         view.add_item(GoldfishSelect.make(f"gf:bottom:{version}", placeholder, options, count))
         view.add_item(back)
         return view
@@ -93,7 +96,7 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
     if game.phase == "cleanup":
         count = len(game.hand) - 7
         options = [_option(card.name, str(card.iid)) for card in game.hand]
-        placeholder = f"Discard {count} card{'s' if count != 1 else ''} down to seven (CR 514.1)…"
+        placeholder = f"Discard {plural(count, 'card')} down to seven (CR 514.1)…"
         payers = optional_payers(game)
         if payers:
             names = ", ".join(payers)
@@ -180,7 +183,7 @@ def find_mode_note(option: CycleOption) -> str:
     return f"**{escape(option.name)}**: {escape(cycle_label(option))}. Choose what the search{what} finds."
 
 
-def hand_embed(game: Game) -> discord.Embed:
+def hand_embed(game: Game, symbols: SymbolText = PLAIN) -> discord.Embed:
     lines = hand_lines(game)
     if game.phase != "over":
         for option in game.cycle_options():
@@ -188,11 +191,12 @@ def hand_embed(game: Game) -> discord.Embed:
                 lines.append(
                     f"↳ {escape(option.name)}: {escape(cycle_label(option))} searches for {escape(option.search)}"
                 )
-    return discord.Embed(
+    embed = discord.Embed(
         title=f"Hand ({len(game.hand)}) · mana {game.available_mana() or 'none'}",
         description=fit_lines(lines, limits.EMBED_DESCRIPTION, empty="empty"),
         colour=TEAL,
     )
+    return with_symbols(embed, symbols)
 
 
 def zone_embed(game: Game, zone: str) -> discord.Embed:
@@ -211,8 +215,9 @@ def zone_embed(game: Game, zone: str) -> discord.Embed:
     )
 
 
-def log_pages(game: Game) -> list[discord.Embed]:
-    lines = [escape(line) for line in game.log] or ["Nothing has happened yet."]
+def log_pages(game: Game, *, shared: bool = False) -> list[discord.Embed]:
+    """The whole log, a page per 1,800 characters; in a shared game every line names who acted."""
+    lines = log_lines(game, shared=shared) or ["Nothing has happened yet."]
     title = f"Goldfish log · {clip(game.deck_name, 200)}"
     return [discord.Embed(title=title, description=block) for block in chunk_lines(lines, 1800)]
 
@@ -222,7 +227,8 @@ def stats_embed(user: discord.abc.User, stats: PlayerStats | None) -> discord.Em
     if stats is None:
         embed.description = "No statistics yet: start a game with `/goldfish start`."
         return embed
+    embed.description = f"Updated {discord_time(stats.updated_at)}"
     for label, value in stats.rows():
         embed.add_field(name=label, value=value, inline=True)
-    embed.set_footer(text=f"Updated {stats.updated_at} · /goldfish stats forget deletes them")
+    embed.set_footer(text="/goldfish stats forget deletes them")
     return embed

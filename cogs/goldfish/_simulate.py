@@ -68,8 +68,8 @@ def simulation_embed(report: Report) -> discord.Embed:
     embed.add_field(
         name="Reading it",
         value=(
-            "**Land drops**: made every land drop so far. **Payoff**: a payoff on the battlefield. "
-            "**Cycled**: mean cards cycled so far. **Died**: the goldfish reached 0 life that turn."
+            "**T**: the turn. **Lands**: made every land drop so far. **Payoff**: a payoff on the battlefield. "
+            "**Cycled**: mean cards cycled so far. **Died**: the goldfish reached 0 life that turn; **By**: by then."
         ),
         inline=False,
     )
@@ -159,7 +159,8 @@ class SimulationCommands:
             title=f"At least {wanted} of {copies} in {deck_size} cards",
             description=(
                 "Cards seen by each turn's draw: 7 + turn − 1 on the play (no first draw, CR 103.8a), "
-                f"7 + turn on the draw; no mulligans, cycling or searches.\n```\n{table_text(rows)}\n```"
+                "7 + turn on the draw; no mulligans, cycling or searches. **Seen**: on the play/on the draw."
+                f"\n```\n{table_text(rows)}\n```"
             ),
         )
         await reply(interaction, embed=embed)

@@ -18,7 +18,8 @@ from bot.errors import UserFacingError
 from bot.goldfish import IllegalAction
 from bot.goldfish.service import TABLE_COPIES, GameService, is_loadable
 from bot.goldfish.store import StoredGame
-from cogs._ui import NO_MENTIONS, reply
+from bot.text import plural
+from cogs._ui import NO_MENTIONS, reply, symbols_of
 from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import game_embed, game_view
 
@@ -99,7 +100,7 @@ class Tables:
         ``deferred``: the command was acknowledged privately, so the table goes to the channel and
         the acknowledgement becomes the private note.
         """
-        embed, view = game_embed(record, note=note), game_view(record, mode=mode)
+        embed, view = game_embed(record, note=note, symbols=symbols_of(self.bot)), game_view(record, mode=mode)
         if deferred:
             channel = self.bot.get_partial_messageable(interaction.channel_id)  # type: ignore[attr-defined]
             message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
@@ -121,7 +122,7 @@ class Tables:
         if tables:
             try:
                 await self.partial(record.channel_id, tables[-1]).edit(
-                    embed=game_embed(record, note=note), view=game_view(record, mode=mode)
+                    embed=game_embed(record, note=note, symbols=symbols_of(self.bot)), view=game_view(record, mode=mode)
                 )
             except discord.NotFound:
                 log.info("Goldfish table in channel %s was deleted; posting it again", record.channel_id)
@@ -159,8 +160,8 @@ class Tables:
         cycled = game.stats.get("cards_cycled", 0)
         await reply(
             interaction,
-            f"Goldfish game ended by {interaction.user.mention} after {game.turn} turn(s): "
-            f"{cycled} card(s) cycled, opponent at {game.opponent_life} life.",
+            f"Goldfish game ended by {interaction.user.mention} after {plural(game.turn, 'turn')}: "
+            f"{plural(cycled, 'card')} cycled, opponent at {game.opponent_life} life.",
         )
         if game.phase != "over":  # a game that ended by itself was reviewed then
             await self.game_over(record, tables[-1] if tables else None)

@@ -20,22 +20,39 @@ def test_every_cog_module_is_discovered_and_private_helpers_are_not():
     assert all(not name.split(".")[-1].startswith("_") for name in names)
 
 
-async def test_about_lists_commands_and_attribution(simcord_env, channel, alice):
+async def test_about_says_what_is_running_and_where_the_data_comes_from(simcord_env, channel, alice):
     result = await alice.slash(channel, "about")
 
     assert result.ephemeral
     embed = result.response.embeds[0]
     fields = {field.name: field.value for field in embed.fields}
-    assert "/about" in fields["Commands"]
     assert "Scryfall" in fields["Sources"]
     assert "Wizards of the Coast" in fields["Sources"]
-    assert "Comprehensive Rules" in fields
+    assert "Comprehensive Rules" in fields and "Commands" not in fields
+    # How the full rules get here, in words an admin can act on.
+    assert "RULES_AUTO_UPDATE" in fields["Comprehensive Rules"] or "download" in fields["Comprehensive Rules"]
 
 
-async def test_help_is_the_same_as_about(simcord_env, channel, alice):
+async def test_help_is_a_short_guide_of_what_to_type_and_not_a_copy_of_about(simcord_env, channel, alice):
     about = await alice.slash(channel, "about")
     help_ = await alice.slash(channel, "help")
-    assert about.response.embeds[0].to_dict() == help_.response.embeds[0].to_dict()
+
+    guide = help_.response.embeds[0]
+    assert help_.ephemeral and guide.to_dict() != about.response.embeds[0].to_dict()
+    fields = {field.name: field.value for field in guide.fields}
+    assert "/card" in fields["Cards"] and "/rule" in fields["Rules"] and "/goldfish" in fields["Goldfish"]
+    assert "/about" in fields["All commands"] and "/help" in fields["All commands"]
+
+
+async def test_help_for_one_command_lists_its_options(simcord_env, channel, alice):
+    result = await alice.slash(channel, "help", command="/about")
+    assert result.response.embeds[0].title == "/about"
+
+    unknown = await alice.slash(channel, "help", command="@everyone nonsense")
+    description = unknown.response.embeds[0].description
+    assert "no command called" in description and "@everyone" not in description
+    choices = await alice.autocomplete(channel, "help", "command", "ab")
+    assert [c["value"] for c in choices] == ["about"]
 
 
 async def test_database_is_migrated_in_wal_mode(simcord_env):

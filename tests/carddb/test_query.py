@@ -9,6 +9,7 @@ import pytest
 from bot.carddb import NeedsScryfall, QueryError
 from bot.carddb.kinds import KINDS as IMPORT_KINDS
 from bot.carddb.names import extra_kind
+from bot.carddb.query import warning_sentence
 from bot.carddb.store import CardStore
 from bot.carddb.update import update_from_scryfall
 from bot.cards.query import KINDS, cycling_query
@@ -298,13 +299,19 @@ def test_unknown_keys_and_values_are_named_and_the_rest_searched(store):
     page = store.search("wibble:3 c:purple f:notaformat is:wobbly lightning")
     assert [card.name for card in page.cards] == ["Lightning Bolt", "Lightning Helix", "Lightning Rift"]
     assert page.warnings == (
-        "wibble:3 isn't a search term I know; searched the rest",
+        "wibble:3 isn't a search term I know",
         "“purple” isn't a colour I know, so c:purple was ignored",
         "“notaformat” isn't a format I know, so f:notaformat was ignored",
         "“wobbly” isn't an is: term I know, so is:wobbly was ignored",
     )
-    with pytest.raises(QueryError, match="nothing to search"):
-        store.search("wibble:3")
+    # Read as one sentence, the unknown terms first.
+    assert warning_sentence(page.warnings) == (
+        "wibble:3 isn't a search term I know, so I searched the rest; “purple” isn't a colour I know, so c:purple "
+        "was ignored; “notaformat” isn't a format I know, so f:notaformat was ignored; “wobbly” isn't an is: term "
+        "I know, so is:wobbly was ignored."
+    )
+    with pytest.raises(QueryError, match=r"^wibble:3 and foo:bar aren't search terms I know, so there was nothing"):
+        store.search("wibble:3 foo:bar")
 
 
 @pytest.mark.parametrize(

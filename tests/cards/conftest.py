@@ -99,3 +99,14 @@ def loaded_config(data_dir, fake_scryfall, bulk_copy) -> Config:
     """A bot configuration whose data directory already holds a good local copy of the cards."""
     shutil.copyfile(bulk_copy, data_dir / FILE_NAME)
     return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url, inline_cards=True)
+
+
+def private(result):
+    """The answer only the asker sees: told at once (a syntax error), or after a public "thinking…" that turned out
+    to be a miss, when the public message is gone and the private follow-up is the answer."""
+    if result.response is not None:
+        assert result.ephemeral, "a miss is the asker's alone"
+        return result.response
+    answer = result.followups[-1]
+    assert answer.ephemeral
+    return answer

@@ -9,7 +9,7 @@ from simcord.interactions import OptionError
 
 from bot.client import CycleBot
 from bot.scryfall import ScryfallClient
-from tests.cards.conftest import start_slash
+from tests.cards.conftest import private, start_slash
 
 XCYCLER_ID = "f0000000-0000-4000-8000-000000000004"
 
@@ -108,40 +108,42 @@ async def test_autocomplete_answers_empty_when_scryfall_is_rate_limiting(cards, 
 
 async def test_ambiguous_name_offers_a_select_and_picking_shows_the_card(cards, channel, alice):
     result = await alice.slash(channel, "card", name="gempalm")
-    assert "matches several cards" in result.response.content
-    menu = result.response.components[0]["components"][0]
+    picker = private(result)  # the question is the asker's alone…
+    assert "matches several cards" in picker.content
+    menu = picker.components[0]["components"][0]
     options = [option["value"] for option in menu["options"]]
     assert "Gempalm Incinerator" in options
 
-    await alice.select(result.response.message, ["Gempalm Incinerator"])
-    edited = result.response  # the same message, now showing the chosen card
-    assert edited.embeds[0].title.startswith("Gempalm Incinerator")
-    assert labels(edited) == ["Rulings", "Legality", "Prices"]
+    picked = await alice.select(picker.message, ["Gempalm Incinerator"])
+    assert "Picked **Gempalm Incinerator**" in picker.content and not picker.components
+    shown = picked.followups[-1]  # …the card they picked helps the table
+    assert not shown.ephemeral and shown.embeds[0].title.startswith("Gempalm Incinerator")
+    assert labels(shown) == ["Rulings", "Legality", "Prices"]
 
 
-async def test_only_the_requester_can_pick_from_the_ambiguous_list(cards, channel, alice, bob):
+async def test_only_the_requester_sees_the_ambiguous_list(cards, channel, alice, bob):
     result = await alice.slash(channel, "card", name="gempalm")
-    refused = await bob.select(result.response.message, ["Gempalm Incinerator"])
-    assert refused.ephemeral and "belong to whoever asked" in refused.response.content
-    assert not result.response.embeds
+    picker = private(result)
+    assert "matches several cards" in picker.content
+    assert channel.history(viewer=bob) == []  # nobody else sees the question, so nobody else can pick
 
 
 async def test_a_miss_shows_scryfalls_details_and_suggestions(cards, channel, alice):
     result = await alice.slash(channel, "card", name="Street Wraithh")
-    content = result.response.content
-    assert "No card named “Street Wraithh”" in content
+    content = private(result).content
+    assert "No card is called “Street Wraithh”" in content
     assert "No cards found matching" in content  # Scryfall's own details
 
 
 async def test_a_miss_suggests_names_scryfall_autocompletes(cards, channel, alice, fake_scryfall):
     fake_scryfall.fail_next(404, path="/cards/named")
     result = await alice.slash(channel, "card", name="Street Wr")
-    assert "Did you mean: Street Wraith?" in result.response.content
+    assert "Did you mean **Street Wraith**?" in private(result).content
 
 
 async def test_everyone_as_a_card_name_pings_nobody(cards, channel, alice, simcord_env):
     result = await alice.slash(channel, "card", name="@everyone")
-    message = result.response.message
+    message = private(result).message
     # Echoed as the user reads it (Discord hides the escapes), yet inert even where mentions parse.
     assert "@everyone" in message.content.replace("\\", "").replace("\u200b", "")
     assert "@everyone" not in message.content
@@ -202,17 +204,17 @@ async def test_buttons_carry_the_card_id_and_keep_working_after_a_restart(
 async def test_scryfall_down_tells_the_user(cards, channel, alice, fake_scryfall):
     fake_scryfall.fail_next(500, count=5)
     result = await alice.slash(channel, "card", name="Street Wraith")
-    assert result.response.content == "Scryfall is not answering right now, please try again in a few minutes."
+    assert private(result).content == "Scryfall is not answering right now, please try again in a few minutes."
     assert len(fake_scryfall.statuses(500)) == 2  # one retry, then the user hears of it
 
 
 async def test_scryfall_rate_limiting_tells_the_user_when_to_retry(cards, channel, alice, fake_scryfall):
     fake_scryfall.fail_next(429, retry_after=1)
     result = await alice.slash(channel, "card", name="Street Wraith")
-    assert result.response.content == "Scryfall asked us to slow down, try again in 2 s."
+    assert private(result).content == "Scryfall asked us to slow down, try again in 2 s."
     # The pause holds: no further request goes upstream while it lasts.
     again = await alice.slash(channel, "card", name="Ash Barrens")
-    assert again.response.content.startswith("Scryfall asked us to slow down")
+    assert private(again).content.startswith("Scryfall asked us to slow down")
     assert len(fake_scryfall.requests_to("/cards/named")) == 1
 
 
@@ -239,7 +241,7 @@ async def test_a_hanging_scryfall_times_out_while_other_commands_still_answer(
     assert about.response.embeds
 
     await simcord_env.settle(timeout=10)
-    assert card.response.content.startswith("Scryfall timed out")
+    assert private(card).content.startswith("Scryfall timed out")
     paths = [r.path for r in simcord_env.http_requests]
     about_answer = next(
         i for i, r in enumerate(simcord_env.http_requests) if isinstance(r.json, dict) and r.json.get("type") == 4

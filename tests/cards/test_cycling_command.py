@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from simcord.interactions import OptionError
 
+from tests.cards.conftest import private
+
 
 async def test_default_lists_every_cycling_card_with_costs_and_the_total(cards, channel, alice, fake_scryfall):
     result = await alice.slash(channel, "cycling")
@@ -89,8 +91,9 @@ async def test_extra_query_narrows_the_search(cards, channel, alice, fake_scryfa
 
 async def test_a_malformed_query_shows_scryfalls_details(cards, channel, alice):
     result = await alice.slash(channel, "cycling", query="c:r)")
-    assert result.response.content.startswith("Scryfall could not read that search:")
-    assert "unmatched closing parenthesis" in result.response.content
+    told = private(result)  # the asker's alone
+    assert told.content.startswith("Scryfall could not read that search:")
+    assert "unmatched closing parenthesis" in told.content
 
 
 async def test_ignored_terms_show_scryfalls_warnings(cards, channel, alice):
@@ -101,7 +104,8 @@ async def test_ignored_terms_show_scryfalls_warnings(cards, channel, alice):
 
 async def test_no_results_is_said_plainly(cards, channel, alice):
     result = await alice.slash(channel, "cycling", kind="basic", query="t:dragon")
-    assert result.response.content == "No cards with basic landcycling match that search."
+    assert private(result).content == "No cards with basic landcycling match that search."
+    assert channel.history() == []
 
 
 async def test_a_query_over_200_characters_cannot_be_sent(cards, channel, alice, fake_scryfall):
@@ -112,7 +116,8 @@ async def test_a_query_over_200_characters_cannot_be_sent(cards, channel, alice,
 
 async def test_mentions_in_the_query_ping_nobody(cards, channel, alice, simcord_env):
     result = await alice.slash(channel, "cycling", query="@everyone")
-    assert not result.response.message.mention_everyone
+    answer = result.response or private(result)
+    assert not answer.message.mention_everyone
     sent = [r for r in simcord_env.http_requests if "/webhooks/" in r.path and isinstance(r.json, dict)]
     assert sent and all(r.json.get("allowed_mentions") == {"parse": []} for r in sent)
 
@@ -134,4 +139,4 @@ async def test_scryfall_down_while_paging_keeps_the_page_and_tells_the_user(card
 async def test_rate_limited_search_tells_the_user_when_to_retry(cards, channel, alice, fake_scryfall):
     fake_scryfall.fail_next(429, retry_after=3)
     result = await alice.slash(channel, "cycling")
-    assert result.response.content == "Scryfall asked us to slow down, try again in 3 s."
+    assert private(result).content == "Scryfall asked us to slow down, try again in 3 s."

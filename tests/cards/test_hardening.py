@@ -12,7 +12,7 @@ LIVE_LINK = re.compile(r"\[[^\]]*\]\(\s*<?https?://")
 
 
 def reply_texts(result) -> list[str]:
-    messages = [result.response, *result.followups]
+    messages = [m for m in (result.response, *result.followups) if m is not None]
     texts = [m.content or "" for m in messages]
     for message in messages:
         for embed in message.embeds:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import discord
 import pytest
 
 from bot.client import CycleBot
@@ -43,9 +44,12 @@ async def test_set_variant_asks_for_that_set(cards, channel, alice, fake_scryfal
 async def test_channel_cooldown_holds_then_lifts(cards, channel, alice):
     now = [1000.0]
     cards.clock = lambda: now[0]
-    for _ in range(4):
-        await alice.send(channel, "[[Street Wraith]]")
-    assert len(bot_replies(channel)) == 3  # the fourth message in 30 s gets no answer
+    sent = [await alice.send(channel, "[[Street Wraith]]") for _ in range(5)]
+    assert len(bot_replies(channel)) == 3  # the fourth and fifth messages in 30 s get no answer…
+    for message in (next(m for m in channel.history() if m.id == h.id) for h in sent[3:]):
+        # …but the bot says it saw them: one ⏳ each (only the bot reacts here).
+        assert [(str(r.emoji), r.count) for r in message.reactions] == [("⏳", 1)]
+    assert all(not next(m for m in channel.history() if m.id == s.id).reactions for s in sent[:3])
 
     now[0] += 31
     await alice.send(channel, "[[Street Wraith]]")
@@ -95,3 +99,18 @@ class TestInlineOff:
         await alice.send(channel, "[[Street Wraith]]")
         assert bot_replies(channel) == []
         assert not fake_scryfall.requests
+
+
+async def test_without_permission_to_react_a_held_back_lookup_gets_one_short_reply(cards, guild, alice):
+    now = [1000.0]
+    cards.clock = lambda: now[0]
+    channel = guild.create_text_channel(
+        "quiet", overwrites={guild.me: discord.PermissionOverwrite(add_reactions=False)}
+    )
+    for _ in range(5):
+        await alice.send(channel, "[[Street Wraith]]")
+
+    replies = bot_replies(channel)
+    notes = [m for m in replies if not m.embeds]
+    assert len(replies) == 4 and len(notes) == 1  # three answers, one note for the two held back
+    assert "paused" in notes[0].content and "⏳" in notes[0].content

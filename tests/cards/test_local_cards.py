@@ -7,6 +7,7 @@ import pytest
 
 from bot.carddb import BulkError
 from bot.cards.query import KINDS
+from tests.cards.conftest import private
 from tests.goldfish.cog_support import game_of
 
 DATA_FOOTER = "Scryfall bulk data of 2026-11-20"
@@ -87,16 +88,17 @@ async def test_names_users_trust_nix_is_nix_and_fling_is_fling(cards, channel, a
 async def test_a_close_call_gets_the_picker_from_local_candidates(cards, channel, alice, fake_scryfall):
     result = await alice.slash(channel, "card", name="test")
 
-    assert "matches several cards" in result.response.content
+    picker = private(result)
+    assert "matches several cards" in picker.content
     options = [
         option["label"]
-        for row in result.response.components
+        for row in picker.components
         for component in row["components"]
         for option in component.get("options", [])
     ]
     assert options == ["Test Xcycler", "Test Cycling Face // Test Far Face"]
-    picked = await alice.select(result.response, values=["Test Xcycler"])
-    assert picked.response.embeds[0].title == "Test Xcycler {3}{U}"
+    picked = await alice.select(picker, values=["Test Xcycler"])
+    assert picked.followups[-1].embeds[0].title == "Test Xcycler {3}{U}"
     assert fake_scryfall.api_requests() == []
 
 
@@ -105,8 +107,8 @@ async def test_a_miss_names_its_candidates_without_asking_scryfall(cards, channe
 
     assert result.response.embeds[0].title.startswith("Street Wraith")
     miss = await alice.slash(channel, "card", name="Gempalm Xyzzy **bold**")
-    assert miss.response.content.startswith("No card named “Gempalm Xyzzy \\*\\*bold\\*\\*”.")
-    assert "Scryfall says" not in miss.response.content
+    assert private(miss).content.startswith("No card is called “Gempalm Xyzzy \\*\\*bold\\*\\*”.")
+    assert "Scryfall says" not in private(miss).content
     assert fake_scryfall.api_requests() == []
 
 
@@ -203,7 +205,9 @@ async def test_a_cycling_query_with_an_unknown_term_names_it_and_searches_the_re
 
     embed = result.response.embeds[0]
     assert embed.description == "Street Wraith {3}{B}{B} — Cycling—Pay 2 life"
-    assert {f.name: f.value for f in embed.fields}["Note"] == "foo:bar isn't a search term I know; searched the rest"
+    assert {f.name: f.value for f in embed.fields}[
+        "Note"
+    ] == "foo:bar isn't a search term I know, so I searched the rest."
 
 
 async def test_a_cycling_query_about_artists_goes_to_scryfall(cards, channel, alice, fake_scryfall):
@@ -271,3 +275,51 @@ async def test_a_failed_refresh_keeps_the_old_copy_answering(simcord_env, cards,
     assert result.response.embeds[0].footer.text == DATA_FOOTER
     assert fake_scryfall.api_requests() == []
     assert fake_scryfall.requests_to("^/file/")  # the download was tried, through the same host
+
+
+async def test_a_set_that_does_not_exist_says_so_privately_and_never_suggests_what_was_typed(
+    cards, channel, alice, bob, fake_scryfall
+):
+    result = await alice.slash(channel, "card", name="Bloated Toad", set="zzz")
+
+    miss = private(result).content
+    assert miss.startswith("There is no set with the code ZZZ.")
+    assert "Did you mean" not in miss and "Bloated Toad?" not in miss
+    assert channel.history(viewer=bob) == []
+
+
+async def test_a_card_not_in_the_set_asked_for_lists_the_sets_it_is_in(cards, channel, alice, fake_scryfall):
+    result = await alice.slash(channel, "card", name="Bloated Toad", set="akh")
+
+    miss = private(result).content
+    assert miss.startswith("**Bloated Toad** isn't in AKH. It was printed in: Urza's Legacy (ULG).")
+    # One look-up of the set and one prints search: the rare path's only API requests.
+    assert [r.path for r in fake_scryfall.api_requests()][-2:] == ["/sets/akh", "/cards/search"]
+
+
+async def test_a_nickname_whose_card_the_local_copy_lacks_says_which_card_it_means(cards, channel, alice):
+    result = await alice.slash(channel, "card", name="bob")
+    assert private(result).content == (
+        "“bob” is what players call **Dark Confidant**, which the local card data doesn't hold yet."
+    )
+
+
+async def test_a_search_syntax_error_goes_only_to_the_asker_at_once(cards, channel, alice, bob, simcord_env):
+    result = await alice.slash(channel, "search", query='o:"draw a card')
+
+    assert result.ephemeral and "never closed" in result.response.content
+    callbacks = [r.json for r in simcord_env.http_requests if r.path.endswith("/callback")]
+    assert callbacks[-1]["type"] == 4  # answered at once, never a public "thinking…"
+    assert channel.history(viewer=bob) == []
+
+
+async def test_a_digital_only_card_is_labelled_in_card(cards, channel, alice):
+    result = await alice.slash(channel, "card", name="aswan")
+    embed = result.response.embeds[0]
+    assert embed.title.startswith("Aswan Jaguar") and embed.description.startswith("*Digital only (Astral)*")
+
+
+async def test_a_cycling_syntax_error_goes_only_to_the_asker_at_once(cards, channel, alice, bob):
+    result = await alice.slash(channel, "cycling", query='o:"draw a card')
+    assert result.ephemeral and "never closed" in result.response.content
+    assert channel.history(viewer=bob) == []

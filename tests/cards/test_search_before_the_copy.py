@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.cards.conftest import private
+
 
 async def test_a_search_before_the_first_download_is_asked_of_scryfall(cards, channel, alice, fake_scryfall):
     result = await alice.slash(channel, "search", query="o:cycling")
@@ -16,5 +18,6 @@ async def test_a_search_before_the_first_download_is_asked_of_scryfall(cards, ch
 
 async def test_scryfalls_own_refusal_is_shown(cards, channel, alice):
     result = await alice.slash(channel, "search", query="foo:bar")
-    assert result.response.content.startswith("Scryfall could not read that search: All of your terms were ignored.")
-    assert "Unknown keyword “foo”" in result.response.content
+    answer = private(result)
+    assert answer.content.startswith("Scryfall could not read that search: All of your terms were ignored.")
+    assert "Unknown keyword “foo”" in answer.content

@@ -6,6 +6,8 @@ import asyncio
 
 import pytest
 
+from tests.cards.conftest import private
+
 DATA_FOOTER = "Scryfall bulk data of 2026-11-20"
 
 
@@ -39,7 +41,10 @@ async def test_a_search_answers_with_the_count_names_costs_and_types_and_no_api_
     expected = sorted(
         card["name"]
         for card in fake_scryfall.cards
-        if "Creature" in card.get("type_line", "") and "G" in card.get("colors", []) and int(card.get("power", 0)) >= 4
+        if "Creature" in card.get("type_line", "")
+        and "G" in card.get("colors", [])
+        and str(card.get("power", "0")).isdigit()  # a power of "*" is no number (Aswan Jaguar's)
+        and int(card["power"]) >= 4
     )
     embed = result.response.embeds[0]
     assert embed.title == f"Search: {len(expected)} cards"
@@ -92,12 +97,13 @@ async def test_an_unknown_key_is_named_and_the_rest_searched(cards, channel, ali
     embed = result.response.embeds[0]
     assert names_on(embed) == ["Lightning Bolt", "Lightning Helix", "Lightning Rift"]
     notes = {field.name: field.value for field in embed.fields}["Note"]
-    assert "wibble:3 isn't a search term I know; searched the rest" in notes
+    assert notes == "• wibble:3 isn't a search term I know, so I searched the rest."
 
 
 async def test_a_search_matching_nothing_says_so(cards, channel, alice):
     result = await alice.slash(channel, "search", query="t:dragon c:w mv=1")
-    assert result.response.content == "No cards match that search."
+    assert private(result).content == "No cards match that search."
+    assert channel.history() == []  # a miss helps nobody else
 
 
 async def test_a_broad_search_says_how_many_and_shows_the_first_page(cards, channel, alice, monkeypatch):
@@ -122,7 +128,7 @@ async def test_a_broad_search_says_how_many_and_shows_the_first_page(cards, chan
 )
 async def test_malformed_searches_get_a_clear_answer(cards, channel, alice, fake_scryfall, query, expected):
     result = await alice.slash(channel, "search", query=query)
-    assert expected in result.response.content
+    assert expected in private(result).content
     assert fake_scryfall.api_requests() == []
 
 
@@ -133,22 +139,28 @@ async def test_a_catastrophic_regex_is_answered_in_linear_time_and_the_bot_keeps
     result = await alice.slash(channel, "search", query=r"o:/(.*?,?)*\d$/")
     plain = await alice.slash(channel, "search", query=r"o:/\d$/")
     assert asyncio.get_running_loop().time() - started < 5
-    assert (result.response.content, result.response.embeds[:1]) == (plain.response.content, plain.response.embeds[:1])
+
+    def seen(answer):  # what the asker sees: the results, or the miss told to them alone
+        shown = answer.response if answer.response is not None else private(answer)
+        return shown.content, [embed.description for embed in shown.embeds]
+
+    assert seen(result) == seen(plain)
     after = await alice.slash(channel, "card", name="Street Wraith")
     assert after.response.embeds[0].title == "Street Wraith {3}{B}{B}"
 
 
 async def test_sql_in_a_value_is_only_text(cards, channel, alice):
     result = await alice.slash(channel, "search", query='o:"\'; DROP TABLE search_cards; --" or name:"x\' OR 1=1 --"')
-    assert result.response.content == "No cards match that search."
+    assert private(result).content == "No cards match that search."
     again = await alice.slash(channel, "search", query="!fling")
     assert names_on(again.response.embeds[0]) == ["Fling"]
 
 
 async def test_markdown_and_mentions_in_a_search_ping_nobody_and_stay_inert(cards, channel, alice, simcord_env):
     result = await alice.slash(channel, "search", query="@everyone **bold** <@123> wibble:[x](https://evil.example)")
-    content = result.response.content or ""
-    assert not result.response.message.mention_everyone
+    answer = private(result)
+    content = answer.content or ""
+    assert not answer.message.mention_everyone
     assert "**bold**" not in content and "](https://" not in content
     assert all(payload.get("allowed_mentions") == {"parse": []} for payload in sent_payloads(simcord_env))
 
@@ -194,5 +206,7 @@ async def test_nicknames_find_their_card_in_card_search_and_inline(cards, channe
 
 async def test_a_nickname_whose_card_the_copy_lacks_is_no_answer(cards, channel, alice, fake_scryfall):
     result = await alice.slash(channel, "card", name="jtms")  # Jace, the Mind Sculptor is not in the copy
-    assert result.response.content.startswith("No card named “jtms”")
+    miss = private(result).content
+    assert miss.startswith("“jtms” is what players call **Jace, the Mind Sculptor**, which the local card data")
+    assert "Did you mean" not in miss
     assert fake_scryfall.api_requests() == []

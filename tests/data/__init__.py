@@ -16,3 +16,14 @@ CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
 
 # 247 real Scryfall card objects, one per line: cycling cards, the basic lands and a few cycling payoffs.
 SCRYFALL_CARDS = DATA / "scryfall" / "cycling-cards.jsonl"
+
+# A goldfish game saved in format 3 (before actions named who took them), to prove old saves still load.
+GOLDFISH_SAVE_V3 = DATA / "goldfish" / "save-format-3.json"
+
+# Scryfall's /symbology list (75 card symbols) and each symbol's SVG, named as svgs.scryfall.io names them.
+SYMBOLOGY = DATA / "scryfall" / "symbology.json"
+CARD_SYMBOLS = DATA / "scryfall" / "card-symbols"
+
+# Real Scryfall card objects of both kinds: cards that exist only online (Astral, Sega, an Alchemy rebalance) and
+# paper cards (one in an online-only printing).
+DIGITAL_AND_PAPER_CARDS = DATA / "scryfall" / "digital-and-paper.jsonl"

@@ -178,6 +178,7 @@ NEEDED_BY = {
     "asyncpg": ".venv/bin/cyclebot db copy --to postgresql://cyclebot:secret@db:5432/cyclebot",
     "matplotlib": ".venv/bin/cyclebot goldfish simulate --games 20 --chart chart.png",
     "requests_cache": ".venv/bin/cyclebot card sanctum plow",
+    "resvg_py": ".venv/bin/cyclebot symbols",
 }
 
 

@@ -50,7 +50,7 @@ def table(channel):
     games = [
         m
         for m in channel.history()
-        if not m.flags.ephemeral and m.embeds and "game version" in (m.embeds[0].footer.text or "")
+        if not m.flags.ephemeral and m.embeds and "/goldfish log" in (m.embeds[0].footer.text or "")
     ]
     assert games, "no game message in the channel"
     return games[-1]

@@ -59,7 +59,7 @@ def test_the_coach_departs_from_the_policy_only_when_measurably_better(slide):
     assert close.best == policy and close.basis == "policy"
     clear = rank(slide, [figures(policy, [11, 12] * 8), figures(other, [9, 10] * 8)], policy)
     assert clear.best == other and clear.basis == "rollouts" and clear.gain == pytest.approx(2.0)
-    assert "2.0 turn(s) sooner" in hint_sentence(slide, clear)
+    assert "2.0 turns sooner" in hint_sentence(slide, clear)
 
 
 def test_rollouts_in_the_process_pool_equal_the_ones_made_here(slide):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from bot.client import CycleBot
 from tests.goldfish.cog_support import (
@@ -43,7 +44,7 @@ async def test_whole_game_mulligan_keep_land_cycle_typecycle_next_status_log_end
     message = start.response
 
     mulligan = await alice.click(message, label="Mulligan")
-    assert "Mulligans so far: 1" in mulligan.response.embeds[0].description
+    assert "1 mulligan so far" in mulligan.response.embeds[0].description
     assert (await game_of(simcord_env, channel)).mulligans == 1
 
     # Keeping after a mulligan asks which card goes to the bottom (London mulligan).
@@ -101,7 +102,7 @@ async def test_whole_game_mulligan_keep_land_cycle_typecycle_next_status_log_end
     assert hand.ephemeral and "Plains" in hand.response.embeds[0].description
 
     end = await alice.slash(channel, "goldfish end")
-    assert not end.ephemeral and "after 2 turn(s)" in end.response.content
+    assert not end.ephemeral and "after 2 turns" in end.response.content
     assert await stored(simcord_env, channel) is None
     # The ended game's messages lose their controls; a command still gets the clear answer.
     assert controls(message) == [] and controls(status.response) == []
@@ -146,9 +147,13 @@ async def test_slash_cycle_with_autocomplete_and_find(simcord_env, channel, alic
 
     choices = await alice.autocomplete(channel, "goldfish cycle", "card", "ent")
     ent = next(c for c in choices if c["name"].startswith("Generous Ent"))
+    # Card options forgive typos and word order the way /card does.
+    assert (await alice.autocomplete(channel, "goldfish cycle", "card", "generus"))[0]["value"] == ent["value"]
+    assert (await alice.autocomplete(channel, "goldfish cycle", "card", "ent generous"))[0]["value"] == ent["value"]
     finds = await alice.autocomplete(channel, "goldfish cycle", "find", "", card=ent["value"])
     assert finds[-1]["name"] == "Find nothing"
     forest = next(c for c in finds if c["name"] == "Forest")
+    assert (await alice.autocomplete(channel, "goldfish cycle", "find", "forst", card=ent["value"]))[0] == forest
 
     result = await alice.slash(channel, "goldfish cycle", card=ent["value"], find=forest["value"])
 
@@ -253,6 +258,9 @@ async def test_statistics_count_as_you_play_and_forget_deletes_only_them(simcord
     assert numbers["Cards cycled"] == "1"
     assert numbers["Turns played"] == "2"  # turn 1 began on keeping, then turn 2
     assert numbers["Longest game"] == "2 turns"
+    # When, in each reader's own time zone ("a minute ago"), not an ISO string.
+    assert re.fullmatch(r"Updated <t:\d{10}:R>", shown.response.embeds[0].description)
+    assert "T" not in (shown.response.embeds[0].footer.text or "").split("/goldfish")[0]
 
     forgotten = await alice.slash(channel, "goldfish stats forget")
     assert forgotten.ephemeral and "Deleted your goldfish statistics" in forgotten.response.content

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.goldfish.cog_support import LANDCYCLING_ENT, SLIDE_SIMPLE, choose, controls, game_of, stored
+from tests.goldfish.cog_support import LANDCYCLING_ENT, SLIDE_SIMPLE, choose, controls, fields, game_of, stored
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ async def test_someone_else_cannot_use_the_slash_commands_either(simcord_env, ch
 
 async def test_a_shared_game_lets_anyone_in_the_channel_play(simcord_env, channel, alice, bob):
     message = await start(alice, channel, shared=True)
-    assert "shared" in message.embeds[0].description
+    assert "Shared game started by" in message.embeds[0].description
 
     kept = await bob.click(message, label="Keep")
     await choose(bob, message, "gf:land:", "Plains")
@@ -147,3 +147,29 @@ async def test_a_finished_game_refuses_actions_and_is_replaced_without_asking(si
     fresh = await bob.slash(channel, "goldfish start", deck="landcycling", seed=LANDCYCLING_ENT)
     assert not fresh.ephemeral
     assert (await stored(simcord_env, channel)).owner_id == bob.id
+
+
+async def test_a_shared_table_says_who_did_what_and_speaks_to_nobody_as_you(simcord_env, channel, alice, bob):
+    message = await start(alice, channel, shared=True)
+    await alice.click(message, label="Keep")
+    await choose(bob, message, "gf:land:", "Plains")
+
+    table = fields(message)
+    assert "You" not in table["Life"] and table["Life"].startswith("Players **")
+    happened = table["What happened"].splitlines()
+    assert happened and all(line.startswith(f"• <@{bob.id}>: ") for line in happened)
+    log = (await alice.slash(channel, "goldfish log")).response.embeds[0].description.splitlines()
+    assert any(line.startswith(f"<@{alice.id}>: Kept 7 cards") for line in log)
+    assert any(line.startswith(f"<@{bob.id}>: ") and "Plains" in line for line in log)
+    # The game's own setup names nobody; no mention in a log pings (embeds never ping).
+    assert log[0].startswith("Game ")
+    assert "game version" not in message.embeds[0].footer.text
+
+
+async def test_a_players_own_table_is_unchanged_by_who_did_what(simcord_env, channel, alice):
+    message = await start(alice, channel)
+    await alice.click(message, label="Keep")
+
+    table = fields(message)
+    assert table["Life"].startswith("You **") and f"<@{alice.id}>'s game" in message.embeds[0].description
+    assert all(not line.startswith("• <@") for line in table["What happened"].splitlines())

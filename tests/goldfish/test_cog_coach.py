@@ -149,7 +149,7 @@ async def test_a_won_game_gets_a_review_on_its_table_equal_to_a_simulation_of_th
     # The trend: the player's wins per deck.
     stats = await alice.slash(channel, "goldfish stats show")
     trend = fields(stats.response)["Trend (your last 20 games)"]
-    assert f"median kill turn {finished.turn}" in trend and "1 win(s) in 1 game(s)" in trend
+    assert f"median kill turn {finished.turn}" in trend and "1 win in 1 game" in trend
 
     forget = await alice.slash(channel, "goldfish stats forget")
     assert "Deleted" in forget.response.content
@@ -174,7 +174,7 @@ async def test_goldfish_end_reviews_the_game_where_it_stopped(simcord_env, chann
     assert "the simulated deck had won" in review["The deck"]
     assert coach_state(cog).reviews == 1
     stats = await alice.slash(channel, "goldfish stats show")
-    assert "no win in 1 game(s)" in fields(stats.response)["Trend (your last 20 games)"]
+    assert "no win in 1 game" in fields(stats.response)["Trend (your last 20 games)"]
 
 
 async def test_a_review_that_arrives_after_a_replay_goes_below_and_leaves_the_new_table_alone(

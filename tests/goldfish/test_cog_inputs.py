@@ -108,6 +108,11 @@ async def test_an_unknown_preset_deck_lists_the_presets_and_never_pings(simcord_
 async def test_deck_autocomplete_offers_the_presets(simcord_env, channel, alice):
     choices = await alice.autocomplete(channel, "goldfish start", "deck", "")
     assert [c["value"] for c in choices] == ["landcycling", "slide", "two-colour"]
+    # By its key or by its name, misspelt too.
+    assert [c["value"] for c in await alice.autocomplete(channel, "goldfish start", "deck", "astral")][0] == "slide"
+    assert [c["value"] for c in await alice.autocomplete(channel, "goldfish start", "deck", "drake havne")][0] == (
+        "two-colour"
+    )
 
 
 async def test_deck_and_decklist_together_are_refused(simcord_env, channel, alice):

@@ -108,7 +108,7 @@ async def test_a_slow_image_host_does_not_hold_up_the_answer(simcord_env, cog, c
     result = start_slash(simcord_env, alice, channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
     await asyncio.to_thread(time.sleep, 0.5)  # real time passes while the bot's loop runs
 
-    assert result.response.embeds and "game version 1" in result.response.embeds[0].footer.text
+    assert result.response.embeds and "/goldfish log" in result.response.embeds[0].footer.text
     assert picture_of(simcord_env, result.response) is None and cog.pictures.tasks  # still drawing
     await cog.pictures.settled()
     await simcord_env.settle(timeout=10)

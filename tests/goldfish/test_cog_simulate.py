@@ -33,7 +33,8 @@ async def test_simulate_defers_then_answers_with_a_table_and_a_png_chart(simcord
     assert embed.title == "Odds of Drake Haven (U/B cycling)"
     assert "60 games of 6 turns on the play, seed 3" in embed.description
     table = embed.description.split("```")[1].strip().splitlines()
-    assert table[0].startswith("Turn  Land drops  Payoff  Cycled")
+    assert table[0].split() == ["T", "Lands", "Payoff", "Cycled", "Died", "By"]
+    assert max(len(line) for line in table) <= 36  # what a phone shows of a code block
     assert [line.split()[0] for line in table[1:]] == ["1", "2", "3", "4", "5", "6"]
     assert "Keep 2–5 lands" in next(f.value for f in embed.fields if f.name == "Policy")
     assert embed.image.url == "attachment://goldfish-odds.png"
@@ -94,7 +95,8 @@ async def test_odds_gives_the_table_on_the_play_and_on_the_draw(simcord_env, cha
     assert not result.ephemeral
     embed = result.response.embeds[0]
     assert embed.title == "At least 1 of 4 in 60 cards"
-    assert "On the play  On the draw" in embed.description
+    table = embed.description.split("```")[1].strip().splitlines()
+    assert table[0].split() == ["Turn", "Seen", "Play", "Draw"] and max(len(line) for line in table) <= 36
     assert "39.95%" in embed.description and "44.48%" in embed.description
     assert "103.8a" in embed.description
 

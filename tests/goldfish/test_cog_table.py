@@ -16,7 +16,7 @@ def public_games(channel) -> list:
     return [
         m
         for m in channel.history()
-        if not m.flags.ephemeral and m.embeds and "game version" in (m.embeds[0].footer.text or "")
+        if not m.flags.ephemeral and m.embeds and "/goldfish log" in (m.embeds[0].footer.text or "")
     ]
 
 

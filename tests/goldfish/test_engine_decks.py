@@ -150,7 +150,7 @@ def test_cli_plays_with_piped_stdin_and_exits_on_eof():
     result = run_cli("hand\nkeep\nstatus\nnext\nnext\ncycle 99\nbogus\n", "--deck", "two-colour", "--seed", "3")
     assert result.returncode == 0, result.stderr
     assert "end step" in result.stdout
-    assert "Kept 7 card(s)" in result.stdout and "Turn 2" in result.stdout
+    assert "Kept 7 cards" in result.stdout and "Turn 2" in result.stdout
     assert "Not allowed" in result.stdout and "Unknown command" in result.stdout
     assert "Replay with --seed 3" in result.stdout
 

@@ -50,6 +50,7 @@ def test_the_table_goes_up_turn_by_turn_and_the_draw_is_one_card_ahead():
         assert later.on_the_play == pytest.approx(earlier.on_the_draw)
     text = table_text(rows)
     assert "39.95%" in text and "44.48%" in text and text.count("\n") == 6
+    assert max(len(line) for line in text.splitlines()) <= 36
 
 
 @pytest.mark.parametrize(

@@ -146,3 +146,96 @@ def test_a_double_faced_land_played_as_its_back_shows_that_face():
 
     assert [(p.card.title, p.card.key) for p in view.lands] == [("Test Land", CardKey(mdfc["name"], 1))]
     assert view.hand == ()
+
+
+# ---------------------------------------------------------------------- read on a phone
+
+
+def symbol_pngs() -> dict[str, bytes]:
+    """Scryfall's real symbol SVGs rendered the way the bot renders them."""
+    import json
+
+    from bot.symbols import render_png
+    from tests.data import CARD_SYMBOLS, SYMBOLOGY
+
+    return {
+        item["symbol"]: render_png((CARD_SYMBOLS / item["svg_uri"].rsplit("/", 1)[1]).read_bytes())
+        for item in json.loads(SYMBOLOGY.read_text(encoding="utf-8"))["data"]
+        if item["symbol"] in ("{W}", "{R}", "{1}", "{2}", "{3}", "{R/W}")
+    }
+
+
+def mid_game(seed: int = 7) -> Game:
+    from bot.goldfish.simulate import policy_step
+
+    game = Game.new(preset_decks()["slide"], seed=seed)
+    while game.turn < 5 and game.phase != "over":
+        policy_step(game)
+    return game
+
+
+@pytest.mark.parametrize("seed", [7, 11, 23])
+def test_the_smallest_text_is_at_least_10_px_on_a_360_px_wide_phone(seed):
+    from bot.goldfish.picture import draw_table
+
+    view = table_view(mid_game(seed))
+    for images in ({}, images_for(view)):  # drawn frames (names, costs, types) and card images (badges)
+        picture = draw_table(view, images, symbol_pngs())
+        assert picture.image.width == WIDTH
+        assert picture.smallest_font_at(360) >= 10, sorted(picture.font_sizes)
+
+
+def test_the_layout_uses_the_width_with_no_empty_column():
+    from bot.goldfish.picture import BACKGROUND, draw_table
+
+    view = table_view(mid_game())
+    image = draw_table(view, images_for(view), symbol_pngs()).image
+    # The hand's first row and the battlefield's rows reach past two thirds of the width.
+    used = [
+        max((x for x in range(image.width) if image.getpixel((x, y)) != BACKGROUND), default=0)
+        for y in range(0, image.height, 4)
+    ]
+    assert max(used) >= image.width * 0.9
+    assert sum(1 for right in used if right >= image.width * 2 / 3) >= len(used) / 2
+
+
+def test_a_card_name_is_wrapped_never_clipped_even_tapped():
+    from bot.goldfish.picture import SMALLEST_FONT, font, wrap
+
+    name = "Desert of the True Ever-Watchful Lands"
+    for width in (FIELD_CARD[0] - 12, FIELD_CARD[1] - 12):  # standing, and sideways when tapped
+        lines = wrap(name, SMALLEST_FONT, width)
+        kept = "".join(lines).replace("-", "").replace(" ", "")
+        assert kept == name.replace(" ", "").replace("-", "")  # every letter kept
+        assert all(font(SMALLEST_FONT).getlength(line) <= width for line in lines)
+    game = position(sample_cards(), lands=["Secluded Steppe"], tapped=["Secluded Steppe"], library=["Plains"] * 3)
+    view = table_view(game)
+    tapped = [pile for pile in view.lands if pile.tapped]
+    assert tapped and decoded(render_table(view, {})).width == WIDTH
+
+
+def test_costs_are_drawn_as_symbols_from_their_pictures():
+    from bot.goldfish.picture import CARD_SYMBOL, Pen, draw_symbols
+
+    canvas = Image.new("RGB", (200, 40), (22, 48, 40))
+    draw_symbols(Pen(canvas), symbol_pngs(), ["{3}", "{R}"], 4, 4, CARD_SYMBOL)
+    left = 4 + CARD_SYMBOL + 3
+    disc = canvas.crop((left, 4, left + CARD_SYMBOL, 4 + CARD_SYMBOL)).getcolors(CARD_SYMBOL**2)
+    assert sum(count for count, (r, g, b) in disc if r > 200 and g < r - 40) > CARD_SYMBOL  # Scryfall's red disc
+    outline = canvas.getpixel((left + CARD_SYMBOL // 2, 4))  # its topmost pixel: the dark ring
+    assert max(outline) < 60
+    # Without pictures (a copy whose symbols could not be made) a coloured disc stands in for each.
+    plain = Image.new("RGB", (200, 40), (22, 48, 40))
+    draw_symbols(Pen(plain), {}, ["{R}"], 4, 4, CARD_SYMBOL)
+    assert plain.getpixel((9, 4 + CARD_SYMBOL // 2))[0] > 200  # red, beside the letter
+
+
+def test_a_shared_table_is_drawn_without_you():
+    from bot.goldfish.picture import draw_table
+
+    game = mid_game()
+    assert table_view(game, shared=True).shared and not table_view(game).shared
+    assert (
+        draw_table(table_view(game, shared=True), {}).image.tobytes()
+        != draw_table(table_view(game), {}).image.tobytes()
+    )

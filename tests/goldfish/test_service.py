@@ -18,7 +18,7 @@ from bot.goldfish.model import Action
 from bot.goldfish.service import GameService
 from bot.goldfish.store import GameStore
 
-CHANNEL, GUILD, ALICE = 300, 30, 3
+CHANNEL, GUILD, ALICE, BOB = 300, 30, 3, 4
 
 
 @pytest.fixture
@@ -168,7 +168,7 @@ async def play_until_a_cycle(service: GameService) -> None:
 
 
 @pytest.mark.parametrize("shared", [False, True])
-async def test_undo_takes_back_the_statistics_of_the_undone_action_in_a_players_own_game(store, shared):
+async def test_undo_takes_back_the_statistics_of_the_undone_action_from_whoever_took_it(store, shared):
     service = GameService(store)
     game = Game.new(preset_decks()["slide"], seed=12)
     await service.start(
@@ -180,5 +180,20 @@ async def test_undo_takes_back_the_statistics_of_the_undone_action_in_a_players_
 
     await service.undo(CHANNEL, ALICE)
 
-    # In a shared game the last action may have been anyone's: nothing is taken back.
-    assert await cycled(store) == (before if shared else before - 1)
+    # Alice cycled, so Alice's undo takes it back, in her own game and in a shared one (the game records who acted).
+    assert await cycled(store) == before - 1
+
+
+async def test_in_a_shared_game_an_undo_of_someone_elses_action_leaves_their_statistics_alone(store):
+    service = GameService(store)
+    game = Game.new(preset_decks()["slide"], seed=12)
+    await service.start(
+        channel_id=CHANNEL, guild_id=GUILD, owner_id=ALICE, shared=True, game=game, replace_version=None
+    )
+    await play_until_a_cycle(service)
+    before = await cycled(store)
+
+    record = await service.undo(CHANNEL, BOB)
+
+    assert await cycled(store) == before
+    assert record.events[0].actor == BOB and record.game.actors == [ALICE] * len(record.game.actions)

@@ -170,6 +170,23 @@ class TestFullRules:
         terms = await alice.autocomplete(channel, "rule", "query", "typecyc")
         assert terms[0]["value"] == "Typecycling"
 
+    @pytest.mark.parametrize(
+        ("typed", "meant"),
+        [
+            ("sb", "State-Based Actions"),  # what players type for it
+            ("sba", "State-Based Actions"),
+            ("etb", "Enters the Battlefield"),
+            ("frist", "First Strike"),  # a typo, not Forest or Fight
+            ("dethtouch", "Deathtouch"),
+            ("based state", "State-Based Actions"),  # words swapped
+        ],
+    )
+    async def test_autocomplete_forgives_abbreviations_typos_and_word_order(
+        self, simcord_env, channel, alice, typed, meant
+    ):
+        choices = await alice.autocomplete(channel, "rule", "query", typed)
+        assert choices and choices[0]["value"] == meant, choices[:3]
+
     async def test_about_names_the_full_edition(self, simcord_env, channel, alice):
         result = await alice.slash(channel, "about")
         fields = {field.name: field.value for field in result.response.embeds[0].fields}

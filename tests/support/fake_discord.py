@@ -12,6 +12,7 @@ guild's events, interactions included, arrive on the connection that owns it.
 from __future__ import annotations
 
 import asyncio
+import base64
 import itertools
 import json
 import re
@@ -131,6 +132,8 @@ class FakeDiscord:
         self.acknowledged: set[str] = set()
         self.messages: dict[str, dict] = {}
         self.attachment_data: dict[str, bytes] = {}  # attachment id -> the uploaded bytes
+        self.application_emojis: dict[str, dict] = {}  # emoji id -> the emoji, as Discord lists it
+        self.emoji_images: dict[str, bytes] = {}  # emoji id -> the uploaded image
         self.original: dict[str, str] = {}  # interaction token -> id of its original response
         self.sessions: dict[int, Session] = {}  # shard id -> its current session
         self.identified_shards: list[tuple[int, int]] = []  # the [id, count] of every IDENTIFY, in order
@@ -161,6 +164,8 @@ class FakeDiscord:
         r.add_get(f"{API}/gateway/bot", self._answer(lambda: self._session_start_limit() | self._recommended()))
         for path in ("/applications/{app_id}/commands", "/applications/{app_id}/guilds/{guild_id}/commands"):
             r.add_put(API + path, self._put_commands)
+        r.add_get(API + "/applications/{app_id}/emojis", self._list_emojis)
+        r.add_post(API + "/applications/{app_id}/emojis", self._create_emoji)
         r.add_post(API + "/interactions/{interaction_id}/{token}/callback", self._callback)
         r.add_post(API + "/webhooks/{app_id}/{token}", self._followup)
         for method in ("GET", "PATCH"):
@@ -393,6 +398,48 @@ class FakeDiscord:
             return _json(make())
 
         return handler
+
+    # Application emoji (https://discord.com/developers/docs/resources/emoji#list-application-emojis): listed as
+    # {"items": [...]}; a name is 2–32 letters, digits or underscores and unique (else 400, 50035,
+    # APPLICATION_EMOJI_NAME_ALREADY_TAKEN); the image a PNG, JPEG, GIF or WebP data URI of at most 256 KiB.
+
+    async def _list_emojis(self, request: web.Request) -> web.Response:
+        if request.match_info["app_id"] != self.app_id:
+            return _error(403, "Missing Access", 50001)
+        return _json({"items": list(self.application_emojis.values())})
+
+    async def _create_emoji(self, request: web.Request) -> web.Response:
+        if request.match_info["app_id"] != self.app_id:
+            return _error(403, "Missing Access", 50001)
+        body = await _body(request) or {}
+        name, image = body.get("name"), body.get("image") or ""
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_]{2,32}", name):
+            return self._form_error("name", "BASE_TYPE_BAD_LENGTH", "Must be between 2 and 32 in length.")
+        if any(emoji["name"] == name for emoji in self.application_emojis.values()):
+            taken = "Application emoji name already taken."
+            return self._form_error("name", "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", taken)
+        match = re.fullmatch(r"data:image/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/=]+)", image)
+        data = base64.b64decode(match[2]) if match else b""
+        if not match or len(data) > 256 * 1024 or not data.startswith((b"\x89PNG", b"\xff\xd8", b"GIF8", b"RIFF")):
+            return self._form_error("image", "IMAGE_INVALID", "Invalid image data.")
+        emoji = {
+            "id": self.snowflake(),
+            "name": name,
+            "roles": [],
+            "user": self.bot_user,
+            "require_colons": True,
+            "managed": False,
+            "animated": False,
+            "available": True,
+        }
+        self.application_emojis[emoji["id"]] = emoji
+        self.emoji_images[emoji["id"]] = data
+        return _json(emoji, 201)
+
+    @staticmethod
+    def _form_error(field: str, code: str, message: str) -> web.Response:
+        errors = {field: {"_errors": [{"code": code, "message": message}]}}
+        return _json({"message": "Invalid Form Body", "code": 50035, "errors": errors}, 400)
 
     def _recommended(self) -> dict:
         return {"url": self.gateway_url, "shards": self.shard_count}

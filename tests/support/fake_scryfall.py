@@ -42,7 +42,7 @@ PAGE_SIZE = 175
 AUTOCOMPLETE_SIZE = 20
 COLLECTION_MAX = 75
 SEARCH_PATHS = ("/cards/search", "/cards/named", "/cards/random", "/cards/collection")
-LIMITS = {"search": 2, "other": 10}
+LIMITS = {"search": 2, "other": 10, "cdn": 1000}  # svgs.scryfall.io is a CDN, not the API: no 10 a second
 WINDOW = 1.0
 BULK_PATH = re.compile(r"^/(bulk-data(/|$)|file/)")
 NO_MATCH = (
@@ -52,6 +52,8 @@ NO_MATCH = (
 
 
 def endpoint_class(path: str) -> str:
+    if path.startswith("/card-symbols/"):
+        return "cdn"
     return "search" if any(path == p or path.startswith(p + "/") for p in SEARCH_PATHS) else "other"
 
 
@@ -102,6 +104,20 @@ def _constructed(card_id: str, name: str, set_code: str, number: str, **fields: 
     }
     card.update(fields)
     return card
+
+
+# Real card objects of cards that exist only online (Astral, Sega) and of a paper card's online printing, so
+# lookups meet both kinds (tests/data/scryfall/digital-and-paper.jsonl; Lightning Bolt and Llanowar Elves from
+# the same file are left out: the sample's cycling cards are what the other tests count).
+DIGITAL_AND_PAPER = ("Academy Manufactor", "Aswan Jaguar", "Lydari Elephant", "A-Cauldron Familiar")
+
+
+def digital_and_paper() -> list[dict[str, Any]]:
+    from tests.data import DIGITAL_AND_PAPER_CARDS
+
+    with open(DIGITAL_AND_PAPER_CARDS, encoding="utf-8") as lines:
+        cards = [json.loads(line) for line in lines if line.strip()]
+    return [card for card in cards if card["name"] in DIGITAL_AND_PAPER]
 
 
 CONSTRUCTED_CARDS: list[dict[str, Any]] = [
@@ -366,6 +382,8 @@ def term_predicate(key: str, op: str, value: str) -> Predicate:
         return lambda card: low in card_keywords(card)
     if key in ("s", "set", "e", "edition"):
         return lambda card: card.get("set", "").lower() == low
+    if key == "oracleid":  # what a card's prints_search_uri asks
+        return lambda card: (card.get("oracle_id") or "").lower() == low
     if key in ("cmc", "mv", "manavalue"):
         try:
             number = float(value)
@@ -582,6 +600,8 @@ class FakeScryfall(ThreadedHTTPFake):
             with open(cards_path, encoding="utf-8") as lines:
                 cards = [json.loads(line) for line in lines if line.strip()]
         cards.extend(json.loads(json.dumps(card)) for card in CONSTRUCTED_CARDS)
+        if cards_path is not None:
+            cards.extend(digital_and_paper())
         self.cards = cards
         self.by_id = {card["id"]: card for card in cards}
         # The bulk file holds the same cards as the API (plus the bulk fixtures' own layouts).
@@ -590,6 +610,8 @@ class FakeScryfall(ThreadedHTTPFake):
         self.bulk.cards.extend(
             json.loads(json.dumps(card)) for card in CONSTRUCTED_CARDS if card["name"] not in bulk_names
         )
+        if cards_path is not None:
+            self.bulk.cards.extend(digital_and_paper())
         self.api_refused: int | None = None
         self.enforce_limits = enforce_limits
         self.limit_retry_after = limit_retry_after
@@ -705,7 +727,7 @@ class FakeScryfall(ThreadedHTTPFake):
             details = "You have made too many requests. Please slow down."
             headers = {"Retry-After": f"{self.limit_retry_after:g}"}
             return 429, error_object(429, "rate_limited", details), headers
-        if self.api_refused is not None and not BULK_PATH.match(request.path):
+        if self.api_refused is not None and not BULK_PATH.match(request.path) and request.klass != "cdn":
             status = self.api_refused
             return status, error_object(status, "internal_error", "Scryfall is having trouble right now."), {}
         if rule is not None and rule.kind == "hang":
@@ -805,12 +827,55 @@ class FakeScryfall(ThreadedHTTPFake):
                 rulings = CONSTRUCTED_RULINGS.get(card["id"], [])
                 return 200, {"object": "list", "has_more": False, "data": rulings}, {}
             return 200, card, {}
+        if match := re.fullmatch(r"/sets/([^/]+)", path):
+            return self._set(match[1])
+        if path == "/symbology":
+            return self._symbology()
+        if match := re.fullmatch(r"/card-symbols/([A-Za-z0-9]+)\.svg", path):
+            return self._card_symbol(match[1])
         if match := re.fullmatch(r"/cards/([a-z0-9]+)/([^/]+)", path):
             found = [c for c in self.cards if c["set"] == match[1].lower() and c["collector_number"] == match[2]]
             if found:
                 return 200, found[0], {}
             return 404, error_object(404, "not_found", "No card found with the given set and number."), {}
         return 404, error_object(404, "not_found", "The requested endpoint or object was not found."), {}
+
+    def _symbology(self) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """Scryfall's real /symbology list, its SVGs served here (svgs.scryfall.io is this server, in tests)."""
+        from tests.data import SYMBOLOGY
+
+        text = SYMBOLOGY.read_text(encoding="utf-8").replace("https://svgs.scryfall.io", self.base_url)
+        return 200, json.loads(text), {}
+
+    def _card_symbol(self, name: str) -> tuple[int, Any, dict[str, str]]:
+        """One card symbol's SVG, as svgs.scryfall.io serves it."""
+        from tests.data import CARD_SYMBOLS
+
+        path = CARD_SYMBOLS / f"{name}.svg"
+        if not path.is_file():
+            return 404, Fault(404, "text/html; charset=utf-8", b"<html><body>Not Found</body></html>"), {}
+        return 200, Fault(200, "image/svg+xml", path.read_bytes()), {}
+
+    def _set(self, code: str) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """A set object for a code some card is printed in (Scryfall answers a set's code or its id)."""
+        printed = [card for card in self.cards if card.get("set") == code.lower()]
+        if not printed:
+            return 404, error_object(404, "not_found", "No Magic set found for the given ID or code."), {}
+        card = printed[0]
+        return (
+            200,
+            {
+                "object": "set",
+                "id": card.get("set_id") or "00000000-0000-4000-8000-000000000000",
+                "code": card["set"],
+                "name": card.get("set_name") or card["set"].upper(),
+                "set_type": card.get("set_type") or "expansion",
+                "card_count": len(printed),
+                "digital": bool(card.get("digital")),
+                "search_uri": f"{SCRYFALL}/cards/search?order=set&q=e%3A{card['set']}&unique=prints",
+            },
+            {},
+        )
 
     @staticmethod
     def _newest(cards: Iterable[dict[str, Any]]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 from pathlib import Path
 
@@ -154,7 +155,11 @@ async def test_two_processes_on_two_shards_share_games_statistics_one_sync_and_o
         *(look_up(fake_discord, guilds[i % 2], name, ("alice", "bob")[i // 2 % 2]) for i, name in enumerate(names)),
     )
     titles = [answer["embeds"][0]["title"] for answer in answers]
-    assert [title.split(" {")[0] for title in titles] == names, "each card's embed, its mana cost after its name"
+    cost = re.compile(r"( (<:\w+:\d+>|\{[^{}]+\})+)$")  # the mana cost: the bot's emoji, or text until they are up
+    assert [cost.sub("", title) for title in titles] == names, "each card's embed, its mana cost after its name"
+    # Both processes uploaded the mana symbols as they started together: each emoji exists once.
+    uploaded = [emoji["name"] for emoji in fake_discord.application_emojis.values()]
+    assert len(uploaded) == len(set(uploaded))
     named = fake_scryfall.requests_to("/cards/named")
     assert len(named) >= len(names)
     assert fake_scryfall.violations == []

@@ -13,7 +13,7 @@ with a warning in Scryfall's words, and the rest is searched.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.carddb.names import normalise
@@ -108,6 +108,25 @@ def _text(column: str, value: Value) -> Sql:
     return f"coalesce(instr({column}, ?), 0) > 0", [value.text.lower()]
 
 
+_UNKNOWN = " isn't a search term I know"
+
+
+def warning_sentence(warnings: Sequence[str], *, searched: bool = True) -> str:
+    """What was left out of a search, as one sentence: the unknown terms named together, then the rest.
+
+    ``"foo:bar and baz:qux aren't search terms I know, so I searched the rest."``; with ``searched=False`` (every
+    term was unknown) the sentence says there was nothing to search instead.
+    """
+    unknown = [w.removesuffix(_UNKNOWN) for w in warnings if w.endswith(_UNKNOWN)]
+    parts = [w for w in warnings if not w.endswith(_UNKNOWN)]
+    if unknown:
+        names = unknown[0] if len(unknown) == 1 else ", ".join(unknown[:-1]) + " and " + unknown[-1]
+        verb = "isn't a search term" if len(unknown) == 1 else "aren't search terms"
+        tail = "so I searched the rest" if searched else "so there was nothing to search"
+        parts.insert(0, f"{names} {verb} I know, {tail}")
+    return "; ".join(parts) + "." if parts else ""
+
+
 class _Compiler:
     def __init__(self, formats: Mapping[str, int]) -> None:
         self.formats = formats
@@ -121,7 +140,7 @@ class _Compiler:
 
     def unknown(self, term: Term, what: str | None = None) -> None:
         if what is None:
-            self.warn(f"{term.source} isn't a search term I know; searched the rest")
+            self.warn(f"{term.source} isn't a search term I know")
         else:
             self.warn(f"“{term.value.text}” isn't {what} I know, so {term.source} was ignored")
 
@@ -370,9 +389,7 @@ def compile_query(query: Query, formats: Mapping[str, int]) -> Compiled:
         raise QueryError("Give something to search for besides order: and direction:, e.g. t:creature.")
     compiled = compiler.node(query.root)
     if compiled is None:
-        raise QueryError(
-            "I don't know any of those search terms, so there was nothing to search: " + "; ".join(compiler.warnings)
-        )
+        raise QueryError(warning_sentence(compiler.warnings, searched=False))
     where, params = compiled
     if not compiler.extras:
         where = f"s.extra IS NULL AND ({where})"

@@ -1,0 +1,138 @@
+"""Card-name autocomplete over a full-size copy: how fast it answers and how often it offers the card meant.
+
+The copy holds 35,000 synthetic cards (real card objects under made-up names of real words) plus the real cards of
+``tests/data`` under their own names. What players type is made from the real names: typos (a letter dropped,
+doubled, swapped with its neighbour or replaced by a neighbouring key), words swapped or left out, unfinished
+names. The real names are split once by a hash of the name: a tuning part (80 %) and a frozen test part (20 %)
+that nothing was tuned on; both are reported.
+
+Targets: p99 ≤ 50 ms for a choice list (the whole ``Matcher.complete``), at most 25 choices; reported: the share
+of typed texts whose card is the first choice (hit@1) and among the first five (hit@5), per part, and hit@5 of the
+name index's prefixes alone (what autocomplete offered before the matcher, and still offers until it is built).
+
+Run: ``python benchmarks/bench_autocomplete.py``
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _bench import Report, median, percentile  # noqa: E402
+from _synthetic_bulk import FULL_SIZE, synthetic_copy  # noqa: E402
+
+from bot.carddb.store import CardStore  # noqa: E402
+from bot.carddb.update import update_from_file  # noqa: E402
+from bot.cards.complete import card_matcher  # noqa: E402
+from tests.data import DIGITAL_AND_PAPER_CARDS, SCRYFALL_CARDS  # noqa: E402
+
+TARGET_P99_MS = 50.0
+RUNS = 3
+KEYBOARD = ["qwertyuiop", "asdfghjkl", "zxcvbnm"]
+
+
+def neighbour(letter: str, rng: random.Random) -> str:
+    for row in KEYBOARD:
+        if letter in row:
+            at = row.index(letter)
+            return row[max(0, min(len(row) - 1, at + rng.choice((-1, 1))))]
+    return letter
+
+
+def variants(name: str, rng: random.Random) -> list[str]:
+    """What a player might type for ``name``: one of each kind of mistake that applies."""
+    text = name.lower().replace(",", "")
+    words = text.split()
+    out = []
+    letters = [i for i, c in enumerate(text) if c.isalpha()]
+    if len(letters) > 4:
+        i = rng.choice(letters[1:])
+        out.append(text[:i] + text[i + 1 :])  # a letter dropped
+        i = rng.choice(letters[1:-1])
+        out.append(text[:i] + text[i + 1] + text[i] + text[i + 2 :])  # two letters swapped
+        i = rng.choice(letters[1:])
+        out.append(text[:i] + neighbour(text[i], rng) + text[i + 1 :])  # a neighbouring key
+        out.append(text[: max(4, len(text) * 2 // 3)])  # unfinished
+    if len(words) >= 2:
+        out.append(" ".join(reversed(words)))  # words swapped
+        kept = [w for w in words if w not in ("of", "the", "a", "to", "and", "//")]
+        if len(kept) < len(words) and len(kept) >= 2:
+            out.append(" ".join(kept))  # small words left out
+    return out
+
+
+def in_test_part(name: str) -> bool:
+    return hashlib.sha1(name.encode()).digest()[0] % 5 == 0
+
+
+def real_names() -> list[str]:
+    names = []
+    for path in (SCRYFALL_CARDS, DIGITAL_AND_PAPER_CARDS):
+        with open(path, encoding="utf-8") as lines:
+            names += [json.loads(line)["name"] for line in lines if line.strip()]
+    return sorted(set(names))
+
+
+def main() -> int:
+    report = Report(f"Card-name autocomplete ({FULL_SIZE:,} synthetic cards and the real ones), medians of {RUNS} runs")
+    with synthetic_copy() as copy:
+        with gzip.open(copy.bulk, "at", encoding="utf-8") as out:  # the real cards join the synthetic ones
+            for path in (SCRYFALL_CARDS, DIGITAL_AND_PAPER_CARDS):
+                out.write(path.read_text(encoding="utf-8"))
+        db = copy.data_dir / "cards.sqlite3"
+        update_from_file(db, copy.bulk)
+        store = CardStore(db)
+        try:
+            built = []
+            for _ in range(RUNS):
+                started = time.perf_counter()
+                matcher = card_matcher(store)
+                built.append(time.perf_counter() - started)
+            rng = random.Random(28)
+            cases = [(typed, name) for name in real_names() for typed in variants(name, rng)]
+            synthetic = rng.sample(copy.names, 500)
+            queries = [typed for typed, _ in cases] + [n.lower()[: rng.randrange(3, len(n))] for n in synthetic]
+            p99s, p50s, widest = [], [], 0
+            for _ in range(RUNS):
+                times = []
+                for typed in queries:
+                    started = time.perf_counter()
+                    choices = matcher.complete(typed, 25)
+                    times.append((time.perf_counter() - started) * 1000)
+                    widest = max(widest, len(choices))
+                p99s.append(percentile(times, 0.99))
+                p50s.append(median(times))
+            hits: dict[bool, list[tuple[bool, bool]]] = {False: [], True: []}
+            before: dict[bool, list[tuple[bool, bool]]] = {False: [], True: []}  # the index's prefixes alone
+            for typed, name in cases:
+                values = [entry.value for entry in matcher.complete(typed, 25)]
+                hits[in_test_part(name)].append((values[:1] == [name], name in values[:5]))
+                old = store.autocomplete(typed, 25)
+                before[in_test_part(name)].append((old[:1] == [name], name in old[:5]))
+        finally:
+            store.close()
+    report.add("matcher built (35,000 names)", median(built), " s")
+    report.add("choices, median", median(p50s), " ms")
+    report.add("choices, p99", median(p99s), " ms", at_most=TARGET_P99_MS)
+    report.add("most choices offered", widest, "", at_most=25)
+    for part, label in ((False, "tuning"), (True, "frozen test")):
+        rows = hits[part]
+        report.add(f"{label} part: typed texts", len(rows))
+        report.add(f"{label} part: hit@1", 100 * sum(one for one, _ in rows) / len(rows), " %")
+        report.add(f"{label} part: hit@5", 100 * sum(five for _, five in rows) / len(rows), " %")
+        old = before[part]
+        report.add(f"{label} part, prefixes only: hit@5", 100 * sum(five for _, five in old) / len(old), " %")
+    report.print()
+    return report.exit_code()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

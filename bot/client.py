@@ -19,12 +19,14 @@ from discord.ext import commands, tasks
 
 import cogs
 from bot import __version__, symbols
+from bot.admission import Admission
 from bot.app_emoji import mana_emoji
 from bot.carddb import CardData
 from bot.cards.lookup import CardSource
 from bot.config import Config
 from bot.images import DIRECTORY as IMAGES_DIRECTORY
 from bot.images import CardImages
+from bot.memory import return_freed_memory
 from bot.rules.service import RulesService
 from bot.scryfall import ScryfallClient, ScryfallError
 from bot.scryfall.limiter import PostgresBudget
@@ -96,6 +98,8 @@ class CycleBot(commands.AutoShardedBot):
         self._watchers: set[asyncio.Task] = set()
         self._parsed: discord.Interaction | None = None
         self.start_gate: PostgresStartGate | None = None
+        self.admission = Admission()  # fair shares of the pools, per user and for everyone
+        return_freed_memory()  # card images come and go in bursts: their memory must go back when they do
         # Mana symbols: their markup where Discord shows emoji (text until the emoji are ready, or for good when
         # they can't be made), and their pictures for the goldfish table.
         self.mana: SymbolText = PLAIN

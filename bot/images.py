@@ -1,13 +1,16 @@
 """Card images: memory, then disk, then Scryfall's image host. The bot owns one :class:`CardImages`.
 
 * Only the hosts it is given are asked (Scryfall's image host, which the card data names; in tests, the
-  host of ``SCRYFALL_API_URL``), with the project's User-Agent, a few requests at a time, each against an
-  overall deadline and a size cap. Redirects are not followed.
-* An answer is kept only if Pillow reads it as an image: an HTML error page, a truncated body or garbage is
-  a failure, remembered for ``retry_after`` seconds so a host that is down is not asked again at once.
+  host of ``SCRYFALL_API_URL``), with the project's User-Agent, a few requests at a time. Each request ends
+  (:mod:`bot.download`): within ``timeout`` seconds in all, dropped when its body falls below ``min_rate``
+  bytes a second after ``grace`` seconds, and at ``max_bytes``. A host trickling a byte a second holds a
+  fetcher for about ``grace`` seconds, not for the length of the image in seconds. Redirects are not followed.
+* An answer is kept only if it is an image of a card's sensible size (:func:`bot.imaging.check_image`, the
+  bot's own pixel limit): an HTML error page, a truncated body or garbage is a failure, remembered for
+  ``retry_after`` seconds so a host that is down is not asked again at once.
 * Images are kept on disk (a size cap, least recently used out, surviving a restart: a hit refreshes the
-  file's time) and in memory (a byte cap, least recently used out). No image is fetched twice while cached,
-  and one asked for twice at the same moment is fetched once.
+  file's time) and in memory (a byte cap, least recently used out), both keyed by address. No image is fetched
+  twice while cached, and one asked for twice at the same moment is fetched once.
 
 :func:`image_url` picks a card's (or a face's) image from Scryfall's card data.
 """
@@ -17,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import io
 import logging
 import os
 import threading
@@ -29,10 +31,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import requests
-from PIL import Image
-
 from bot import BOT_NAME, __version__
+from bot.download import Downloader, DownloadFailed, Limits
+from bot.imaging import MAX_IMAGE_PIXELS, NotACardImage, check_image
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +42,12 @@ DIRECTORY = "card-images"  # in the bot's data directory
 SIZES = ("small", "normal")
 FETCHERS = 4
 TIMEOUT_SECONDS = 5.0
+MIN_RATE = 16 * 1024  # bytes a second, on average from the start, once the grace period is over
+GRACE_SECONDS = 2.0  # a host may take a moment to start answering; after that it must keep up
 RETRY_AFTER_SECONDS = 300.0
 MAX_IMAGE_BYTES = 2 * 1024 * 1024
-MAX_IMAGE_PIXELS = 2048 * 2048
 DISK_BYTES = 256 * 1024 * 1024
-MEMORY_BYTES = 24 * 1024 * 1024
+MEMORY_BYTES = 8 * 1024 * 1024  # Scryfall's small images are about 10 kB: hundreds of them; the disk holds the rest
 FAILURES_KEPT = 4096
 SUFFIX = ".img"
 
@@ -83,6 +85,8 @@ class CardImages:
         memory_bytes: int = MEMORY_BYTES,
         fetchers: int = FETCHERS,
         timeout: float = TIMEOUT_SECONDS,
+        min_rate: float = MIN_RATE,
+        grace: float = GRACE_SECONDS,
         retry_after: float = RETRY_AFTER_SECONDS,
         max_bytes: int = MAX_IMAGE_BYTES,
     ) -> None:
@@ -91,6 +95,8 @@ class CardImages:
         self.disk_bytes = disk_bytes
         self.memory_bytes = memory_bytes
         self.timeout = timeout
+        self.min_rate = min_rate
+        self.grace = grace
         self.retry_after = retry_after
         self.max_bytes = max_bytes
         self.fetched = 0  # requests sent to the host, for tests and benchmarks
@@ -101,8 +107,9 @@ class CardImages:
         self._disk_lock = threading.Lock()
         self._failed: OrderedDict[str, float] = OrderedDict()
         self._inflight: dict[str, asyncio.Future[bytes | None]] = {}
-        self._pool = ThreadPoolExecutor(fetchers, thread_name_prefix="card-images")
-        self._local = threading.local()
+        self._pool = ThreadPoolExecutor(fetchers, thread_name_prefix="card-images")  # the disk, and checking images
+        self._fetchers = asyncio.Semaphore(fetchers)
+        self._downloader = Downloader({"User-Agent": user_agent(), "Accept": "image/*"}, name="card-image-downloads")
 
     @classmethod
     async def open(cls, directory: Path, api_url: str, **options: Any) -> CardImages:
@@ -113,6 +120,7 @@ class CardImages:
 
     async def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(self._downloader.close)
 
     # ------------------------------------------------------------------ lookups
 
@@ -155,8 +163,14 @@ class CardImages:
         return await asyncio.shield(task)
 
     async def _get_now(self, url: str) -> bytes | None:
+        loop = asyncio.get_running_loop()
+        name = self.file_name(url)
         try:
-            data = await asyncio.get_running_loop().run_in_executor(self._pool, self._load, url)
+            data = await loop.run_in_executor(self._pool, self._from_disk, name)
+            if data is None:
+                async with self._fetchers:
+                    data = await self._fetch(url)
+                await loop.run_in_executor(self._pool, self._accept, name, data)
         except ImageFailed as failure:
             log.info("Card image not available (%s): %s", urlsplit(url).path, failure)
             self._failed[url] = time.monotonic() + self.retry_after
@@ -198,50 +212,40 @@ class CardImages:
                 self._disk_size += size
         self._evict()
 
-    def _load(self, url: str) -> bytes:
-        name = self.file_name(url)
+    def _from_disk(self, name: str) -> bytes | None:
+        """The image kept on disk under ``name``, or None."""
         path = self.directory / name
         with self._disk_lock:
             known = name in self._disk
             if known:
                 self._disk.move_to_end(name)
-        if known:
-            try:
-                data = path.read_bytes()
-                os.utime(path)  # the least recently used order survives a restart
-                return data
-            except OSError:
-                self._forget(name)
-        data = self._fetch(url)
-        self._store(name, data)
-        return data
-
-    def _session(self) -> requests.Session:
-        session = getattr(self._local, "session", None)
-        if session is None:
-            session = self._local.session = requests.Session()
-            session.headers.update({"User-Agent": user_agent(), "Accept": "image/*"})
-        return session
-
-    def _fetch(self, url: str) -> bytes:
-        self.fetched += 1
-        deadline = time.monotonic() + self.timeout
+        if not known:
+            return None
         try:
-            with self._session().get(url, timeout=self.timeout, stream=True, allow_redirects=False) as response:
-                if response.status_code != 200:
-                    raise ImageFailed(f"HTTP {response.status_code}")
-                body = bytearray()
-                for chunk in response.iter_content(64 * 1024):
-                    body += chunk
-                    if len(body) > self.max_bytes:
-                        raise ImageFailed(f"more than {self.max_bytes} bytes")
-                    if time.monotonic() > deadline:
-                        raise ImageFailed("too slow")
-        except requests.RequestException as error:
-            raise ImageFailed(type(error).__name__) from None
-        data = bytes(body)
-        check_image(data)
-        return data
+            data = path.read_bytes()
+            os.utime(path)  # the least recently used order survives a restart
+            return data
+        except OSError:
+            self._forget(name)
+            return None
+
+    def _limits(self) -> Limits:
+        return Limits(deadline=self.timeout, min_rate=self.min_rate, grace=self.grace, max_bytes=self.max_bytes)
+
+    async def _fetch(self, url: str) -> bytes:
+        self.fetched += 1
+        try:
+            return await self._downloader.get_async(url, self._limits(), allow_redirects=False)
+        except DownloadFailed as failure:
+            raise ImageFailed(str(failure)) from None
+
+    def _accept(self, name: str, data: bytes) -> None:
+        """Keep ``data`` on disk if it is a card image (a worker thread: checking it decodes it)."""
+        try:
+            check_image(data)
+        except NotACardImage as error:
+            raise ImageFailed(str(error)) from None
+        self._store(name, data)
 
     def _store(self, name: str, data: bytes) -> None:
         path = self.directory / name
@@ -279,12 +283,4 @@ class CardImages:
         return self._disk_size
 
 
-def check_image(data: bytes) -> None:
-    """Raise :class:`ImageFailed` unless ``data`` is a whole image Pillow reads, of a card's sensible size."""
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            if image.width * image.height > MAX_IMAGE_PIXELS:
-                raise ImageFailed(f"{image.width}×{image.height} pixels is not a card image")
-            image.load()
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as error:
-        raise ImageFailed(f"not an image ({type(error).__name__})") from None
+__all__ = ["MAX_IMAGE_PIXELS", "CardImages", "ImageFailed", "image_url", "user_agent"]

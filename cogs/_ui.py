@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -92,7 +93,7 @@ def describe_error(error: BaseException) -> tuple[str, bool]:
     if isinstance(original, UserFacingError):
         return str(original), False
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} s.", False
+        return f"Slow down a little: try again in {max(1, math.ceil(error.retry_after))} s.", False
     if isinstance(error, app_commands.MissingPermissions):
         return "You need the " + ", ".join(error.missing_permissions) + " permission for that.", False
     if isinstance(error, app_commands.NoPrivateMessage):

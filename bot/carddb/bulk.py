@@ -1,8 +1,12 @@
 """Scryfall's bulk data: ask which oracle-cards file is current, download it, read it card by card.
 
-Everything here blocks (requests, file I/O) and is meant to run in a worker thread. The file is
+Everything here blocks (HTTP, file I/O) and is meant to run in a worker thread. The file is
 streamed to disk and read back incrementally, so the whole file is never in memory: gzipped JSON
 Lines (Scryfall's format since July 2026) line by line, the older JSON array with ijson.
+
+Every request ends (:mod:`bot.download`): the descriptions within :data:`LISTING`'s deadline and size, the
+file within :data:`FILE_SECONDS`, at :data:`FILE_MIN_RATE` bytes a second at least, and no bigger than the
+``size`` Scryfall lists for it plus a margin (:func:`file_limits`).
 """
 
 from __future__ import annotations
@@ -20,17 +24,25 @@ from pathlib import Path
 from typing import IO, Any
 
 import ijson
-import requests
 
 from bot import BOT_NAME, __version__
+from bot.download import Downloader, DownloadFailed, Limits, Stopped
 
 log = logging.getLogger(__name__)
 
 BULK_TYPE = "oracle-cards"
 RULINGS_TYPE = "rulings"
 CHUNK_BYTES = 1 << 16
-TIMEOUT = (10.0, 60.0)  # connect, read between bytes
 GZIP_MAGIC = b"\x1f\x8b"
+# The bulk data's descriptions: small JSON objects.
+LISTING = Limits(deadline=60.0, min_rate=1024, grace=10.0, max_bytes=4 << 20)
+# The file: Scryfall's oracle cards are about 160 MB, its rulings a few; a host slower than this is not serving it.
+FILE_SECONDS = 30 * 60.0
+FILE_MIN_RATE = 32 * 1024
+FILE_GRACE_SECONDS = 60.0
+SIZE_MARGIN = 0.1  # of the listed size, plus MARGIN_BYTES
+MARGIN_BYTES = 8 << 20
+UNLISTED_MAX_BYTES = 1 << 30  # a file whose listing gives no size
 
 
 class BulkError(Exception):
@@ -45,10 +57,10 @@ def user_agent() -> str:
     return f"{BOT_NAME}/{__version__} (Discord bot for Magic: The Gathering players; bulk data)"
 
 
-def new_session() -> requests.Session:
-    session = requests.Session()
-    session.headers.update({"User-Agent": user_agent(), "Accept": "application/json;q=0.9,*/*;q=0.8"})
-    return session
+def new_session() -> Downloader:
+    """The HTTP client of one refresh (close it when done: ``with new_session() as session:``)."""
+    headers = {"User-Agent": user_agent(), "Accept": "application/json;q=0.9,*/*;q=0.8"}
+    return Downloader(headers, name="bulk-download")
 
 
 def parse_time(value: str) -> datetime:
@@ -77,65 +89,75 @@ class BulkInfo:
         return stored is None or parse_time(self.updated_at) > parse_time(stored)
 
 
-def fetch_info(session: requests.Session, api_url: str) -> BulkInfo:
+def file_limits(info: BulkInfo) -> Limits:
+    """What downloading ``info``'s file may take: its listed size plus a margin, a deadline, a minimum rate."""
+    cap = int(info.size * (1 + SIZE_MARGIN)) + MARGIN_BYTES if info.size else UNLISTED_MAX_BYTES
+    return Limits(deadline=FILE_SECONDS, min_rate=FILE_MIN_RATE, grace=FILE_GRACE_SECONDS, max_bytes=cap)
+
+
+def _get_json(session: Downloader, url: str, what: str) -> Any:
+    """``GET url`` as JSON; ``what`` names it in errors (``"the bulk data description"``)."""
+    try:
+        body = session.get(url, LISTING)
+    except DownloadFailed as error:
+        if error.status is not None:
+            raise BulkError(f"Scryfall answered {error.status} for {what}") from error
+        raise BulkError(f"could not reach Scryfall for {what} ({error})") from error
+    try:
+        return json.loads(body)
+    except ValueError as error:
+        raise BulkError(f"{what} is not JSON") from error
+
+
+def _bulk_info(item: Any) -> BulkInfo:
+    """A bulk data object (one item of ``/bulk-data``) as a :class:`BulkInfo`."""
+    size = item.get("size")
+    return BulkInfo(
+        updated_at=str(item["updated_at"]),
+        jsonl_uri=item.get("jsonl_download_uri") or None,
+        download_uri=item.get("download_uri") or None,
+        size=size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None,
+    )
+
+
+def fetch_info(session: Downloader, api_url: str) -> BulkInfo:
     """``GET {api_url}/bulk-data/oracle-cards``."""
-    url = f"{api_url.rstrip('/')}/bulk-data/{BULK_TYPE}"
+    what = "the bulk data description"
+    data = _get_json(session, f"{api_url.rstrip('/')}/bulk-data/{BULK_TYPE}", what)
     try:
-        response = session.get(url, timeout=TIMEOUT)
-    except requests.RequestException as error:
-        raise BulkError(f"could not reach Scryfall's bulk data ({type(error).__name__})") from error
-    if response.status_code != 200:
-        raise BulkError(f"Scryfall answered {response.status_code} for the bulk data description")
-    try:
-        data = response.json()
-        return BulkInfo(
-            updated_at=str(data["updated_at"]),
-            jsonl_uri=data.get("jsonl_download_uri") or None,
-            download_uri=data.get("download_uri") or None,
-            size=data.get("size"),
-        )
-    except (ValueError, KeyError, TypeError) as error:
-        raise BulkError("Scryfall's bulk data description is not the expected JSON object") from error
+        return _bulk_info(data)
+    except (KeyError, TypeError, AttributeError) as error:
+        raise BulkError(f"Scryfall's {what} is not the expected JSON object") from error
 
 
-def fetch_listing_info(session: requests.Session, api_url: str, bulk_type: str) -> BulkInfo | None:
+def fetch_listing_info(session: Downloader, api_url: str, bulk_type: str) -> BulkInfo | None:
     """The file of ``bulk_type`` (``rulings``) as ``GET {api_url}/bulk-data`` lists it, or None if not listed."""
-    url = f"{api_url.rstrip('/')}/bulk-data"
+    what = "the bulk data list"
+    data = _get_json(session, f"{api_url.rstrip('/')}/bulk-data", what)
     try:
-        response = session.get(url, timeout=TIMEOUT)
-    except requests.RequestException as error:
-        raise BulkError(f"could not reach Scryfall's bulk data list ({type(error).__name__})") from error
-    if response.status_code != 200:
-        raise BulkError(f"Scryfall answered {response.status_code} for the bulk data list")
-    try:
-        for item in response.json()["data"]:
+        for item in data["data"]:
             if str(item.get("type", "")).replace("_", "-") == bulk_type:
-                return BulkInfo(
-                    updated_at=str(item["updated_at"]),
-                    jsonl_uri=item.get("jsonl_download_uri") or None,
-                    download_uri=item.get("download_uri") or None,
-                    size=item.get("size"),
-                )
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise BulkError("Scryfall's bulk data list is not the expected JSON object") from error
+                return _bulk_info(item)
+    except (KeyError, TypeError, AttributeError) as error:
+        raise BulkError(f"Scryfall's {what} is not the expected JSON object") from error
     return None
 
 
-def download(session: requests.Session, url: str, dest: Path, stop: threading.Event | None = None) -> int:
-    """Stream ``url`` into ``dest`` chunk by chunk; the number of bytes written."""
-    written = 0
+def download(
+    session: Downloader, url: str, dest: Path, stop: threading.Event | None = None, limits: Limits | None = None
+) -> int:
+    """Stream ``url`` into ``dest`` piece by piece within ``limits`` (an unlisted file's by default); the number
+    of bytes written. A file left part-written by a failure is the caller's to remove."""
+    limits = limits or file_limits(BulkInfo(updated_at="", jsonl_uri=url, download_uri=None))
     try:
-        with session.get(url, timeout=TIMEOUT, stream=True) as response:
-            if response.status_code != 200:
-                raise BulkError(f"Scryfall answered {response.status_code} for the bulk data file")
-            with open(dest, "wb") as out:
-                for chunk in response.iter_content(CHUNK_BYTES):
-                    if stop is not None and stop.is_set():
-                        raise Cancelled("download stopped")
-                    out.write(chunk)
-                    written += len(chunk)
-    except requests.RequestException as error:
-        raise BulkError(f"the bulk data download failed ({type(error).__name__})") from error
+        with open(dest, "wb") as out:
+            written = session.fetch(url, limits, out.write, stop=stop)
+    except Stopped as error:
+        raise Cancelled("download stopped") from error
+    except DownloadFailed as error:
+        if error.status is not None:
+            raise BulkError(f"Scryfall answered {error.status} for the bulk data file") from error
+        raise BulkError(f"the bulk data download failed ({error})") from error
     log.info("Downloaded %d bytes of bulk data", written)
     return written
 

@@ -56,6 +56,8 @@ def update_command(args: argparse.Namespace) -> int:
     else:
         result = outcome.result
         print(f"Imported {result.count} cards as of {result.updated_at} in {result.seconds:.1f} s.")
+        if result.rulings_refused:
+            print(f"Scryfall's rulings file was refused ({result.rulings_refused}); the stored rulings are kept.")
     return EXIT_OK
 
 

@@ -26,6 +26,7 @@ from bot.carddb.bulk import BulkError, Cancelled
 from bot.carddb.kinds import cycling_kinds, keyword_set
 from bot.carddb.names import extra_kind, face_names, is_digital_only, normalise
 from bot.carddb.query.facts import search_rows
+from bot.carddb.rulings_import import rulings_meta
 from bot.cycling import CyclingAbility, cycling_abilities
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,7 @@ class ImportResult:
     updated_at: str
     seconds: float
     path: Path
+    rulings_refused: str | None = None  # why a rulings file was refused (the stored rulings were kept)
 
 
 def _sql(name: str) -> str:
@@ -243,10 +245,7 @@ def import_cards(
         _insert(db, batch, count + 1, formats)
         count += len(batch)
         _validate(count, skipped, previous)
-        if rulings is not None:
-            ruling_meta = _import_rulings(db, rulings, rulings_updated_at or updated_at, stop)
-        else:
-            ruling_meta = _carry_rulings(db, dest)
+        ruling_meta = rulings_meta(db, dest, rulings, rulings_updated_at or updated_at, stop, stored_meta(dest))
         meta = {
             "format": FORMAT,
             "updated_at": updated_at,
@@ -270,77 +269,14 @@ def import_cards(
     _fsync(dest.parent)
     seconds = time.perf_counter() - started
     log.info("Imported %d cards (%d skipped) into %s in %.1f s", count, skipped, dest.name, seconds)
-    return ImportResult(count=count, skipped=skipped, updated_at=updated_at, seconds=seconds, path=dest)
-
-
-def _ruling_row(ruling: Mapping[str, Any]) -> tuple[str, str, str, str] | None:
-    """The row of a well-formed ruling object, or None."""
-    oracle_id, comment = ruling.get("oracle_id"), ruling.get("comment")
-    if ruling.get("object", "ruling") != "ruling" or not isinstance(oracle_id, str) or not isinstance(comment, str):
-        return None
-    if not comment.strip():
-        return None
-    return oracle_id, str(ruling.get("source") or ""), str(ruling.get("published_at") or ""), comment.strip()
-
-
-def _import_rulings(
-    db: sqlite3.Connection, rulings: Iterable[Mapping[str, Any]], updated_at: str, stop: threading.Event | None
-) -> dict[str, str]:
-    """Insert the rulings of the imported cards; rulings of cards not imported are counted and left out."""
-    known = {row[0] for row in db.execute("SELECT oracle_id FROM cards WHERE oracle_id IS NOT NULL")}
-    rows: list[tuple[str, str, str, str]] = []
-    count = invalid = unknown = 0
-    for ruling in rulings:
-        row = _ruling_row(ruling)
-        if row is None:
-            invalid += 1
-        elif row[0] not in known:
-            unknown += 1
-        else:
-            rows.append(row)
-        if len(rows) >= BATCH:
-            if stop is not None and stop.is_set():
-                raise Cancelled("import stopped")
-            db.executemany("INSERT INTO rulings VALUES (?, ?, ?, ?)", rows)
-            count += len(rows)
-            rows = []
-    db.executemany("INSERT INTO rulings VALUES (?, ?, ?, ?)", rows)
-    count += len(rows)
-    total = count + invalid + unknown
-    if invalid > MAX_INVALID_SHARE * max(1, total):
-        raise ImportRejected(f"{invalid} of {total} rulings are not ruling objects")
-    if unknown:
-        log.info("Left out %d rulings of cards the card data does not hold", unknown)
-    return {
-        "rulings_count": str(count),
-        "rulings_updated_at": updated_at,
-        "rulings_unknown": str(unknown),
-        "rulings_invalid": str(invalid),
-    }
-
-
-def _carry_rulings(db: sqlite3.Connection, dest: Path) -> dict[str, str]:
-    """The stored copy's rulings, for cards still imported, when no new rulings file came with the cards."""
-    old = stored_meta(dest)
-    if not old.get("rulings_count"):
-        return {}
-    db.execute("COMMIT")  # a database is attached outside a transaction
-    try:
-        db.execute("ATTACH DATABASE ? AS previous", (str(dest),))
-        try:
-            db.execute(
-                "INSERT INTO rulings SELECT r.oracle_id, r.source, r.published_at, r.comment FROM previous.rulings r "
-                "WHERE r.oracle_id IN (SELECT oracle_id FROM cards WHERE oracle_id IS NOT NULL)"
-            )
-        finally:
-            db.execute("DETACH DATABASE previous")
-        count = db.execute("SELECT count(*) FROM rulings").fetchone()[0]
-    except sqlite3.Error:
-        log.warning("The stored rulings could not be carried over; they come back with the next rulings file")
-        return {}
-    finally:
-        db.execute("BEGIN")
-    return {"rulings_count": str(count), "rulings_updated_at": old.get("rulings_updated_at", "")}
+    return ImportResult(
+        count=count,
+        skipped=skipped,
+        updated_at=updated_at,
+        seconds=seconds,
+        path=dest,
+        rulings_refused=meta.get("rulings_refused"),
+    )
 
 
 def _validate(count: int, skipped: int, previous: int) -> None:
@@ -350,3 +286,22 @@ def _validate(count: int, skipped: int, previous: int) -> None:
         raise ImportRejected(f"{skipped} of {count + skipped} card objects lack required fields")
     if count < MIN_SHARE_OF_PREVIOUS * previous:
         raise ImportRejected(f"the bulk data holds {count} cards, under 90 % of the {previous} stored")
+
+
+def remove_leftovers(dest: Path) -> list[str]:
+    """Remove what an import killed part-way (``kill -9``, a power cut) left beside ``dest``: the database it was
+    building and the files it was downloading. Only at start-up, before any import runs; the names removed."""
+    removed = []
+    for suffix in (".importing", ".upgrading", ".download", ".rulings"):
+        leftover = dest.with_name(dest.name + suffix)
+        try:
+            leftover.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            log.warning("Could not remove %s left by an unfinished import: %s", leftover.name, error)
+            continue
+        removed.append(leftover.name)
+    if removed:
+        log.info("Removed what an unfinished import left: %s", ", ".join(removed))
+    return removed

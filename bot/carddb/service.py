@@ -13,8 +13,12 @@ closes it in ``close()``. Features read it through ``bot.card_data``:
 
 Every read raises :class:`CardDataUnavailable` until a copy is loaded, so callers can fall back
 to the Scryfall API. Reads straight off an index (exact names and prefixes, autocomplete) run
-inline, in well under a millisecond; the others (fuzzy names, lists, searches) in a small thread
-pool, and the import in another thread, so none blocks the event loop or waits for the others.
+inline, in well under a millisecond. The others run in two small thread pools, so that no user can
+hold up the reads that serve everyone else: searches a user wrote (``search``, ``search_all``) in
+their own, each with a time budget counted from when it was asked for; lookups (fuzzy names,
+decklists, rulings, /cycling's lists, the names index a rules question reads) in the other. The
+import runs in a thread of its own. Admission to the search pool is decided before a search is
+asked for (:mod:`bot.admission`): a search refused is answered at once rather than queued.
 """
 
 from __future__ import annotations
@@ -23,12 +27,14 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
 from bot.carddb.bulk import BulkError, Cancelled
+from bot.carddb.importer import remove_leftovers
 from bot.carddb.migrate import upgrade
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.store import CardDataError, CardStore
@@ -38,7 +44,9 @@ log = logging.getLogger(__name__)
 
 REFRESH_SECONDS = 12 * 60 * 60
 FIRST_RETRY_SECONDS = 60.0
-READ_THREADS = 4
+READ_THREADS = 4  # lookups: names, decklists, rulings, lists, the names index
+SEARCH_THREADS = 3  # searches users write
+SEARCH_SECONDS = 1.0  # a search's budget, from the moment it is asked for
 FILE_NAME = "cards.sqlite3"
 
 T = TypeVar("T")
@@ -69,6 +77,7 @@ class CardData:
         self.first_retry_seconds = first_retry_seconds
         self._store: CardStore | None = None
         self._readers = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="carddb-read")
+        self._searchers = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="carddb-search")
         self._refreshing = asyncio.Lock()
         self._stop = threading.Event()
         self._task: asyncio.Task[None] | None = None
@@ -80,6 +89,8 @@ class CardData:
     async def open(cls, data_dir: Path, api_url: str, **options: float) -> CardData:
         """The card data kept in ``data_dir``; loaded if a good copy is stored, else empty until a refresh."""
         card_data = cls(Path(data_dir) / FILE_NAME, api_url, **options)
+        if card_data.path.parent.is_dir():
+            await asyncio.to_thread(remove_leftovers, card_data.path)  # a full-size database a killed import left
         if card_data.path.exists():
             try:
                 card_data._store = await asyncio.to_thread(_opened, card_data.path)
@@ -96,7 +107,8 @@ class CardData:
 
     # ------------------------------------------------------------------ reads
 
-    async def _read(self, query: Callable[[CardStore], T]) -> T:
+    async def _read(self, query: Callable[[CardStore], T], pool: ThreadPoolExecutor | None = None) -> T:
+        """``query`` run on the loaded copy in ``pool`` (the lookups' unless another is given)."""
         store = self._store
         if store is None:
             raise CardDataUnavailable("the local card data is not loaded yet")
@@ -110,7 +122,7 @@ class CardData:
                 store.__exit__(None, None, None)
 
         try:
-            future = asyncio.get_running_loop().run_in_executor(self._readers, run)
+            future = asyncio.get_running_loop().run_in_executor(pool or self._readers, run)
         except RuntimeError:  # the pool was shut down by close()
             store.__exit__(None, None, None)
             raise CardDataUnavailable("the local card data is closed") from None
@@ -152,12 +164,36 @@ class CardData:
         wanted = list(names)
         return await self._read(lambda store: store.collection(wanted))
 
-    async def search(self, query: str, *, page: int = 0, page_size: int = 15, within: str | None = None) -> SearchPage:
-        """Raises ``QueryError`` (its text says why) or ``NeedsScryfall`` when only Scryfall can answer."""
-        return await self._read(lambda store: store.search(query, page=page, page_size=page_size, within=within))
+    async def search(
+        self,
+        query: str,
+        *,
+        page: int = 0,
+        page_size: int = 15,
+        within: str | None = None,
+        budget: float = SEARCH_SECONDS,
+    ) -> SearchPage:
+        """A page of a search a user wrote, in the searches' pool, within ``budget`` seconds from now (time
+        spent waiting for a thread included). Raises ``QueryError`` (its text says why), ``QueryTooSlow`` past
+        the budget, or ``NeedsScryfall`` when only Scryfall can answer."""
+        deadline = time.perf_counter() + budget
+        return await self._read(
+            lambda store: store.search(
+                query, page=page, page_size=page_size, within=within, deadline=deadline, budget=budget
+            ),
+            self._searchers,
+        )
 
-    async def search_all(self, query: str, *, within: str | None = None, limit: int = 5000) -> SearchPage:
-        return await self._read(lambda store: store.search_all(query, within=within, limit=limit))
+    async def search_all(
+        self, query: str, *, within: str | None = None, limit: int = 5000, user_written: bool = True
+    ) -> SearchPage:
+        """Every card of a search (at most ``limit``); ``user_written=False`` for a search of the bot's own (a
+        /cycling kind by itself), which is read as a lookup."""
+        deadline = time.perf_counter() + SEARCH_SECONDS
+        return await self._read(
+            lambda store: store.search_all(query, within=within, limit=limit, deadline=deadline),
+            self._searchers if user_written else None,
+        )
 
     async def rulings(self, oracle_id: str | None) -> list[dict[str, str]] | None:
         """The card's rulings from the local copy, or None when the copy holds no rulings file yet."""
@@ -251,6 +287,8 @@ class CardData:
                 self.last_error = None
                 if outcome.result is not None:
                     log.info("Card data updated: %d cards as of %s", outcome.result.count, outcome.result.updated_at)
+                    if outcome.result.rulings_refused:
+                        self.last_error = f"the rulings file was refused: {outcome.result.rulings_refused}"
             if failures:
                 delay = min(self.first_retry_seconds * 2 ** (failures - 1), self.refresh_seconds)
             else:
@@ -272,3 +310,4 @@ class CardData:
         if store is not None:
             store.retire()
         self._readers.shutdown(wait=False)
+        self._searchers.shutdown(wait=False)

@@ -377,15 +377,24 @@ class CardStore:
         return json.loads(self.meta.get("formats") or "{}")
 
     def search(
-        self, query: str, *, page: int = 0, page_size: int = engine.PAGE_SIZE, within: str | None = None
+        self,
+        query: str,
+        *,
+        page: int = 0,
+        page_size: int = engine.PAGE_SIZE,
+        within: str | None = None,
+        deadline: float | None = None,
+        budget: float = engine.SEARCH_SECONDS,
     ) -> SearchPage:
         """One page of the cards matching ``query`` in Scryfall's syntax (see ``bot.carddb.query``).
 
-        ``within``: a query of our own that must hold too (a /cycling kind). Raises ``QueryError``
-        (with the reason) for a search that cannot run, ``NeedsScryfall`` for one only Scryfall answers.
+        ``within``: a query of our own that must hold too (a /cycling kind). ``deadline`` (``time.perf_counter()``,
+        ``budget`` seconds from now when not given): when the search must be done. Raises ``QueryError``
+        (with the reason) for a search that cannot run, ``QueryTooSlow`` past the deadline, ``NeedsScryfall``
+        for one only Scryfall answers.
         """
         compiled = engine.prepare(query, within=within, formats=self.formats)
-        found = engine.run(self._db(), compiled, page=page, page_size=page_size)
+        found = engine.run(self._db(), compiled, page=page, page_size=page_size, deadline=deadline, budget=budget)
         return SearchPage(
             cards=self._records(found.rowids),
             total=found.total,
@@ -394,9 +403,11 @@ class CardStore:
             warnings=tuple(found.warnings),
         )
 
-    def search_all(self, query: str, *, within: str | None = None, limit: int = 5000) -> SearchPage:
+    def search_all(
+        self, query: str, *, within: str | None = None, limit: int = 5000, deadline: float | None = None
+    ) -> SearchPage:
         """Every card matching ``query`` (at most ``limit``) in its order, as one page."""
-        return self.search(query, page_size=limit, within=within)
+        return self.search(query, page_size=limit, within=within, deadline=deadline)
 
     def collection(self, names: Iterable[str]) -> dict[str, CardRecord | None]:
         """Each name of a decklist with its card (exact name, then a face's name), or None."""

@@ -14,6 +14,7 @@ from bot.carddb.bulk import (
     download,
     fetch_info,
     fetch_listing_info,
+    file_limits,
     iter_cards,
     iter_rulings,
     new_session,
@@ -47,17 +48,19 @@ def update_from_scryfall(
     try:
         info = fetch_info(session, api_url)
         rulings_info = fetch_listing_info(session, api_url, RULINGS_TYPE)
-        rulings_new = rulings_info is not None and rulings_info.is_newer_than(meta.get("rulings_updated_at") or None)
+        # A file refused before (it would have emptied the store) is not fetched again: only a newer one is.
+        seen = max(meta.get("rulings_updated_at") or "", meta.get("rulings_refused_updated_at") or "") or None
+        rulings_new = rulings_info is not None and rulings_info.is_newer_than(seen)
         if not force and not info.is_newer_than(stored) and not rulings_new:
             log.info("Card data is current (%s)", stored)
             return UpdateOutcome(info=info, result=None, stored_updated_at=stored)
         download_path = db_path.with_name(db_path.name + ".download")
         rulings_path = db_path.with_name(db_path.name + ".rulings")
         try:
-            download(session, info.uri, download_path, stop)
+            download(session, info.uri, download_path, stop, file_limits(info))
             rulings = None
             if rulings_info is not None:
-                download(session, rulings_info.uri, rulings_path, stop)
+                download(session, rulings_info.uri, rulings_path, stop, file_limits(rulings_info))
                 rulings = iter_rulings(rulings_path)
             result = import_cards(
                 iter_cards(download_path),

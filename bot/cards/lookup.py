@@ -324,7 +324,7 @@ class CardSource:
                 if extra:
                     found = await self.card_data.search_all(extra, within=base, limit=LOCAL_LIST_LIMIT)
                 else:
-                    found = await self.card_data.search_all(base, limit=LOCAL_LIST_LIMIT)
+                    found = await self.card_data.search_all(base, limit=LOCAL_LIST_LIMIT, user_written=False)
             except (CardDataUnavailable, NeedsScryfall) as reason:
                 log.debug("Asking Scryfall for a /cycling search: %s", type(reason).__name__)
             else:

@@ -17,10 +17,12 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.imaging import MAX_IMAGE_PIXELS, thumbnails
+
 SMALLEST_FONT = 20  # px on the 720 px picture: 10 px on a 360 px wide phone
-# A card image is a few hundred pixels a side; anything far bigger is not a card (or is a decompression bomb).
-MAX_SOURCE_PIXELS = 2048 * 2048
-THUMBNAILS = 192
+# A card image decoded near the size it is drawn at, remembered by a digest of its bytes within a byte cap
+# (the bot's own pixel limit applies: bot.imaging).
+thumbnail = thumbnails
 SYMBOL_TEXT = re.compile(r"\{[^{}]{1,12}\}")
 
 BACKGROUND = (22, 48, 40)
@@ -68,26 +70,12 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size)
 
 
-@lru_cache(maxsize=THUMBNAILS)
-def thumbnail(data: bytes, size: tuple[int, int]) -> Image.Image | None:
-    """``data`` decoded and scaled to ``size``, or None when it is not a readable image of sensible size.
-    Remembered (bounded): a table redrawn after each action draws the same cards again."""
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            if image.width * image.height > MAX_SOURCE_PIXELS:
-                return None
-            image.draft("RGB", size)  # JPEG: decode at a reduced scale, much faster
-            return image.convert("RGB").resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
-    except (OSError, ValueError, Image.DecompressionBombError, SyntaxError):
-        return None
-
-
 @lru_cache(maxsize=256)
 def _symbol_image(data: bytes, size: int) -> Image.Image | None:
     """A symbol's PNG at ``size`` px, ringed with a dark outline so it reads on the felt; None when unreadable."""
     try:
         with Image.open(io.BytesIO(data)) as image:
-            if image.width * image.height > MAX_SOURCE_PIXELS:
+            if image.width * image.height > MAX_IMAGE_PIXELS:
                 return None
             inner = image.convert("RGBA").resize((size - 4, size - 4), Image.Resampling.LANCZOS)
     except (OSError, ValueError, Image.DecompressionBombError, SyntaxError):

@@ -18,6 +18,7 @@ from bot.carddb.service import CardData, CardDataUnavailable
 from bot.goldfish.picture import render_table
 from bot.goldfish.tableview import CardKey, TableView
 from bot.images import DIRECTORY, CardImages, image_url
+from bot.memory import return_freed_memory
 
 KNOWN_URLS = 4096
 
@@ -63,6 +64,7 @@ class CardImageSource:
 async def picture_file(view: TableView, data_dir: Path, api_url: str, *, fmt: str = "webp") -> bytes | None:
     """A picture of ``view`` drawn with the card data and image cache kept in ``data_dir`` (the terminal's way:
     opened and closed around one picture); None when the image host did not give the images."""
+    return_freed_memory()
     card_data = await CardData.open(data_dir, api_url)
     cache = await CardImages.open(Path(data_dir) / DIRECTORY, api_url)
     try:

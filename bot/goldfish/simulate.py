@@ -322,12 +322,14 @@ class SimulationPool:
     """A process pool for simulations, started on first use and shut down by ``close``.
 
     ``pending`` counts simulations accepted and not finished; past ``max_pending`` a new one is
-    refused rather than queued behind the others for minutes.
+    refused rather than queued behind the others for minutes. ``nice``: how much lower than the bot's the
+    workers' scheduling priority is (background work, such as reviews, that must yield the CPU to the rest).
     """
 
-    def __init__(self, workers: int = WORKERS, *, max_pending: int = 4) -> None:
+    def __init__(self, workers: int = WORKERS, *, max_pending: int = 4, nice: int = 0) -> None:
         self.workers = workers
         self.max_pending = max_pending
+        self.nice = nice
         self.pending = 0
         self.chunks_run = 0
         self._executor: ProcessPoolExecutor | None = None
@@ -335,7 +337,12 @@ class SimulationPool:
     @property
     def executor(self) -> Executor:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context())
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=_context(),
+                initializer=os.nice if self.nice else None,
+                initargs=(self.nice,) if self.nice else (),
+            )
             log.info("Started a simulation pool of %s worker processes", self.workers)
         return self._executor
 

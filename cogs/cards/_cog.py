@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
+from bot.admission import LOOKUPS, SEARCHES, Busy
 from bot.carddb import QueryError, SearchPage
 from bot.carddb.query import warning_sentence
 from bot.cards import render
@@ -24,6 +25,7 @@ from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
 from bot.symbols import SymbolText
 from bot.text import clip, escape, one_line
+from cogs._admission import MessageShares, fair_share
 from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS, defer_public, reply_private, symbols_of, with_symbols
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_buttons
@@ -77,6 +79,7 @@ class Cards(commands.Cog, name=COG_NAME):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.inline_cooldown = commands.CooldownMapping.from_cooldown(3, 30, commands.BucketType.channel)
+        self.inline_shares = MessageShares(LOOKUPS, SEARCHES)
         self.clock = time.monotonic
         self.told_until: dict[int, float] = {}  # channel → end of the cooldown already explained there
 
@@ -138,6 +141,7 @@ class Cards(commands.Cog, name=COG_NAME):
     @app_commands.rename(set_code="set")
     @app_commands.describe(name="Card name; partial or misspelt names work", set_code="Set code, e.g. akh or mh2")
     @app_commands.autocomplete(name=card_name_autocomplete)
+    @fair_share(LOOKUPS)
     async def card(
         self,
         interaction: discord.Interaction,
@@ -183,6 +187,7 @@ class Cards(commands.Cog, name=COG_NAME):
         query="More Scryfall search terms, e.g. c:r cmc<=3 or set:akh",
     )
     @app_commands.choices(kind=KIND_CHOICES)
+    @fair_share(SEARCHES)
     async def cycling(
         self,
         interaction: discord.Interaction,
@@ -232,6 +237,7 @@ class Cards(commands.Cog, name=COG_NAME):
     @app_commands.command(name="search")
     @app_commands.describe(query='Scryfall search syntax, e.g. t:creature c:g pow>=3 or o:"draw a card" mv<=2')
     @app_commands.autocomplete(query=search_query_autocomplete)
+    @fair_share(SEARCHES)
     async def search(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, MAX_SEARCH]) -> None:
         """Search cards in Scryfall's syntax, answered from the local copy of Scryfall's card data."""
         query = " ".join(query.split())
@@ -277,8 +283,18 @@ class Cards(commands.Cog, name=COG_NAME):
             log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
             await self.held_back(message, retry_after, now)
             return
-        lookups = (self.inline_answer(reference) for reference in references)
-        results = await asyncio.gather(*lookups, return_exceptions=True)
+        searches = any(reference.mode == "search" for reference in references)
+        try:  # the author's own share, across channels
+            tickets = self.inline_shares.admit(self.bot, message, LOOKUPS, *([SEARCHES] if searches else []))
+        except Busy as busy:
+            await self.held_back(message, busy.retry_after, now)
+            return
+        try:
+            lookups = (self.inline_answer(reference) for reference in references)
+            results = await asyncio.gather(*lookups, return_exceptions=True)
+        finally:
+            for ticket in tickets:
+                ticket.release()
         embeds, misses, trouble = [], [], None
         for reference, result in zip(references, results, strict=True):
             if isinstance(result, QueryError):

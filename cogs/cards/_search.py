@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot import limits
+from bot.admission import SEARCHES
 from bot.carddb import CardRecord, QueryError, SearchPage
 from bot.carddb.query import warning_sentence
 from bot.cards import render
@@ -21,6 +22,7 @@ from bot.errors import UserFacingError
 from bot.scryfall import BadQuery, CardNotFound, ScryfallError
 from bot.symbols import PLAIN, SymbolText
 from bot.text import clip, escape, one_line
+from cogs._admission import admit
 from cogs._ui import guarded, reply, symbols_of, with_symbols
 from cogs.cards._pages import NOT_YOURS
 from cogs.cards._render import CARD_COLOUR, RESULTS_PER_PAGE, failure_text, to_embed
@@ -95,6 +97,7 @@ class SearchPageButton(
         source: CardSource | None = getattr(interaction.client, "card_source", None)
         if query is None or source is None:
             raise UserFacingError("These pages can't be turned any more; run /search again.")
+        await admit(interaction, SEARCHES)
         await interaction.response.defer()
         found = await source.search(query, page=self.page, page_size=RESULTS_PER_PAGE)
         if not isinstance(found, SearchPage):

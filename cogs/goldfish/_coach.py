@@ -2,21 +2,31 @@
 
 The rollouts run in the cog's :class:`~bot.goldfish.simulate.SimulationPool` (worker processes), never on the
 event loop: a hint defers at once and is edited in when the rollouts are back, or with the policy's move when
-they take longer than ``HINT_SECONDS``. A review is measured in the background when a game ends (the deck's
-simulation is cached per deck) and added to the ended table; its task is kept and its errors are logged.
-Everything the coach says is escaped (card and deck names can come from a player's own list).
+they take longer than ``HINT_SECONDS``. Each player has a fair share of hints (:data:`HINTS`: one measured at a
+time, and a cooldown), answered at once and privately past it.
+
+A review is measured in the background when a game ends (the deck's simulation is cached per deck) and added to
+the ended table; its task is kept and its errors are logged. Reviews share: they run one at a time in a pool of
+their own whose worker has the lowest scheduling priority, so hints (in the other pool) never wait behind them
+and take the CPU first; they are measured a few decisions per call, and stop at ``REVIEW_SECONDS`` after the
+game ended with what was measured by then. Past ``REVIEWS_WAITING`` reviews in all, or ``REVIEWS_PER_PLAYER``
+for one player, a review gives the player's own figures only. Everything the coach says is escaped (card and
+deck names can come from a player's own list).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections import Counter
 from concurrent.futures.process import BrokenProcessPool
 
 import discord
 from discord import app_commands
 
 from bot import limits
+from bot.admission import Share
 from bot.errors import UserFacingError
 from bot.goldfish import coach
 from bot.goldfish.advice import figure_line, hint_sentence, review_lines
@@ -35,8 +45,10 @@ from bot.goldfish.review import (
     top_moments,
 )
 from bot.goldfish.service import game_of
+from bot.goldfish.simulate import SimulationPool
 from bot.goldfish.store import StoredGame
 from bot.text import clip, escape, plural
+from cogs._admission import fair_share
 from cogs._ui import NO_MENTIONS, reply, symbols_of, with_symbols
 from cogs.goldfish._render import game_embed, game_view
 from cogs.goldfish._simulate import simulation_pool
@@ -45,6 +57,16 @@ log = logging.getLogger(__name__)
 
 HINT_SECONDS = 2.5  # the rollouts' share of a hint; the answer itself is deferred at once
 MAX_HINTS = 4  # hints measured at once; more get the policy's move at once rather than queue behind them
+# A player's share of hints: one measured at a time, four a half-minute.
+HINTS = Share(
+    "hints", "Your last hint is still being measured", capacity=64, per_user=1, rate=4, per=30.0, typical=HINT_SECONDS
+)
+REVIEWS_WAITING = 8  # reviews waiting or being measured, everyone's together
+REVIEWS_PER_PLAYER = 2
+REVIEW_SECONDS = 120.0  # from the game's end: a review is posted with what was measured by then
+REVIEW_PIECE = 4  # decisions measured per call: the review worker is never held long by one call
+REVIEW_NICE = 19  # the review worker's scheduling priority: the lowest, below hints and everything else
+REVIEW_POOL_ATTRIBUTE = "review_pool"
 SHOWN_CANDIDATES = 6
 GOLD = discord.Colour.gold()
 
@@ -67,16 +89,31 @@ class CoachState:
         self.review_games = REVIEW_GAMES
         self.reviews = 0
         self.hints_running = 0
+        self.review_seconds = REVIEW_SECONDS
+        self.reviews_waiting: Counter[int | None] = Counter()  # by the player whose game it is
+        self.reviewing = asyncio.Lock()  # one review measured at a time
 
     def close(self) -> None:
         for task in self.tasks:
             task.cancel()
 
 
+def review_pool(cog: object) -> SimulationPool:
+    """The pool reviews are measured in, started on first use: one worker at the lowest scheduling priority."""
+    pool = getattr(cog, REVIEW_POOL_ATTRIBUTE, None)
+    if pool is None:
+        pool = SimulationPool(workers=1, max_pending=1, nice=REVIEW_NICE)
+        setattr(cog, REVIEW_POOL_ATTRIBUTE, pool)
+    return pool
+
+
 def close_coach(cog: object) -> None:
     state = getattr(cog, "coach_state", None)
     if state is not None:
         state.close()
+    pool = getattr(cog, REVIEW_POOL_ATTRIBUTE, None)
+    if pool is not None:
+        pool.close()
 
 
 # ------------------------------------------------------------------ measuring, in the pool
@@ -117,32 +154,62 @@ async def measured_advice(cog: object, game: Game, deadline: float) -> coach.Adv
     return coach.rank(game, coach.merge(parts), moves[0], base)
 
 
-async def measured_review(cog: object, game: Game) -> Review:
-    """The whole review: the deck's simulation (cached per deck) and the moments, measured in the pool."""
+async def measured_review(cog: object, game: Game, player_id: int | None = None) -> Review:
+    """The review of a finished game: the player's figures, and when there is room (see the module's docstring)
+    the deck's simulation (cached per deck) and the moments, measured in the review pool before the deadline."""
     state = coach_state(cog)
-    pool = simulation_pool(cog)
     player = player_game(game)
+    waiting = state.reviews_waiting
+    if waiting.total() >= REVIEWS_WAITING or waiting[player_id] >= REVIEWS_PER_PLAYER:
+        log.info("Goldfish reviews are busy: a finished game gets the player's own figures only")
+        return Review(player)
+    deadline = time.perf_counter() + state.review_seconds
+    waiting[player_id] += 1
+    try:
+        async with state.reviewing:
+            report = await _deck_report(cog, game, deadline)
+            moments = await _moments(cog, game, deadline)
+    finally:
+        waiting[player_id] -= 1
+        if waiting[player_id] <= 0:
+            del waiting[player_id]
+    figures = deck_figures(report, player) if report is not None else None
+    return Review(player, figures, moments)
+
+
+async def _deck_report(cog: object, game: Game, deadline: float):
+    state = coach_state(cog)
     settings = review_settings(game, state.review_games)
     deck = game.deck()
     report = state.reports.get(deck, settings)
-    if report is None:
-        try:
-            report = await pool.simulate(deck, settings)
-        except IllegalAction:  # the pool is busy with other simulations: the review goes without the deck's figures
-            log.info("No simulation for a goldfish review: the pool is busy")
-        else:
-            state.reports.put(deck, settings, report)
-    points = decision_points(game)
+    if report is not None or time.perf_counter() >= deadline:
+        return report
+    pool = review_pool(cog)
     try:
-        parts = await asyncio.gather(*(pool.call(moments_at, game, part) for part in _halves(points, pool.workers)))
-    except BrokenProcessPool:
-        log.exception("A worker process died measuring a goldfish review")
-        pool.close()
-        moments = None
-    else:
-        moments = tuple(top_moments([moment for part in parts for moment in part]))
-    figures = deck_figures(report, player) if report is not None else None
-    return Review(player, figures, moments)
+        report = await pool.simulate(deck, settings)
+    except IllegalAction:  # the pool stopped or is busy: the review goes without the deck's figures
+        log.info("No simulation for a goldfish review")
+        return None
+    state.reports.put(deck, settings, report)
+    return report
+
+
+async def _moments(cog: object, game: Game, deadline: float) -> tuple | None:
+    """The review's moments, a few decisions per call; None when the deadline came before any could be said."""
+    pool = review_pool(cog)
+    points = decision_points(game)
+    found = []
+    for start in range(0, len(points), REVIEW_PIECE):
+        if time.perf_counter() >= deadline:
+            log.info("A goldfish review ran out of time after %d of %d decisions", start, len(points))
+            return tuple(top_moments(found)) if found else None
+        try:
+            found.extend(await pool.call(moments_at, game, points[start : start + REVIEW_PIECE]))
+        except BrokenProcessPool:
+            log.exception("A worker process died measuring a goldfish review")
+            pool.close()  # the next use starts a new pool
+            return None
+    return tuple(top_moments(found))
 
 
 # ------------------------------------------------------------------ embeds
@@ -203,6 +270,7 @@ class CoachCommands:
     """The commands, as methods so discord.py binds them to the cog they are attached to."""
 
     @app_commands.command(name="hint")
+    @fair_share(HINTS)
     async def hint(self, interaction: discord.Interaction) -> None:
         """The move the coach recommends now and why, measured by playing each move out (only you see it)."""
         try:
@@ -263,7 +331,7 @@ class Coaching:
             log.error("A goldfish review failed", exc_info=task.exception())
 
     async def _post_review(self, record: StoredGame, game: Game, message_id: int | None) -> None:
-        review = await measured_review(self, game)
+        review = await measured_review(self, game, record.owner_id)
         embed = review_embed(game, review)
         channel = self.bot.get_partial_messageable(record.channel_id)  # type: ignore[attr-defined]
         posted = False

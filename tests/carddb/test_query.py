@@ -331,7 +331,7 @@ def test_what_only_scryfall_knows_is_sent_on(store, query, what):
 
 @pytest.mark.parametrize(
     "query",
-    ["(t:goblin", "t:goblin)", 'o:"open', "c:r or", "-", "x" * 1001, "(" * 20 + "a" + ")" * 20, "", "order:cmc"],
+    ["(t:goblin", "t:goblin)", 'o:"open', "c:r or", "-", "x" * 1001, "a (" * 20 + "b" + ")" * 20, "", "order:cmc"],
 )
 def test_malformed_searches_are_refused_with_a_reason(store, query):
     with pytest.raises(QueryError) as raised:

@@ -132,11 +132,19 @@ async def test_malformed_searches_get_a_clear_answer(cards, channel, alice, fake
     assert fake_scryfall.api_requests() == []
 
 
-async def test_a_catastrophic_regex_is_stopped_and_the_bot_keeps_answering(cards, channel, alice, simcord_env):
+async def test_a_catastrophic_regex_is_answered_in_linear_time_and_the_bot_keeps_answering(
+    cards, channel, alice, simcord_env
+):
     started = asyncio.get_running_loop().time()
     result = await alice.slash(channel, "search", query=r"o:/(.*?,?)*\d$/")
-    assert "took over 1 s and was stopped" in private(result).content
+    plain = await alice.slash(channel, "search", query=r"o:/\d$/")
     assert asyncio.get_running_loop().time() - started < 5
+
+    def seen(answer):  # what the asker sees: the results, or the miss told to them alone
+        shown = answer.response if answer.response is not None else private(answer)
+        return shown.content, [embed.description for embed in shown.embeds]
+
+    assert seen(result) == seen(plain)
     after = await alice.slash(channel, "card", name="Street Wraith")
     assert after.response.embeds[0].title == "Street Wraith {3}{B}{B}"
 
@@ -162,18 +170,6 @@ async def test_what_only_scryfall_knows_goes_to_its_api(cards, channel, alice, f
     embed = result.response.embeds[0]
     assert embed.footer.text.endswith("Scryfall API")
     assert fake_scryfall.requests_to("/cards/search")[0].query["q"] == "a:fixture t:instant"
-
-
-async def test_hundred_searches_at_once_are_all_answered_without_the_api(
-    cards, channel, alice, simcord_env, fake_scryfall
-):
-    from tests.cards.conftest import start_slash
-
-    queries = ["t:creature", "c:u", "o:draw", "pow>tou", "mv<=2"] * 20
-    started = [start_slash(simcord_env, alice, channel, "search", query=q) for q in queries]
-    await simcord_env.settle(timeout=20)
-    assert all(result.response.embeds and result.response.embeds[0].title.startswith("Search:") for result in started)
-    assert fake_scryfall.api_requests() == []
 
 
 def bot_replies(channel) -> list:

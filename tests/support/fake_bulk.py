@@ -7,7 +7,9 @@ are the real ones of a JSON-lines file plus the CONSTRUCTED ones below, in Scryf
 the layouts and look-alike names the real sample lacks.
 
 Tests script it through attributes: ``updated_at``, ``offer`` (``"jsonl"`` or ``"array"``),
-``fault`` (``"truncated"``, ``"garbage"``, ``"error"``, ``"too_few"`` or None) and ``cards``;
+``fault`` (``"truncated"``, ``"garbage"``, ``"error"``, ``"too_few"``, ``"trickle"``: the file at
+``trickle_rate`` bytes a second, ``"oversized"``: the file, then zeros without end and no length declared,
+or None), ``listing_fault`` (``"trickle"``: the descriptions at ``trickle_rate`` bytes a second) and ``cards``;
 the rulings file through ``rulings`` (ruling objects), ``rulings_updated_at``, ``rulings_fault``
 (``"truncated"``, ``"garbage"``, ``"error"``, ``"not_rulings"``, ``"unknown"`` or None) and
 ``list_rulings`` (whether ``/bulk-data`` lists it, as Scryfall does);
@@ -23,6 +25,7 @@ import json
 import re
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -35,7 +38,7 @@ SCRYFALL = "https://api.scryfall.com"
 BULK_ID = "27bf3214-1271-490b-bdfe-c0be6c23d02e"
 RULINGS_ID = "40a1b1b5-ce28-4c8a-9b3a-7c95b4e16e4f"
 DEFAULT_UPDATED_AT = "2026-11-20T09:04:31.412+00:00"
-FAULTS = (None, "truncated", "garbage", "error", "too_few")
+FAULTS = (None, "truncated", "garbage", "error", "too_few", "trickle", "oversized")
 TOO_FEW = 10
 
 FORMATS = (
@@ -315,6 +318,9 @@ def load_cards(cards_path: Path | None) -> list[dict[str, Any]]:
     return [json.loads(json.dumps(card)) for card in CONSTRUCTED_CARDS] + cards
 
 
+Body = bytes | Iterator[bytes]  # a body sent at once, or as it is made (a slow or endless one)
+
+
 @dataclass
 class BulkRequest:
     method: str
@@ -342,6 +348,8 @@ class FakeBulk(ThreadedHTTPFake):
         self.updated_at = updated_at
         self.offer = "jsonl"
         self.fault: str | None = None
+        self.listing_fault: str | None = None
+        self.trickle_rate = 1.0
         self.info_status = 200
         self.rulings = default_rulings(self.cards)
         self.rulings_updated_at = updated_at
@@ -349,7 +357,12 @@ class FakeBulk(ThreadedHTTPFake):
         self.list_rulings = True
         self._lock = threading.Lock()
         self._requests: list[BulkRequest] = []
+        self._stopping = threading.Event()
         super().__init__()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        super().stop()
 
     # ------------------------------------------------------------------ test controls
 
@@ -433,9 +446,7 @@ class FakeBulk(ThreadedHTTPFake):
 
     # ------------------------------------------------------------------ routes
 
-    def handle(
-        self, method: str, path: str, headers: dict[str, str] | None = None
-    ) -> tuple[int, dict[str, str], bytes]:
+    def handle(self, method: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], Body]:
         """Status, headers and body for ``method path`` sent with ``headers`` (lower-case names)."""
         headers = headers or {}
         for needed in ("user-agent", "accept"):
@@ -463,11 +474,27 @@ class FakeBulk(ThreadedHTTPFake):
             return self._rulings_file()
         return self._json(404, _error(404, "not_found", "Not found."))
 
-    def _json(self, status: int, payload: Any) -> tuple[int, dict[str, str], bytes]:
+    def _json(self, status: int, payload: Any) -> tuple[int, dict[str, str], Body]:
         body = json.dumps(payload, ensure_ascii=False).replace(SCRYFALL, self.base_url).encode("utf-8")
-        return status, {"Content-Type": "application/json; charset=utf-8"}, body
+        headers = {"Content-Type": "application/json; charset=utf-8"}
+        if self.listing_fault == "trickle":
+            return status, {**headers, "Content-Length": str(len(body))}, self._trickle(body)
+        return status, headers, body
 
-    def _file(self, path: str) -> tuple[int, dict[str, str], bytes]:
+    def _trickle(self, body: bytes) -> Iterator[bytes]:
+        """``body`` a byte at a time, ``trickle_rate`` bytes a second."""
+        for index in range(len(body)):
+            if self._stopping.wait(1 / self.trickle_rate):
+                return
+            yield body[index : index + 1]
+
+    def _endless(self, body: bytes) -> Iterator[bytes]:
+        """``body``, then zeros until the client hangs up."""
+        yield body
+        while not self._stopping.is_set():
+            yield b"\x00" * 65536
+
+    def _file(self, path: str) -> tuple[int, dict[str, str], Body]:
         if self.fault == "error":
             return 503, {"Content-Type": "text/html"}, b"<html><body>503 Service Unavailable</body></html>"
         if self.fault == "garbage":
@@ -482,6 +509,10 @@ class FakeBulk(ThreadedHTTPFake):
             return self._json(404, _error(404, "not_found", "Not found."))
         if self.fault == "truncated":
             body = body[: len(body) // 2]
+        if self.fault == "trickle":
+            return 200, {**headers, "Content-Length": str(len(body))}, self._trickle(body)
+        if self.fault == "oversized":
+            return 200, headers, self._endless(body)
         return 200, headers, body
 
     def _rulings_file(self) -> tuple[int, dict[str, str], bytes]:
@@ -520,9 +551,15 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_response(status)
             for key, value in headers.items():
                 self.send_header(key, value)
-            self.send_header("Content-Length", str(len(body)))
+            if isinstance(body, bytes):
+                self.send_header("Content-Length", str(len(body)))
+            elif "Content-Length" not in headers:  # no length: the body ends when the connection does
+                self.send_header("Connection", "close")
+                self.close_connection = True
             self.end_headers()
-            self.wfile.write(body)
+            for chunk in [body] if isinstance(body, bytes) else body:
+                self.wfile.write(chunk)
+                self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
 

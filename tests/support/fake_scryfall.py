@@ -747,6 +747,11 @@ class FakeScryfall(ThreadedHTTPFake):
         status, headers, body = self.bulk.handle(request.method, request.path, request.headers)
         headers = dict(headers)
         content_type = headers.pop("Content-Type", "application/octet-stream")
+        if not isinstance(body, bytes):  # a slow or endless body, sent as it is made
+            length = headers.pop("Content-Length", None)
+            chunks = body
+            fault = Fault(status, content_type, stream=lambda: chunks, length=length and int(length), headers=headers)
+            return status, fault, {}
         return status, Fault(status, content_type, body, headers=headers), {}
 
     def _scripted(self, rule: _Rule, request: RecordedRequest) -> tuple[int, dict[str, Any], dict[str, str]]:

@@ -94,9 +94,10 @@ def card_names(count: int) -> list[str]:
     raise AssertionError("not enough sample cards")
 
 
-async def look_up(fake: FakeDiscord, guild_id: str, name: str) -> dict:
+async def look_up(fake: FakeDiscord, guild_id: str, name: str, user: str = "alice") -> dict:
+    options = [{"name": "name", "type": 3, "value": name}]
     interaction = await fake.send_interaction(
-        fake.command_interaction("card", guild_id=guild_id, options=[{"name": "name", "type": 3, "value": name}])
+        fake.command_interaction("card", user=user, guild_id=guild_id, options=options)
     )
     assert (await fake.callback(interaction))["type"] == 5  # the lookup waits for Scryfall: deferred
     return await fake.followup(interaction)
@@ -147,10 +148,11 @@ async def test_two_processes_on_two_shards_share_games_statistics_one_sync_and_o
         stats = fields(await command(fake_discord, guilds[shard], "goldfish", goldfish("stats", goldfish("show"))))
         assert (stats["Games started"], stats["Cards cycled"]) == ("2", "2"), stats
 
-    # A burst of card lookups through both processes at once: together they stay within Scryfall's limits.
+    # A burst of card lookups through both processes at once: together they stay within Scryfall's limits. Two
+    # players ask, each within their share of lookups at once in each process.
     names = card_names(2 * LOOKUPS_EACH)
     answers = await asyncio.gather(
-        *(look_up(fake_discord, guilds[i % 2], name) for i, name in enumerate(names)),
+        *(look_up(fake_discord, guilds[i % 2], name, ("alice", "bob")[i // 2 % 2]) for i, name in enumerate(names)),
     )
     titles = [answer["embeds"][0]["title"] for answer in answers]
     cost = re.compile(r"( (<:\w+:\d+>|\{[^{}]+\})+)$")  # the mana cost: the bot's emoji, or text until they are up

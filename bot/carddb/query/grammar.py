@@ -4,18 +4,23 @@
 all hold (``and`` may be written), ``or`` takes either side, ``-`` negates, parentheses group;
 a value is a word, a ``"quoted phrase"`` or a ``/regular expression/``; ``!name`` is an exact name.
 Errors come back as :class:`QuerySyntaxError` with a sentence a player can act on.
+
+The parser reads any nesting without recursion; the parse tree is then measured (how deep ``-``, ``and``,
+``or`` and parentheses nest, how many terms there are) and refused past :data:`MAX_DEPTH` and
+:data:`MAX_TERMS` before anything walks it recursively. ``- -x`` is ``x``: double negations are dropped first.
 """
 
 from __future__ import annotations
 
-from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from bot.carddb.query.nodes import And, Name, Node, Not, Or, Query, Term, Value
 from bot.carddb.query.vocab import DIRECTIVES
 
 MAX_QUERY_CHARS = 1000
 MAX_TERMS = 60
-MAX_DEPTH = 16
+MAX_DEPTH = 12  # levels of -, and, or and parentheses: SQLite's parser nests each level's SQL in its own stack
+NESTING = frozenset({"or_expr", "and_expr", "negated"})
 
 GRAMMAR = r"""
 ?start: or_expr?
@@ -93,19 +98,41 @@ class _ToNodes(Transformer):
         return Or(tuple(children))
 
 
-def _depth(text: str) -> int:
-    """The deepest nesting of parentheses outside quotes (a rough count, for the limit only)."""
-    depth = deepest = 0
-    quoted = False
-    for char in text:
-        if char == '"':
-            quoted = not quoted
-        elif not quoted and char == "(":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif not quoted and char == ")":
-            depth -= 1
-    return deepest
+def _without_double_negations(tree: Tree) -> Tree:
+    """``tree`` with every ``- -x`` replaced by ``x``, walked without recursion."""
+
+    def simplest(node: Tree | Token) -> Tree | Token:
+        while (
+            isinstance(node, Tree)
+            and node.data == "negated"
+            and isinstance(node.children[0], Tree)
+            and node.children[0].data == "negated"
+        ):
+            node = node.children[0].children[0]
+        return node
+
+    root = simplest(tree)
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Tree) and node.data in NESTING:
+            node.children = [simplest(child) for child in node.children]
+            stack.extend(node.children)
+    return root
+
+
+def _shape(tree: Tree | Token) -> tuple[int, int]:
+    """How deep ``-``, ``and``, ``or`` and parentheses nest in ``tree``, and how many terms it holds."""
+    deepest = terms = 0
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Tree) and node.data in NESTING:
+            deepest = max(deepest, depth + 1)
+            stack.extend((child, depth + 1) for child in node.children)
+        else:
+            terms += 1
+    return deepest, terms
 
 
 def _syntax_message(error: UnexpectedInput, text: str) -> str:
@@ -128,14 +155,6 @@ def _syntax_message(error: UnexpectedInput, text: str) -> str:
     if shown.lower() in ("or", "and"):
         return f"“{shown}” needs a term on each side{at}."
     return f"I can't read the search at “{shown}”{at}."
-
-
-def _leaves(node: Node) -> int:
-    if isinstance(node, And | Or):
-        return sum(_leaves(child) for child in node.nodes)
-    if isinstance(node, Not):
-        return _leaves(node.node)
-    return 1
 
 
 def _split_directives(node: Node | None, directives: dict[str, str]) -> Node | None:
@@ -163,19 +182,23 @@ def parse(text: str) -> Query:
         raise QuerySyntaxError(f"That search is {len(text):,} characters long; keep it under {MAX_QUERY_CHARS:,}.")
     if not text:
         raise QuerySyntaxError("Give something to search for, e.g. t:creature c:g pow>=3.")
-    if _depth(text) > MAX_DEPTH:
-        raise QuerySyntaxError(f"Parentheses nest more than {MAX_DEPTH} deep; simplify the search.")
     try:
         tree = _PARSER.parse(text)
     except UnexpectedInput as error:
         raise QuerySyntaxError(_syntax_message(error, text)) from None
+    tree = _without_double_negations(tree)
+    depth, terms = _shape(tree)
+    if depth > MAX_DEPTH:
+        raise QuerySyntaxError(
+            f"That search nests “-”, “and”, “or” and parentheses {depth} levels deep; at most {MAX_DEPTH}."
+        )
+    if terms > MAX_TERMS:
+        raise QuerySyntaxError(f"That search has {terms} terms; at most {MAX_TERMS}.")
     root = _ToNodes().transform(tree) if tree.data != "start" or tree.children else None
     if isinstance(root, Token | Value):  # a lone value is a bare name
         root = Name(root if isinstance(root, Value) else Value(str(root)))
     if root is not None and not isinstance(root, Term | Name | Not | And | Or):
         root = None
-    if root is not None and _leaves(root) > MAX_TERMS:
-        raise QuerySyntaxError(f"That search has {_leaves(root)} terms; at most {MAX_TERMS}.")
     directives: dict[str, str] = {}
     root = _split_directives(root, directives)
     return Query(root, directives, text)

@@ -1,0 +1,207 @@
+"""HTTP bodies that end: a wall-clock deadline, a minimum rate and a size cap on every download.
+
+A timeout per socket read (what ``requests`` offers) never ends a body that trickles in a byte a second, and a
+check made after each chunk arrives waits for chunks that take hours. Here the whole request (connecting, the
+headers, the body) runs under one deadline (aiohttp's total timeout), each wait for more of the body ends at the
+moment the body would fall below :attr:`Limits.min_rate` (averaged from the start, after a grace period), and
+the body is dropped past :attr:`Limits.max_bytes` (a declared length past it is refused before reading).
+
+The deadlines are wall-clock time: a :class:`Downloader` runs its downloads on an event loop of its own, in a
+thread of its own, with one HTTP session, so they end on time whatever the caller's loop is doing (the bot's
+loop busy, or a test's simulated clock standing still). Worker threads call it blocking (Scryfall's bulk files);
+the bot's loop awaits it (card images).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import contextvars
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+
+READ_BYTES = 64 * 1024
+STOP_POLL_SECONDS = 0.25
+
+
+class DownloadFailed(Exception):
+    """The download was given up; ``str(e)`` says why in a few words (never the body). ``status``: the HTTP
+    status when the host answered with something other than 200."""
+
+    def __init__(self, reason: str, status: int | None = None) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+class Stopped(DownloadFailed):
+    """The caller asked the download to stop (the bot is shutting down)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a download may take: ``deadline`` seconds in all; after ``grace`` seconds, at least ``min_rate``
+    bytes a second on average since the start; at most ``max_bytes``."""
+
+    deadline: float
+    min_rate: float
+    grace: float
+    max_bytes: int
+
+
+async def fetch(
+    session: aiohttp.ClientSession,
+    url: str,
+    limits: Limits,
+    sink: Callable[[bytes], object],
+    *,
+    headers: Mapping[str, str] | None = None,
+    allow_redirects: bool = True,
+    stop: threading.Event | None = None,
+) -> int:
+    """``GET url`` with its body handed to ``sink`` piece by piece; the number of bytes. Raises
+    :class:`DownloadFailed` (its reason: a status, too slow, too big, out of time, a connection error)."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    received = 0
+    timeout = aiohttp.ClientTimeout(total=limits.deadline)
+    try:
+        async with session.get(url, headers=headers, timeout=timeout, allow_redirects=allow_redirects) as response:
+            if response.status != 200:
+                raise DownloadFailed(f"HTTP {response.status}", response.status)
+            if response.content_length is not None and response.content_length > limits.max_bytes:
+                raise DownloadFailed(f"{response.content_length} bytes declared, more than {limits.max_bytes}")
+            while True:
+                # The body must keep to the minimum rate: with ``received`` bytes so far, more is due by
+                # ``started + grace + received / min_rate``, and all of it by the deadline.
+                now = loop.time()
+                due = min(started + limits.grace + received / limits.min_rate, started + limits.deadline)
+                if now >= due:
+                    raise DownloadFailed(_slow(received, now - started, limits))
+                if stop is not None and stop.is_set():
+                    raise Stopped("stopped")
+                wait = due - now if stop is None else min(due - now, STOP_POLL_SECONDS)
+                try:
+                    chunk = await asyncio.wait_for(response.content.readany(), wait)
+                except TimeoutError:
+                    continue  # checked again above: too slow, out of time, or only the poll for ``stop``
+                if not chunk:
+                    break
+                received += len(chunk)
+                if received > limits.max_bytes:
+                    raise DownloadFailed(f"more than {limits.max_bytes} bytes")
+                sink(chunk)
+    except TimeoutError:
+        raise DownloadFailed(f"no answer within {limits.deadline:g} s") from None
+    except aiohttp.ClientError as error:
+        raise DownloadFailed(type(error).__name__) from None
+    return received
+
+
+def _cancel_soon(loop: asyncio.AbstractEventLoop, task: asyncio.Task) -> None:
+    with contextlib.suppress(RuntimeError):  # the loop was closed: the task ended with it
+        loop.call_soon_threadsafe(task.cancel)
+
+
+def _slow(received: int, elapsed: float, limits: Limits) -> str:
+    if elapsed >= limits.deadline:
+        return f"not done within {limits.deadline:g} s"
+    return f"too slow: {received} bytes in {elapsed:.1f} s (at least {limits.min_rate:g} bytes/s wanted)"
+
+
+class Downloader:
+    """Downloads on a loop of its own: ``downloader.get(url, limits)`` from a worker thread, ``await
+    downloader.get_async(url, limits)`` from an event loop. Its thread starts with the first download and ends
+    with :meth:`close` (``with Downloader(headers) as downloader:`` closes it)."""
+
+    def __init__(self, headers: Mapping[str, str], name: str = "downloads") -> None:
+        self.headers = dict(headers)
+        self.name = name
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._session: aiohttp.ClientSession | None = None
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                self._thread = threading.Thread(target=loop.run_forever, name=self.name, daemon=True)
+                self._thread.start()
+                self._loop = loop
+            return self._loop
+
+    async def _fetch(self, url: str, limits: Limits, sink: Callable[[bytes], object], options: dict) -> int:
+        if self._session is None:
+            self._session = aiohttp.ClientSession(headers=self.headers)
+        return await fetch(self._session, url, limits, sink, **options)
+
+    def submit(
+        self, url: str, limits: Limits, sink: Callable[[bytes], object], **options: Any
+    ) -> concurrent.futures.Future[int]:
+        """Start downloading ``url`` (see :func:`fetch`; ``sink`` is called on the downloads' thread). The download
+        runs in a context of its own: nothing of the caller's context (a test's simulated clock) follows it."""
+        loop = self._running_loop()
+        result: concurrent.futures.Future[int] = concurrent.futures.Future()
+
+        def start() -> None:
+            task = loop.create_task(self._fetch(url, limits, sink, options), context=contextvars.Context())
+
+            def finished(done: asyncio.Task[int]) -> None:
+                with contextlib.suppress(concurrent.futures.InvalidStateError):
+                    if done.cancelled():
+                        result.cancel()
+                    elif done.exception() is not None:
+                        result.set_exception(done.exception())  # type: ignore[arg-type]
+                    else:
+                        result.set_result(done.result())
+
+            task.add_done_callback(finished)
+            result.add_done_callback(lambda _: _cancel_soon(loop, task) if result.cancelled() else None)
+
+        loop.call_soon_threadsafe(start, context=contextvars.Context())
+        return result
+
+    def fetch(self, url: str, limits: Limits, sink: Callable[[bytes], object], **options: Any) -> int:
+        """:func:`fetch`, waited for (from a worker thread, never from an event loop)."""
+        return self.submit(url, limits, sink, **options).result()
+
+    def get(self, url: str, limits: Limits, **options: Any) -> bytes:
+        """The whole body of ``url``, waited for (from a worker thread)."""
+        chunks: list[bytes] = []
+        self.fetch(url, limits, chunks.append, **options)
+        return b"".join(chunks)
+
+    async def get_async(self, url: str, limits: Limits, **options: Any) -> bytes:
+        """The whole body of ``url``, for an event loop (cancelling this cancels the download)."""
+        chunks: list[bytes] = []
+        await asyncio.wrap_future(self.submit(url, limits, chunks.append, **options))
+        return b"".join(chunks)  # one block the size of the body, not a buffer grown and copied
+
+    def close(self) -> None:
+        """Close the session and end the thread (blocking, briefly); a later download starts them again."""
+        with self._lock:
+            loop, thread, self._loop, self._thread = self._loop, self._thread, None, None
+        if loop is None:
+            return
+
+        async def finish() -> None:
+            if self._session is not None:
+                await self._session.close()
+                self._session = None
+
+        asyncio.run_coroutine_threadsafe(finish(), loop).result(timeout=10)
+        loop.call_soon_threadsafe(loop.stop)
+        if thread is not None:
+            thread.join(timeout=10)
+        loop.close()
+
+    def __enter__(self) -> Downloader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

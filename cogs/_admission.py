@@ -1,0 +1,104 @@
+"""Fair shares on Discord (see :mod:`bot.admission`): a command's cooldown and its place in a pool, decided before
+anything is deferred, so a refusal is answered at once and privately, with the time to wait.
+
+* ``@fair_share(SEARCHES)`` under ``@app_commands.command``: discord.py's per-user cooldown, then a place in the
+  share, held until the command's handler is done (whatever way it ends).
+* ``await admit(interaction, SEARCHES)`` first thing in a button's callback: the same place, no cooldown.
+* :class:`MessageShares` for work a message asks for (inline ``[[card]]``): the same limits; a refusal is the
+  caller's to show (a reaction, not a reply: a reply to each message of a flood would be the flood).
+
+Autocomplete is never refused: discord.py runs a command's checks for the command, not for its autocomplete.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.admission import Admission, Busy, Share, Ticket
+from bot.errors import UserFacingError
+from bot.lograte import RateLimitedLog
+
+log = logging.getLogger(__name__)
+quiet = RateLimitedLog(log)
+
+F = TypeVar("F", bound=Callable)
+
+
+class Refused(app_commands.CheckFailure, UserFacingError):
+    """A command refused for its user's share or everyone's; its text (with the time to wait) is the answer."""
+
+
+def _admission(client: discord.Client) -> Admission:
+    return client.admission  # type: ignore[attr-defined]
+
+
+def _hold_until_done(ticket: Ticket) -> None:
+    """Release ``ticket`` when the task handling the interaction ends: returned, raised or cancelled."""
+    task = asyncio.current_task()
+    if task is None:  # pragma: no cover - checks and callbacks always run in a task
+        ticket.release()
+        return
+    task.add_done_callback(lambda _: ticket.release())
+
+
+async def admit(interaction: discord.Interaction, share: Share) -> Ticket:
+    """A place in ``share`` for the interaction's user until its handler is done; :class:`Refused` at once
+    (a :class:`UserFacingError`: the error nets answer it privately) when their share or everyone's is taken."""
+    try:
+        ticket = _admission(interaction.client).enter(share, interaction.user.id)
+    except Busy as busy:
+        raise Refused(str(busy)) from None
+    _hold_until_done(ticket)
+    return ticket
+
+
+def fair_share(share: Share) -> Callable[[F], F]:
+    """A command's per-user cooldown (discord.py's) and its place in ``share``, checked in that order before it
+    runs (a user past their cooldown is told so and takes no place)."""
+
+    async def place(interaction: discord.Interaction) -> bool:
+        await admit(interaction, share)
+        return True
+
+    def decorator(func: F) -> F:
+        func = app_commands.checks.cooldown(share.rate, share.per, key=lambda interaction: interaction.user.id)(func)
+        return app_commands.check(place)(func)
+
+    return decorator
+
+
+class MessageShares:
+    """Admission for the work messages ask for, per user: a cooldown, then places in shares."""
+
+    def __init__(self, *shares: Share) -> None:
+        self.cooldowns = {
+            share.name: commands.CooldownMapping.from_cooldown(share.rate, share.per, commands.BucketType.user)
+            for share in shares
+        }
+
+    def admit(self, client: discord.Client, message: discord.Message, *shares: Share) -> list[Ticket]:
+        """A ticket in each of ``shares`` for the message's author, held by the caller until the work is done;
+        :class:`Busy` (with the time to wait) when the author's cooldown or a share refuses."""
+        for share in shares:
+            bucket = self.cooldowns[share.name].get_bucket(message)
+            retry_after = bucket.update_rate_limit() if bucket is not None else None
+            if retry_after:
+                quiet.warning("Work asked for by messages is cooling down for a user (%s)", share.name)
+                raise Busy("Slow down a little.", retry_after)
+        tickets: list[Ticket] = []
+        try:
+            for share in shares:
+                tickets.append(_admission(client).enter(share, message.author.id))
+        except Busy:
+            for ticket in tickets:
+                ticket.release()
+            quiet.warning("Work asked for by a message was refused: the share is taken")
+            raise
+        return tickets

@@ -1,0 +1,70 @@
+"""CardData's two thread pools: searches users write can fill their own pool without holding up the lookups
+that serve everyone (names, decklists, rulings, the names index a rules question reads), and a search's budget
+counts from when it was asked for, time spent waiting for a thread included."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.carddb import CardData
+from bot.carddb.query import QueryTooSlow
+from bot.carddb.service import SEARCH_THREADS
+from tests.support.fake_bulk import FakeBulk
+
+
+@pytest.fixture
+async def card_data(fake_bulk: FakeBulk, data_dir: Path):
+    opened = await CardData.open(data_dir, fake_bulk.base_url, refresh_seconds=3600)
+    await opened.refresh()
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def searches_held(card_data: CardData):
+    """Every search thread busy (as with users' slow searches) until the test lets them go."""
+    release = threading.Event()
+    started = threading.Barrier(SEARCH_THREADS + 1)
+
+    def hold() -> None:
+        started.wait()
+        release.wait(30)
+
+    for _ in range(SEARCH_THREADS):
+        card_data._searchers.submit(hold)
+    started.wait()
+    yield release
+    release.set()
+
+
+async def test_lookups_answer_while_every_search_thread_is_busy(card_data: CardData, searches_held):
+    async with asyncio.timeout(2):
+        assert (await card_data.named("strret wraith")).card.name == "Street Wraith"  # a fuzzy match: a thread
+        found = await card_data.collection(["Fling", "Street Wraith"])
+        assert all(found.values())
+        rulings = await card_data.rulings(found["Fling"].oracle_id)
+        assert rulings is not None
+        names = await card_data.derived("test-names", lambda store: len(store.name_rows()))
+        assert names > 100
+        assert await card_data.cycling("basic")
+        assert (await card_data.search_all("kw:cycling", user_written=False)).cards
+
+
+async def test_a_search_waiting_for_a_thread_spends_its_budget_waiting(card_data: CardData, searches_held):
+    asyncio.get_running_loop().call_later(0.5, searches_held.set)  # the other searches take half a second
+    started = time.monotonic()
+    with pytest.raises(QueryTooSlow, match="took over 0.2 s"):
+        await card_data.search("t:creature", budget=0.2)
+    assert time.monotonic() - started < 2  # refused as soon as it got a thread, without running
+
+
+async def test_a_search_that_got_its_thread_in_time_is_answered(card_data: CardData, searches_held):
+    asked = asyncio.ensure_future(card_data.search("t:creature", budget=2.0))
+    await asyncio.sleep(0.2)
+    searches_held.set()  # the other searches finish; this one still has most of its budget
+    assert (await asked).total > 0

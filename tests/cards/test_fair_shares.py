@@ -1,0 +1,187 @@
+"""One user cannot slow everyone: floods of searches, lookups and inline references through the real discord.py
+stack, what the flooding user is told (at once, privately, with the time to wait) and what everyone else sees
+meanwhile (their answers, and nothing of the flood)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.admission import LOOKUPS, SEARCHES
+from tests.cards.conftest import private, start_slash
+
+# Matching every card's text against ten patterns of 900 optional characters: about a second on the sample cards.
+SLOW = " or ".join(f"o:/(?:.?){{900}}[{letter}]q/" for letter in "abcdefghij")
+
+
+@pytest.fixture
+def bot_config(loaded_config):
+    return loaded_config
+
+
+@pytest.fixture
+def cards(local_cards):
+    return local_cards
+
+
+def callback_of(env, result) -> dict:
+    """The first answer the bot gave to Discord for this interaction (its type and flags)."""
+    path = f"/interactions/{result._interaction.id}/"
+    return next(r.json for r in env.http_requests if r.path.startswith(path) and r.path.endswith("/callback"))
+
+
+def answered_at(env, result) -> int:
+    """The position, among everything the bot sent Discord, of its last request about this interaction."""
+    token, interaction = result._interaction.token, str(result._interaction.id)
+    return max(n for n, r in enumerate(env.http_requests) if token in r.path or interaction in r.path)
+
+
+def refused_at_once(env, result) -> bool:
+    """Answered with a message straight away (not deferred), only the asker seeing it."""
+    callback = callback_of(env, result)
+    return callback["type"] == 4 and bool(callback["data"]["flags"] & 64) and result.ephemeral
+
+
+def only_refusals(env) -> bool:
+    """Whether every error the bot's handlers raised was a refusal (answered to the user), and no other."""
+    return all(type(error).__name__ in ("Refused", "CommandOnCooldown") for error in env.errors)
+
+
+def bot_message_ids(channel, viewer) -> set[int]:
+    return {m.id for m in channel.history(viewer=viewer) if m.author.bot}
+
+
+async def test_a_flood_of_slow_searches_is_refused_at_once_and_others_are_answered_meanwhile(
+    cards, simcord_env, channel, alice, bob, fake_scryfall
+):
+    flood = [start_slash(simcord_env, alice, channel, "search", query=SLOW) for _ in range(40)]
+    others = [
+        start_slash(simcord_env, bob, channel, "search", query="t:creature c:g pow>=4"),
+        start_slash(simcord_env, bob, channel, "card", name="Street Wraith"),
+    ]
+    await simcord_env.settle(timeout=30)
+
+    admitted = [r for r in flood if callback_of(simcord_env, r)["type"] == 5]  # deferred: admitted to a pool
+    refused = [r for r in flood if r not in admitted]
+    assert len(admitted) == SEARCHES.per_user and len(refused) == 40 - SEARCHES.per_user
+    assert all(refused_at_once(simcord_env, r) for r in refused)
+    assert {r.response.content.split(":")[0] for r in refused} == {
+        f"You already have {SEARCHES.per_user} searches running",
+        "Slow down a little",
+    }
+    assert all("try again in" in r.response.content for r in refused)
+    assert all(r.acknowledged for r in [*flood, *others])  # nobody's interaction went unanswered
+
+    search, card = others
+    assert search.response.embeds[0].title.startswith("Search: ")
+    assert card.response.embeds[0].title == "Street Wraith {3}{B}{B}"
+    # Bob's answers came while Alice's two admitted searches were still running.
+    last_of_bob = max(answered_at(simcord_env, search), answered_at(simcord_env, card))
+    assert last_of_bob < min(answered_at(simcord_env, r) for r in admitted)
+    # Bob sees none of what Alice was told.
+    seen_by_bob = bot_message_ids(channel, bob)
+    assert not seen_by_bob & {r.response.id for r in refused}
+    assert fake_scryfall.api_requests() == []
+    assert only_refusals(simcord_env)
+
+
+async def test_when_everyones_share_is_taken_a_search_is_told_to_come_back_at_once(cards, simcord_env, channel, bob):
+    admission = simcord_env.bot.admission
+    held = [admission.enter(SEARCHES, 9000 + n) for n in range(SEARCHES.capacity)]  # other users' searches
+
+    busy = await bob.slash(channel, "search", query="t:creature")
+
+    assert refused_at_once(simcord_env, busy)
+    assert busy.response.content.startswith("I'm busy right now: try again in a moment (in ")
+    assert busy.response.content.endswith(("second).", "seconds)."))
+    assert admission.in_flight(SEARCHES) == SEARCHES.capacity  # the refusal took no place
+
+    held[0].release()
+    answered = await bob.slash(channel, "search", query="t:creature")
+    assert answered.response.embeds[0].title.startswith("Search: ")
+    assert admission.in_flight(SEARCHES) == SEARCHES.capacity - 1  # its place was given back when it was done
+    for ticket in held:
+        ticket.release()
+    assert only_refusals(simcord_env)
+
+
+async def test_a_users_cooldown_is_answered_privately_and_another_user_is_not_affected(
+    cards, simcord_env, channel, alice, bob
+):
+    answers = [await alice.slash(channel, "search", query=f"t:creature mv>={n}") for n in range(SEARCHES.rate + 1)]
+
+    assert all(a.response.embeds for a in answers[:-1])
+    slow_down = answers[-1]
+    assert refused_at_once(simcord_env, slow_down)
+    assert slow_down.response.content.startswith("Slow down a little: try again in ")
+    assert (await bob.slash(channel, "search", query="t:creature")).response.embeds
+    assert only_refusals(simcord_env)
+
+
+async def test_autocomplete_is_never_refused_for_being_busy(cards, simcord_env, channel, alice):
+    admission = simcord_env.bot.admission
+    held = [admission.enter(LOOKUPS, 9000 + n) for n in range(LOOKUPS.capacity)]
+
+    busy = await alice.slash(channel, "card", name="Street Wraith")
+    choices = await alice.autocomplete(channel, "card", "name", "street")
+
+    assert refused_at_once(simcord_env, busy) and "I'm busy right now" in busy.response.content
+    assert "Street Wraith" in [choice["name"] for choice in choices]
+    for ticket in held:
+        ticket.release()
+    assert only_refusals(simcord_env)
+
+
+async def test_turning_a_page_takes_a_place_among_the_users_searches(cards, simcord_env, channel, alice):
+    result = await alice.slash(channel, "search", query="t:creature")
+    admission = simcord_env.bot.admission
+    held = [admission.enter(SEARCHES, alice.id) for _ in range(SEARCHES.per_user)]
+
+    clicked = await alice.click(result.response.message, label="Next")
+
+    assert clicked.ephemeral and clicked.response.content.startswith(
+        f"You already have {SEARCHES.per_user} searches running"
+    )
+    assert "page 1/" in result.response.embeds[0].footer.text  # the page stayed as it was
+    for ticket in held:
+        ticket.release()
+    await alice.click(result.response.message, label="Next")
+    assert "page 2/" in result.response.embeds[0].footer.text
+    assert only_refusals(simcord_env)
+
+
+async def test_a_flood_of_inline_references_across_channels_is_dropped_silently_and_others_are_answered(
+    cards, simcord_env, guild, alice, bob
+):
+    channels = [guild.create_text_channel(f"table-{n}") for n in range(6)]
+    for room in channels:  # three in each channel: under each channel's own cooldown
+        for _ in range(3):
+            await alice.send(room, "[[Street Wraith]]")
+    elsewhere = guild.create_text_channel("elsewhere")
+    await bob.send(elsewhere, "[[Fling]]")
+
+    answered = [m for room in channels for m in room.history() if m.author.bot]
+    assert len(answered) == LOOKUPS.rate  # Alice's cooldown across channels; the rest get no reply at all
+    assert all(m.embeds[0].title.startswith("Street Wraith") for m in answered)
+    (reply,) = [m for m in elsewhere.history() if m.author.bot]
+    assert reply.embeds[0].title.startswith("Fling")
+
+
+@pytest.mark.parametrize("count", [45, 901])
+async def test_a_search_of_many_leading_negations_is_answered(cards, simcord_env, channel, alice, caplog, count):
+    result = await alice.slash(channel, "search", query="-" * count + "t:creature c:g pow>=4")
+    plain = await alice.slash(channel, "search", query=("-" if count % 2 else "") + "t:creature c:g pow>=4")
+
+    def shown(answer) -> tuple:  # the results, or the miss told to the asker alone
+        message = answer.response if answer.response is not None else private(answer)
+        return message.content, [embed.title for embed in message.embeds]
+
+    assert shown(result) == shown(plain) and "Something went wrong" not in shown(result)[0]
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+async def test_a_search_nested_too_deep_gets_one_sentence_and_no_traceback(cards, simcord_env, channel, alice, caplog):
+    result = await alice.slash(channel, "search", query='name:/"/ ' + "a (" * 40 + "b" + ")" * 40)
+
+    text = private(result).content
+    assert text.startswith("That search nests") and "Something went wrong" not in text
+    assert not [r for r in caplog.records if r.levelname == "ERROR" or r.exc_info]

@@ -20,6 +20,10 @@ SCRYFALL_CARDS = DATA / "scryfall" / "cycling-cards.jsonl"
 # A goldfish game saved in format 3 (before actions named who took them), to prove old saves still load.
 GOLDFISH_SAVE_V3 = DATA / "goldfish" / "save-format-3.json"
 
+# Seeded goldfish games played through the terminal and through Discord: what was typed or clicked and what the
+# player saw, as gzipped JSON Lines (tests/goldfish/recorded_games.py replays them).
+GOLDFISH_RECORDED = DATA / "goldfish" / "recorded-games.jsonl.gz"
+
 # Scryfall's /symbology list (75 card symbols) and each symbol's SVG, named as svgs.scryfall.io names them.
 SYMBOLOGY = DATA / "scryfall" / "symbology.json"
 CARD_SYMBOLS = DATA / "scryfall" / "card-symbols"

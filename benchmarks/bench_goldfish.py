@@ -141,7 +141,7 @@ async def act_latency(samples: int, data_dir: Path) -> list[float]:
 
 
 def plains(game: Game) -> int:
-    return next(card.iid for card in game.hand if card.name == "Plains")
+    return next(card.iid for card in game.zones.hand if card.name == "Plains")
 
 
 async def throughput(channels: int, actions: int, data_dir: Path) -> tuple[int, float, list[float]]:

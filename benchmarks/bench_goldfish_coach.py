@@ -28,7 +28,7 @@ from benchmarks._bench import Report, median, percentile  # noqa: E402
 from bot.goldfish import coach  # noqa: E402
 from bot.goldfish.coach_eval import duels  # noqa: E402
 from bot.goldfish.decks import preset_decks  # noqa: E402
-from bot.goldfish.engine import Game  # noqa: E402
+from bot.goldfish.game import Game  # noqa: E402
 from bot.goldfish.simulate import SimulationPool, policy_step  # noqa: E402
 
 TUNE_BASE, TEST_BASE = 1, 2

@@ -2,7 +2,7 @@
 
 from bot.goldfish.decklist import parse_decklist, resolve_decklist
 from bot.goldfish.decks import preset_decks
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.model import (
     Action,
     CardInstance,

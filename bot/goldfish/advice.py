@@ -6,7 +6,7 @@ for its medium (Discord markdown) before showing it.
 from __future__ import annotations
 
 from bot.goldfish.coach import HORIZON, Advice, Figures
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.model import Action, IllegalAction
 from bot.goldfish.policy import is_payoff, lands_out
 from bot.goldfish.review import DeckFigures, Moment, PlayerGame, Review
@@ -57,9 +57,9 @@ def _tapping(game: Game, action: Action) -> str:
         twin.apply(action)
     except IllegalAction:
         return ""
-    untapped = {p.iid for p in game.battlefield if not p.tapped}
+    untapped = {p.iid for p in game.zones.battlefield if not p.tapped}
     lands: dict[str, int] = {}
-    for permanent in twin.battlefield:
+    for permanent in twin.zones.battlefield:
         if permanent.tapped and permanent.iid in untapped:
             name = twin.permanent_name(permanent)
             lands[name] = lands.get(name, 0) + 1
@@ -82,7 +82,7 @@ def _why(game: Game, action: Action) -> str:
         )
         paid = _tapping(game, action)
         reasons = []
-        if game.land_played and game.phase == "main":
+        if game.player.land_played and game.phase == "main":
             reasons.append("your land drop is used")
         elif game.phase != "main":
             reasons.append("mana left untapped is wasted when your turn begins")
@@ -103,12 +103,12 @@ def _why(game: Game, action: Action) -> str:
             return f"{move_text(game, action)}: on the battlefield it turns every later cycle into progress"
         return f"{move_text(game, action)}: a threat on the battlefield attacks from next turn"
     if action.kind == "keep":
-        lands = sum(1 for c in game.hand if game.is_land(c.name))
+        lands = sum(1 for c in game.zones.hand if game.is_land(c.name))
         noun = "land" if lands == 1 else "lands"
-        return f"{move_text(game, action)}: {_count(lands)} {noun} in {_count(len(game.hand))} cards"
+        return f"{move_text(game, action)}: {_count(lands)} {noun} in {_count(len(game.zones.hand))} cards"
     if action.kind == "mulligan":
-        lands = sum(1 for c in game.hand if game.is_land(c.name))
-        return f"Mulligan: {_count(lands)} land{'' if lands == 1 else 's'} in {_count(len(game.hand))} cards"
+        lands = sum(1 for c in game.zones.hand if game.is_land(c.name))
+        return f"Mulligan: {_count(lands)} land{'' if lands == 1 else 's'} in {_count(len(game.zones.hand))} cards"
     if action.kind == "next":
         return f"{move_text(game, action)}: nothing else you can do now gets the kill sooner"
     return move_text(game, action)

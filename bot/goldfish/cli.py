@@ -12,8 +12,8 @@ from pathlib import Path
 from bot.goldfish.coach_cli import COACH_COMMANDS, coach_command, show_review
 from bot.goldfish.coach_cli import HELP as COACH_HELP
 from bot.goldfish.decks import preset_decks
-from bot.goldfish.engine import Event, Game, IllegalAction
-from bot.goldfish.model import Action
+from bot.goldfish.game import Game
+from bot.goldfish.model import Action, Event, IllegalAction
 from bot.goldfish.picture import render_table
 from bot.goldfish.sim_cli import register_odds_commands
 from bot.goldfish.tableview import TableView, table_view
@@ -151,17 +151,18 @@ def play(
 
 def prompt(game: Game) -> str:
     if game.phase == "mulligan":
-        return f"[mulligan {game.mulligans}] keep or mulligan> "
+        return f"[mulligan {game.player.mulligans}] keep or mulligan> "
     if game.phase != "main":
         return f"[turn {game.turn} | {game.decision().prompt}]> "
-    return f"[turn {game.turn} | life {game.life} | opp {game.opponent_life} | mana {game.available_mana() or '-'}]> "
+    mana = game.available_mana() or "-"
+    return f"[turn {game.turn} | life {game.player.life} | opp {game.opponent.life} | mana {mana}]> "
 
 
 def card_at(game: Game, position: str) -> int:
     index = int(position) - 1
-    if not 0 <= index < len(game.hand):
-        raise IllegalAction(f"Your hand has {plural(len(game.hand), 'card')}; choose 1–{len(game.hand)}.")
-    return game.hand[index].iid
+    if not 0 <= index < len(game.zones.hand):
+        raise IllegalAction(f"Your hand has {plural(len(game.zones.hand), 'card')}; choose 1–{len(game.zones.hand)}.")
+    return game.zones.hand[index].iid
 
 
 def dispatch(game: Game, command: str, rest: list[str], output: Callable[..., None]) -> bool:
@@ -188,7 +189,7 @@ def dispatch(game: Game, command: str, rest: list[str], output: Callable[..., No
         for position, permanent in enumerate(lands(game), 1):
             output(f"  {position}. {game.permanent_name(permanent)}{' (tapped)' if permanent.tapped else ''}")
     elif command in ("graveyard", "library"):
-        zone = game.graveyard if command == "graveyard" else sorted(game.library, key=lambda c: c.name)
+        zone = game.zones.graveyard if command == "graveyard" else sorted(game.zones.library, key=lambda c: c.name)
         output(f"  {command.title()}: " + (", ".join(f"{i}. {c.name}" for i, c in enumerate(zone, 1)) or "empty"))
     elif command == "next":
         events = game.apply(Action("next"))
@@ -200,7 +201,7 @@ def dispatch(game: Game, command: str, rest: list[str], output: Callable[..., No
             raise IllegalAction("There is no echo trigger waiting.")
         events = game.apply(Action("echo", pending[0].iid, pay=rest[0].lower().startswith("p")))
     elif command == "activate":
-        events = game.apply(Action("activate", game.graveyard[int(rest[0]) - 1].iid))
+        events = game.apply(Action("activate", game.zones.graveyard[int(rest[0]) - 1].iid))
     elif command in ("candidates", "search"):
         iid = card_at(game, rest[0])
         ability = int(rest[1]) - 1 if len(rest) > 1 else 0
@@ -232,7 +233,7 @@ def dispatch(game: Game, command: str, rest: list[str], output: Callable[..., No
 
 
 def lands(game: Game) -> list:
-    return [p for p in game.battlefield if game.is_land(p.name)]
+    return [p for p in game.zones.battlefield if game.is_land(p.name)]
 
 
 def choices(game: Game, words: list[str]) -> dict:
@@ -295,8 +296,8 @@ def show_hand(game: Game, output: Callable[..., None]) -> None:
         options.setdefault(option.iid, []).append(f"{option.label}{mark}")
     playable = {c.iid for c in game.playable_lands()}
     casts = {o.iid: o for o in game.cast_options() if o.affordable}
-    output(f"Hand ({len(game.hand)}), library {len(game.library)}:")
-    for position, card in enumerate(game.hand, 1):
+    output(f"Hand ({len(game.zones.hand)}), library {len(game.zones.library)}:")
+    for position, card in enumerate(game.zones.hand, 1):
         notes = [f"{i}: {label}" for i, label in enumerate(options.get(card.iid, []), 1)]
         if card.iid in playable:
             notes.append("play")
@@ -310,10 +311,10 @@ def show_hand(game: Game, output: Callable[..., None]) -> None:
 
 
 def show_status(game: Game, output: Callable[..., None]) -> None:
-    output(f"Turn {game.turn}, phase {game.phase}; life {game.life}, opponent {game.opponent_life}.")
-    field = ", ".join(f"{p.name}{' (tapped)' if p.tapped else ''}" for p in game.battlefield) or "nothing"
+    output(f"Turn {game.turn}, phase {game.phase}; life {game.player.life}, opponent {game.opponent.life}.")
+    field = ", ".join(f"{p.name}{' (tapped)' if p.tapped else ''}" for p in game.zones.battlefield) or "nothing"
     output(f"Battlefield: {field}")
-    output(f"Graveyard: {len(game.graveyard)}, library: {len(game.library)}, hand: {len(game.hand)}")
+    output(f"Graveyard: {len(game.zones.graveyard)}, library: {len(game.zones.library)}, hand: {len(game.zones.hand)}")
     output("Stats: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in game.stats.items()))
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.goldfish import policy
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.model import Action, IllegalAction
 from bot.goldfish.simulate import MAX_TURNS, PolicyError, game_seed, play_on
 
@@ -157,7 +157,7 @@ def _first_land_turn(game: Game) -> int:
     """The turn of the player's next land drop."""
     if game.phase == "mulligan":
         return 1
-    if game.land_played or game.phase in ("cleanup", "end_step"):
+    if game.player.land_played or game.phase in ("cleanup", "end_step"):
         return game.turn + 1
     return game.turn
 
@@ -168,8 +168,9 @@ def rollout(game: Game, action: Action, seed: int, horizon: int = HORIZON) -> Ou
     Raises :class:`IllegalAction` when the engine refuses ``action`` itself.
     """
     twin = game.clone()
-    twin.library.sort(key=lambda card: card.iid)  # the hidden order plays no part: the same cards, the same shuffle
-    random.Random(seed).shuffle(twin.library)
+    library = twin.zones.library
+    library.sort(key=lambda card: card.iid)  # the hidden order plays no part: the same cards, the same shuffle
+    random.Random(seed).shuffle(library)
     twin.rng = random.Random(seed + 1)
     first = _first_land_turn(game)
     last = first + LAND_LOOKAHEAD - 1
@@ -186,7 +187,7 @@ def rollout(game: Game, action: Action, seed: int, horizon: int = HORIZON) -> Ou
         play_on(twin, horizon, seen)
     except PolicyError:
         return Outcome(horizon + 1, False, False)
-    killed = twin.phase == "over" and twin.opponent_life <= 0 and twin.turn <= horizon
+    killed = twin.phase == "over" and twin.opponent.life <= 0 and twin.turn <= horizon
     lost = twin.phase == "over" and not killed
     dropped = (killed and twin.turn <= last) or (not lost and bool(lands_by_last) and lands_by_last[0] >= needed)
     return Outcome(twin.turn if killed else horizon + 1, killed, dropped)

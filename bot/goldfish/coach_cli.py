@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from bot.goldfish.advice import figure_line, hint_sentence, review_lines
 from bot.goldfish.coach import advise
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.review import review_here
 
 COACH_COMMANDS = ("hint", "review")

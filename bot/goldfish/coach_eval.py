@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bot.goldfish.coach import HORIZON, advise, candidates
 from bot.goldfish.decks import preset_decks
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.model import IllegalAction
 from bot.goldfish.simulate import PolicyError, game_seed, play_on, policy_step
 
@@ -33,7 +33,7 @@ class Duel:
 
 
 def _kill(game: Game) -> int:
-    return game.turn if game.phase == "over" and game.opponent_life <= 0 and game.turn <= HORIZON else HORIZON + 1
+    return game.turn if game.phase == "over" and game.opponent.life <= 0 and game.turn <= HORIZON else HORIZON + 1
 
 
 def _line(game: Game, first) -> int:

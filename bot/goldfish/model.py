@@ -5,8 +5,9 @@ This module imports nothing of the goldfish package, so everything else can impo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from bot.errors import UserFacingError
 
@@ -117,6 +118,12 @@ class Permanent:
     echo: bool = False
     face: int = 0
 
+    def tap(self) -> None:
+        self.tapped = True
+
+    def untap(self) -> None:
+        self.tapped = False
+
 
 @dataclass
 class CycleOption:
@@ -203,3 +210,28 @@ GAME_STATS = (
     "lands_played",
     "mana_spent",
 )
+
+
+class Effects(Protocol):
+    """What a card script may do to a game: the effects API, and the one question scripts ask. Scripts see a game
+    through this alone (the game satisfies it), so what a card does is declared apart from the engine's turns."""
+
+    def draw(self, count: int, reason: str) -> list[Event]: ...
+
+    def gain_life(self, amount: int, source: str) -> list[Event]: ...
+
+    def damage_opponent(self, amount: int, source: str) -> list[Event]: ...
+
+    def create_tokens(
+        self, count: int, name: str, power: int, toughness: int, description: str, source: str
+    ) -> list[Event]: ...
+
+    def pay_mana(self, symbols: Sequence[str]) -> str | None: ...
+
+    def search_library(
+        self, choices: CycleChoices, searches: Sequence[str], *, to: str, source: str, rule: str
+    ) -> list[Event]: ...
+
+    def untap_best_land(self, source: str) -> list[Event]: ...
+
+    def creatures(self) -> list[Permanent]: ...

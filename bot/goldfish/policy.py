@@ -35,8 +35,8 @@ from bot.goldfish.model import Action, CardInstance
 from bot.goldfish.scripts import script_for
 
 if TYPE_CHECKING:
-    from bot.goldfish.cycling_play import CycleCost
-    from bot.goldfish.engine import Game
+    from bot.goldfish.board import CycleCost
+    from bot.goldfish.game import Game
 
 KEEP_LANDS = (2, 5)
 ALWAYS_KEEP_AFTER = 2  # mulligans: the hand after the second is kept (five cards)
@@ -78,7 +78,7 @@ def _lands_in(game: Game, cards: list[CardInstance]) -> list[CardInstance]:
 
 def lands_out(game: Game) -> int:
     """Lands on the battlefield (tokens are never lands here)."""
-    return sum(1 for p in game.battlefield if not p.token and game.is_land(p.name))
+    return sum(1 for p in game.zones.battlefield if not p.token and game.is_land(p.name))
 
 
 # ------------------------------------------------------------------ mulligans
@@ -86,17 +86,17 @@ def lands_out(game: Game) -> int:
 
 def mulligan_proposals(game: Game) -> Iterator[Action]:
     """Keep (with the bottom cards chosen) or mulligan, by the keep rule."""
-    lands = len(_lands_in(game, game.hand))
-    if game.mulligans >= ALWAYS_KEEP_AFTER or KEEP_LANDS[0] <= lands <= KEEP_LANDS[1]:
-        yield Action("keep", bottom=tuple(bottom_cards(game, game.mulligans)))
+    lands = len(_lands_in(game, game.zones.hand))
+    if game.player.mulligans >= ALWAYS_KEEP_AFTER or KEEP_LANDS[0] <= lands <= KEEP_LANDS[1]:
+        yield Action("keep", bottom=tuple(bottom_cards(game, game.player.mulligans)))
         return
     yield Action("mulligan")
-    yield Action("keep", bottom=tuple(bottom_cards(game, game.mulligans)))
+    yield Action("keep", bottom=tuple(bottom_cards(game, game.player.mulligans)))
 
 
 def bottom_cards(game: Game, count: int) -> list[int]:
     """The ``count`` cards to put on the bottom: spare lands first when over three, else the dearest spells."""
-    hand = list(game.hand)
+    hand = list(game.zones.hand)
     chosen: list[int] = []
     for _ in range(min(count, len(hand))):
         lands = _lands_in(game, hand)
@@ -116,7 +116,7 @@ def bottom_cards(game: Game, count: int) -> list[int]:
 def _needed_colours(game: Game) -> set[str]:
     """Colours named by the mana costs the hand would pay: cycling costs and payoff or threat casts."""
     needed: set[str] = set()
-    for card in game.hand:
+    for card in game.zones.hand:
         facts = game.book[card.name]
         symbols = list(facts.cast_symbols) if is_payoff(card.name) or _is_threat(game, card.name) else []
         for ability in facts.cycling:
@@ -132,7 +132,7 @@ def best_land(game: Game, lands: list[CardInstance]) -> CardInstance | None:
         return None
     needed = _needed_colours(game)
     have: set[str] = set()
-    for permanent in game.battlefield:
+    for permanent in game.zones.battlefield:
         have |= game.colours_of(permanent)
 
     def key(card: CardInstance) -> tuple:
@@ -159,16 +159,16 @@ def _land_value(game: Game, card: CardInstance) -> tuple:
 
 
 def _allowed_cost(game: Game, cost: CycleCost) -> bool:
-    if cost.life and game.life - cost.life < LIFE_FLOOR:
+    if cost.life and game.player.life - cost.life < LIFE_FLOOR:
         return False
     return not (cost.sacrifice and lands_out(game) < SACRIFICE_LANDS_FROM)
 
 
 def _worth_cycling(game: Game, name: str) -> bool:
-    if is_payoff(name) and not any(p.name == name for p in game.battlefield):
+    if is_payoff(name) and not any(p.name == name for p in game.zones.battlefield):
         return False
     if game.is_land(name) and lands_out(game) < LANDS_ENOUGH:
-        spare = len(_lands_in(game, game.hand)) - (0 if game.land_played else 1)
+        spare = len(_lands_in(game, game.zones.hand)) - (0 if game.player.land_played else 1)
         if spare < 2:
             return False
     return True
@@ -184,7 +184,7 @@ def _cycles(game: Game, *, typecycling_only: bool = False) -> Iterator[tuple[Car
     sources = len(game.mana_sources())
     statics = game.cycle_statics()
     keyed = []
-    for card in game.hand:
+    for card in game.zones.hand:
         abilities = game.book[card.name].cycling
         if not abilities or not _worth_cycling(game, card.name):
             continue
@@ -221,11 +221,11 @@ def _land_finders(game: Game) -> Iterator[Action]:
 
 def main_phase_proposals(game: Game) -> Iterator[Action]:
     """The next action of a main phase, best first; ``next`` last."""
-    if not game.land_played:
+    if not game.player.land_played:
         land = best_land(game, game.playable_lands())
         if land is not None:
             yield Action("play", land.iid)
-        elif lands_out(game) < LANDS_ENOUGH or not _lands_in(game, game.hand):
+        elif lands_out(game) < LANDS_ENOUGH or not _lands_in(game, game.zones.hand):
             yield from _land_finders(game)
     casts = [o for o in game.cast_options() if o.affordable]
     casts.sort(key=lambda o: (-_mana_value(game, o.name), o.iid))

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.review import result_of
 from bot.storage import Database, now_text
 

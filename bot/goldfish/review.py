@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.goldfish import coach
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.model import Action, Deck, IllegalAction
 from bot.goldfish.simulate import MAX_TURNS, Report, Settings, simulate_here
 
@@ -51,7 +51,7 @@ class PlayerGame:
 
 def result_of(game: Game) -> str:
     if game.phase == "over":
-        return "won" if game.opponent_life <= 0 else "lost"
+        return "won" if game.opponent.life <= 0 else "lost"
     return "stopped"
 
 
@@ -62,15 +62,15 @@ def player_game(game: Game) -> PlayerGame:
         result=result_of(game),
         turn=game.turn,
         cards_cycled=game.stats.get("cards_cycled", 0),
-        mulligans=game.mulligans,
+        mulligans=game.player.mulligans,
     )
     if not game.replayable:
         return PlayerGame(**base, missed_drops=(), unused_mana=(), replayed=False)
     replay = Game.new(game.deck(), seed=game.seed, on_the_play=game.on_the_play)
     missed, unused = [], []
     for action in game.actions:
-        turn, land_played = replay.turn, replay.land_played
-        land_in_hand = any(replay.is_land(c.name) for c in replay.hand)
+        turn, land_played = replay.turn, replay.player.land_played
+        land_in_hand = any(replay.is_land(c.name) for c in replay.zones.hand)
         sources = len(replay.mana_sources())
         replay.apply(action)
         if replay.turn > turn >= 1:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.model import CardInstance, Deck, Permanent
+from bot.goldfish.parts import Player, Zones
 
 
 def position(
@@ -33,26 +34,26 @@ def position(
     deck = Deck("test", {n: cards[n] for n in counts}, [(c, n) for n, c in counts.items()])
     game = Game.new(deck, seed=seed, on_the_play=on_the_play)
     pool: dict[str, list[CardInstance]] = {}
-    for card in game.library + game.hand:
+    for card in game.zones.library + game.zones.hand:
         pool.setdefault(card.name, []).append(card)
-    if len(game.hand) == 7:
+    if len(game.zones.hand) == 7:
         game.keep()
-    game.hand = [pool[n].pop() for n in hand]
-    game.library = [pool[n].pop() for n in library]
-    game.graveyard = [pool[n].pop() for n in graveyard]
-    game.battlefield = []
+    in_hand = [pool[n].pop() for n in hand]
+    in_library = [pool[n].pop() for n in library]
+    in_graveyard = [pool[n].pop() for n in graveyard]
+    battlefield = []
     for n in [*lands, *permanents]:
         facts = game.book[n]
-        permanent = Permanent(pool[n].pop().iid, n, power=facts.power, toughness=facts.toughness, entered_turn=0)
-        game.battlefield.append(permanent)
-    for n in tapped:
-        game.battlefield.append(Permanent(pool[n].pop().iid, n, tapped=True))
+        iid = pool[n].pop().iid
+        battlefield.append(Permanent(iid, n, power=facts.power, toughness=facts.toughness, entered_turn=0))
+    battlefield += [Permanent(pool[n].pop().iid, n, tapped=True) for n in tapped]
+    game.zones = Zones.of(in_library, in_hand, in_graveyard, battlefield)
     game.actions = []
     game.actors = []
     game.replayable = False  # the layout is not an action: undo can't rebuild it
-    # The position is laid out by hand: a deck this small is no short-library loss (121.4) here.
-    game.drew_from_empty = False
+    # The position is laid out by hand: a deck this small is no short-library loss (121.4) here; the land drop
+    # and the mulligans stay as keeping left them.
+    game.player = Player(life=life, land_played=game.player.land_played, mulligans=game.player.mulligans)
     game.phase = "main"
     game.turn = 1
-    game.life = life
     return game

@@ -2,9 +2,9 @@
 
 In the spirit of Forge's card scripts: a card's "when you cycle this" trigger (702.29c), what it
 searches for, whether it lets you pay {X}, its "whenever you cycle" payoff (702.29d), its static
-cost changes and what happens when it enters, all in one :class:`CardScript`. Effects go through
-the public :class:`~bot.goldfish.engine.Game` API (gain life, deal damage, create tokens, pay,
-search, untap).
+cost changes and what happens when it enters, all in one :class:`CardScript`. A script sees the game
+through the effects API alone (:class:`~bot.goldfish.model.Effects`: gain life, deal damage, create
+tokens, pay, search, untap), never through the engine's game itself.
 
 Targets are chosen as a goldfish player would: damage goes to the opponent, who controls no
 creatures, so "target creature" effects meant for the opponent's creatures do nothing.
@@ -16,16 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.cycling import abilities_in_text
-from bot.goldfish.model import CycleChoices, Event
+from bot.goldfish.model import CycleChoices, Effects, Event
 
-if TYPE_CHECKING:
-    from bot.goldfish.engine import Game
-
-Trigger = Callable[["Game", CycleChoices], list[Event]]
-PayoffEffect = Callable[["Game", CycleChoices, int], list[Event]]
+Trigger = Callable[[Effects, CycleChoices], list[Event]]
+PayoffEffect = Callable[[Effects, CycleChoices, int], list[Event]]
 
 
 @dataclass(frozen=True)
@@ -49,8 +46,8 @@ class CardScript:
     payoff: Payoff | None = None
     cycling_reduction: int = 0
     free_cycling_hand_size: int | None = None
-    on_enter: Callable[[Game, str], list[Event]] | None = None
-    on_cast: Callable[[Game, str, int], list[Event]] | None = None
+    on_enter: Callable[[Effects, str], list[Event]] | None = None
+    on_cast: Callable[[Effects, str, int], list[Event]] | None = None
     upkeep_from_graveyard: tuple[str, ...] = ()
 
 
@@ -77,10 +74,10 @@ def nothing_to_target(text: str) -> PayoffEffect:
     return lambda game, choices, source: [Event("trigger", text, "702.29d")]
 
 
-def may_pay_one(name: str, missed: str, effect: Callable[[Game], list[Event]]) -> PayoffEffect:
+def may_pay_one(name: str, missed: str, effect: Callable[[Effects], list[Event]]) -> PayoffEffect:
     """The optional "you may pay {1}" of Lightning Rift and Drake Haven, then the effect."""
 
-    def resolve(game: Game, choices: CycleChoices, source: int) -> list[Event]:
+    def resolve(game: Effects, choices: CycleChoices, source: int) -> list[Event]:
         paid = game.pay_mana(("1",)) if choices.pay else None
         if paid is None:
             why = "you chose not to pay {1}" if not choices.pay else "no untapped land to pay {1}"
@@ -90,7 +87,7 @@ def may_pay_one(name: str, missed: str, effect: Callable[[Game], list[Event]]) -
     return resolve
 
 
-def decree_of_justice(game: Game, choices: CycleChoices) -> list[Event]:
+def decree_of_justice(game: Effects, choices: CycleChoices) -> list[Event]:
     if choices.x <= 0:
         return [Event("trigger", "Decree of Justice: you paid no {X}, so no Soldiers", "702.29c")]
     paid = game.pay_mana(("1",) * choices.x)
@@ -100,13 +97,13 @@ def decree_of_justice(game: Game, choices: CycleChoices) -> list[Event]:
     return events + game.create_tokens(choices.x, "Soldier", 1, 1, "1/1 white Soldier", choices.name)
 
 
-def decree_angels(game: Game, name: str, x: int) -> list[Event]:
+def decree_angels(game: Effects, name: str, x: int) -> list[Event]:
     if x <= 0:
         return [Event("cast", f"{name}: X is 0, so no Angels", "107.3")]
     return game.create_tokens(x, "Angel", 4, 4, "4/4 white Angel with flying", name)
 
 
-def slice_and_dice(game: Game, choices: CycleChoices) -> list[Event]:
+def slice_and_dice(game: Effects, choices: CycleChoices) -> list[Event]:
     if game.creatures():
         return [Event("trigger", "Slice and Dice: declined, it would only damage your own creatures", "702.29c")]
     return [Event("trigger", "Slice and Dice deals 1 damage to each creature: there are none", "702.29c")]

@@ -13,7 +13,7 @@ import logging
 import weakref
 from collections import OrderedDict
 
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.model import Action, Event, IllegalAction, UnreadableGame
 from bot.goldfish.stats import StatsDelta
 from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StoredGame, encode_state
@@ -132,7 +132,7 @@ class GameService:
         if game.phase == "over":
             raise IllegalAction(GAME_OVER)
         kind = action.kind if action else "view"
-        if kind in CARD_ACTIONS and action.iid is not None and all(c.iid != action.iid for c in game.hand):
+        if kind in CARD_ACTIONS and action.iid is not None and all(c.iid != action.iid for c in game.zones.hand):
             raise IllegalAction(
                 "That card is gone: it is no longer in the hand (it was probably just used). "
                 "The newest game message shows what you can do now."

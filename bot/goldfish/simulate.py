@@ -27,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from bot.goldfish import policy
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.model import Action, Deck, IllegalAction
 from bot.text import plural
 
@@ -128,7 +128,7 @@ class PolicyError(Exception):
 
 
 def _snapshot(game: Game) -> Snapshot:
-    payoff = any(not p.token and policy.is_payoff(p.name) for p in game.battlefield)
+    payoff = any(not p.token and policy.is_payoff(p.name) for p in game.zones.battlefield)
     return Snapshot(game.turn, game.stats["lands_played"], payoff, game.stats["cards_cycled"])
 
 
@@ -194,12 +194,12 @@ def play_chunk(deck: Deck, settings: Settings, start: int, stop: int) -> Tally:
                 tally.error_samples.append(f"game {index + 1} (seed {seed}): {error}")
             continue
         tally.games += 1
-        tally.mulligans += game.mulligans
+        tally.mulligans += game.player.mulligans
         for t, snap in enumerate(snaps):
             tally.land_drops[t] += snap.lands_played >= snap.turn
             tally.payoff[t] += snap.payoff
             tally.cycled[t] += snap.cycled
-        if game.phase == "over" and game.opponent_life <= 0 and game.turn <= settings.turns:
+        if game.phase == "over" and game.opponent.life <= 0 and game.turn <= settings.turns:
             tally.deaths[game.turn - 1] += 1
         elif game.phase == "over" and game.turn <= settings.turns:
             tally.lost += 1

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from bot.goldfish.engine import Game
+from bot.goldfish.decks import preset_decks
+from bot.goldfish.game import Game
 from bot.goldfish.model import Event, UnreadableGame
 from bot.goldfish.stats import KEYS, PLAYER_STATS, SUMS, PlayerStats, StatsDelta
 from bot.storage import Database, now_text
@@ -73,7 +74,7 @@ class StoredGame:
     def game(self) -> Game:
         if self.state is None:
             raise UnreadableGame("the saved game is damaged (its data is not valid JSON)")
-        return Game.from_dict(self.state)
+        return Game.from_dict(self.state, preset_decks())
 
     @cached_property
     def tables(self) -> list[int]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot import limits
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.mana import mana_text, shortfall
 from bot.goldfish.model import CycleOption, Event, Permanent
 from bot.text import chunk_lines, clip, escape, fit_lines, plural
@@ -69,7 +69,7 @@ def hand_lines(game: Game) -> list[str]:
     casts = {o.iid: o for o in game.cast_options()} if game.phase != "over" else {}
     playable = {card.iid for card in game.playable_lands()}
     lines = []
-    for card in game.hand:
+    for card in game.zones.hand:
         parts = []
         for option in options.get(card.iid, []):
             label = cycle_label(option)
@@ -113,7 +113,7 @@ def battlefield_lines(game: Game) -> list[str]:
     counts: Counter[tuple] = Counter()
     tapped: Counter[tuple] = Counter()
     order: list[tuple] = []
-    for permanent in sorted(game.battlefield, key=lambda p: _permanent_key(game, p)):
+    for permanent in sorted(game.zones.battlefield, key=lambda p: _permanent_key(game, p)):
         key = _permanent_key(game, permanent)
         if key not in counts:
             order.append(key)
@@ -155,14 +155,14 @@ def battlefield_fields(game: Game) -> list[tuple[str, str, bool]]:
 
 def status_text(game: Game) -> str:
     if game.phase == "mulligan":
-        so_far = f"{plural(game.mulligans, 'mulligan')} so far" if game.mulligans else "no mulligans yet"
+        so_far = f"{plural(game.player.mulligans, 'mulligan')} so far" if game.player.mulligans else "no mulligans yet"
         return f"Mulligan: keep this hand or mulligan (London mulligan, CR 103.5); {so_far}."
     if game.phase == "over":
         return f"**Game over** after {plural(game.turn, 'turn')}: {escape(game.result or 'finished')}."
     side = "on the play" if game.on_the_play else "on the draw"
     if game.phase != "main":
         return f"**Turn {game.turn}** ({side}) · {escape(game.decision().prompt)}"
-    land = "land played" if game.land_played else "land drop available"
+    land = "land played" if game.player.land_played else "land drop available"
     return f"**Turn {game.turn}** ({side}) · {land}"
 
 
@@ -187,13 +187,13 @@ def table_text(
         over=game.phase == "over",
     )
     players = "Players" if shared else "You"
-    text.fields.append(("Life", f"{players} **{game.life}** · Opponent **{game.opponent_life}**", True))
-    lands = sum(1 for p in game.battlefield if game.is_land(p.name))
+    text.fields.append(("Life", f"{players} **{game.player.life}** · Opponent **{game.opponent.life}**", True))
+    lands = sum(1 for p in game.zones.battlefield if game.is_land(p.name))
     mana = mana_text(game.mana_sources()) if game.phase != "mulligan" else ""
     text.fields.append(("Mana", f"{plural(lands, 'land')} · {mana or 'no mana'} available", True))
-    text.fields.append(("Zones", f"Library {len(game.library)} · Graveyard {len(game.graveyard)}", True))
+    text.fields.append(("Zones", f"Library {len(game.zones.library)} · Graveyard {len(game.zones.graveyard)}", True))
     text.fields += battlefield_fields(game)
-    text.fields.append((f"Hand ({len(game.hand)})", fit_lines(hand_lines(game), empty="empty"), False))
+    text.fields.append((f"Hand ({len(game.zones.hand)})", fit_lines(hand_lines(game), empty="empty"), False))
     shown = list(events or game.events)
     # The player's own action (the first event) stays in view however many triggers follow it.
     if len(shown) > RECENT_EVENTS:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.mana import symbol_text
 from bot.goldfish.model import Permanent
 
@@ -124,23 +124,23 @@ def _piles(game: Game, permanents: list[Permanent]) -> tuple[Pile, ...]:
 
 def table_view(game: Game, *, shared: bool = False) -> TableView:
     """The public state of ``game`` as the picture draws it (``shared``: a game anyone at the table plays)."""
-    lands = [p for p in game.battlefield if not p.token and game.is_land(p.name)]
-    others = [p for p in game.battlefield if p.token or not game.is_land(p.name)]
-    top = game.graveyard[-1] if game.graveyard else None
+    lands = [p for p in game.zones.battlefield if not p.token and game.is_land(p.name)]
+    others = [p for p in game.zones.battlefield if p.token or not game.is_land(p.name)]
+    top = game.zones.graveyard[-1] if game.zones.graveyard else None
     return TableView(
         deck_name=game.deck_name,
         turn=game.turn,
         phase=game.phase,
         on_the_play=game.on_the_play,
-        life=game.life,
-        opponent_life=game.opponent_life,
-        hand=tuple(_face(game, card.name) for card in game.hand),
+        life=game.player.life,
+        opponent_life=game.opponent.life,
+        hand=tuple(_face(game, card.name) for card in game.zones.hand),
         lands=_piles(game, lands),
         permanents=_piles(game, others),
         graveyard_top=_face(game, top.name) if top is not None else None,
-        graveyard_count=len(game.graveyard),
-        library_count=len(game.library),
-        land_played=game.land_played,
+        graveyard_count=len(game.zones.graveyard),
+        library_count=len(game.zones.library),
+        land_played=game.player.land_played,
         result=game.result,
         mana=tuple(symbol_text(colours) for _, colours in game.mana_sources()) if game.phase != "mulligan" else (),
         shared=shared,

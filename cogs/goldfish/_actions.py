@@ -129,7 +129,7 @@ class TableActions(Tables):
             iid = select_ints(values)[0]
             draft = Draft("c", iid, tap=tap)
             record = await self.playable(interaction, version, edit=True)
-            if any(c.iid == iid for c in record.game.hand) and needs_draft(record.game, draft):
+            if any(c.iid == iid for c in record.game.zones.hand) and needs_draft(record.game, draft):
                 await self.show(interaction, record, mode=("draft", draft), note=draft_note(record.game, draft))
                 return
             await self.run(interaction, draft.action(), seen=version, edit=True)

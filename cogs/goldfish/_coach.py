@@ -30,7 +30,7 @@ from bot.admission import Share
 from bot.errors import UserFacingError
 from bot.goldfish import coach
 from bot.goldfish.advice import figure_line, hint_sentence, review_lines
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.model import IllegalAction, UnreadableGame
 from bot.goldfish.results import RECENT_GAMES, ResultStore, result_from, trend
 from bot.goldfish.review import (

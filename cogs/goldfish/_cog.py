@@ -212,7 +212,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         record = await self.playable(interaction)
         game = game_of(record)
         options = game.cycle_options()
-        cyclers = [c for c in game.hand if any(o.iid == c.iid for o in options)]
+        cyclers = [c for c in game.zones.hand if any(o.iid == c.iid for o in options)]
         iid = hand_card(game, card, cyclers, "card with cycling")
         parsed = parse_card_value(card)
         index = ability - 1 if ability else (parsed[1] if parsed and parsed[0] == iid and parsed[1] else None)
@@ -294,7 +294,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             candidates, what = game.playable_lands(), "playable land"
         else:
             castable = {o.iid for o in game.cast_options()}
-            candidates, what = [c for c in game.hand if c.iid in castable], "spell"
+            candidates, what = [c for c in game.zones.hand if c.iid in castable], "spell"
         iid = hand_card(game, card, candidates, what)
         face = parse_card_value(card)[1] or 0 if parse_card_value(card) else 0
         action = Action("play", iid, face) if kind == "play" else Action("cast", iid, x=x, tap=lands_named(game, tap))

@@ -75,7 +75,7 @@ def _option(label: str, value: str, default: bool, description: str | None = Non
 
 
 def _has_x(game: Game, draft: Draft) -> bool:
-    card = next(c for c in game.hand if c.iid == draft.iid)
+    card = next(c for c in game.zones.hand if c.iid == draft.iid)
     if draft.kind == "c":
         return bool(game.book[card.name].x_count)
     ability = game.book[card.name].cycling[draft.ability]
@@ -84,7 +84,7 @@ def _has_x(game: Game, draft: Draft) -> bool:
 
 def optional_payers(game: Game) -> list[str]:
     names = []
-    for permanent in game.battlefield:
+    for permanent in game.zones.battlefield:
         script = SCRIPTS.get(permanent.name)
         if script and script.payoff and not permanent.token and "you may pay" in script.payoff.text:
             names.append(permanent.name)
@@ -94,12 +94,12 @@ def optional_payers(game: Game) -> list[str]:
 def _sacrifice_candidates(game: Game, draft: Draft) -> tuple[str | None, list]:
     if draft.kind != "k":
         return None, []
-    card = next(c for c in game.hand if c.iid == draft.iid)
+    card = next(c for c in game.zones.hand if c.iid == draft.iid)
     ability = game.book[card.name].cycling[draft.ability]
     what = game.cycle_cost(ability).sacrifice
     if not what:
         return None, []
-    return what, [p for p in game.battlefield if game.is_sacrificable(p, what)]
+    return what, [p for p in game.zones.battlefield if game.is_sacrificable(p, what)]
 
 
 def phyrexian_ways(game: Game, draft: Draft) -> dict[str, tuple[int, ...]]:
@@ -107,7 +107,7 @@ def phyrexian_ways(game: Game, draft: Draft) -> dict[str, tuple[int, ...]]:
     with mana ("mana") and to pay its Phyrexian symbols with life instead ("life"); else nothing.
 
     The choice travels as the lands to tap: the engine pays life for whatever the chosen lands leave."""
-    card = next((c for c in game.hand if c.iid == draft.iid), None)
+    card = next((c for c in game.zones.hand if c.iid == draft.iid), None)
     if draft.kind != "c" or card is None:
         return {}
     symbols = game.cast_symbols(card.name, draft.x)
@@ -117,7 +117,7 @@ def phyrexian_ways(game: Game, draft: Draft) -> dict[str, tuple[int, ...]]:
     plain = [s for s in symbols if not s.endswith("/P")]
     sources = game.mana_sources()
     mana = plan([*plain, *(s.split("/")[0] for s in phyrexian)], sources)
-    life = plan(plain, sources) if plain and game.life >= 2 * len(phyrexian) else None
+    life = plan(plain, sources) if plain and game.player.life >= 2 * len(phyrexian) else None
     if mana is None or life is None or not life.lands:
         return {}
     return {"mana": mana.lands, "life": life.lands}
@@ -140,13 +140,13 @@ def needs_draft(game: Game, draft: Draft) -> bool:
 
 
 def draft_note(game: Game, draft: Draft) -> str:
-    card = next((c for c in game.hand if c.iid == draft.iid), None)
+    card = next((c for c in game.zones.hand if c.iid == draft.iid), None)
     if card is None:
         raise IllegalAction("That card is gone: it is no longer in the hand.")
     doing = "Cast" if draft.kind == "c" else "Cycle"
     lines = [f"**{doing} {escape(card.name)}**: choose, then press **{doing}**."]
     what, candidates = _sacrifice_candidates(game, draft)
-    lands = [p for p in game.battlefield if game.is_land(p.name)]
+    lands = [p for p in game.zones.battlefield if game.is_land(p.name)]
     if what and candidates and all(game.is_land(p.name) for p in candidates) and len(lands) == 1:
         lines.append("⚠️ This sacrifices your last land.")
     return "\n".join(lines)
@@ -169,7 +169,7 @@ def draft_view(game: Game, version: int, draft: Draft) -> discord.ui.View:
         view.add_item(DraftSelect.make("p", version, code, "You may pay {1}…", options))
     ways = phyrexian_ways(game, draft)
     if ways:
-        card = next(c for c in game.hand if c.iid == draft.iid)
+        card = next(c for c in game.zones.hand if c.iid == draft.iid)
         phyrexian = [s for s in game.cast_symbols(card.name) if s.endswith("/P")]
         shown = "".join("{" + s + "}" for s in phyrexian)
         options = [

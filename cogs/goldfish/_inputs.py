@@ -129,19 +129,19 @@ def hand_card(game: Game, value: str, candidates: Sequence[CardInstance], what: 
             name = card.name.casefold()
             if (name == wanted) if exact else (wanted and name.startswith(wanted)):
                 return card.iid
-    for card in game.hand:
+    for card in game.zones.hand:
         if card.name.casefold() == wanted:
             why = game.land_problem(card) if what == "playable land" else None
             if why:
                 raise IllegalAction(f"You can't play {escape(card.name)}: {escape(why)}.")
             raise IllegalAction(f"{escape(card.name)} is in your hand but is not a {what} now.")
-    hand = ", ".join(escape(c.name) for c in game.hand) or "empty"
+    hand = ", ".join(escape(c.name) for c in game.zones.hand) or "empty"
     raise IllegalAction(f"There is no {what} called “{escape(clip(value, 60))}” in your hand. Your hand: {hand}.")
 
 
 def cards_named(game: Game, text: str) -> tuple[int, ...]:
     """Cards in hand named by the player, separated by commas (each card once)."""
-    remaining, chosen = list(game.hand), []
+    remaining, chosen = list(game.zones.hand), []
     for name in (part for part in text.split(",") if part.strip()):
         iid = hand_card(game, name, remaining, "card")
         chosen.append(iid)
@@ -153,7 +153,7 @@ def lands_named(game: Game, text: str | None, what: str = "land") -> tuple[int, 
     """The untapped lands the player named, separated by commas: ``"Swamp, Island"``."""
     if not text:
         return ()
-    remaining = [p for p in game.battlefield if not p.tapped and game.colours_of(p)]
+    remaining = [p for p in game.zones.battlefield if not p.tapped and game.colours_of(p)]
     chosen = []
     for part in (part.strip() for part in text.split(",")):
         if not part:
@@ -176,11 +176,11 @@ def permanent_named(game: Game, text: str) -> int:
     """A permanent you control, by name (for "Sacrifice a land")."""
     wanted = text.strip().casefold()
     for exact in (True, False):
-        for permanent in game.battlefield:
+        for permanent in game.zones.battlefield:
             name = game.permanent_name(permanent).casefold()
             if (name == wanted) if exact else (wanted and name.startswith(wanted)):
                 return permanent.iid
-    names = ", ".join(escape(game.permanent_name(p)) for p in game.battlefield) or "nothing"
+    names = ", ".join(escape(game.permanent_name(p)) for p in game.zones.battlefield) or "nothing"
     raise IllegalAction(f"You control no permanent called “{escape(clip(text, 60))}”. You control: {names}.")
 
 

@@ -77,7 +77,7 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
         view.add_item(back)
         return view
     if mode and mode[0] == "bottom":
-        options = [_option(card.name, str(card.iid)) for card in game.hand[: limits.SELECT_OPTIONS]]
+        options = [_option(card.name, str(card.iid)) for card in game.zones.hand[: limits.SELECT_OPTIONS]]
         count = min(game.bottom_count(), len(options))
         placeholder = f"Choose {plural(count, 'card')} to put on the bottom…"
         view.add_item(GoldfishSelect.make(f"gf:bottom:{version}", placeholder, options, count))
@@ -88,14 +88,14 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
     if game.phase == "mulligan":
         keep = "Keep" if not game.bottom_count() else f"Keep (bottom {game.bottom_count()})"
         view.add_item(GoldfishButton.make("keep", version, keep, discord.ButtonStyle.success))
-        if game.mulligans < 7:
+        if game.player.mulligans < 7:
             view.add_item(GoldfishButton.make("mull", version, "Mulligan", discord.ButtonStyle.secondary))
         if can_undo:
             view.add_item(undo)
         return view
     if game.phase == "cleanup":
-        count = len(game.hand) - 7
-        options = [_option(card.name, str(card.iid)) for card in game.hand]
+        count = len(game.zones.hand) - 7
+        options = [_option(card.name, str(card.iid)) for card in game.zones.hand]
         placeholder = f"Discard {plural(count, 'card')} down to seven (CR 514.1)…"
         payers = optional_payers(game)
         if payers:
@@ -114,7 +114,7 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
     if game.echo_pending():
         decision = game.decision()
         for action in decision.actions:
-            name = game.permanent_name(next(p for p in game.battlefield if p.iid == action.iid))
+            name = game.permanent_name(next(p for p in game.zones.battlefield if p.iid == action.iid))
             cost = cost_text(game.book[name].echo or ()) if name in game.book else ""
             if action.pay:
                 view.add_item(
@@ -156,7 +156,7 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
     sources = game.mana_sources()
     if (cycle or casts) and len(sources) > 1:
         options = [
-            _option(game.permanent_name(p), str(p.iid), None) for p in game.battlefield if p.iid in dict(sources)
+            _option(game.permanent_name(p), str(p.iid), None) for p in game.zones.battlefield if p.iid in dict(sources)
         ]
         for option in options:
             option.default = int(option.value) in tap
@@ -192,7 +192,7 @@ def hand_embed(game: Game, symbols: SymbolText = PLAIN) -> discord.Embed:
                     f"↳ {escape(option.name)}: {escape(cycle_label(option))} searches for {escape(option.search)}"
                 )
     embed = discord.Embed(
-        title=f"Hand ({len(game.hand)}) · mana {game.available_mana() or 'none'}",
+        title=f"Hand ({len(game.zones.hand)}) · mana {game.available_mana() or 'none'}",
         description=fit_lines(lines, limits.EMBED_DESCRIPTION, empty="empty"),
         colour=TEAL,
     )
@@ -202,12 +202,12 @@ def hand_embed(game: Game, symbols: SymbolText = PLAIN) -> discord.Embed:
 def zone_embed(game: Game, zone: str) -> discord.Embed:
     """The graveyard (oldest first) or the library's contents (counted by name: its order stays hidden)."""
     if zone == "graveyard":
-        lines = [f"{n}. {escape(card.name)}" for n, card in enumerate(game.graveyard, 1)]
-        title = f"Graveyard ({plural(len(game.graveyard), 'card')})"
+        lines = [f"{n}. {escape(card.name)}" for n, card in enumerate(game.zones.graveyard, 1)]
+        title = f"Graveyard ({plural(len(game.zones.graveyard), 'card')})"
     else:
-        counts = Counter(card.name for card in game.library)
+        counts = Counter(card.name for card in game.zones.library)
         lines = [f"{count} × {escape(name)}" for name, count in sorted(counts.items())]
-        title = f"Library ({plural(len(game.library), 'card')}, shown by name: the order stays hidden)"
+        title = f"Library ({plural(len(game.zones.library), 'card')}, shown by name: the order stays hidden)"
     return discord.Embed(
         title=clip(title, limits.EMBED_TITLE),
         description=fit_lines(lines, limits.EMBED_DESCRIPTION, empty="empty"),

@@ -161,7 +161,7 @@ class Tables:
         await reply(
             interaction,
             f"Goldfish game ended by {interaction.user.mention} after {plural(game.turn, 'turn')}: "
-            f"{plural(cycled, 'card')} cycled, opponent at {game.opponent_life} life.",
+            f"{plural(cycled, 'card')} cycled, opponent at {game.opponent.life} life.",
         )
         if game.phase != "over":  # a game that ended by itself was reviewed then
             await self.game_over(record, tables[-1] if tables else None)

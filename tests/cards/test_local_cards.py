@@ -259,7 +259,7 @@ async def test_a_custom_goldfish_decklist_is_resolved_locally(simcord_env, cards
 
     assert "40 cards" in result.response.content
     game = await game_of(simcord_env, channel)
-    assert len(game.library) + len(game.hand) == 40
+    assert len(game.zones.library) + len(game.zones.hand) == 40
     assert fake_scryfall.api_requests() == []
 
 

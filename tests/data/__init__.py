@@ -17,8 +17,9 @@ CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
 # 247 real Scryfall card objects, one per line: cycling cards, the basic lands and a few cycling payoffs.
 SCRYFALL_CARDS = DATA / "scryfall" / "cycling-cards.jsonl"
 
-# A goldfish game saved in format 3 (before actions named who took them), to prove old saves still load.
-GOLDFISH_SAVE_V3 = DATA / "goldfish" / "save-format-3.json"
+# A goldfish game saved in each earlier format by the code that wrote it, to prove old saves still load: format 1
+# (a text log), 2 (every field named), 3 (before actions named who took them), 4 (before the parts were grouped).
+GOLDFISH_SAVES = {number: DATA / "goldfish" / f"save-format-{number}.json" for number in (1, 2, 3, 4)}
 
 # Seeded goldfish games played through the terminal and through Discord: what was typed or clicked and what the
 # player saw, as gzipped JSON Lines (tests/goldfish/recorded_games.py replays them).

@@ -7,7 +7,7 @@ import json
 
 from simcord.components import walk_components
 
-from bot.goldfish import Game
+from bot.goldfish import Game, preset_decks
 from bot.goldfish.decklist import trim_card
 from bot.goldfish.decks import bundled_cards
 from tests.data import SCRYFALL_CARDS
@@ -42,7 +42,7 @@ async def stored(env, channel):
 async def game_of(env, channel) -> Game:
     record = await stored(env, channel)
     assert record is not None, "no game stored for this channel"
-    return Game.from_dict(record.state)
+    return Game.from_dict(record.state, preset_decks())
 
 
 def table(channel):

@@ -176,7 +176,7 @@ def terminal_inputs(spec: dict[str, Any]) -> list[str]:
 
 
 def _position(game: Game, iid: int) -> int:
-    return next(i for i, card in enumerate(game.hand, 1) if card.iid == iid)
+    return next(i for i, card in enumerate(game.zones.hand, 1) if card.iid == iid)
 
 
 def terminal_command(game: Game, action: Action) -> str:
@@ -193,7 +193,7 @@ def terminal_command(game: Game, action: Action) -> str:
     if action.kind == "echo":
         return "echo pay" if action.pay else "echo sacrifice"
     if action.kind == "activate":
-        return f"activate {next(i for i, c in enumerate(game.graveyard, 1) if c.iid == action.iid)}"
+        return f"activate {next(i for i, c in enumerate(game.zones.graveyard, 1) if c.iid == action.iid)}"
     words = ["cycle", str(_position(game, action.iid))]
     if action.ability:
         words.append(str(action.ability + 1))

@@ -35,7 +35,7 @@ def test_cli_514_1_discards_in_cleanup_and_passes_the_end_step(cards):
     said = run(game, "next", "discard 1")
     assert any("discard 1 card down to seven (514.1)" in line for line in said)
     assert any("Discarded Plains down to seven" in line for line in said)
-    assert [c.name for c in game.graveyard] == ["Plains"] and game.turn == 2  # nothing to cycle: no end-step stop
+    assert [c.name for c in game.zones.graveyard] == ["Plains"] and game.turn == 2  # nothing to cycle: no end-step stop
 
 
 def test_cli_702_30a_settles_echo_in_the_upkeep(cards):

@@ -31,7 +31,7 @@ def test_rollouts_are_reproducible_from_their_seed(slide):
 
 def test_the_coach_does_not_know_the_order_of_the_library(slide):
     peeked = slide.clone()
-    peeked.library.reverse()  # same cards, another order: the player can't tell the two apart
+    peeked.zones.library.reverse()  # same cards, another order: the player can't tell the two apart
     assert advise(slide, rollouts=6).figures == advise(peeked, rollouts=6).figures
 
 
@@ -45,12 +45,12 @@ def test_candidates_are_one_move_per_card_name_with_the_policys_move_first(slide
     moves = candidates(slide)
     names = [(m.kind, slide.iid_names.get(m.iid)) for m in moves]
     assert len(names) == len(set(names))
-    assert moves[0] == Action("play", next(c.iid for c in slide.hand if c.name == "Plains"))
+    assert moves[0] == Action("play", next(c.iid for c in slide.zones.hand if c.name == "Plains"))
     assert ("next", None) in names
 
 
 def test_the_coach_departs_from_the_policy_only_when_measurably_better(slide):
-    policy, other = Action("next"), Action("play", slide.hand[0].iid)
+    policy, other = Action("next"), Action("play", slide.zones.hand[0].iid)
 
     def figures(action, turns):
         return Figures(action, tuple(Outcome(t, True, True) for t in turns))
@@ -77,7 +77,7 @@ def test_player_game_counts_missed_land_drops_and_unused_mana(slide):
     slide.apply(Action("next"))  # turn 1: a Plains in hand, none played
     while slide.turn == 1:
         slide.apply(Action("next"))
-    plains = next(c for c in slide.hand if c.name == "Plains")
+    plains = next(c for c in slide.zones.hand if c.name == "Plains")
     slide.play_land(plains.iid)
     while slide.turn == 2:
         slide.apply(Action("next"))
@@ -144,7 +144,7 @@ def test_a_choice_of_several_cards_is_the_policys_and_says_it_is_not_played_out(
 
 def test_a_hint_says_the_move_the_lands_it_taps_and_why():
     game = position(bundled_cards(), hand=["Winged Shepherd"], library=["Plains"] * 12, lands=["Plains", "Mountain"])
-    game.land_played = True
+    game.player.land_played = True
     advice = advise(game, rollouts=4)
     sentence = hint_sentence(game, advice)
     assert advice.best.kind == "cycle"

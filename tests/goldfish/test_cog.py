@@ -45,15 +45,15 @@ async def test_whole_game_mulligan_keep_land_cycle_typecycle_next_status_log_end
 
     mulligan = await alice.click(message, label="Mulligan")
     assert "1 mulligan so far" in mulligan.response.embeds[0].description
-    assert (await game_of(simcord_env, channel)).mulligans == 1
+    assert (await game_of(simcord_env, channel)).player.mulligans == 1
 
     # Keeping after a mulligan asks which card goes to the bottom (London mulligan).
     keep = await alice.click(message, label="Keep (bottom 1)")
     assert "bottom" in control(keep.response, "gf:bottom:")["placeholder"]
     kept = await choose(alice, message, "gf:bottom:", "Akroma's Vengeance")
     game = await game_of(simcord_env, channel)
-    assert game.phase == "main" and game.turn == 1 and len(game.hand) == 6
-    assert game.library[-1].name == "Akroma's Vengeance"
+    assert game.phase == "main" and game.turn == 1 and len(game.zones.hand) == 6
+    assert game.zones.library[-1].name == "Akroma's Vengeance"
     assert "**Turn 1**" in kept.response.embeds[0].description
 
     played = await choose(alice, message, "gf:land:", "Plains")
@@ -63,13 +63,13 @@ async def test_whole_game_mulligan_keep_land_cycle_typecycle_next_status_log_end
     before = await game_of(simcord_env, channel)
     cycled = await choose(alice, message, "gf:cycle:", "Cycle Winged Shepherd")
     after = await game_of(simcord_env, channel)
-    assert len(after.graveyard) == len(before.graveyard) + 1
-    assert len(after.hand) == len(before.hand)  # discarded one, drew one
-    assert len(after.library) == len(before.library) - 1
-    assert "Winged Shepherd" in [c.name for c in after.graveyard]
+    assert len(after.zones.graveyard) == len(before.zones.graveyard) + 1
+    assert len(after.zones.hand) == len(before.zones.hand)  # discarded one, drew one
+    assert len(after.zones.library) == len(before.zones.library) - 1
+    assert "Winged Shepherd" in [c.name for c in after.zones.graveyard]
     happened = fields(cycled.response)["What happened"]
     assert "Cycled Winged Shepherd" in happened and "(CR 702.29a)" in happened
-    assert f"Graveyard {len(after.graveyard)}" in fields(cycled.response)["Zones"]
+    assert f"Graveyard {len(after.zones.graveyard)}" in fields(cycled.response)["Zones"]
 
     turn2 = await alice.click(message, label="Next turn")
     assert "**Turn 2**" in turn2.response.embeds[0].description
@@ -82,12 +82,12 @@ async def test_whole_game_mulligan_keep_land_cycle_typecycle_next_status_log_end
     find = control(asked.response, "gf:find:")
     assert [o["label"] for o in find["options"]] == ["Plains", "Find nothing"]
     assert (await stored(simcord_env, channel)).version == version
-    plains_in_hand = sum(c.name == "Plains" for c in (await game_of(simcord_env, channel)).hand)
+    plains_in_hand = sum(c.name == "Plains" for c in (await game_of(simcord_env, channel)).zones.hand)
 
     found = await choose(alice, message, "gf:find:", "Plains")
     game = await game_of(simcord_env, channel)
-    assert sum(c.name == "Plains" for c in game.hand) == plains_in_hand + 1
-    assert "Eternal Dragon" in [c.name for c in game.graveyard]
+    assert sum(c.name == "Plains" for c in game.zones.hand) == plains_in_hand + 1
+    assert "Eternal Dragon" in [c.name for c in game.zones.graveyard]
     assert game.stats["typecycling_searches"] == 1 and game.stats["cards_cycled"] == 2
     assert "Plains and put it into your hand" in fields(found.response)["What happened"]
 
@@ -121,9 +121,9 @@ async def test_typecycling_can_find_nothing(simcord_env, channel, alice):
     result = await choose(alice, message, "gf:find:", "Find nothing")
 
     after = await game_of(simcord_env, channel)
-    assert len(after.hand) == len(before.hand) - 1
-    assert len(after.library) == len(before.library)
-    assert "Generous Ent" in [c.name for c in after.graveyard]
+    assert len(after.zones.hand) == len(before.zones.hand) - 1
+    assert len(after.zones.library) == len(before.zones.library)
+    assert "Generous Ent" in [c.name for c in after.zones.graveyard]
     assert "found nothing" in fields(result.response)["What happened"]
 
 
@@ -209,7 +209,7 @@ async def test_a_click_on_an_old_copy_of_the_table_is_answered_with_the_latest_o
     await choose(alice, second, "gf:cycle:", "Cycle Secluded Steppe")
     game = await game_of(simcord_env, channel)
     assert game.stats["cards_cycled"] == 1
-    assert [c.name for c in game.graveyard] == ["Secluded Steppe"]
+    assert [c.name for c in game.zones.graveyard] == ["Secluded Steppe"]
     assert (await stored(simcord_env, channel)).version == version + 1
 
 
@@ -310,7 +310,7 @@ async def test_cast_a_payoff_permanent_with_autocomplete(simcord_env, channel, a
     updated(result)
     assert table(channel).id == message.id  # edited in place, not posted again
     assert "Lightning Rift" in fields(message)["Battlefield"]
-    assert "Lightning Rift" in [p.name for p in (await game_of(simcord_env, channel)).battlefield]
+    assert "Lightning Rift" in [p.name for p in (await game_of(simcord_env, channel)).zones.battlefield]
 
 
 async def test_a_write_from_elsewhere_in_between_is_not_overwritten(simcord_env, channel, alice):

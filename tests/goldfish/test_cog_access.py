@@ -55,7 +55,7 @@ async def test_a_shared_game_lets_anyone_in_the_channel_play(simcord_env, channe
 
     assert not kept.ephemeral
     game = await game_of(simcord_env, channel)
-    assert game.phase == "main" and [p.name for p in game.battlefield] == ["Plains"]
+    assert game.phase == "main" and [p.name for p in game.zones.battlefield] == ["Plains"]
     assert (await simcord_env.bot.get_cog("Goldfish").store.get_stats(bob.id)).games == 0  # alice started it
 
 

@@ -34,7 +34,7 @@ async def reach(simcord_env, channel, alice, message, phase: str):
 
 async def reach_cleanup(simcord_env, channel, alice, message):
     game = await reach(simcord_env, channel, alice, message, "cleanup")
-    assert len(game.hand) == 9
+    assert len(game.zones.hand) == 9
 
 
 async def test_514_1_the_cleanup_discard_can_decline_drake_havens_optional_payment(simcord_env, channel, alice):
@@ -51,8 +51,8 @@ async def test_514_1_the_cleanup_discard_can_decline_drake_havens_optional_payme
     await alice.select(message, values, custom_id=select["custom_id"])
 
     game = await game_of(simcord_env, channel)
-    assert [c.name for c in game.graveyard].count("Akroma's Vengeance") == 2 and game.turn == 2
-    assert not [p for p in game.battlefield if p.token]  # no Drake: the {1} was declined
+    assert [c.name for c in game.zones.graveyard].count("Akroma's Vengeance") == 2 and game.turn == 2
+    assert not [p for p in game.zones.battlefield if p.token]  # no Drake: the {1} was declined
     assert not simcord_env.errors
 
 
@@ -68,8 +68,8 @@ async def test_514_1_the_cleanup_discard_pays_drake_havens_optional_1_when_chose
     await alice.select(message, values, custom_id=select["custom_id"])
 
     game = await game_of(simcord_env, channel)
-    assert [c.name for c in game.graveyard].count("Akroma's Vengeance") == 2 and game.turn == 2
-    assert [p.name for p in game.battlefield if p.token] == ["Drake token"]  # one {1}, one Drake
+    assert [c.name for c in game.zones.graveyard].count("Akroma's Vengeance") == 2 and game.turn == 2
+    assert [p.name for p in game.zones.battlefield if p.token] == ["Drake token"]  # one {1}, one Drake
 
 
 async def test_107_4f_the_player_chooses_to_pay_phyrexian_mana_with_life(simcord_env, channel, alice):
@@ -84,8 +84,8 @@ async def test_107_4f_the_player_chooses_to_pay_phyrexian_mana_with_life(simcord
     await alice.click(message, label="Cast")
 
     game = await game_of(simcord_env, channel)
-    assert name in [p.name for p in game.battlefield]
-    assert game.life == 18 and sum(p.tapped for p in game.battlefield) == 2
+    assert name in [p.name for p in game.zones.battlefield]
+    assert game.player.life == 18 and sum(p.tapped for p in game.zones.battlefield) == 2
     assert not simcord_env.errors
 
 
@@ -99,8 +99,8 @@ async def test_107_4f_the_player_chooses_to_pay_phyrexian_mana_with_mana(simcord
     await alice.click(message, label="Cast")
 
     game = await game_of(simcord_env, channel)
-    assert name in [p.name for p in game.battlefield]
-    assert game.life == 20 and sum(p.tapped for p in game.battlefield) == 3
+    assert name in [p.name for p in game.zones.battlefield]
+    assert game.player.life == 20 and sum(p.tapped for p in game.zones.battlefield) == 3
 
 
 async def troll_in_upkeep(simcord_env, channel, alice):
@@ -127,7 +127,7 @@ async def test_702_30a_echo_is_paid_from_the_table_in_the_next_upkeep(simcord_en
     await alice.click(message, label="Pay echo {1}{G} (Albino Troll)")
 
     game = await game_of(simcord_env, channel)
-    assert not game.echo_pending() and name in [p.name for p in game.battlefield]
+    assert not game.echo_pending() and name in [p.name for p in game.zones.battlefield]
     assert not simcord_env.errors
 
 
@@ -139,5 +139,5 @@ async def test_702_30a_declining_echo_with_the_slash_command_sacrifices_the_perm
 
     assert result.ephemeral and "the table above is updated" in result.response.content
     game = await game_of(simcord_env, channel)
-    assert name not in [p.name for p in game.battlefield] and name in [c.name for c in game.graveyard]
+    assert name not in [p.name for p in game.zones.battlefield] and name in [c.name for c in game.zones.graveyard]
     assert not game.echo_pending() and "Sacrifice Albino Troll" not in labels(message)

@@ -39,7 +39,7 @@ def one_move_from_a_win(deck_key: str) -> Game:
         while game.phase != "over" and game.turn <= 20:
             twin = game.clone()
             move = policy_step(twin)
-            if twin.phase == "over" and twin.opponent_life <= 0 and move.kind == "next":
+            if twin.phase == "over" and twin.opponent.life <= 0 and move.kind == "next":
                 return game
             policy_step(game)
     raise AssertionError("no game ends with an attack")
@@ -130,7 +130,7 @@ async def test_a_won_game_gets_a_review_on_its_table_equal_to_a_simulation_of_th
     await reviews_done(cog)
 
     finished = await game_of(simcord_env, channel)
-    assert finished.phase == "over" and finished.opponent_life <= 0
+    assert finished.phase == "over" and finished.opponent.life <= 0
     shown = table(channel)
     assert [e.title for e in shown.embeds][1].startswith("Review · ")
     review = {f.name: f.value for f in shown.embeds[1].fields}

@@ -163,7 +163,7 @@ async def test_a_custom_decklist_starts_a_game(simcord_env, channel, alice, cog)
     assert ready.ephemeral and "40 cards" in ready.content
     assert not game_message.ephemeral and "Custom deck" in game_message.embeds[0].title
     game = await game_of(simcord_env, channel)
-    assert len(game.library) + len(game.hand) == 40
+    assert len(game.zones.library) + len(game.zones.hand) == 40
     assert cog.fetch_collection.calls and {"name": "Secluded Steppe"} in cog.fetch_collection.calls[0]
     kept = await alice.click(game_message, label="Keep")
     assert "**Turn 1**" in kept.response.embeds[0].description
@@ -173,13 +173,13 @@ async def test_keep_after_a_mulligan_by_names(simcord_env, channel, alice):
     await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
     await alice.slash(channel, "goldfish mulligan")
     game = await game_of(simcord_env, channel)
-    wrong = await alice.slash(channel, "goldfish keep", bottom=f"{game.hand[0].name}, {game.hand[1].name}")
+    wrong = await alice.slash(channel, "goldfish keep", bottom=f"{game.zones.hand[0].name}, {game.zones.hand[1].name}")
     assert wrong.ephemeral and "exactly 1" in wrong.response.content
 
-    kept = await alice.slash(channel, "goldfish keep", bottom=game.hand[0].name.upper())
+    kept = await alice.slash(channel, "goldfish keep", bottom=game.zones.hand[0].name.upper())
 
     after = await game_of(simcord_env, channel)
-    assert after.phase == "main" and after.library[-1].name == game.hand[0].name
+    assert after.phase == "main" and after.zones.library[-1].name == game.zones.hand[0].name
     updated(kept)
     happened = fields(table(channel))["What happened"]
-    assert "Kept 6" in happened and f"put {game.hand[0].name} on the bottom" in happened
+    assert "Kept 6" in happened and f"put {game.zones.hand[0].name} on the bottom" in happened

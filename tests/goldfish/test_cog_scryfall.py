@@ -29,7 +29,7 @@ async def test_a_custom_decklist_is_resolved_through_scryfall_collection(
 
     assert "40 cards" in result.response.content
     game = await game_of(simcord_env, channel)
-    assert len(game.library) + len(game.hand) == 40
+    assert len(game.zones.library) + len(game.zones.hand) == 40
     collection_calls = [r for r in fake_scryfall.requests if r.path == "/cards/collection"]
     assert len(collection_calls) == 1
     assert fake_scryfall.violations == []

@@ -38,7 +38,7 @@ async def test_a_game_with_an_end_step_cycle_undo_and_a_cleanup_discard(simcord_
 
     await alice.click(message, label="Undo")
     undone = await game_of(simcord_env, channel)
-    assert undone.stats["cards_cycled"] == 0 and "Secluded Steppe" in [c.name for c in undone.hand]
+    assert undone.stats["cards_cycled"] == 0 and "Secluded Steppe" in [c.name for c in undone.zones.hand]
     assert "Undid the last action" in fields(message)["What happened"]
     shown = await alice.slash(channel, "goldfish stats show")  # the undone cycle no longer counts
     assert fields(shown.response)["Cards cycled"] == "0"
@@ -55,7 +55,7 @@ async def test_a_game_with_an_end_step_cycle_undo_and_a_cleanup_discard(simcord_
     assert discard["min_values"] == discard["max_values"] == 1
     await choose(alice, message, "gf:discard:", "Akroma's Vengeance")
     after = await game_of(simcord_env, channel)
-    assert len(after.hand) <= 8 and "Akroma's Vengeance" in [c.name for c in after.graveyard]
+    assert len(after.zones.hand) <= 8 and "Akroma's Vengeance" in [c.name for c in after.zones.graveyard]
     assert not simcord_env.errors
 
 
@@ -66,10 +66,10 @@ async def test_a_cast_creature_attacks_the_goldfish_next_turn(simcord_env, chann
     await choose(alice, message, "gf:cast:", "Cast Zenith Seeker")
     assert "Zenith Seeker" in fields(message)["Battlefield"]
     await alice.click(message, label="Next turn")  # summoning sick: no attack this turn
-    assert (await game_of(simcord_env, channel)).opponent_life == 20
+    assert (await game_of(simcord_env, channel)).opponent.life == 20
     await alice.click(message, label="Next turn")
     game = await game_of(simcord_env, channel)
-    assert game.opponent_life == 18 and "Attacked with Zenith Seeker" in fields(message)["What happened"]
+    assert game.opponent.life == 18 and "Attacked with Zenith Seeker" in fields(message)["What happened"]
 
 
 async def decree_with_drake_haven(simcord_env, channel, alice):
@@ -93,9 +93,9 @@ async def test_decree_of_justice_x_and_drake_havens_optional_payment_are_chosen(
     await choose(alice, message, "gf:dp:", "Don't pay")
     await alice.click(message, label="Cycle")
     game = await game_of(simcord_env, channel)
-    tokens = [p.name for p in game.battlefield if p.token]
+    tokens = [p.name for p in game.zones.battlefield if p.token]
     assert tokens == ["Soldier token"]  # X = 1 Soldier; no Drake: the {1} was declined
-    assert sum(p.tapped for p in game.battlefield) == 4  # {2}{W} and X = 1
+    assert sum(p.tapped for p in game.zones.battlefield) == 4  # {2}{W} and X = 1
 
 
 async def test_edge_of_autumn_asks_which_land_and_warns_before_the_last(simcord_env, channel, alice):
@@ -106,7 +106,7 @@ async def test_edge_of_autumn_asks_which_land_and_warns_before_the_last(simcord_
     assert "last land" in message.embeds[0].description
     await choose(alice, message, "gf:ds:", "Forest")
     await alice.click(message, label="Cycle")
-    assert (await game_of(simcord_env, channel)).battlefield == []
+    assert (await game_of(simcord_env, channel)).zones.battlefield == []
 
 
 async def test_the_player_picks_the_lands_for_the_next_payment(simcord_env, channel, alice):
@@ -125,7 +125,7 @@ async def test_the_player_picks_the_lands_for_the_next_payment(simcord_env, chan
     assert "The next payment taps: Swamp, Island" in message.embeds[0].description
     await choose(alice, message, "gf:cycle:", "Cycle Fetid Pools")
     game = await game_of(simcord_env, channel)
-    assert sorted(game.permanent_name(p) for p in game.battlefield if p.tapped) == ["Island", "Swamp"]
+    assert sorted(game.permanent_name(p) for p in game.zones.battlefield if p.tapped) == ["Island", "Swamp"]
 
 
 async def test_zone_views_and_a_finished_game_offers_a_new_game_and_a_replay(simcord_env, channel, alice):
@@ -149,7 +149,7 @@ async def test_slash_commands_take_the_lands_x_and_payment_and_undo(simcord_env,
     result = await alice.slash(channel, "goldfish cycle", card="Decree of Justice", x=1, pay=False)
     updated(result)
     game = await game_of(simcord_env, channel)
-    assert [p.name for p in game.battlefield if p.token] == ["Soldier token"]
+    assert [p.name for p in game.zones.battlefield if p.token] == ["Soldier token"]
     refused = await alice.slash(channel, "goldfish undo")
     assert refused.ephemeral and "can't be undone" in refused.response.content  # a laid-out position
 

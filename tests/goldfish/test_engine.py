@@ -46,7 +46,7 @@ def build(cards):
 
 
 def iid(game: Game, name: str, zone: str = "hand") -> int:
-    return next(c.iid for c in getattr(game, zone) if c.name == name)
+    return next(c.iid for c in getattr(game.zones, zone) if c.name == name)
 
 
 def kinds(events) -> list[str]:
@@ -60,9 +60,9 @@ def test_702_29a_cycling_pays_discards_then_draws(build):
     game = build(hand=["Spark Spray"], library=["Plains", "Island"], lands=["Mountain"])
     version = len(game.actions)
     events = game.cycle(iid(game, "Spark Spray"))
-    assert [c.name for c in game.graveyard] == ["Spark Spray"]
-    assert [c.name for c in game.hand] == ["Plains"]
-    assert game.battlefield[0].tapped
+    assert [c.name for c in game.zones.graveyard] == ["Spark Spray"]
+    assert [c.name for c in game.zones.hand] == ["Plains"]
+    assert game.zones.battlefield[0].tapped
     assert events[1].kind == "cycle" and events[1].rule == "702.29a"
     assert events[-1].kind == "draw" and events[-1].rule == "121.1"
     assert game.stats["cards_cycled"] == 1 and len(game.actions) == version + 1
@@ -71,13 +71,13 @@ def test_702_29a_cycling_pays_discards_then_draws(build):
 @pytest.mark.parametrize("zone", ["library", "graveyard", "battlefield"])
 def test_702_29a_cycling_only_from_the_hand(build, zone):
     game = build(hand=["Plains"], library=["Spark Spray", "Island"], lands=["Mountain"])
-    card = game.library.pop(0)
+    card = game.zones.library.pop(0)
     if zone == "library":
-        game.library.insert(0, card)
+        game.zones.library.insert(0, card)
     elif zone == "graveyard":
-        game.graveyard.append(card)
+        game.zones.graveyard.append(card)
     else:
-        game.battlefield.append(Permanent(card.iid, card.name))
+        game.zones.battlefield.append(Permanent(card.iid, card.name))
     before = game.to_dict()
     with pytest.raises(IllegalAction, match=r"only while the card is in your hand \(702\.29a\)"):
         game.cycle(card.iid)
@@ -93,8 +93,8 @@ def test_702_29c_when_you_cycle_trigger_resolves_from_graveyard_before_the_draw(
     original = scripts.SCRIPTS["Renewed Faith"]
 
     def spy(g, ctx):
-        seen["graveyard"] = [c.name for c in g.graveyard]
-        seen["hand"] = [c.name for c in g.hand]
+        seen["graveyard"] = [c.name for c in g.zones.graveyard]
+        seen["hand"] = [c.name for c in g.zones.hand]
         return original.when_cycled(g, ctx)
 
     monkeypatch.setitem(scripts.SCRIPTS, "Renewed Faith", dataclasses.replace(original, when_cycled=spy))
@@ -102,7 +102,7 @@ def test_702_29c_when_you_cycle_trigger_resolves_from_graveyard_before_the_draw(
     assert seen == {"graveyard": ["Renewed Faith"], "hand": []}  # discarded already, not drawn yet
     order = kinds(events)
     assert order.index("life") < order.index("draw")
-    assert game.life == 22 and [c.name for c in game.hand] == ["Plains"]
+    assert game.player.life == 22 and [c.name for c in game.zones.hand] == ["Plains"]
     assert any(e.rule == "702.29c" for e in events)
 
 
@@ -111,7 +111,7 @@ def test_702_29c_krosan_tusker_searches_before_drawing(build):
     events = game.cycle(iid(game, "Krosan Tusker"), find=iid(game, "Forest", "library"))
     order = kinds(events)
     assert order.index("search") < order.index("draw")
-    assert sorted(c.name for c in game.hand)[0] == "Forest" and len(game.hand) == 2
+    assert sorted(c.name for c in game.zones.hand)[0] == "Forest" and len(game.zones.hand) == 2
     assert game.stats["cards_drawn"] == 1
 
 
@@ -122,16 +122,16 @@ def test_702_29d_cycle_or_discard_payoff_triggers_once_per_cycle(build):
     game = build(hand=["Spark Spray"], library=["Island"], lands=["Mountain", "Island"], permanents=["Drake Haven"])
     events = game.cycle(iid(game, "Spark Spray"))
     assert kinds(events).count("token") == 1
-    assert [p.name for p in game.battlefield if p.token] == ["Drake token"]
+    assert [p.name for p in game.zones.battlefield if p.token] == ["Drake token"]
     assert game.stats["tokens"] == 1
     assert not game.is_land("Drake token") and game.is_land("Mountain")
-    assert all(p.tapped for p in game.battlefield if not p.token and p.name != "Drake Haven")
+    assert all(p.tapped for p in game.zones.battlefield if not p.token and p.name != "Drake Haven")
 
 
 def test_702_29d_optional_payment_can_be_declined(build):
     game = build(hand=["Spark Spray"], library=["Island"], lands=["Mountain", "Island"], permanents=["Lightning Rift"])
     game.cycle(iid(game, "Spark Spray"), pay=False)
-    assert game.opponent_life == 20 and game.available_mana() == "{U}"
+    assert game.opponent.life == 20 and game.available_mana() == "{U}"
 
 
 def test_702_29d_lightning_rift_damages_the_opponent(build):
@@ -139,7 +139,7 @@ def test_702_29d_lightning_rift_damages_the_opponent(build):
         hand=["Spark Spray"], library=["Island"], lands=["Mountain", "Mountain"], permanents=["Lightning Rift"]
     )
     game.cycle(iid(game, "Spark Spray"))
-    assert game.opponent_life == 18 and game.stats["damage_dealt"] == 2
+    assert game.opponent.life == 18 and game.stats["damage_dealt"] == 2
 
 
 def test_702_29d_cycle_another_card_does_not_trigger_on_itself(build):
@@ -154,8 +154,9 @@ def test_702_29d_cycle_another_card_does_not_trigger_on_itself(build):
     assert sum(1 for e in events if e.kind == "trigger" and "Resolving Archfiend" in e.text) == 1
     # The object that is cycled is never "another card" for its own ability.
     spray = iid(game, "Spark Spray")
-    game.battlefield = [p for p in game.battlefield if p.name != "Archfiend of Ifnir"]
-    game.battlefield.append(Permanent(spray, "Archfiend of Ifnir"))
+    archfiend = next(p for p in game.zones.battlefield if p.name == "Archfiend of Ifnir")
+    game.zones.battlefield.remove(archfiend)
+    game.zones.battlefield.append(Permanent(spray, "Archfiend of Ifnir"))
     events = game.cycle(spray)
     assert not any("Archfiend" in e.text for e in events)
 
@@ -168,8 +169,8 @@ def test_702_29e_typecycling_finds_a_card_of_the_type(build):
     candidates = game.search_candidates(iid(game, "Eternal Dragon"))
     assert [c.name for c in candidates] == ["Plains"]
     events = game.cycle(iid(game, "Eternal Dragon"), find=candidates[0].iid)
-    assert [c.name for c in game.hand] == ["Plains"]
-    assert sorted(c.name for c in game.library) == ["Island", "Swamp"]
+    assert [c.name for c in game.zones.hand] == ["Plains"]
+    assert sorted(c.name for c in game.zones.library) == ["Island", "Swamp"]
     assert "shuffle" in kinds(events) and "draw" not in kinds(events)
     assert game.stats["typecycling_searches"] == 1
 
@@ -184,8 +185,8 @@ def test_702_29e_typecycling_may_find_nothing_and_still_shuffles(build):
     game = build(hand=["Eternal Dragon"], library=library, lands=["Plains", "Plains"])
     state_before = game.rng.getstate()
     events = game.cycle(iid(game, "Eternal Dragon"), find_nothing=True)
-    assert game.hand == []
-    assert len(game.library) == 21
+    assert game.zones.hand == []
+    assert len(game.zones.library) == 21
     assert "found nothing (by choice)" in events[-2].text and events[-1].kind == "shuffle"
     assert game.rng.getstate() != state_before
 
@@ -195,7 +196,7 @@ def test_702_29e_several_typecycling_abilities_on_one_card(build):
     options = [o for o in game.cycle_options() if o.name == "Pale Recluse"]
     assert [(o.label, o.search) for o in options] == [("Forestcycling {2}", "Forest"), ("Plainscycling {2}", "Plains")]
     game.cycle(options[1].iid, 1)
-    assert [c.name for c in game.hand] == ["Plains"]
+    assert [c.name for c in game.zones.hand] == ["Plains"]
 
 
 def test_702_29e_finding_a_card_of_the_wrong_type_is_refused(build):
@@ -215,7 +216,7 @@ def test_702_29f_fluctuator_reduces_a_landcycling_cost(build):
     assert option.affordable, option.reason
     events = game.cycle(option.iid)
     assert "reduced by Fluctuator" in events[0].text
-    assert [c.name for c in game.hand] == ["Forest"]
+    assert [c.name for c in game.zones.hand] == ["Forest"]
 
 
 def test_702_29f_fluctuator_reduces_generic_mana_only(build):
@@ -227,7 +228,7 @@ def test_702_29f_fluctuator_reduces_generic_mana_only(build):
 def test_702_29f_typecycling_triggers_cycling_payoffs(build):
     game = build(hand=["Eternal Dragon"], library=["Plains"], lands=["Plains"] * 3, permanents=["Lightning Rift"])
     events = game.cycle(iid(game, "Eternal Dragon"))
-    assert game.opponent_life == 18
+    assert game.opponent.life == 18
     assert any("702.29f" in e.text for e in events)
 
 
@@ -246,8 +247,8 @@ def test_602_unaffordable_cycling_is_refused_and_nothing_changes(build):
 
 def test_119_4_cycling_by_paying_2_life(build):
     game = build(hand=["Street Wraith", "Street Wraith"], library=["Swamp", "Island"], life=3)
-    game.cycle(game.hand[0].iid)
-    assert game.life == 1 and game.stats["life_paid"] == 2
+    game.cycle(game.zones.hand[0].iid)
+    assert game.player.life == 1 and game.stats["life_paid"] == 2
     before = game.to_dict()
     with pytest.raises(IllegalAction, match="2 life and you have 1"):
         game.cycle(iid(game, "Street Wraith"))
@@ -258,9 +259,9 @@ def test_702_29a_cycling_by_sacrificing_a_land(build):
     game = build(hand=["Edge of Autumn"], library=["Forest"], lands=["Forest", "Plains"], tapped=["Forest"])
     game.cycle(iid(game, "Edge of Autumn"))
     # The tapped land goes first: the untapped ones keep their mana.
-    assert sorted(p.name for p in game.battlefield) == ["Forest", "Plains"]
-    assert all(not p.tapped for p in game.battlefield)
-    assert "Edge of Autumn" in [c.name for c in game.graveyard]
+    assert sorted(p.name for p in game.zones.battlefield) == ["Forest", "Plains"]
+    assert all(not p.tapped for p in game.zones.battlefield)
+    assert "Edge of Autumn" in [c.name for c in game.zones.graveyard]
 
 
 def test_702_29a_sacrifice_needs_a_land(build):
@@ -273,9 +274,9 @@ def test_702_29a_sacrifice_needs_a_land(build):
 
 def test_702_29a_chosen_land_is_sacrificed(build):
     game = build(hand=["Edge of Autumn"], library=["Forest"], lands=["Forest", "Plains"])
-    plains = next(p.iid for p in game.battlefield if p.name == "Plains")
+    plains = next(p.iid for p in game.zones.battlefield if p.name == "Plains")
     game.cycle(iid(game, "Edge of Autumn"), sacrifice=plains)
-    assert [p.name for p in game.battlefield] == ["Forest"]
+    assert [p.name for p in game.zones.battlefield] == ["Forest"]
 
 
 def test_107_4e_hybrid_cost_paid_by_either_colour(build):
@@ -300,7 +301,7 @@ def test_107_3_x_in_a_cycling_cost_is_chosen(build):
 def test_107_3_decree_of_justice_pays_x_for_soldiers(build):
     game = build(hand=["Decree of Justice"], library=["Plains"], lands=["Plains"] * 5)
     game.cycle(iid(game, "Decree of Justice"), x=2)
-    assert len([p for p in game.battlefield if p.token]) == 2 and game.available_mana() == ""
+    assert len([p for p in game.zones.battlefield if p.token]) == 2 and game.available_mana() == ""
     game = build(hand=["Decree of Justice"], library=["Plains"], lands=["Plains"] * 4)
     before = game.to_dict()
     with pytest.raises(IllegalAction):
@@ -312,9 +313,9 @@ def test_601_2f_new_perspectives_makes_cycling_free_with_seven_cards(build):
     hand = ["Solar Blast"] * 7
     game = build(hand=hand, library=["Island"] * 3, permanents=["New Perspectives"])
     assert all(o.affordable for o in game.cycle_options())
-    game.cycle(game.hand[0].iid)
-    assert len(game.hand) == 7  # discarded one, drew one
-    game.hand.pop()
+    game.cycle(game.zones.hand[0].iid)
+    assert len(game.zones.hand) == 7  # discarded one, drew one
+    game.zones.hand.pop()
     assert not any(o.affordable for o in game.cycle_options())
 
 
@@ -337,7 +338,7 @@ def test_121_4_the_loss_waits_until_every_draw_is_done(build):
     draws = [e for e in events if e.kind == "draw"]
     assert [e.rule for e in draws] == ["121.1", "121.4", "121.4"]
     assert kinds(events)[-1] == "loss" and kinds(events).count("loss") == 1
-    assert [c.name for c in game.hand] == ["Island"]
+    assert [c.name for c in game.zones.hand] == ["Island"]
 
 
 def test_121_4_draw_step_with_an_empty_library(build):
@@ -349,19 +350,19 @@ def test_121_4_draw_step_with_an_empty_library(build):
 def test_121_5_a_search_is_not_a_draw(build):
     game = build(hand=["Eternal Dragon"], library=["Plains", "Island"], lands=["Plains", "Plains"])
     game.cycle(iid(game, "Eternal Dragon"))
-    assert game.stats["cards_drawn"] == 0 and len(game.hand) == 1
+    assert game.stats["cards_drawn"] == 0 and len(game.zones.hand) == 1
 
 
 def test_103_8a_the_player_on_the_play_skips_the_first_draw(cards):
     deck = Deck("t", {"Plains": cards["Plains"]}, [(20, "Plains")])
     game = Game.new(deck, seed=3, on_the_play=True)
     events = game.keep()
-    assert len(game.hand) == 7 and any(e.rule == "103.8a" for e in events)
+    assert len(game.zones.hand) == 7 and any(e.rule == "103.8a" for e in events)
     game.next_turn()
-    assert len(game.hand) == 8
+    assert len(game.zones.hand) == 8
     game = Game.new(deck, seed=3, on_the_play=False)
     game.keep()
-    assert len(game.hand) == 8
+    assert len(game.zones.hand) == 8
 
 
 def test_305_2_one_land_per_turn(build):
@@ -373,16 +374,16 @@ def test_305_2_one_land_per_turn(build):
         game.play_land(iid(game, "Island"))
     game.next_turn()
     game.play_land(iid(game, "Secluded Steppe"))
-    assert next(p for p in game.battlefield if p.name == "Secluded Steppe").tapped  # enters tapped
+    assert next(p for p in game.zones.battlefield if p.name == "Secluded Steppe").tapped  # enters tapped
 
 
 def test_502_3_next_turn_untaps_and_creatures_attack(build):
     game = build(hand=["Spark Spray"], library=["Island"] * 3, lands=["Island", "Mountain"], permanents=["Drake Haven"])
     game.cycle(iid(game, "Spark Spray"))
     game.next_turn()  # the Drake is summoning sick this turn
-    assert game.opponent_life == 20 and game.available_mana() == "{U}{R}"
+    assert game.opponent.life == 20 and game.available_mana() == "{U}{R}"
     game.next_turn()
-    assert game.opponent_life == 18
+    assert game.opponent.life == 18
 
 
 # ----------------------------------------------------------------- mana
@@ -393,7 +394,7 @@ def test_106_flexible_payment_keeps_the_most_colours(build, cards):
         hand=["Akroma's Vengeance"], library=["Island"], lands=["Raugrin Triome", "Plains", "Mountain", "Swamp"]
     )
     game.cycle(iid(game, "Akroma's Vengeance"))  # {3}
-    assert [p.name for p in game.battlefield if not p.tapped] == ["Raugrin Triome"]
+    assert [p.name for p in game.zones.battlefield if not p.tapped] == ["Raugrin Triome"]
     w, r, u, wr, g = frozenset("W"), frozenset("R"), frozenset("U"), frozenset("WR"), frozenset("G")
     assert plan_payment(("W",), [(1, wr), (2, w), (3, r)]) == [2]
     assert plan_payment(("W", "1"), [(1, wr), (2, w), (3, r), (4, r)]) in ([2, 3], [2, 4])
@@ -414,14 +415,14 @@ def test_103_5_london_mulligan(cards):
     game = Game.new(deck, seed=11)
     game.mulligan()
     game.mulligan()
-    assert len(game.hand) == 7 and game.mulligans == 2
+    assert len(game.zones.hand) == 7 and game.player.mulligans == 2
     before = game.to_dict()
     with pytest.raises(IllegalAction, match="exactly 2"):
-        game.keep([game.hand[0].iid])
+        game.keep([game.zones.hand[0].iid])
     assert game.to_dict() == before
-    bottom = [game.hand[0].iid, game.hand[1].iid]
+    bottom = [game.zones.hand[0].iid, game.zones.hand[1].iid]
     game.keep(bottom)
-    assert len(game.hand) == 5 and [c.iid for c in game.library[-2:]] == bottom
+    assert len(game.zones.hand) == 5 and [c.iid for c in game.zones.library[-2:]] == bottom
     assert game.phase == "main"
     with pytest.raises(IllegalAction):
         game.mulligan()
@@ -431,7 +432,7 @@ def test_103_5_actions_before_keeping_are_refused(cards):
     deck = Deck("t", {"Street Wraith": cards["Street Wraith"]}, [(20, "Street Wraith")])
     game = Game.new(deck, seed=1)
     with pytest.raises(IllegalAction, match="Keep a hand"):
-        game.cycle(game.hand[0].iid)
+        game.cycle(game.zones.hand[0].iid)
     assert not any(o.affordable for o in game.cycle_options())
 
 
@@ -475,7 +476,7 @@ def test_round_trip_and_replay_equal_the_live_game(key, seed):
     game = Game.new(deck, seed=seed, on_the_play=seed % 2 == 1)
     play_randomly(game)
     data = game.to_dict()
-    restored = Game.from_dict(json.loads(json.dumps(data)))
+    restored = Game.from_dict(json.loads(json.dumps(data)), preset_decks())
     assert restored == game and restored.to_dict() == data
     assert restored.rng.getstate() == game.rng.getstate()
     replayed = Game.replay(deck, seed, seed % 2 == 1, game.actions)
@@ -490,7 +491,7 @@ def test_round_trip_of_a_custom_deck_keeps_its_cards(build):
     game = build(hand=["Spark Spray"], library=["Island"], lands=["Mountain"])
     game.deck_key = None
     game.cycle(iid(game, "Spark Spray"))
-    restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    restored = Game.from_dict(json.loads(json.dumps(game.to_dict())), {})  # a custom deck saves its own cards
     assert restored.to_dict() == game.to_dict()
 
 
@@ -498,8 +499,8 @@ def test_same_seed_same_game():
     from bot.goldfish import preset_decks
 
     deck = preset_decks()["slide"]
-    assert Game.new(deck, seed=5).hand == Game.new(deck, seed=5).hand
-    assert Game.new(deck, seed=5).library != Game.new(deck, seed=6).library
+    assert Game.new(deck, seed=5).zones.hand == Game.new(deck, seed=5).zones.hand
+    assert Game.new(deck, seed=5).zones.library != Game.new(deck, seed=6).zones.library
 
 
 # ----------------------------------------------------------- unmodelled

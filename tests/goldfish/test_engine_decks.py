@@ -123,7 +123,7 @@ async def test_resolve_decklist_reports_unknown_names(scryfall):
     assert deck.size() == 60 and "image_uris" not in deck.cards["Street Wraith"]
     assert calls[0][1] == {"set": plowbeast["set"], "collector_number": plowbeast["collector_number"]}
     game = Game.new(deck, seed=1)
-    assert Game.from_dict(json.loads(json.dumps(game.to_dict()))).to_dict() == game.to_dict()
+    assert Game.from_dict(json.loads(json.dumps(game.to_dict())), preset_decks()).to_dict() == game.to_dict()
     with pytest.raises(IllegalAction, match="250"):
         await resolve_decklist([(251, "Island", None, None)], fetch_collection)
 

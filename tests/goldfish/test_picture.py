@@ -47,7 +47,7 @@ def kept_slide() -> Game:
 def test_the_picture_is_a_webp_under_a_megabyte_that_changes_when_a_land_is_played():
     game = kept_slide()
     before = table_view(game)
-    plains = next(card for card in game.hand if card.name == "Plains")
+    plains = next(card for card in game.zones.hand if card.name == "Plains")
     game.apply(Action("play", plains.iid))
     after = table_view(game)
 
@@ -76,7 +76,7 @@ def test_a_view_groups_lands_with_a_count_and_tapped_ones_apart():
         library=["Plains"] * 5,
         graveyard=["Renewed Faith", "Solar Blast"],
     )
-    game.battlefield.append(Permanent(900, "Soldier", token=True, power=1, toughness=1))
+    game.zones.battlefield.append(Permanent(900, "Soldier", token=True, power=1, toughness=1))
     view = table_view(game)
 
     plains = next(p for p in view.lands if p.card.title == "Plains")
@@ -140,7 +140,7 @@ def test_a_double_faced_land_played_as_its_back_shows_that_face():
         ],
     }
     game = position(sample_cards(mdfc), hand=[mdfc["name"]], library=["Plains"] * 3)
-    land = game.hand[0]
+    land = game.zones.hand[0]
     game.apply(Action("play", land.iid, 1))
     view = table_view(game)
 

@@ -15,6 +15,7 @@ import pytest
 from benchmarks.bench_goldfish import next_action
 from bot.goldfish import Game, IllegalAction, preset_decks
 from bot.goldfish.model import Action
+from bot.goldfish.parts import Opponent, Player, Zones
 from bot.goldfish.service import GameService
 from bot.goldfish.store import GameStore
 
@@ -35,7 +36,7 @@ async def start(service: GameService, seed: int, channel: int = CHANNEL, replace
 
 async def stored_game(store: GameStore, channel: int = CHANNEL) -> dict:
     """The game as the database holds it, read afresh."""
-    return Game.from_dict((await store.load(channel)).state).to_dict()
+    return Game.from_dict((await store.load(channel)).state, preset_decks()).to_dict()
 
 
 async def play(service: GameService, channel: int = CHANNEL):
@@ -83,9 +84,10 @@ async def test_a_refused_action_leaves_nothing_behind(store):
     await start(service, seed=7)
     await service.act(CHANNEL, ALICE, Action("keep"))
     record = await service.load(CHANNEL)
-    land = next(c for c in record.game.hand if record.game.cards[c.name]["type_line"].startswith(("Land", "Basic")))
+    game = record.game
+    land = next(c for c in game.zones.hand if game.cards[c.name]["type_line"].startswith(("Land", "Basic")))
     await service.act(CHANNEL, ALICE, Action("play", land.iid))
-    other = next(c for c in (await service.load(CHANNEL)).game.hand if c.iid != land.iid)
+    other = next(c for c in (await service.load(CHANNEL)).game.zones.hand if c.iid != land.iid)
     with pytest.raises(IllegalAction):
         await service.act(CHANNEL, ALICE, Action("play", other.iid))  # a second land this turn (305.2)
 
@@ -133,9 +135,11 @@ def test_a_clone_shares_nothing_a_game_changes():
     shared = {"cards", "book"}  # the deck's data, which no game changes
     for f in dataclasses.fields(game):
         value = getattr(game, f.name)
-        if f.name not in shared and isinstance(value, list | dict | random.Random):
+        if f.name not in shared and isinstance(value, list | dict | random.Random | Zones | Player | Opponent):
             assert getattr(twin, f.name) is not value, f.name
-    assert all(a is not b for a, b in zip(game.battlefield, twin.battlefield, strict=True))
+    for zone in ("library", "hand", "graveyard", "battlefield"):
+        assert getattr(twin.zones, zone) is not getattr(game.zones, zone), zone
+    assert all(a is not b for a, b in zip(game.zones.battlefield, twin.zones.battlefield, strict=True))
 
     before = game.to_dict()
     assert twin.to_dict() == before

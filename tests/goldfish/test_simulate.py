@@ -10,7 +10,7 @@ import pytest
 
 from bot.goldfish import Action, Deck, IllegalAction, policy, preset_decks, simulate
 from bot.goldfish.decks import bundled_cards
-from bot.goldfish.engine import Game
+from bot.goldfish.game import Game
 from bot.goldfish.simulate import MAX_GAMES, MAX_TURNS, Settings, SimulationPool, game_seed, play_game, simulate_here
 
 
@@ -178,7 +178,7 @@ def test_the_keep_rule_mulligans_a_hand_without_two_lands():
     deck = preset_decks()["slide"]
     for seed in range(200):
         game = Game.new(deck, seed=seed)
-        lands = sum(game.is_land(c.name) for c in game.hand)
+        lands = sum(game.is_land(c.name) for c in game.zones.hand)
         first = next(policy.proposals(game))
         assert first.kind == ("keep" if 2 <= lands <= 5 else "mulligan")
 
@@ -191,7 +191,7 @@ def test_after_two_mulligans_the_policy_keeps_and_bottoms_two_cards():
     keep = next(policy.proposals(game))
     assert keep.kind == "keep" and len(keep.bottom) == 2
     game.apply(keep)
-    assert len(game.hand) == 5 and game.phase == "main"
+    assert len(game.zones.hand) == 5 and game.phase == "main"
 
 
 def test_the_table_and_summary_read_well():
@@ -256,10 +256,10 @@ def test_at_cleanup_the_policy_discards_down_to_seven_and_the_engine_accepts_it_
             break
         game.apply(Action("next"))
     assert game.phase == "cleanup"
-    over = len(game.hand) - 7
+    over = len(game.zones.hand) - 7
     (discard,) = list(policy.proposals(game))
     assert discard.kind == "discard" and len(discard.cards) == over
     game.apply(discard)
     assert game.phase != "cleanup"
-    assert {c.iid for c in game.graveyard} >= set(discard.cards)
-    assert not {c.iid for c in game.hand} & set(discard.cards)
+    assert {c.iid for c in game.zones.graveyard} >= set(discard.cards)
+    assert not {c.iid for c in game.zones.hand} & set(discard.cards)

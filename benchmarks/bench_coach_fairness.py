@@ -29,8 +29,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from _bench import Report, median, percentile  # noqa: E402
 from bench_goldfish_coach import positions  # noqa: E402
 
-from bot.goldfish import Game, preset_decks  # noqa: E402
-from bot.goldfish.simulate import policy_step  # noqa: E402
+from bot.goldfish.decks import preset_decks  # noqa: E402
+from bot.goldfish.engine import Game  # noqa: E402
+from bot.goldfish.practice import policy_step  # noqa: E402
 from cogs.goldfish._coach import HINT_SECONDS, close_coach, coach_state, measured_advice, measured_review  # noqa: E402
 from cogs.goldfish._simulate import close_simulations  # noqa: E402
 

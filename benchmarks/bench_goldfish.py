@@ -30,10 +30,9 @@ import simcord  # noqa: E402
 from benchmarks._bench import Report, median, percentile  # noqa: E402
 from bot.client import CycleBot  # noqa: E402
 from bot.config import Config  # noqa: E402
-from bot.goldfish import Action, Game, preset_decks  # noqa: E402
-from bot.goldfish.service import GameService  # noqa: E402
-from bot.goldfish.stats import StatsDelta  # noqa: E402
-from bot.goldfish.store import GameStore  # noqa: E402
+from bot.goldfish import GameService, GameStore, StatsDelta  # noqa: E402
+from bot.goldfish.decks import preset_decks  # noqa: E402
+from bot.goldfish.engine import Action, Game  # noqa: E402
 from bot.storage import Database  # noqa: E402
 
 SEED = 12  # slide: keep, play Plains, then Secluded Steppe (Cycling {W}) is affordable

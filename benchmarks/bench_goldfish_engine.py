@@ -15,7 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._bench import Report, median, percentile  # noqa: E402
-from bot.goldfish import Game, preset_decks  # noqa: E402
+from bot.goldfish.decks import preset_decks  # noqa: E402
+from bot.goldfish.engine import Game  # noqa: E402
 
 RUNS = 5
 GAMES_PER_RUN = 40

@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PIL import Image, ImageDraw, ImageFilter  # noqa: E402
 
 from benchmarks._bench import Report, median, percentile  # noqa: E402
-from bot.goldfish import Game, preset_decks  # noqa: E402
-from bot.goldfish.picture import MAX_BYTES, PHONE_WIDTH, draw_table, render_table  # noqa: E402
-from bot.goldfish.simulate import policy_step  # noqa: E402
-from bot.goldfish.tableview import CardKey, table_view  # noqa: E402
+from bot.goldfish.decks import preset_decks  # noqa: E402
+from bot.goldfish.engine import Game  # noqa: E402
+from bot.goldfish.practice import policy_step  # noqa: E402
+from bot.goldfish.table import MAX_BYTES, PHONE_WIDTH, CardKey, draw_table, render_table, table_view  # noqa: E402
 from bot.images import CardImages  # noqa: E402
 from bot.symbols import render_png  # noqa: E402
 from tests.data import CARD_SYMBOLS, SYMBOLOGY  # noqa: E402

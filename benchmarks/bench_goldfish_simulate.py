@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._bench import Report, median  # noqa: E402
-from bot.goldfish import preset_decks  # noqa: E402
-from bot.goldfish.simulate import Settings, SimulationPool, simulate_here  # noqa: E402
+from bot.goldfish.decks import preset_decks  # noqa: E402
+from bot.goldfish.practice import Settings, SimulationPool, simulate_here  # noqa: E402
 
 GAMES, TURNS = 1000, 10
 TARGET_SECONDS = 5.0

@@ -49,11 +49,10 @@ def resident_mb() -> tuple[float, float]:
 
 async def one_table(kind: str, allocator_default: bool) -> dict[str, float]:
     from bot.carddb.service import CardData
-    from bot.goldfish import Game, preset_decks
-    from bot.goldfish.picture import render_table
-    from bot.goldfish.picture_source import CardImageSource
-    from bot.goldfish.simulate import policy_step
-    from bot.goldfish.tableview import table_view
+    from bot.goldfish.decks import preset_decks
+    from bot.goldfish.engine import Game
+    from bot.goldfish.practice import policy_step
+    from bot.goldfish.table import CardImageSource, render_table, table_view
     from bot.images import CardImages
     from bot.memory import return_freed_memory
     from tests.support.fake_images import FakeImageHost, card_jpeg, huge_jpeg, huge_png, import_cards_on

@@ -31,8 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._bench import Report, median  # noqa: E402
 from benchmarks.bench_goldfish import new_games, next_action  # noqa: E402
-from bot.goldfish.service import GameService  # noqa: E402
-from bot.goldfish.store import GameStore  # noqa: E402
+from bot.goldfish import GameService, GameStore  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from bot.storage.postgres import PostgresDatabase  # noqa: E402
 

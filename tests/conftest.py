@@ -26,8 +26,8 @@ SLOW_MODULES = {
     "tests/carddb/test_service.py",
     "tests/cards/test_cli.py",
     "tests/goldfish/test_cli.py",
-    "tests/goldfish/test_coach.py",
-    "tests/goldfish/test_simulate.py",
+    "tests/goldfish/practice/test_coach.py",
+    "tests/goldfish/practice/test_simulate.py",
     "tests/rules/test_history_cli.py",
 }
 ROOT = Path(__file__).resolve().parent.parent

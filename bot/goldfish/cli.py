@@ -12,11 +12,9 @@ from pathlib import Path
 from bot.goldfish.coach_cli import COACH_COMMANDS, coach_command, show_review
 from bot.goldfish.coach_cli import HELP as COACH_HELP
 from bot.goldfish.decks import preset_decks
-from bot.goldfish.game import Game
-from bot.goldfish.model import Action, Event, IllegalAction
-from bot.goldfish.picture import render_table
+from bot.goldfish.engine import Action, Event, Game, IllegalAction
 from bot.goldfish.sim_cli import register_odds_commands
-from bot.goldfish.tableview import TableView, table_view
+from bot.goldfish.table import TableView, render_table, table_view
 from bot.text import plural
 
 # Draws a view as ``fmt`` ("webp" or "png"), or None when the card images could not be had.
@@ -66,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 def draw_with_card_images(view: TableView, fmt: str) -> bytes | None:
     """The bot's way: card images from the local card data and the image cache of ``BOT_DATA_DIR``."""
     from bot.config import Config
-    from bot.goldfish.picture_source import picture_file
+    from bot.goldfish.table import picture_file
 
     config = Config.from_env()
     return asyncio.run(picture_file(view, config.data_dir, config.scryfall_api_url, fmt=fmt))

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.goldfish.advice import figure_line, hint_sentence, review_lines
-from bot.goldfish.coach import advise
-from bot.goldfish.game import Game
-from bot.goldfish.review import review_here
+from bot.goldfish.engine import Game
+from bot.goldfish.practice import advise, figure_line, hint_sentence, review_here, review_lines
 
 COACH_COMMANDS = ("hint", "review")
 HELP = """  hint                          the coach's move now and why, each move played out by the policy

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.goldfish.game import Game
-from bot.goldfish.review import result_of
+from bot.goldfish.engine import Game
+from bot.goldfish.practice import result_of
 from bot.storage import Database, now_text
 
 RECENT_GAMES = 20  # a trend looks at this many of the player's latest games

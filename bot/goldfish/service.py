@@ -3,7 +3,7 @@
 ``act`` loads the game, checks who is acting and whether what they clicked is still current,
 applies the engine action, and saves the new state with the version it read (a stale write
 changes nothing) together with the player's statistics, in one transaction. Every refusal is an
-:class:`~bot.goldfish.model.IllegalAction` whose text is meant for the player.
+:class:`~bot.goldfish.engine.model.IllegalAction` whose text is meant for the player.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ import logging
 import weakref
 from collections import OrderedDict
 
-from bot.goldfish.game import Game
-from bot.goldfish.model import Action, Event, IllegalAction, UnreadableGame
+from bot.goldfish.engine import Action, Event, Game, IllegalAction, UnreadableGame
 from bot.goldfish.stats import StatsDelta
 from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StoredGame, encode_state
 

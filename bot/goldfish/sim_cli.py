@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 
 from bot.goldfish.decks import preset_decks
-from bot.goldfish.model import IllegalAction
-from bot.goldfish.odds import odds_table, table_text
-from bot.goldfish.simulate import DEFAULT_GAMES, DEFAULT_TURNS, Settings, SimulationPool
+from bot.goldfish.engine import IllegalAction
+from bot.goldfish.practice import DEFAULT_GAMES, DEFAULT_TURNS, Settings, SimulationPool, odds_table, odds_text
 
 
 def register_odds_commands(goldfish: argparse.ArgumentParser) -> None:
@@ -48,7 +47,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     for sample in report.error_samples:
         print(f"  left out: {sample}")
     if args.chart:
-        from bot.goldfish.chart import render_png
+        from bot.goldfish.practice import render_png
 
         args.chart.write_bytes(render_png(report))
         print(f"Chart written to {args.chart}")
@@ -62,5 +61,5 @@ def run_odds(args: argparse.Namespace) -> int:
         print(f"Not allowed: {refusal}", file=sys.stderr)
         return 2
     print(f"At least {args.wanted} of {args.copies} in {args.deck_size} cards (seen: on the play/on the draw):")
-    print(table_text(rows))
+    print(odds_text(rows))
     return 0

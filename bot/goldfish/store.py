@@ -26,8 +26,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from bot.goldfish.decks import preset_decks
-from bot.goldfish.game import Game
-from bot.goldfish.model import Event, UnreadableGame
+from bot.goldfish.engine import Event, Game, UnreadableGame
 from bot.goldfish.stats import KEYS, PLAYER_STATS, SUMS, PlayerStats, StatsDelta
 from bot.storage import Database, now_text
 

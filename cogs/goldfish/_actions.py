@@ -11,9 +11,8 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.goldfish import Action, Game, IllegalAction
-from bot.goldfish.service import GameService, game_of
-from bot.goldfish.store import StoredGame
+from bot.goldfish import GameService, StoredGame, game_of
+from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.text import escape
 from cogs._ui import reply, symbols_of
 from cogs.goldfish._components import Deferral

@@ -1,6 +1,6 @@
 """The goldfish coach in Discord: /goldfish hint, the review posted on a finished game's table, the trend.
 
-The rollouts run in the cog's :class:`~bot.goldfish.simulate.SimulationPool` (worker processes), never on the
+The rollouts run in the cog's :class:`~bot.goldfish.practice.simulate.SimulationPool` (worker processes), never on the
 event loop: a hint defers at once and is edited in when the rollouts are back, or with the policy's move when
 they take longer than ``HINT_SECONDS``. Each player has a fair share of hints (:data:`HINTS`: one measured at a
 time, and a cooldown), answered at once and privately past it.
@@ -20,7 +20,6 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from concurrent.futures.process import BrokenProcessPool
 
 import discord
 from discord import app_commands
@@ -28,25 +27,21 @@ from discord import app_commands
 from bot import limits
 from bot.admission import Share
 from bot.errors import UserFacingError
-from bot.goldfish import coach
-from bot.goldfish.advice import figure_line, hint_sentence, review_lines
-from bot.goldfish.game import Game
-from bot.goldfish.model import IllegalAction, UnreadableGame
-from bot.goldfish.results import RECENT_GAMES, ResultStore, result_from, trend
-from bot.goldfish.review import (
+from bot.goldfish import RECENT_GAMES, ResultStore, StoredGame, game_of, result_from, trend
+from bot.goldfish.engine import Game, IllegalAction, UnreadableGame
+from bot.goldfish.practice import (
     REVIEW_GAMES,
+    Advice,
     ReportCache,
     Review,
-    decision_points,
-    deck_figures,
-    moments_at,
+    SimulationPool,
+    advise_in_pool,
+    figure_line,
+    hint_sentence,
     player_game,
-    review_settings,
-    top_moments,
+    review_in_pool,
+    review_lines,
 )
-from bot.goldfish.service import game_of
-from bot.goldfish.simulate import SimulationPool
-from bot.goldfish.store import StoredGame
 from bot.text import clip, escape, plural
 from cogs._admission import fair_share
 from cogs._ui import NO_MENTIONS, reply, symbols_of, with_symbols
@@ -64,7 +59,6 @@ HINTS = Share(
 REVIEWS_WAITING = 8  # reviews waiting or being measured, everyone's together
 REVIEWS_PER_PLAYER = 2
 REVIEW_SECONDS = 120.0  # from the game's end: a review is posted with what was measured by then
-REVIEW_PIECE = 4  # decisions measured per call: the review worker is never held long by one call
 REVIEW_NICE = 19  # the review worker's scheduling priority: the lowest, below hints and everything else
 REVIEW_POOL_ATTRIBUTE = "review_pool"
 SHOWN_CANDIDATES = 6
@@ -116,106 +110,45 @@ def close_coach(cog: object) -> None:
         pool.close()
 
 
-# ------------------------------------------------------------------ measuring, in the pool
+# ------------------------------------------------------------------ measuring, in the pools
 
 
-def _halves(items: list, parts: int) -> list[list]:
-    size = -(-len(items) // parts) if items else 0
-    return [items[i : i + size] for i in range(0, len(items), size)] if size else []
-
-
-async def measured_advice(cog: object, game: Game, deadline: float) -> coach.Advice:
-    """The coach's advice, its rollouts split over the pool's workers; the policy's move past ``deadline``, when
+async def measured_advice(cog: object, game: Game, deadline: float) -> Advice:
+    """The coach's advice, its rollouts split over the hints' pool; the policy's move past ``deadline``, when
     ``MAX_HINTS`` hints are already being measured, or when a worker died."""
-    moves = coach.candidates(game)
-    base = coach.hint_seed(game)
-    unmeasured = coach.without_rollouts(game, moves)
-    if unmeasured is not None:
-        return unmeasured
     state = coach_state(cog)
-    if state.hints_running >= MAX_HINTS:
-        log.info("Goldfish hints are busy; answered with the policy's move")
-        return coach.timed_out(game)
-    pool = simulation_pool(cog)
-    seeds = coach.rollout_seeds(base, 0, coach.rollouts_for(len(moves)))
+    busy = state.hints_running >= MAX_HINTS
     state.hints_running += 1
     try:
-        calls = [pool.call(coach.measure, game, moves, part, coach.HORIZON) for part in _halves(seeds, pool.workers)]
-        parts = await asyncio.wait_for(asyncio.gather(*calls), deadline)
-    except TimeoutError:
-        log.info("A goldfish hint ran out of time; answered with the policy's move")
-        return coach.timed_out(game)
-    except BrokenProcessPool:
-        log.exception("A worker process died measuring a goldfish hint")
-        pool.close()  # the next use starts a new pool
-        return coach.timed_out(game)
+        return await advise_in_pool(game, lambda: simulation_pool(cog), deadline, busy=busy)
     finally:
         state.hints_running -= 1
-    return coach.rank(game, coach.merge(parts), moves[0], base)
 
 
 async def measured_review(cog: object, game: Game, player_id: int | None = None) -> Review:
     """The review of a finished game: the player's figures, and when there is room (see the module's docstring)
     the deck's simulation (cached per deck) and the moments, measured in the review pool before the deadline."""
     state = coach_state(cog)
-    player = player_game(game)
     waiting = state.reviews_waiting
     if waiting.total() >= REVIEWS_WAITING or waiting[player_id] >= REVIEWS_PER_PLAYER:
         log.info("Goldfish reviews are busy: a finished game gets the player's own figures only")
-        return Review(player)
+        return Review(player_game(game))
     deadline = time.perf_counter() + state.review_seconds
     waiting[player_id] += 1
     try:
         async with state.reviewing:
-            report = await _deck_report(cog, game, deadline)
-            moments = await _moments(cog, game, deadline)
+            pool = review_pool(cog)
+            return await review_in_pool(game, pool, state.reports, games=state.review_games, deadline=deadline)
     finally:
         waiting[player_id] -= 1
         if waiting[player_id] <= 0:
             del waiting[player_id]
-    figures = deck_figures(report, player) if report is not None else None
-    return Review(player, figures, moments)
-
-
-async def _deck_report(cog: object, game: Game, deadline: float):
-    state = coach_state(cog)
-    settings = review_settings(game, state.review_games)
-    deck = game.deck()
-    report = state.reports.get(deck, settings)
-    if report is not None or time.perf_counter() >= deadline:
-        return report
-    pool = review_pool(cog)
-    try:
-        report = await pool.simulate(deck, settings)
-    except IllegalAction:  # the pool stopped or is busy: the review goes without the deck's figures
-        log.info("No simulation for a goldfish review")
-        return None
-    state.reports.put(deck, settings, report)
-    return report
-
-
-async def _moments(cog: object, game: Game, deadline: float) -> tuple | None:
-    """The review's moments, a few decisions per call; None when the deadline came before any could be said."""
-    pool = review_pool(cog)
-    points = decision_points(game)
-    found = []
-    for start in range(0, len(points), REVIEW_PIECE):
-        if time.perf_counter() >= deadline:
-            log.info("A goldfish review ran out of time after %d of %d decisions", start, len(points))
-            return tuple(top_moments(found)) if found else None
-        try:
-            found.extend(await pool.call(moments_at, game, points[start : start + REVIEW_PIECE]))
-        except BrokenProcessPool:
-            log.exception("A worker process died measuring a goldfish review")
-            pool.close()  # the next use starts a new pool
-            return None
-    return tuple(top_moments(found))
 
 
 # ------------------------------------------------------------------ embeds
 
 
-def hint_embed(game: Game, advice: coach.Advice) -> discord.Embed:
+def hint_embed(game: Game, advice: Advice) -> discord.Embed:
     embed = discord.Embed(
         title="The coach's move", description=clip(escape(hint_sentence(game, advice)), 1500), colour=GOLD
     )

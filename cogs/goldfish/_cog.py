@@ -13,10 +13,9 @@ from discord.ext import commands
 
 from bot import limits
 from bot.errors import UserFacingError
-from bot.goldfish import Action, Game, IllegalAction, preset_decks
-from bot.goldfish.display import DisplayStore
-from bot.goldfish.service import GameService, game_of, is_loadable
-from bot.goldfish.store import GameStore
+from bot.goldfish import DisplayStore, GameService, GameStore, game_of, is_loadable
+from bot.goldfish.decks import preset_decks
+from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.text import escape, one_line, plural
 from cogs._ui import Paginator, reply, symbols_of
 from cogs.goldfish._actions import PendingStart, TableActions

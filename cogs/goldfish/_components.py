@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import limits
-from bot.goldfish import IllegalAction
+from bot.goldfish.engine import IllegalAction
 from bot.text import clip
 from cogs._ui import guarded
 

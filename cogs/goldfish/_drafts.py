@@ -13,9 +13,7 @@ from dataclasses import dataclass, replace
 import discord
 
 from bot import limits
-from bot.goldfish import Action, Game, IllegalAction
-from bot.goldfish.mana import plan
-from bot.goldfish.scripts import SCRIPTS, script_for
+from bot.goldfish.engine import Action, Game, IllegalAction, plan, script_for
 from bot.text import clip, escape
 from cogs.goldfish._components import DraftButton, DraftSelect, GoldfishButton
 from cogs.goldfish._inputs import FORGED
@@ -82,15 +80,6 @@ def _has_x(game: Game, draft: Draft) -> bool:
     return ability.cost.has_x or script_for(card.name).pays_x
 
 
-def optional_payers(game: Game) -> list[str]:
-    names = []
-    for permanent in game.zones.battlefield:
-        script = SCRIPTS.get(permanent.name)
-        if script and script.payoff and not permanent.token and "you may pay" in script.payoff.text:
-            names.append(permanent.name)
-    return names
-
-
 def _sacrifice_candidates(game: Game, draft: Draft) -> tuple[str | None, list]:
     if draft.kind != "k":
         return None, []
@@ -132,7 +121,7 @@ def with_phyrexian(game: Game, draft: Draft, values: list[str]) -> Draft:
 
 def needs_draft(game: Game, draft: Draft) -> bool:
     """Whether cycling or casting this card asks the player something first."""
-    if draft.kind == "k" and optional_payers(game):
+    if draft.kind == "k" and game.optional_payers():
         return True
     if phyrexian_ways(game, draft):
         return True
@@ -159,7 +148,7 @@ def draft_view(game: Game, version: int, draft: Draft) -> discord.ui.View:
         most = min(MAX_X, len(game.mana_sources()), limits.SELECT_OPTIONS - 1)
         options = [_option(f"X = {n}", str(n), n == draft.x) for n in range(most + 1)]
         view.add_item(DraftSelect.make("x", version, code, f"X = {draft.x}", options))
-    payers = optional_payers(game) if draft.kind == "k" else []
+    payers = game.optional_payers() if draft.kind == "k" else []
     if payers:
         names = ", ".join(payers)
         options = [

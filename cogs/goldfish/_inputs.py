@@ -10,9 +10,8 @@ import discord
 from discord import app_commands
 
 from bot import limits
-from bot.goldfish import Deck, Game, IllegalAction, parse_decklist, preset_decks, resolve_decklist
-from bot.goldfish.decklist import MAX_CARDS
-from bot.goldfish.model import CardInstance
+from bot.goldfish.decks import MAX_CARDS, parse_decklist, preset_decks, resolve_decklist
+from bot.goldfish.engine import CardInstance, Deck, Game, IllegalAction
 from bot.goldfish.table import cycle_label
 from bot.matching import Entry, Matcher
 from bot.scryfall import ScryfallError, ScryfallUnavailable

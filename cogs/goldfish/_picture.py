@@ -20,12 +20,8 @@ from functools import partial
 
 import discord
 
-from bot.goldfish.display import DisplayStore
-from bot.goldfish.picture import render_table
-from bot.goldfish.picture_source import CardImageSource
-from bot.goldfish.service import is_loadable
-from bot.goldfish.store import StoredGame
-from bot.goldfish.tableview import TableView, table_view
+from bot.goldfish import DisplayStore, StoredGame, is_loadable
+from bot.goldfish.table import CardImageSource, TableView, render_table, table_view
 from bot.storage import StorageUnavailable
 from bot.text import clip, plural
 

@@ -1,4 +1,4 @@
-"""Embeds and views for goldfish: the table text of :mod:`bot.goldfish.table` as Discord objects."""
+"""Embeds and views for goldfish: the table text of :mod:`bot.goldfish.table.text` as Discord objects."""
 
 from __future__ import annotations
 
@@ -7,17 +7,14 @@ from collections import Counter
 import discord
 
 from bot import limits
-from bot.goldfish import Game
-from bot.goldfish.mana import cost_text
-from bot.goldfish.model import CycleOption
-from bot.goldfish.stats import PlayerStats
-from bot.goldfish.store import StoredGame
+from bot.goldfish import PlayerStats, StoredGame
+from bot.goldfish.engine import CycleOption, Game, cost_text
 from bot.goldfish.table import cycle_label, hand_lines, log_lines, table_text
 from bot.symbols import PLAIN, SymbolText
 from bot.text import chunk_lines, clip, discord_time, escape, fit_lines, plural
 from cogs._ui import with_symbols
 from cogs.goldfish._components import GoldfishButton, GoldfishSelect
-from cogs.goldfish._drafts import draft_view, optional_payers
+from cogs.goldfish._drafts import draft_view
 from cogs.goldfish._inputs import FIND_NOTHING
 
 TEAL = discord.Colour.dark_teal()
@@ -97,7 +94,7 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
         count = len(game.zones.hand) - 7
         options = [_option(card.name, str(card.iid)) for card in game.zones.hand]
         placeholder = f"Discard {plural(count, 'card')} down to seven (CR 514.1)…"
-        payers = optional_payers(game)
+        payers = game.optional_payers()
         if payers:
             names = ", ".join(payers)
             view.add_item(

@@ -2,7 +2,7 @@
 
 The commands are methods of :class:`SimulationCommands`, attached to the ``/goldfish`` group by
 :func:`attach`; discord.py binds them to the Goldfish cog, so ``self`` is the cog. The games run
-in the cog's :class:`~bot.goldfish.simulate.SimulationPool` (worker processes), never on the
+in the cog's :class:`~bot.goldfish.practice.simulate.SimulationPool` (worker processes), never on the
 event loop, and the chart is drawn there too.
 """
 
@@ -15,21 +15,22 @@ import secrets
 import discord
 from discord import app_commands
 
-from bot.goldfish.chart import render_png
-from bot.goldfish.decklist import MAX_CARDS
-from bot.goldfish.model import IllegalAction
-from bot.goldfish.odds import MAX_TURNS as ODDS_MAX_TURNS
-from bot.goldfish.odds import check as check_odds
-from bot.goldfish.odds import odds_table, table_text
-from bot.goldfish.simulate import (
+from bot.goldfish.decks import MAX_CARDS
+from bot.goldfish.engine import IllegalAction
+from bot.goldfish.practice import (
     DEFAULT_GAMES,
     DEFAULT_TURNS,
     MAX_GAMES,
     MAX_TURNS,
+    ODDS_MAX_TURNS,
     SEED_LIMIT,
     Report,
     Settings,
     SimulationPool,
+    check_odds,
+    odds_table,
+    odds_text,
+    render_png,
 )
 from bot.text import clip, escape
 from cogs._ui import reply
@@ -160,7 +161,7 @@ class SimulationCommands:
             description=(
                 "Cards seen by each turn's draw: 7 + turn − 1 on the play (no first draw, CR 103.8a), "
                 "7 + turn on the draw; no mulligans, cycling or searches. **Seen**: on the play/on the draw."
-                f"\n```\n{table_text(rows)}\n```"
+                f"\n```\n{odds_text(rows)}\n```"
             ),
         )
         await reply(interaction, embed=embed)

@@ -15,9 +15,8 @@ import logging
 import discord
 
 from bot.errors import UserFacingError
-from bot.goldfish import IllegalAction
-from bot.goldfish.service import TABLE_COPIES, GameService, is_loadable
-from bot.goldfish.store import StoredGame
+from bot.goldfish import TABLE_COPIES, GameService, StoredGame, is_loadable
+from bot.goldfish.engine import IllegalAction
 from bot.text import plural
 from cogs._ui import NO_MENTIONS, reply, symbols_of
 from cogs.goldfish._picture import TablePictures

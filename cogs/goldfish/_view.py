@@ -14,8 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserFacingError
-from bot.goldfish.display import DisplayStore
-from bot.goldfish.service import is_loadable
+from bot.goldfish import DisplayStore, is_loadable
 from cogs._ui import reply
 
 log = logging.getLogger(__name__)

@@ -7,9 +7,10 @@ import json
 
 from simcord.components import walk_components
 
-from bot.goldfish import Game, preset_decks
-from bot.goldfish.decklist import trim_card
-from bot.goldfish.decks import bundled_cards
+from bot.goldfish.decks import preset_decks
+from bot.goldfish.decks.decklist import trim_card
+from bot.goldfish.decks.presets import bundled_cards
+from bot.goldfish.engine import Game
 from tests.data import SCRYFALL_CARDS
 
 # Seeds checked against the engine's shuffle (the engine is deterministic for a seed):

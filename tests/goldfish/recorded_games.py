@@ -24,14 +24,15 @@ from typing import Any
 
 from simcord.components import walk_components
 
-from bot.goldfish import Action, Game, coach, preset_decks, resolve_decklist
 from bot.goldfish.cli import play
-from bot.goldfish.coach import policy_move
-from bot.goldfish.decklist import parse_decklist
-from bot.goldfish.decks import bundled_cards
-from bot.goldfish.picture import draw_table
-from bot.goldfish.policy import bottom_cards
-from bot.goldfish.review import (
+from bot.goldfish.decks import preset_decks, resolve_decklist
+from bot.goldfish.decks.decklist import parse_decklist
+from bot.goldfish.decks.presets import bundled_cards
+from bot.goldfish.engine import Action, Game
+from bot.goldfish.practice import coach
+from bot.goldfish.practice.coach import policy_move
+from bot.goldfish.practice.policy import bottom_cards
+from bot.goldfish.practice.review import (
     Review,
     decision_points,
     deck_figures,
@@ -40,8 +41,9 @@ from bot.goldfish.review import (
     review_settings,
     top_moments,
 )
-from bot.goldfish.simulate import simulate_here
-from bot.goldfish.tableview import table_view
+from bot.goldfish.practice.simulate import simulate_here
+from bot.goldfish.table.picture import draw_table
+from bot.goldfish.table.view import table_view
 from cogs.goldfish._coach import hint_embed, review_embed
 from cogs.goldfish._picture import alt_text
 from tests.data import GOLDFISH_RECORDED

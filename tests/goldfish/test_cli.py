@@ -1,14 +1,22 @@
-"""The terminal game offers the choices Discord offers: lands to tap, X, cleanup discards, echo, undo."""
+"""The terminal game offers the choices Discord offers: lands to tap, X, cleanup discards, echo, undo; it plays
+from a pipe, and the same seed deals the same game."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from bot.goldfish import Game, preset_decks
 from bot.goldfish.cli import play
-from bot.goldfish.scenario import position
+from bot.goldfish.decks import preset_decks
+from bot.goldfish.engine import Game
+from bot.goldfish.engine.scenario import position
 from tests.goldfish.cog_support import sample_cards
-from tests.goldfish.test_engine_turns import ALBINO_TROLL
+from tests.goldfish.engine.test_turns import ALBINO_TROLL
+
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -66,3 +74,31 @@ def test_cli_review_replays_the_game_so_far():
     assert "Your game:" in said and "The deck:" in said and "Moments:" in said
     assert any("Stopped on turn 2" in line for line in said)
     assert any("Land drops missed with a land in hand: 1 (turn 1)" in line for line in said)
+
+
+def run_cli(stdin: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "goldfish", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env={"PATH": "", "PYTHONPATH": str(ROOT)},
+    )
+
+
+def test_cli_plays_with_piped_stdin_and_exits_on_eof():
+    # The first "next" stops at the opponent's end step (a card can still be cycled), the second begins turn 2.
+    result = run_cli("hand\nkeep\nstatus\nnext\nnext\ncycle 99\nbogus\n", "--deck", "two-colour", "--seed", "3")
+    assert result.returncode == 0, result.stderr
+    assert "end step" in result.stdout
+    assert "Kept 7 cards" in result.stdout and "Turn 2" in result.stdout
+    assert "Not allowed" in result.stdout and "Unknown command" in result.stdout
+    assert "Replay with --seed 3" in result.stdout
+
+
+def test_cli_same_seed_same_game():
+    first = run_cli("keep\nquit\n", "--seed", "9")
+    second = run_cli("keep\nquit\n", "--seed", "9")
+    assert first.stdout == second.stdout and first.returncode == 0

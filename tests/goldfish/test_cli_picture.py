@@ -8,11 +8,12 @@ import io
 import pytest
 from PIL import Image
 
-from bot.goldfish import Game, preset_decks
 from bot.goldfish.cli import play
-from bot.goldfish.picture import WIDTH
-from bot.goldfish.picture_source import picture_file
-from bot.goldfish.tableview import table_view
+from bot.goldfish.decks import preset_decks
+from bot.goldfish.engine import Game
+from bot.goldfish.table.picture import WIDTH
+from bot.goldfish.table.picture_source import picture_file
+from bot.goldfish.table.view import table_view
 from bot.images import DIRECTORY
 from tests.goldfish.cog_support import SLIDE_SIMPLE
 from tests.support.fake_images import FakeImageHost, import_cards_on

@@ -228,7 +228,7 @@ async def test_a_stale_next_turn_button_does_not_advance_twice(simcord_env, chan
 async def test_concurrent_actions_on_one_channel_are_serialised(simcord_env, channel, alice):
     import asyncio
 
-    from bot.goldfish import Action, IllegalAction
+    from bot.goldfish.engine import Action, IllegalAction
 
     message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
     await alice.click(message, label="Keep")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.goldfish.decks import bundled_cards
-from bot.goldfish.scenario import position
+from bot.goldfish.decks.presets import bundled_cards
+from bot.goldfish.engine.scenario import position
 from tests.goldfish.cog_support import SLIDE_SIMPLE, choose, control, controls, game_of
-from tests.goldfish.test_engine_turns import ALBINO_TROLL, PHYREXIAN
+from tests.goldfish.engine.test_turns import ALBINO_TROLL, PHYREXIAN
 
 
 async def lay_out(simcord_env, channel, alice, extra=(), **zones):

@@ -7,9 +7,10 @@ import dataclasses
 
 import pytest
 
-from bot.goldfish import Game, preset_decks
-from bot.goldfish.review import deck_figures, player_game, review_settings
-from bot.goldfish.simulate import policy_step, simulate_here
+from bot.goldfish.decks import preset_decks
+from bot.goldfish.engine import Game
+from bot.goldfish.practice.review import deck_figures, player_game, review_settings
+from bot.goldfish.practice.simulate import policy_step, simulate_here
 from cogs.goldfish._coach import MAX_HINTS, coach_state
 from tests.goldfish.cog_support import SLIDE_SIMPLE, controls, fields, game_of, stored, table
 

@@ -10,8 +10,8 @@ import urllib.parse
 import pytest
 
 from bot.config import Config
-from bot.goldfish import preset_decks
-from bot.goldfish.tableview import CardKey
+from bot.goldfish.decks import preset_decks
+from bot.goldfish.table.view import CardKey
 from cogs.goldfish._picture import FILE_NAME as PICTURE
 from tests.cards.conftest import start_slash
 from tests.goldfish.cog_support import SLIDE_SIMPLE, table

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.goldfish.chart import PNG_SIGNATURE
+from bot.goldfish.practice.chart import PNG_SIGNATURE
 from tests.goldfish.cog_support import fake_collection
 
 

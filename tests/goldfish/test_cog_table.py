@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.client import CycleBot
-from bot.goldfish.decks import bundled_cards
-from bot.goldfish.scenario import position
+from bot.goldfish.decks.presets import bundled_cards
+from bot.goldfish.engine.scenario import position
 from tests.goldfish.cog_support import LANDCYCLING_ENT, SLIDE_SIMPLE, choose, controls, game_of, stored, table, updated
 
 

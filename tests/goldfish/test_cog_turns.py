@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.goldfish.decks import bundled_cards
-from bot.goldfish.scenario import position
+from bot.goldfish.decks.presets import bundled_cards
+from bot.goldfish.engine.scenario import position
 from tests.goldfish.cog_support import SLIDE_SIMPLE, choose, control, controls, fields, game_of, updated
 
 

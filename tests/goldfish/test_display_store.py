@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.goldfish.display import DisplayStore
-from bot.goldfish.store import GameStore
+from bot.goldfish import DisplayStore, GameStore
 
 CHANNEL, GUILD, ALICE, BOB = 100, 10, 1, 2
 BIG_ID = 2**63 - 1  # Discord ids are 64-bit

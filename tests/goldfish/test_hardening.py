@@ -11,9 +11,10 @@ import time
 import pytest
 
 from bot.client import CycleBot
-from bot.goldfish import IllegalAction, preset_decks
-from bot.goldfish.scenario import position
-from bot.goldfish.table import battlefield_fields, table_text
+from bot.goldfish.decks import preset_decks
+from bot.goldfish.engine import IllegalAction
+from bot.goldfish.engine.scenario import position
+from bot.goldfish.table.text import battlefield_fields, table_text
 from cogs.goldfish._inputs import select_card, select_ints
 from tests.goldfish.cog_support import SLIDE_SIMPLE, fake_collection, fields, game_of, stored
 

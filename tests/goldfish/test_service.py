@@ -13,11 +13,11 @@ import random
 import pytest
 
 from benchmarks.bench_goldfish import next_action
-from bot.goldfish import Game, IllegalAction, preset_decks
-from bot.goldfish.model import Action
-from bot.goldfish.parts import Opponent, Player, Zones
-from bot.goldfish.service import GameService
-from bot.goldfish.store import GameStore
+from bot.goldfish import GameService, GameStore
+from bot.goldfish.decks import preset_decks
+from bot.goldfish.engine import Game, IllegalAction
+from bot.goldfish.engine.model import Action
+from bot.goldfish.engine.parts import Opponent, Player, Zones
 
 CHANNEL, GUILD, ALICE, BOB = 300, 30, 3, 4
 

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StatsDelta
+from bot.goldfish import GameExistsError, GameStore, StaleGameError, StatsDelta
 
 CHANNEL, GUILD, ALICE, BOB = 100, 10, 1, 2
 

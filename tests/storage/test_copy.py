@@ -10,7 +10,7 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.goldfish.store import GameStore, StatsDelta
+from bot.goldfish import GameStore, StatsDelta
 from bot.storage import Database
 from bot.storage.postgres import PostgresDatabase
 

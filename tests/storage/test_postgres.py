@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.goldfish.store import GameStore, StaleGameError, StatsDelta
+from bot.goldfish import GameStore, StaleGameError, StatsDelta
 from bot.storage import StorageError, bundled_migrations
 from bot.storage.postgres import PostgresDatabase, placeholders
 

@@ -9,7 +9,7 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.goldfish.picture import MAX_BYTES
+from bot.goldfish.table.picture import MAX_BYTES
 from cogs.goldfish._picture import FILE_NAME
 from tests.support.fake_discord import ATTACHMENT_SIZE_LIMIT, FakeDiscord
 from tests.support.fake_images import FakeImageHost, import_cards_on

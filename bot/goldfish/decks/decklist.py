@@ -1,0 +1,151 @@
+"""Decklists typed by players: parsing the usual export formats and resolving names through Scryfall."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any
+
+from bot.goldfish.engine import Deck, IllegalAction
+
+MAX_CARDS = 250
+ENGINE_FIELDS = (
+    "name",
+    "mana_cost",
+    "type_line",
+    "oracle_text",
+    "keywords",
+    "colors",
+    "color_identity",
+    "cmc",
+    "layout",
+    "card_faces",
+    "power",
+    "toughness",
+    "id",
+    "set",
+    "collector_number",
+)
+FACE_FIELDS = ("name", "mana_cost", "type_line", "oracle_text", "power", "toughness")
+HEADERS = {"deck", "main", "maindeck", "mainboard", "commander", "companion"}
+SKIPPED_SECTIONS = {"sideboard", "maybeboard", "considering", "tokens"}
+LINE = re.compile(
+    r"^(?P<count>\d+)\s*x?\s+(?P<name>.+?)"
+    r"(?:\s+\((?P<set>[A-Za-z0-9]{2,6})\)(?:\s+(?P<number>[A-Za-z0-9★\-]+))?)?"
+    r"(?:\s+\*[A-Z]\*)?$",
+    re.IGNORECASE,
+)
+
+Entry = tuple[int, str, str | None, str | None]
+
+
+def parse_decklist(text: str) -> list[Entry]:
+    """``"4 Flame Jet"``, ``"4x Flame Jet"``, ``"4 Flame Jet (ONS) 199"`` → ``(count, name, set, number)``.
+
+    ``Deck``/``Commander`` headers are skipped, the sideboard (a ``Sideboard`` header, or the
+    part after the first blank line following cards once a sideboard header is seen) is ignored,
+    as are blank lines and ``#``/``//`` comments. Raises ``IllegalAction`` for a line that is not
+    a card, or for more than 250 cards.
+    """
+    entries: list[Entry] = []
+    total = 0
+    skipping = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith(("#", "//")):
+            continue
+        word = line.rstrip(":").strip().lower()
+        if word in SKIPPED_SECTIONS or word.startswith("sideboard"):
+            skipping = True
+            continue
+        if word in HEADERS:
+            skipping = False
+            continue
+        if line.upper().startswith("SB:"):
+            continue
+        match = LINE.match(line)
+        if not match:
+            raise IllegalAction(
+                f"Line {number} ({line[:60]!r}) is not a card line: write it as '4 Flame Jet', "
+                "'4x Flame Jet' or '4 Flame Jet (ONS) 199'."
+            )
+        if len(match["count"].lstrip("0")) > len(str(MAX_CARDS)):
+            # Checked on the digits: int() of thousands of digits is slow, and refused past 4,300.
+            raise IllegalAction(f"Line {number}: that count is too large; a deck has at most {MAX_CARDS} cards.")
+        count = int(match["count"])
+        if count < 1:
+            raise IllegalAction(f"Line {number}: the count must be at least 1.")
+        if skipping:
+            continue
+        name = " ".join(match["name"].split())
+        total += count
+        if total > MAX_CARDS:
+            raise IllegalAction(f"The decklist has more than {MAX_CARDS} cards.")
+        card_set = match["set"].lower() if match["set"] else None
+        entries.append((count, name, card_set, match["number"]))
+    if not entries:
+        raise IllegalAction("The decklist has no cards: write one card per line, such as '4 Flame Jet'.")
+    return entries
+
+
+def trim_card(card: Mapping[str, Any]) -> dict[str, Any]:
+    """Only the fields the engine reads."""
+    trimmed = {key: card[key] for key in ENGINE_FIELDS if card.get(key) not in (None, [])}
+    if "card_faces" in trimmed:
+        trimmed["card_faces"] = [{k: f[k] for k in FACE_FIELDS if k in f} for f in trimmed["card_faces"]]
+    return trimmed
+
+
+def _names_of(card: Mapping[str, Any]) -> Iterable[str]:
+    yield card.get("name", "")
+    for face in card.get("card_faces") or ():
+        yield face.get("name", "")
+
+
+async def resolve_decklist(
+    entries: list[Entry],
+    fetch_collection: Callable[[list[dict]], Awaitable[tuple[list[dict], list[Any]]]],
+) -> tuple[Deck, list[str]]:
+    """Look the cards up with ``fetch_collection`` (Scryfall collection); returns the deck and unknown names.
+
+    ``fetch_collection(identifiers)`` gets ``{"name": ...}`` or ``{"set": ..., "collector_number": ...}``
+    identifiers and returns ``(cards, not_found)`` (it may be a plain function too). The deck
+    keeps the entries that were found, merged by card name.
+    """
+    if sum(count for count, *_ in entries) > MAX_CARDS:
+        raise IllegalAction(f"The decklist has more than {MAX_CARDS} cards.")
+    identifiers: list[dict] = []
+    for _, name, card_set, number in entries:
+        if card_set and number:
+            identifiers.append({"set": card_set, "collector_number": number})
+        else:
+            identifiers.append({"name": name})
+    result = fetch_collection(identifiers)
+    if inspect.isawaitable(result):
+        result = await result
+    cards, _not_found = result
+    by_name: dict[str, dict] = {}
+    by_print: dict[tuple[str, str], dict] = {}
+    for card in cards:
+        for alias in _names_of(card):
+            by_name.setdefault(alias.lower(), card)
+        if card.get("set") and card.get("collector_number"):
+            by_print[(card["set"].lower(), str(card["collector_number"]))] = card
+    deck_cards: dict[str, dict] = {}
+    counts: dict[str, int] = {}
+    unknown: list[str] = []
+    for count, name, card_set, number in entries:
+        card = None
+        if card_set and number:
+            card = by_print.get((card_set.lower(), str(number)))
+        if card is None:
+            card = by_name.get(name.lower())
+        if card is None:
+            if name not in unknown:
+                unknown.append(name)
+            continue
+        deck_cards[card["name"]] = trim_card(card)
+        counts[card["name"]] = counts.get(card["name"], 0) + count
+    deck = Deck(name="Custom deck", cards=deck_cards, entries=[(n, name) for name, n in counts.items()])
+    return deck, unknown

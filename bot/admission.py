@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.carddb.service import SEARCH_SECONDS, SEARCH_THREADS
+from bot.carddb import SEARCH_SECONDS, SEARCH_THREADS
 from bot.errors import UserFacingError
 
 

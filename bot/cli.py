@@ -238,7 +238,7 @@ def copy_database(args: argparse.Namespace) -> int:
     which must be empty (a new database from createdb; the copy creates the tables). The bot must be stopped.
     The copy is one transaction, checked row count by row count: it all arrives, or nothing does."""
     from bot.config import DATABASE_SCHEMES, redact_database_url
-    from bot.storage.copy import copy_to_postgres
+    from bot.storage import copy_to_postgres
 
     if not args.to.startswith(DATABASE_SCHEMES):
         raise ConfigError(f"--to must be a postgresql:// URL (got {args.to.split('://', 1)[0]!r})")

@@ -22,16 +22,14 @@ from bot import __version__, symbols
 from bot.admission import Admission
 from bot.app_emoji import mana_emoji
 from bot.carddb import CardData
-from bot.cards.lookup import CardSource
+from bot.cards import CardSource
 from bot.config import Config
 from bot.images import DIRECTORY as IMAGES_DIRECTORY
 from bot.images import CardImages
 from bot.memory import return_freed_memory
-from bot.rules.service import RulesService
-from bot.scryfall import ScryfallClient, ScryfallError
-from bot.scryfall.limiter import PostgresBudget
-from bot.storage import Database, open_database
-from bot.storage.starts import PostgresStartGate
+from bot.rules import RulesService
+from bot.scryfall import PostgresBudget, ScryfallClient, ScryfallError
+from bot.storage import Database, PostgresStartGate, open_database
 from bot.symbols import PLAIN, SymbolText
 from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS, report_error

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from bot.carddb.names import normalise
+from bot.carddb import normalise
 
 MAX_TYPED = 100
 FUZZY_CUTOFF = 68.0

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 import requests
 from PIL import Image
 
-from bot.scryfall.client import default_user_agent
+from bot.scryfall import default_user_agent
 
 if TYPE_CHECKING:
     from bot.scryfall import ScryfallClient

@@ -5,12 +5,19 @@ CLI and benchmarks use directly.
 """
 
 from bot.carddb.bulk import BulkError
+from bot.carddb.names import GAME_NAMES, digital_label, normalise
+from bot.carddb.nicknames import nicknames as nickname_table
+from bot.carddb.nicknames import resolve_nickname
 from bot.carddb.query import NeedsScryfall, QueryError
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
-from bot.carddb.service import CardData, CardDataUnavailable
+from bot.carddb.service import FILE_NAME, SEARCH_SECONDS, SEARCH_THREADS, CardData, CardDataUnavailable
 from bot.carddb.store import CardDataError, CardStore
 
 __all__ = [
+    "FILE_NAME",
+    "GAME_NAMES",
+    "SEARCH_SECONDS",
+    "SEARCH_THREADS",
     "BulkError",
     "CardData",
     "CardDataError",
@@ -22,4 +29,8 @@ __all__ = [
     "NeedsScryfall",
     "QueryError",
     "SearchPage",
+    "digital_label",
+    "nickname_table",
+    "normalise",
+    "resolve_nickname",
 ]

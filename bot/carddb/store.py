@@ -31,7 +31,7 @@ from rapidfuzz import fuzz, process
 from bot.carddb.importer import FORMAT
 from bot.carddb.kinds import KINDS
 from bot.carddb.names import asks_for_rebalanced, normalise
-from bot.carddb.query import engine, regexp
+from bot.carddb.query import PAGE_SIZE, SEARCH_SECONDS, install_regexp, prepare_search, run_search
 from bot.carddb.records import COLUMNS, CardRecord, DataInfo, NameMatch, SearchPage
 
 log = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ class CardStore:
                     raise CardDataError("the card data was closed")
                 # immutable: the file is never written in place, so readers need no locks.
                 db = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
-                regexp.install(db)
+                install_regexp(db)
                 # Searches scan the search tables whole: mapped, the pages are read in place, not copied per query.
                 db.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
                 self._connections.append(db)
@@ -381,10 +381,10 @@ class CardStore:
         query: str,
         *,
         page: int = 0,
-        page_size: int = engine.PAGE_SIZE,
+        page_size: int = PAGE_SIZE,
         within: str | None = None,
         deadline: float | None = None,
-        budget: float = engine.SEARCH_SECONDS,
+        budget: float = SEARCH_SECONDS,
     ) -> SearchPage:
         """One page of the cards matching ``query`` in Scryfall's syntax (see ``bot.carddb.query``).
 
@@ -393,8 +393,8 @@ class CardStore:
         (with the reason) for a search that cannot run, ``QueryTooSlow`` past the deadline, ``NeedsScryfall``
         for one only Scryfall answers.
         """
-        compiled = engine.prepare(query, within=within, formats=self.formats)
-        found = engine.run(self._db(), compiled, page=page, page_size=page_size, deadline=deadline, budget=budget)
+        compiled = prepare_search(query, within=within, formats=self.formats)
+        found = run_search(self._db(), compiled, page=page, page_size=page_size, deadline=deadline, budget=budget)
         return SearchPage(
             cards=self._records(found.rowids),
             total=found.total,

@@ -1,1 +1,50 @@
 """Card lookups and cycling searches: rendering, query building and inline references, free of Discord."""
+
+from bot.cards.inline import CardReference, find_references
+from bot.cards.lookup import CardAnswer, CardList, CardSource, as_card, origin_text, prices_note
+from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, check_syntax, cycling_query
+from bot.cards.questions import QuestionCards
+from bot.cards.render import (
+    CardDisplay,
+    cycling_result_line,
+    is_multi_faced,
+    legality_groups,
+    legality_lines,
+    price_lines,
+    render_card,
+    render_compact,
+    render_faces,
+    render_image,
+    ruling_lines,
+    set_line,
+)
+
+__all__ = [
+    "CardDisplay",
+    "cycling_result_line",
+    "is_multi_faced",
+    "legality_groups",
+    "legality_lines",
+    "price_lines",
+    "render_card",
+    "render_compact",
+    "render_faces",
+    "render_image",
+    "ruling_lines",
+    "set_line",
+    "DEFAULT_KIND",
+    "KINDS",
+    "MAX_EXTRA_QUERY",
+    "CardAnswer",
+    "CardList",
+    "CardReference",
+    "CardSource",
+    "QueryTooLong",
+    "QuestionCards",
+    "as_card",
+    "check_syntax",
+    "cycling_query",
+    "find_references",
+    "origin_text",
+    "prices_note",
+]

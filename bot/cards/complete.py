@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.carddb.names import GAME_NAMES
-from bot.carddb.nicknames import nicknames
+from bot.carddb import GAME_NAMES, nickname_table
 from bot.matching import Entry, Matcher
 from bot.text import one_line
 
@@ -40,5 +39,5 @@ def card_matcher(store: CardStore) -> Matcher:
         by_name.setdefault(name, len(entries))
         entries.append(Entry(label(name, bool(digital_only), games), name, int(bool(digital_only))))
     keys = [(norm, index_of[card]) for norm, card, _ in store.name_rows() if card in index_of]
-    keys += [(nickname, by_name[name]) for nickname, name in nicknames().items() if name in by_name]
+    keys += [(nickname, by_name[name]) for nickname, name in nickname_table().items() if name in by_name]
     return Matcher(entries, keys)

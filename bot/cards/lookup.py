@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.carddb import CardDataError, CardDataUnavailable, CardRecord, NeedsScryfall, SearchPage
-from bot.carddb.nicknames import resolve_nickname
+from bot.carddb import CardDataError, CardDataUnavailable, CardRecord, NeedsScryfall, SearchPage, resolve_nickname
 from bot.cards.complete import MATCHER, card_matcher
 from bot.cards.query import KINDS, cycling_query
 from bot.matching import Entry, Matcher

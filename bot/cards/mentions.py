@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from bot.carddb.names import normalise
+from bot.carddb import normalise
 
 MAX_WORDS = 7  # the longest names players type in full ("Asmoranomardicadaistinaculdacar" is one word)
 BRACKETS = re.compile(r"\[\[([^\[\]]{1,150})\]\]")

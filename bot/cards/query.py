@@ -70,6 +70,6 @@ def cycling_query(kind: str = DEFAULT_KIND, extra: str | None = None) -> str:
 def check_syntax(query: str) -> None:
     """Raise the search's ``QueryError`` when ``query`` can't be read at all (an unclosed quote, a stray ``or``):
     cheap enough to decide before a search is queued, so the asker alone hears about it at once."""
-    from bot.carddb.query.grammar import parse
+    from bot.carddb.query import parse_query as parse
 
     parse(query)

@@ -8,10 +8,9 @@ data, in a read thread, and again after a refresh swaps the copy. Words the rule
 
 from __future__ import annotations
 
-from bot.carddb.service import CardData, CardDataUnavailable
+from bot.carddb import CardData, CardDataUnavailable
 from bot.cards.mentions import CardNames
-from bot.rules.cards import CardFacts, FoundCards
-from bot.rules.index import RulesIndex
+from bot.rules import CardFacts, FoundCards, RulesIndex
 
 MAX_CARDS = 4  # shown in one answer; a question naming more says how many more
 NAMES_KEY = "question-card-names"

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import limits
-from bot.carddb.names import digital_label
+from bot.carddb import digital_label
 from bot.cycling import card_faces, cycling_abilities, describe_abilities
 from bot.text import clip
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from bot.storage import Database, now_text
 
 if TYPE_CHECKING:
-    from bot.storage.postgres import PostgresDatabase
+    from bot.storage import PostgresDatabase
 
 SCOPES = ("user", "guild")
 

@@ -31,7 +31,7 @@ from bot.goldfish.stats import KEYS, PLAYER_STATS, SUMS, PlayerStats, StatsDelta
 from bot.storage import Database, now_text
 
 if TYPE_CHECKING:
-    from bot.storage.postgres import PostgresDatabase
+    from bot.storage import PostgresDatabase
 
 log = logging.getLogger(__name__)
 

@@ -101,8 +101,8 @@ def run_rule(args: argparse.Namespace) -> int:
 
 async def _answer(service, query: str, *, examples: bool):
     """The service's answer, with the cards a question names when the card data has been imported."""
-    from bot.carddb.service import FILE_NAME, CardData
-    from bot.cards.questions import QuestionCards
+    from bot.carddb import FILE_NAME, CardData
+    from bot.cards import QuestionCards
 
     data_dir = service.config.data_dir
     card_data = None

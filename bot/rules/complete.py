@@ -9,7 +9,7 @@ from functools import cached_property
 
 from rapidfuzz import fuzz, process, utils
 
-from bot.carddb.names import normalise
+from bot.carddb import normalise
 from bot.matching import Entry, Matcher
 from bot.rules.answer import Choice, clip
 from bot.rules.document import Document

@@ -1,10 +1,11 @@
 """A polite, cached, rate-limited Scryfall API client (framework-free: no Discord imports).
 
 ``errors``: the exceptions; ``limiter``: rate limits and 429 pauses; ``transport``: HTTP and the
-cache in worker threads; ``client``: the public API.
+cache in worker threads; ``answers``: what a response means; ``client``: the public API.
 """
 
-from bot.scryfall.client import Answer, ScryfallClient
+from bot.scryfall.answers import Answer
+from bot.scryfall.client import ScryfallClient, default_user_agent
 from bot.scryfall.errors import (
     AmbiguousCard,
     BadQuery,
@@ -18,6 +19,7 @@ from bot.scryfall.limiter import (
     SEARCH_CLASS_PATHS,
     Budget,
     LocalBudget,
+    PostgresBudget,
     endpoint_class,
 )
 
@@ -30,9 +32,11 @@ __all__ = [
     "Budget",
     "CardNotFound",
     "LocalBudget",
+    "PostgresBudget",
     "RateLimited",
     "ScryfallClient",
     "ScryfallError",
     "ScryfallUnavailable",
+    "default_user_agent",
     "endpoint_class",
 ]

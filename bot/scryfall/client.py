@@ -23,7 +23,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -31,7 +30,8 @@ from urllib.parse import urlsplit, urlunsplit
 import requests
 
 from bot import BOT_NAME, __version__
-from bot.scryfall.errors import AmbiguousCard, BadQuery, RateLimited, ScryfallError, ScryfallUnavailable, error_for
+from bot.scryfall.answers import Answer, answer_of, stale_or_raise
+from bot.scryfall.errors import AmbiguousCard, BadQuery, RateLimited, ScryfallError, ScryfallUnavailable
 from bot.scryfall.limiter import (
     DEFAULT_PAUSE_SECONDS,
     GENERAL_INTERVAL,
@@ -59,16 +59,6 @@ PRUNE_EVERY_SECONDS = 3600.0
 def default_user_agent() -> str:
     """Scryfall asks for an accurate User-Agent naming the application and its version."""
     return f"{BOT_NAME}/{__version__} (Discord bot for Magic: The Gathering players; requests/{requests.__version__})"
-
-
-@dataclass
-class Answer:
-    """A Scryfall JSON object. ``stale``: served from cache because Scryfall is down, slow or
-    rate-limiting us; ``from_cache``: no request was sent for it."""
-
-    data: dict
-    stale: bool = False
-    from_cache: bool = False
 
 
 class ScryfallClient:
@@ -317,7 +307,7 @@ class ScryfallClient:
         loop = asyncio.get_running_loop()
         cached = await loop.run_in_executor(self._cache_pool, self.transport.lookup, key) if store else None
         if cached is not None and not cached.expired:
-            return self._answer(cached, from_cache=True)
+            return answer_of(cached, from_cache=True)
         self._maybe_prune(loop)
         key_or_none = key if store else None
         if cached is None:
@@ -330,7 +320,7 @@ class ScryfallClient:
                 return await self._attempts(prepared, key_or_none, cached, deadline)
         except TimeoutError:
             log.warning("Scryfall did not answer %s %s in time; serving a stale copy", prepared.method, prepared.url)
-            return self._stale_or_raise(cached, DeadlineExceeded())
+            return stale_or_raise(cached, DeadlineExceeded())
 
     async def _attempts(
         self, prepared: requests.PreparedRequest, key: str | None, cached: Raw | None, deadline: float | None
@@ -344,7 +334,7 @@ class ScryfallClient:
             if attempt:
                 await asyncio.sleep(self.backoff * 2 ** (attempt - 1))
             if self.paused_for(klass):
-                return self._stale_or_raise(cached, RateLimited(self.paused_for(klass)))
+                return stale_or_raise(cached, RateLimited(self.paused_for(klass)))
             await self.limiter.reserve(klass)
             if deadline is None:
                 deadline = time.monotonic() + self.deadline
@@ -357,11 +347,11 @@ class ScryfallClient:
                     raw = await loop.run_in_executor(self._http_pool, send)
             except TimeoutError:
                 log.warning("Scryfall did not answer %s %s in time", prepared.method, prepared.url)
-                return self._stale_or_raise(cached, DeadlineExceeded())
+                return stale_or_raise(cached, DeadlineExceeded())
             except Paused:
-                return self._stale_or_raise(cached, RateLimited(self.paused_for(klass)))
+                return stale_or_raise(cached, RateLimited(self.paused_for(klass)))
             except DeadlineExceeded as exc:
-                return self._stale_or_raise(cached, exc)
+                return stale_or_raise(cached, exc)
             except requests.Timeout as exc:
                 failure = ScryfallUnavailable(str(exc), timed_out=True)
                 log.warning("Scryfall timed out (%s %s)", prepared.method, prepared.url)
@@ -377,33 +367,14 @@ class ScryfallClient:
                     )
                     self.limiter.pause(klass, pause)
                     log.warning("Scryfall answered 429 to %s; pausing %s for %.0f s", prepared.url, klass, pause)
-                    return self._stale_or_raise(cached, RateLimited(pause))
+                    return stale_or_raise(cached, RateLimited(pause))
                 if raw.status < 500:
-                    return self._answer(raw, from_cache=False)
+                    return answer_of(raw, from_cache=False)
                 failure = ScryfallUnavailable(f"Scryfall answered {raw.status}", status=raw.status)
                 log.warning("Scryfall answered %s to %s %s", raw.status, prepared.method, prepared.url)
-        return self._stale_or_raise(cached, failure)
+        return stale_or_raise(cached, failure)
 
     def _maybe_prune(self, loop: asyncio.AbstractEventLoop) -> None:
         if time.monotonic() - self._pruned_at >= PRUNE_EVERY_SECONDS:
             self._pruned_at = time.monotonic()
             loop.run_in_executor(self._cache_pool, self.transport.prune)
-
-    @staticmethod
-    def _stale_or_raise(cached: Raw | None, error: ScryfallError) -> Answer:
-        if cached is not None:
-            log.info("Serving a stale Scryfall answer: %s", type(error).__name__)
-            if cached.status == 200:
-                return Answer(cached.data, stale=True, from_cache=True)
-            raise error_for(cached.data, cached.status)  # a cached "not found" still holds
-        raise error
-
-    @staticmethod
-    def _answer(raw: Raw, *, from_cache: bool) -> Answer:
-        data = raw.data
-        if isinstance(data, dict) and data.get("object") == "error":
-            raise error_for(data, raw.status)
-        if raw.status == 200 and isinstance(data, dict) and isinstance(data.get("object"), str):
-            return Answer(data, from_cache=from_cache)
-        # An HTML page from a proxy, a cut-off body, an empty answer: Scryfall did not really answer.
-        raise ScryfallUnavailable(f"Scryfall answered {raw.status} without a Scryfall object.", status=raw.status)

@@ -18,10 +18,13 @@ if TYPE_CHECKING:
     from bot.storage.postgres import PostgresDatabase
 
 
+from bot.storage.starts import PostgresStartGate
+
 __all__ = [
     "CORE_TABLES",
     "Database",
     "Migration",
+    "PostgresStartGate",
     "StorageError",
     "StorageUnavailable",
     "backup",
@@ -42,3 +45,16 @@ async def open_database(config: Config) -> Database | PostgresDatabase:
 
         return await PostgresDatabase.open(config.database_url)
     return await Database.open(config.database_path)
+
+
+def __getattr__(name: str) -> object:
+    """PostgreSQL's modules (and asyncpg) load only when asked for: a bot on SQLite never imports them."""
+    if name == "PostgresDatabase":
+        from bot.storage.postgres import PostgresDatabase
+
+        return PostgresDatabase
+    if name == "copy_to_postgres":
+        from bot.storage.copy import copy_to_postgres
+
+        return copy_to_postgres
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

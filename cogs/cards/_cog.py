@@ -7,7 +7,6 @@ import asyncio
 import logging
 import re
 import time
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -17,10 +16,18 @@ from bot import limits
 from bot.admission import LOOKUPS, SEARCHES, Busy
 from bot.carddb import QueryError, SearchPage
 from bot.carddb.query import warning_sentence
-from bot.cards import render
-from bot.cards.inline import CardReference, find_references
-from bot.cards.lookup import CardAnswer, CardSource, origin_text
-from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, check_syntax, cycling_query
+from bot.cards import (
+    DEFAULT_KIND,
+    KINDS,
+    MAX_EXTRA_QUERY,
+    CardReference,
+    CardSource,
+    QueryTooLong,
+    check_syntax,
+    cycling_query,
+    find_references,
+    origin_text,
+)
 from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
 from bot.symbols import SymbolText
@@ -28,7 +35,7 @@ from bot.text import clip, escape, one_line
 from cogs._admission import MessageShares, fair_share
 from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS, defer_public, reply_private, symbols_of, with_symbols
-from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_buttons
+from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_message
 from cogs.cards._misses import miss_message
 from cogs.cards._pages import COG_NAME, PageButton, send_pages
 from cogs.cards._render import (
@@ -38,7 +45,6 @@ from cogs.cards._render import (
     page_count,
     reference_embed,
     results_embed,
-    to_embed,
 )
 from cogs.cards._search import (
     OpenCardSelect,
@@ -111,13 +117,6 @@ class Cards(commands.Cog, name=COG_NAME):
 
     # ---------------------------------------------------------- shared pieces
 
-    def card_message(self, answer: CardAnswer) -> dict[str, Any]:
-        """``embed`` and ``view`` keyword arguments for a full card answer."""
-        card = answer.card
-        view = card_buttons(card)
-        embed = with_symbols(to_embed(render.render_card(card, stale=answer.stale, origin=answer.origin)), self.symbols)
-        return {"embed": embed, "view": view if view is not None else discord.utils.MISSING}
-
     async def choices(self, typed: str) -> list[Entry]:
         """Card names for what has been typed, the way autocomplete offers them (the name matcher; never refused
         for being busy: before the matcher is built, names by prefix)."""
@@ -168,7 +167,7 @@ class Cards(commands.Cog, name=COG_NAME):
             if not candidates:
                 await reply_private(interaction, failure_text(error))
                 return
-            picker = CandidatePicker(self, interaction.user.id, candidates, set_code)
+            picker = CandidatePicker(interaction.user.id, candidates, set_code)
             await reply_private(interaction, f"“{echo(name)}” matches several cards. Pick one:", view=picker)
             return
         except CardNotFound as error:
@@ -177,7 +176,7 @@ class Cards(commands.Cog, name=COG_NAME):
         except ScryfallError as error:
             await reply_private(interaction, failure_text(error))
             return
-        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **self.card_message(answer))
+        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **card_message(answer, self.symbols))
 
     # ---------------------------------------------------------- /cycling
 

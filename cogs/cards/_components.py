@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 
 from bot import limits
-from bot.cards import render
-from bot.cards.lookup import CardList, CardSource, as_card
+from bot.cards import (
+    CardAnswer,
+    CardList,
+    CardSource,
+    as_card,
+    cycling_result_line,
+    is_multi_faced,
+    render_card,
+    render_faces,
+)
 from bot.errors import UserFacingError
 from bot.scryfall import ScryfallError
 from bot.symbols import PLAIN, SymbolText
@@ -29,9 +37,6 @@ from cogs.cards._render import (
     rulings_embeds,
     to_embed,
 )
-
-if TYPE_CHECKING:
-    from cogs.cards._cog import Cards
 
 CARD_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 INFO_LABELS = {"rulings": "Rulings", "legality": "Legality", "prices": "Prices", "faces": "Other faces"}
@@ -90,7 +95,7 @@ async def show_info(interaction: discord.Interaction, action: str, card_id: str)
         await interaction.followup.send(embed=prices_embed(card, answer.prices_date), ephemeral=True)
     else:
         symbols = symbols_of(interaction.client)
-        faces = render.render_faces(card)[: limits.EMBEDS_PER_MESSAGE]
+        faces = render_faces(card)[: limits.EMBEDS_PER_MESSAGE]
         embeds = [with_symbols(to_embed(display), symbols) for display in faces]
         await interaction.followup.send(embeds=embeds, ephemeral=True)
 
@@ -101,19 +106,26 @@ def card_buttons(card: dict) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     actions = ["rulings", "legality", "prices"]
-    if render.is_multi_faced(card):
+    if is_multi_faced(card):
         actions.append("faces")
     for action in actions:
         view.add_item(CardInfoButton(action, card_id))
     return view
 
 
+def card_message(answer: CardAnswer, symbols: SymbolText) -> dict[str, Any]:
+    """``embed`` and ``view`` keyword arguments for a full card answer."""
+    card = answer.card
+    view = card_buttons(card)
+    embed = with_symbols(to_embed(render_card(card, stale=answer.stale, origin=answer.origin)), symbols)
+    return {"embed": embed, "view": view if view is not None else discord.utils.MISSING}
+
+
 class CandidatePicker(GuardedView):
     """A select menu of the cards an ambiguous name could mean; only the requester may pick."""
 
-    def __init__(self, cog: Cards, owner_id: int, candidates: Sequence[str], set_code: str | None) -> None:
+    def __init__(self, owner_id: int, candidates: Sequence[str], set_code: str | None) -> None:
         super().__init__(owner_id, timeout=300)
-        self.cog = cog
         self.set_code = set_code
         names = dict.fromkeys(one_line(name, limits.SELECT_OPTION_VALUE) for name in candidates)
         self.choice.options = [discord.SelectOption(label=name, value=name) for name in names][: limits.SELECT_OPTIONS]
@@ -123,7 +135,7 @@ class CandidatePicker(GuardedView):
         await interaction.response.defer()
         name = select.values[0]
         try:
-            answer = await self.cog.source.exact(name, set_code=self.set_code)
+            answer = await interaction.client.card_source.exact(name, set_code=self.set_code)
         except ScryfallError as error:
             await reply(interaction, failure_text(error), ephemeral=True)
             return
@@ -132,7 +144,9 @@ class CandidatePicker(GuardedView):
         await interaction.edit_original_response(
             content=f"Picked **{echo(answer.card.get('name') or name)}**.", view=None
         )
-        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **self.cog.card_message(answer))
+        await interaction.followup.send(
+            allowed_mentions=NO_MENTIONS, **card_message(answer, symbols_of(interaction.client))
+        )
 
 
 class SearchSource:
@@ -147,7 +161,7 @@ class SearchSource:
         first: CardList,
         *,
         title: str = "Cycling cards",
-        line: Callable[[dict], str] = render.cycling_result_line,
+        line: Callable[[dict], str] = cycling_result_line,
         symbols: SymbolText = PLAIN,
     ) -> None:
         self.symbols = symbols

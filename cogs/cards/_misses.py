@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot import limits
-from bot.carddb.names import normalise
-from bot.carddb.nicknames import resolve_nickname
-from bot.cards.lookup import CardSource
+from bot.carddb import normalise, resolve_nickname
+from bot.cards import CardSource
 from bot.scryfall import ScryfallError
 from bot.text import clip, escape, plural
 from cogs.cards._render import echo

@@ -9,8 +9,18 @@ import discord
 
 from bot import limits
 from bot.carddb.query import warning_sentence
-from bot.cards import render
-from bot.cards.lookup import CardAnswer, prices_note
+from bot.cards import (
+    CardAnswer,
+    CardDisplay,
+    legality_groups,
+    legality_lines,
+    price_lines,
+    prices_note,
+    render_compact,
+    render_image,
+    ruling_lines,
+    set_line,
+)
 from bot.scryfall import ScryfallError
 from bot.text import chunk_lines, clip, escape, one_line
 
@@ -29,7 +39,7 @@ def failure_text(error: ScryfallError) -> str:
     return clip(str(error), limits.MESSAGE_CONTENT)
 
 
-def to_embed(display: render.CardDisplay) -> discord.Embed:
+def to_embed(display: CardDisplay) -> discord.Embed:
     embed = discord.Embed(
         title=display.title, url=display.url, description=display.description or None, colour=CARD_COLOUR
     )
@@ -47,11 +57,11 @@ def to_embed(display: render.CardDisplay) -> discord.Embed:
 def legality_embed(card: dict) -> discord.Embed:
     name = card.get("name") or "This card"
     embed = discord.Embed(title=clip(f"Legality: {name}", limits.EMBED_TITLE), colour=CARD_COLOUR)
-    groups = render.legality_groups(card)
+    groups = legality_groups(card)
     for label, formats in groups:
         embed.add_field(name=label, value=clip(", ".join(formats), limits.EMBED_FIELD_VALUE), inline=False)
     if not groups:
-        embed.description = render.legality_lines(card)[0]
+        embed.description = legality_lines(card)[0]
     return embed
 
 
@@ -60,19 +70,19 @@ def prices_embed(card: dict, prices_date: str | None = None) -> discord.Embed:
     name = card.get("name") or "This card"
     embed = discord.Embed(
         title=clip(f"Prices: {name}", limits.EMBED_TITLE),
-        description="\n".join(render.price_lines(card)),
+        description="\n".join(price_lines(card)),
         url=(card.get("purchase_uris") or {}).get("tcgplayer"),
         colour=CARD_COLOUR,
     )
     taken = prices_note(prices_date)
     when = f"{taken} from Scryfall" if taken else "prices from Scryfall, updated daily"
-    embed.set_footer(text=clip(f"{render.set_line(card)} · {when}", limits.EMBED_FOOTER))
+    embed.set_footer(text=clip(f"{set_line(card)} · {when}", limits.EMBED_FOOTER))
     return embed
 
 
 def rulings_embeds(name: str, rulings: list[dict]) -> list[discord.Embed]:
     """Rulings in pages (none when Scryfall lists none)."""
-    lines = render.ruling_lines(rulings)
+    lines = ruling_lines(rulings)
     if not lines:
         return []
     title = clip(f"Rulings: {name}", limits.EMBED_TITLE)
@@ -114,9 +124,9 @@ def reference_embed(mode: str, answer: CardAnswer) -> discord.Embed:
     """The answer to one inline reference: the compact card, or only its image, prices or legality."""
     card = answer.card
     if mode == "image":
-        return to_embed(render.render_image(card, origin=answer.origin))
+        return to_embed(render_image(card, origin=answer.origin))
     if mode == "prices":
         return prices_embed(card, answer.prices_date)
     if mode == "legality":
         return legality_embed(card)
-    return to_embed(render.render_compact(card, origin=answer.origin))
+    return to_embed(render_compact(card, origin=answer.origin))

@@ -16,8 +16,7 @@ from bot import limits
 from bot.admission import SEARCHES
 from bot.carddb import CardRecord, QueryError, SearchPage
 from bot.carddb.query import warning_sentence
-from bot.cards import render
-from bot.cards.lookup import CardSource, origin_text
+from bot.cards import CardSource, origin_text, render_card
 from bot.errors import UserFacingError
 from bot.scryfall import BadQuery, CardNotFound, ScryfallError
 from bot.symbols import PLAIN, SymbolText
@@ -131,7 +130,7 @@ class OpenCardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"searc
             raise UserFacingError("That card can't be opened; run /search again.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         answer = await source.by_id(card_id)
-        display = render.render_card(answer.card, stale=answer.stale, origin=answer.origin)
+        display = render_card(answer.card, stale=answer.stale, origin=answer.origin)
         embed = with_symbols(to_embed(display), symbols_of(interaction.client))
         await interaction.followup.send(embed=embed, ephemeral=True)
 

@@ -11,13 +11,14 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.goldfish import GameService, StoredGame, game_of
+from bot.errors import UserFacingError
+from bot.goldfish import GameService, GameStore, StoredGame, game_of, is_loadable
 from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.text import escape
 from cogs._ui import reply, symbols_of
 from cogs.goldfish._components import Deferral
 from cogs.goldfish._drafts import Draft, draft_note, needs_draft, with_phyrexian
-from cogs.goldfish._inputs import FIND_NOTHING, select_card, select_ints
+from cogs.goldfish._inputs import FIND_NOTHING, hand_card, lands_named, parse_card_value, select_card, select_ints
 from cogs.goldfish._render import find_mode_note, game_embed, game_view, zone_embed
 from cogs.goldfish._table import Tables
 
@@ -33,6 +34,7 @@ class PendingStart:
 class TableActions(Tables):
     """Post/show the game message and handle its components; needs ``service`` and ``pending``."""
 
+    store: GameStore
     service: GameService
     pending: dict[str, PendingStart]
 
@@ -63,6 +65,33 @@ class TableActions(Tables):
     async def playable(self, interaction: discord.Interaction, seen: int | None = None, *, edit: bool = False):
         async with Deferral(interaction, update=edit, private=not edit):
             return await self.service.playable(interaction.channel_id, interaction.user.id, seen)
+
+    async def autocomplete_game(self, interaction: discord.Interaction) -> Game | None:
+        """The channel's game for autocomplete, if this user may play it (read path: never waits for a writer).
+        None when the database doesn't answer: autocomplete has no way to say why, and offers nothing."""
+        try:
+            record = await self.store.peek(interaction.channel_id)
+        except UserFacingError:
+            return None
+        if record is None or not (record.shared or record.owner_id == interaction.user.id) or not is_loadable(record):
+            return None
+        return None if record.game.phase == "over" else record.game
+
+    async def from_hand(self, interaction: discord.Interaction, kind: str, card: str, x: int = 0, tap=None) -> None:
+        """Play a land or cast a spell named by the player."""
+        game = game_of(await self.playable(interaction))
+        if game.phase in ("mulligan", "over"):
+            doing = "play a land" if kind == "play" else "cast spells"
+            raise IllegalAction(f"You can {doing} once the game is under way (keep your hand first).")
+        if kind == "play":
+            candidates, what = game.playable_lands(), "playable land"
+        else:
+            castable = {o.iid for o in game.cast_options()}
+            candidates, what = [c for c in game.zones.hand if c.iid in castable], "spell"
+        iid = hand_card(game, card, candidates, what)
+        face = parse_card_value(card)[1] or 0 if parse_card_value(card) else 0
+        action = Action("play", iid, face) if kind == "play" else Action("cast", iid, x=x, tap=lands_named(game, tap))
+        await self.run(interaction, action, seen=None, edit=False)
 
     @staticmethod
     def can_manage(interaction: discord.Interaction) -> bool:

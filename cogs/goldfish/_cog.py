@@ -23,9 +23,13 @@ from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
 from cogs.goldfish._components import DYNAMIC_ITEMS, Deferral, replace_view
 from cogs.goldfish._inputs import (
+    DECK_OPTIONS,
+    DEFAULT_DECK,
     FIND_NOTHING,
-    MAX_DECKLIST_CHARS,
+    MAX_NAME_CHARS,
     CollectionFetcher,
+    Decklist,
+    DeckName,
     HandCard,
     cards_named,
     collection_lookup,
@@ -33,6 +37,7 @@ from cogs.goldfish._inputs import (
     hand_card,
     lands_named,
     matching,
+    one_deck,
     parse_card_value,
     permanent_named,
     preset,
@@ -48,7 +53,8 @@ log = logging.getLogger(__name__)
 def refusals_answered(callback: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
     """A refusal (:class:`IllegalAction`, a move the rules or the table don't allow) or another answer meant for
     the player (a :class:`UserFacingError`, such as a database that doesn't answer) goes to the player privately
-    and stops there; anything else goes on to the tree's error handler."""
+    and stops there; anything else goes on to the tree's error handler. (Defined here: discord.py reads a command's
+    annotations in the globals of the function it is given, so the wrapper lives beside the commands.)"""
 
     @functools.wraps(callback)
     async def wrapper(self, interaction: discord.Interaction, *args, **kwargs) -> None:
@@ -65,9 +71,7 @@ def command(group: app_commands.Group, name: str):
     return lambda callback: group.command(name=name)(refusals_answered(callback))
 
 
-MAX_NAME_CHARS = 100
 SEED_MAX = 2**31 - 1
-DEFAULT_DECK = "slide"
 PENDING_STARTS = 256
 TAP_HELP = 'The lands to tap, by name, separated by commas ("Swamp, Island"); default: the best ones'
 
@@ -104,8 +108,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
 
     @command(goldfish, "start")
     @app_commands.describe(
-        deck="A preset deck: slide, landcycling or two-colour (default slide)",
-        decklist='Your own list, entries separated by ";" or new lines: "4 Street Wraith; 4 Ash Barrens; 16 Plains"',
+        **DECK_OPTIONS,
         seed="Shuffle seed, to replay the same game",
         play_first="Be on the play (default) or on the draw",
         shared="Let anyone in this channel play the game (default: only you)",
@@ -113,15 +116,14 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     async def start(
         self,
         interaction: discord.Interaction,
-        deck: app_commands.Range[str, 1, MAX_NAME_CHARS] | None = None,
-        decklist: app_commands.Range[str, 1, MAX_DECKLIST_CHARS] | None = None,
+        deck: DeckName | None = None,
+        decklist: Decklist | None = None,
         seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
         play_first: bool = True,
         shared: bool = False,
     ) -> None:
         """Start a goldfish game in this channel: a preset deck or your own decklist."""
-        if deck and decklist:
-            raise IllegalAction("Choose either a preset `deck` or your own `decklist`, not both.")
+        one_deck(deck, decklist)
         async with Deferral(interaction, update=False):
             existing = await self.service.replaceable(
                 interaction.channel_id, interaction.user.id, self.can_manage(interaction)
@@ -174,17 +176,6 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         return [app_commands.Choice(name=one_line(label), value=key) for label, key in matching(offered, current)]
 
     # ------------------------------------------------------------ play commands
-
-    async def autocomplete_game(self, interaction: discord.Interaction) -> Game | None:
-        """The channel's game for autocomplete, if this user may play it (read path: never waits for a writer).
-        None when the database doesn't answer: autocomplete has no way to say why, and offers nothing."""
-        try:
-            record = await self.store.peek(interaction.channel_id)
-        except UserFacingError:
-            return None
-        if record is None or not (record.shared or record.owner_id == interaction.user.id) or not is_loadable(record):
-            return None
-        return None if record.game.phase == "over" else record.game
 
     @command(goldfish, "cycle")
     @app_commands.describe(
@@ -282,22 +273,6 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     ) -> None:
         """Cast a spell from your hand: a permanent enters the battlefield, an instant or sorcery resolves."""
         await self.from_hand(interaction, "cast", card, x=x, tap=tap)
-
-    async def from_hand(self, interaction: discord.Interaction, kind: str, card: str, x: int = 0, tap=None) -> None:
-        """Play a land or cast a spell named by the player."""
-        game = game_of(await self.playable(interaction))
-        if game.phase in ("mulligan", "over"):
-            doing = "play a land" if kind == "play" else "cast spells"
-            raise IllegalAction(f"You can {doing} once the game is under way (keep your hand first).")
-        if kind == "play":
-            candidates, what = game.playable_lands(), "playable land"
-        else:
-            castable = {o.iid for o in game.cast_options()}
-            candidates, what = [c for c in game.zones.hand if c.iid in castable], "spell"
-        iid = hand_card(game, card, candidates, what)
-        face = parse_card_value(card)[1] or 0 if parse_card_value(card) else 0
-        action = Action("play", iid, face) if kind == "play" else Action("cast", iid, x=x, tap=lands_named(game, tap))
-        await self.run(interaction, action, seen=None, edit=False)
 
     @command(goldfish, "next")
     async def next_turn(self, interaction: discord.Interaction) -> None:

@@ -3,6 +3,9 @@
 They keep working after a restart, and a click on an outdated message (a fast double click) is
 still matched and answered. The "Replace the game?" buttons carry a token for the pending start;
 after a restart that start is gone and the click is answered with "this has expired".
+
+A click is handed to the bot's goldfish tables (:class:`TableHandler`, an interface the cog satisfies, found
+through ``interaction.client``); nothing here imports the cog.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import contextlib
 import contextvars
 import re
 import threading
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 
@@ -21,19 +24,41 @@ from bot.goldfish.engine import IllegalAction
 from bot.text import clip
 from cogs._ui import guarded
 
-if TYPE_CHECKING:
-    from cogs.goldfish._cog import Goldfish
-
 # Discord drops an interaction that is not acknowledged within 3 s: answer at once when the
 # database is quick, acknowledge first when it is not.
 DEFER_AFTER = 1.5
 
 
-def cog_of(interaction: discord.Interaction) -> Goldfish:
-    cog = interaction.client.get_cog("Goldfish")  # type: ignore[union-attr]
-    if cog is None:
+class TableHandler(Protocol):
+    """What the game message's components ask of the goldfish tables (the cog answers them)."""
+
+    async def on_button(
+        self, interaction: discord.Interaction, kind: str, version: int, iid: int | None = None
+    ) -> None: ...
+
+    async def on_select(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        version: int,
+        values: list[str],
+        card: tuple[int, int] | None,
+        tap: tuple[int, ...] = (),
+    ) -> None: ...
+
+    async def on_draft(
+        self, interaction: discord.Interaction, version: int, code: str, field: str | None, values: list[str]
+    ) -> None: ...
+
+    async def on_replace(self, interaction: discord.Interaction, token: str, replace: bool) -> None: ...
+
+
+def tables_of(interaction: discord.Interaction) -> TableHandler:
+    """The bot's goldfish tables, or a refusal while the feature is not loaded."""
+    tables = interaction.client.get_cog("Goldfish")  # type: ignore[union-attr]
+    if tables is None:
         raise IllegalAction("Goldfish games are unavailable right now.")
-    return cog
+    return tables
 
 
 class Deferral:
@@ -119,7 +144,7 @@ class GoldfishButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         match = self.parsed()
         iid = int(match["iid"]) if match["iid"] else None
-        await cog_of(interaction).on_button(interaction, match["kind"], int(match["version"]), iid)
+        await tables_of(interaction).on_button(interaction, match["kind"], int(match["version"]), iid)
 
 
 class GoldfishSelect(
@@ -157,7 +182,7 @@ class GoldfishSelect(
         values = [str(v) for v in ((interaction.data or {}).get("values") or [])]
         card = (int(match["iid"]), int(match["ability"])) if match["iid"] else None
         tap = tuple(int(t) for t in match["tap"].split("+") if t) if match["tap"] else ()
-        await cog_of(interaction).on_select(interaction, match["kind"], int(match["version"]), values, card, tap)
+        await tables_of(interaction).on_select(interaction, match["kind"], int(match["version"]), values, card, tap)
 
 
 class DraftSelect(
@@ -181,7 +206,9 @@ class DraftSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         match = self.parsed()
         values = [str(v) for v in ((interaction.data or {}).get("values") or [])]
-        await cog_of(interaction).on_draft(interaction, int(match["version"]), match["draft"], match["field"], values)
+        await tables_of(interaction).on_draft(
+            interaction, int(match["version"]), match["draft"], match["field"], values
+        )
 
 
 class DraftButton(
@@ -203,7 +230,7 @@ class DraftButton(
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         match = self.parsed()
-        await cog_of(interaction).on_draft(interaction, int(match["version"]), match["draft"], None, [])
+        await tables_of(interaction).on_draft(interaction, int(match["version"]), match["draft"], None, [])
 
 
 class ReplaceButton(
@@ -228,7 +255,7 @@ class ReplaceButton(
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         match = self.parsed()
-        await cog_of(interaction).on_replace(interaction, match["token"], match["choice"] == "yes")
+        await tables_of(interaction).on_replace(interaction, match["token"], match["choice"] == "yes")
 
 
 def replace_view(token: str) -> discord.ui.View:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -17,14 +17,26 @@ from bot.matching import Entry, Matcher
 from bot.scryfall import ScryfallError, ScryfallUnavailable
 from bot.text import clip, escape, one_line
 
-if TYPE_CHECKING:
-    from cogs.goldfish._cog import Goldfish
-
 FIND_NOTHING = "nothing"
 MAX_DECKLIST_CHARS = 6000
+MAX_NAME_CHARS = 100
+DEFAULT_DECK = "slide"
+# The deck options of /goldfish start and /goldfish simulate, declared once.
+DeckName = app_commands.Range[str, 1, MAX_NAME_CHARS]
+Decklist = app_commands.Range[str, 1, MAX_DECKLIST_CHARS]
+DECK_OPTIONS = {
+    "deck": "A preset deck: slide, landcycling or two-colour (default slide)",
+    "decklist": 'Your own list, entries separated by ";" or new lines: "4 Street Wraith; 4 Ash Barrens; 16 Plains"',
+}
 CollectionFetcher = Callable[[list[dict]], Awaitable[tuple[list[dict], list[Any]]]]
 CARD_VALUE = re.compile(r"\s*(\d{1,9})(?::(\d{1,2}))?\s*")
 FORGED = "That choice isn't one I offered, so nothing happened. Use the newest game message."
+
+
+class PlayableGames(Protocol):
+    """Where autocomplete reads the channel's game from (the cog answers it, found through ``interaction.client``)."""
+
+    async def autocomplete_game(self, interaction: discord.Interaction) -> Game | None: ...
 
 
 def matching(offered: Sequence[tuple[str, str]], typed: str, limit: int = limits.AUTOCOMPLETE_CHOICES):
@@ -74,6 +86,12 @@ def split_decklist(text: str) -> str:
 def collection_lookup(bot: object) -> CollectionFetcher | None:
     """The bot's ``collection`` lookup (local card data first, then Scryfall), which resolves custom decklists."""
     return getattr(getattr(bot, "card_source", None) or getattr(bot, "scryfall", None), "collection", None)
+
+
+def one_deck(deck: str | None, decklist: str | None) -> None:
+    """A command takes a preset ``deck`` or a ``decklist``, not both."""
+    if deck and decklist:
+        raise IllegalAction("Choose either a preset `deck` or your own `decklist`, not both.")
 
 
 def preset(name: str) -> Deck:
@@ -209,8 +227,8 @@ class HandCard(app_commands.Transformer):
         return value
 
     async def autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        cog: Goldfish | None = interaction.client.get_cog("Goldfish")  # type: ignore[union-attr]
-        game = await cog.autocomplete_game(interaction) if cog else None
+        games: PlayableGames | None = interaction.client.get_cog("Goldfish")  # type: ignore[union-attr]
+        game = await games.autocomplete_game(interaction) if games else None
         if game is None:
             return []
         choices = matching(self.offered(game), current)

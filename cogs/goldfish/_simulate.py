@@ -34,13 +34,20 @@ from bot.goldfish.practice import (
 )
 from bot.text import clip, escape
 from cogs._ui import reply
-from cogs.goldfish._inputs import MAX_DECKLIST_CHARS, collection_lookup, custom_deck, preset
+from cogs.goldfish._inputs import (
+    DECK_OPTIONS,
+    DEFAULT_DECK,
+    Decklist,
+    DeckName,
+    collection_lookup,
+    custom_deck,
+    one_deck,
+    preset,
+)
 
 log = logging.getLogger(__name__)
 
 CHART_NAME = "goldfish-odds.png"
-DEFAULT_DECK = "slide"
-MAX_NAME_CHARS = 100
 POOL_ATTRIBUTE = "simulations"
 
 
@@ -87,8 +94,7 @@ class SimulationCommands:
 
     @app_commands.command(name="simulate")
     @app_commands.describe(
-        deck="A preset deck: slide, landcycling or two-colour (default slide)",
-        decklist='Your own list, entries separated by ";" or new lines: "4 Street Wraith; 4 Ash Barrens; 16 Plains"',
+        **DECK_OPTIONS,
         games=f"How many games (default {DEFAULT_GAMES:,}, at most {MAX_GAMES:,})",
         turns=f"How many turns each (default {DEFAULT_TURNS}, at most {MAX_TURNS})",
         on_the_draw="Be on the draw instead of on the play",
@@ -97,8 +103,8 @@ class SimulationCommands:
     async def simulate(
         self,
         interaction: discord.Interaction,
-        deck: app_commands.Range[str, 1, MAX_NAME_CHARS] | None = None,
-        decklist: app_commands.Range[str, 1, MAX_DECKLIST_CHARS] | None = None,
+        deck: DeckName | None = None,
+        decklist: Decklist | None = None,
         games: app_commands.Range[int, 1, MAX_GAMES] = DEFAULT_GAMES,
         turns: app_commands.Range[int, 1, MAX_TURNS] = DEFAULT_TURNS,
         on_the_draw: bool = False,
@@ -106,8 +112,7 @@ class SimulationCommands:
     ) -> None:
         """Play many goldfish games with a fixed policy and chart the deck's odds turn by turn."""
         try:
-            if deck and decklist:
-                raise IllegalAction("Choose either a preset `deck` or your own `decklist`, not both.")
+            one_deck(deck, decklist)
             base = secrets.randbelow(SEED_LIMIT) if seed is None else seed
             settings = Settings(games=games, turns=turns, on_the_play=not on_the_draw, seed=base).check()
             built = None if decklist else preset(deck or DEFAULT_DECK)

@@ -13,15 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cards.questions import QuestionCards
-from bot.rules.answer import Answer, clip
-from bot.rules.history_text import is_history_query
-from bot.rules.index import RulesIndex
-from bot.rules.service import RulesService
-from bot.rules.sources import LoadedRules
-from cogs._ui import defer_public, reply, reply_private
-from cogs.rules._components import SELECT_LIMIT, PageButton, RelatedSelect, answer_key, answer_view
-from cogs.rules._render import render_pages
+from bot.rules import LoadedRules, RulesIndex, RulesService, clip, is_history_query
+from cogs._ui import defer_public
+from cogs.rules._components import SELECT_LIMIT, PageButton, RelatedSelect, answer_key, question_cards, send
 
 log = logging.getLogger(__name__)
 
@@ -50,64 +44,6 @@ class Rules(commands.Cog):
     def index(self) -> RulesIndex:
         return self.service.index
 
-    def cards(self) -> QuestionCards:
-        """The card finder for questions that name cards (it finds nothing while no card data is loaded)."""
-        return QuestionCards(getattr(self.bot, "card_data", None))
-
-    # ------------------------------------------------------------------ sending
-
-    async def send(
-        self,
-        interaction: discord.Interaction,
-        key: str,
-        answer: Answer,
-        page: int,
-        *,
-        examples: bool,
-        ephemeral: bool = False,
-    ) -> None:
-        """A page of ``answer`` as a new message: public (or ``ephemeral``) when it answers, private when not."""
-        pages = render_pages(answer)
-        page = max(0, min(page, len(pages) - 1))
-        private = ephemeral or not answer.found
-        view = answer_view(
-            answer, key, page, len(pages), owner=interaction.user.id, examples=examples, ephemeral=private
-        )
-        if not answer.found:
-            await reply_private(interaction, embed=pages[page], view=view or discord.utils.MISSING)
-        else:
-            await reply(interaction, embed=pages[page], view=view or discord.utils.MISSING, ephemeral=ephemeral)
-
-    async def send_key(
-        self, interaction: discord.Interaction, key: str, page: int, *, examples: bool, ephemeral: bool
-    ) -> None:
-        """The answer to ``key`` (a component's query) as a new message, acknowledged first if it may wait."""
-        cards = self.cards()
-        if self.service.waits(key, cards):
-            if ephemeral:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            else:
-                await defer_public(interaction)
-        answer = await self.service.answer(key, examples=examples, cards=cards)
-        await self.send(interaction, key, answer, page, examples=examples, ephemeral=ephemeral)
-
-    async def edit_key(
-        self, interaction: discord.Interaction, key: str, page: int, *, owner: int, examples: bool
-    ) -> None:
-        """Turn the message under a button to ``page`` of the answer to ``key``."""
-        cards = self.cards()
-        if self.service.waits(key, cards):
-            await interaction.response.defer()
-        answer = await self.service.answer(key, examples=examples, cards=cards)
-        pages = render_pages(answer)
-        page = max(0, min(page, len(pages) - 1))
-        private = interaction.message is not None and interaction.message.flags.ephemeral
-        view = answer_view(answer, key, page, len(pages), owner=owner, examples=examples, ephemeral=private)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=pages[page], view=view)
-        else:
-            await interaction.response.edit_message(embed=pages[page], view=view)
-
     # ------------------------------------------------------------------ the command
 
     @app_commands.command(name="rule")
@@ -126,11 +62,11 @@ class Rules(commands.Cog):
         """Look up the Magic Comprehensive Rules by number, glossary term or question."""
         if history and not is_history_query(query):
             query = f"history {query}"
-        cards = self.cards()
+        cards = question_cards(self.bot)
         if self.service.waits(query, cards):
             await defer_public(interaction)  # card data, or the editions, are read first
         answer = await self.service.answer(query, examples=examples, cards=cards)
-        await self.send(interaction, answer_key(query, answer), answer, 0, examples=examples)
+        await send(interaction, answer_key(query, answer), answer, 0, examples=examples)
 
     @rule.autocomplete("query")
     async def rule_query_autocomplete(

@@ -1,5 +1,6 @@
 """Buttons and the rules menu under an answer; their state is in the custom id, so they keep working after a
-restart and never expire.
+restart and never expire. They reach the rules through the bot (``interaction.client.rules``), as the command does,
+and answer with the same ``send``/``send_key``/``edit_key`` the command uses.
 
 A judge answers for the whole table: on a public answer the asker turns its pages, anyone else gets their
 own private copy at the page they asked for; a private answer can be shown in the channel. The menu offers
@@ -9,17 +10,15 @@ the rules the page names but does not show (the related ones, or the candidates 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot import limits
+from bot.cards import QuestionCards
 from bot.errors import UserFacingError
-from bot.rules.answer import Answer, clip
-from cogs._ui import guarded
-
-if TYPE_CHECKING:
-    from cogs.rules._cog import Rules
+from bot.rules import Answer, RulesService, clip
+from cogs._ui import defer_public, guarded, reply, reply_private
+from cogs.rules._render import render_pages
 
 SELECT_LIMIT = limits.SELECT_OPTIONS
 CUSTOM_ID_LIMIT = limits.CUSTOM_ID
@@ -41,12 +40,67 @@ def answer_key(query: str, answer: Answer) -> str:
     return target if len(target) <= room and answer.kind != "cards" else ""
 
 
-def _rules_cog(interaction: discord.Interaction) -> Rules:
-    cog = interaction.client.get_cog("Rules")
+def rules_of(interaction: discord.Interaction) -> RulesService:
+    """The bot's rules, or a short answer when they are not loaded."""
     rules = getattr(interaction.client, "rules", None)
-    if cog is None or rules is None or rules.loaded is None:
+    if interaction.client.get_cog("Rules") is None or rules is None or rules.loaded is None:
         raise UserFacingError("The rules are not loaded right now; try again in a minute.")
-    return cog
+    return rules
+
+
+def question_cards(client: discord.Client) -> QuestionCards:
+    """The card finder for questions that name cards (it finds nothing while no card data is loaded)."""
+    return QuestionCards(getattr(client, "card_data", None))
+
+
+async def send(
+    interaction: discord.Interaction,
+    key: str,
+    answer: Answer,
+    page: int,
+    *,
+    examples: bool,
+    ephemeral: bool = False,
+) -> None:
+    """A page of ``answer`` as a new message: public (or ``ephemeral``) when it answers, private when not."""
+    pages = render_pages(answer)
+    page = max(0, min(page, len(pages) - 1))
+    private = ephemeral or not answer.found
+    view = answer_view(answer, key, page, len(pages), owner=interaction.user.id, examples=examples, ephemeral=private)
+    if not answer.found:
+        await reply_private(interaction, embed=pages[page], view=view or discord.utils.MISSING)
+    else:
+        await reply(interaction, embed=pages[page], view=view or discord.utils.MISSING, ephemeral=ephemeral)
+
+
+async def send_key(interaction: discord.Interaction, key: str, page: int, *, examples: bool, ephemeral: bool) -> None:
+    """The answer to ``key`` (a component's query) as a new message, acknowledged first if it may wait."""
+    rules = rules_of(interaction)
+    cards = question_cards(interaction.client)
+    if rules.waits(key, cards):
+        if ephemeral:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await defer_public(interaction)
+    answer = await rules.answer(key, examples=examples, cards=cards)
+    await send(interaction, key, answer, page, examples=examples, ephemeral=ephemeral)
+
+
+async def edit_key(interaction: discord.Interaction, key: str, page: int, *, owner: int, examples: bool) -> None:
+    """Turn the message under a button to ``page`` of the answer to ``key``."""
+    rules = rules_of(interaction)
+    cards = question_cards(interaction.client)
+    if rules.waits(key, cards):
+        await interaction.response.defer()
+    answer = await rules.answer(key, examples=examples, cards=cards)
+    pages = render_pages(answer)
+    page = max(0, min(page, len(pages) - 1))
+    private = interaction.message is not None and interaction.message.flags.ephemeral
+    view = answer_view(answer, key, page, len(pages), owner=owner, examples=examples, ephemeral=private)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(embed=pages[page], view=view)
+    else:
+        await interaction.response.edit_message(embed=pages[page], view=view)
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_ID):
@@ -70,22 +124,21 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_ID):
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = _rules_cog(interaction)
         if self.action == "show":
             # Shown to everyone; its buttons now belong to whoever showed it.
-            await cog.send_key(interaction, self.key, self.page, examples=self.examples, ephemeral=False)
+            await send_key(interaction, self.key, self.page, examples=self.examples, ephemeral=False)
             return
         if self.action == "whole":
             # The whole rule, for whoever asks, without taking the answer away from the table.
-            await cog.send_key(interaction, self.key, 0, examples=self.examples, ephemeral=True)
+            await send_key(interaction, self.key, 0, examples=self.examples, ephemeral=True)
             return
         target = self.page + (1 if self.action == "next" else -1)
         message = interaction.message
         private = message is None or message.flags.ephemeral
         if private or interaction.user.id == self.owner:
-            await cog.edit_key(interaction, self.key, target, owner=self.owner, examples=self.examples)
+            await edit_key(interaction, self.key, target, owner=self.owner, examples=self.examples)
         else:
-            await cog.send_key(interaction, self.key, target, examples=self.examples, ephemeral=True)
+            await send_key(interaction, self.key, target, examples=self.examples, ephemeral=True)
 
 
 class RelatedSelect(discord.ui.DynamicItem[discord.ui.Select], template=RELATED_ID):
@@ -113,11 +166,10 @@ class RelatedSelect(discord.ui.DynamicItem[discord.ui.Select], template=RELATED_
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = _rules_cog(interaction)
         values = (interaction.data or {}).get("values") or []
         if not values or not isinstance(values[0], str):
             raise UserFacingError("Pick one of the rules in the menu.")
-        await cog.send_key(interaction, values[0][:100], 0, examples=self.examples, ephemeral=True)
+        await send_key(interaction, values[0][:100], 0, examples=self.examples, ephemeral=True)
 
 
 def answer_view(

@@ -6,8 +6,7 @@ import re
 
 import discord
 
-from bot.rules.answer import Answer
-from bot.rules.layout import Block, pages
+from bot.rules import Answer, Block, pages
 from bot.text import escape
 
 # A history's word diff after escaping: "\[-old-\]" and "{+new+}" (see bot.rules.history_text.word_diff).

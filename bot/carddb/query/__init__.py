@@ -6,11 +6,20 @@ a time; ``regexp`` gives SQLite regular expressions with a time limit.
 """
 
 from bot.carddb.query.compile import NeedsScryfall, warning_sentence
-from bot.carddb.query.engine import PAGE_SIZE, Found
+from bot.carddb.query.engine import PAGE_SIZE, SEARCH_SECONDS, Found
+from bot.carddb.query.engine import prepare as prepare_search
+from bot.carddb.query.engine import run as run_search
+from bot.carddb.query.facts import search_rows
 from bot.carddb.query.grammar import MAX_QUERY_CHARS, QueryError, QuerySyntaxError
+from bot.carddb.query.grammar import parse as parse_query
 from bot.carddb.query.regexp import QueryTooSlow
+from bot.carddb.query.regexp import install as install_regexp
 
 __all__ = [
+    "SEARCH_SECONDS",
+    "install_regexp",
+    "prepare_search",
+    "run_search",
     "MAX_QUERY_CHARS",
     "PAGE_SIZE",
     "Found",
@@ -18,5 +27,7 @@ __all__ = [
     "QueryError",
     "QuerySyntaxError",
     "QueryTooSlow",
+    "parse_query",
+    "search_rows",
     "warning_sentence",
 ]

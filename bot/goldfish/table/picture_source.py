@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from bot.carddb.service import CardData, CardDataUnavailable
+from bot.carddb import CardData, CardDataUnavailable
 from bot.goldfish.table.picture import render_table
 from bot.goldfish.table.view import CardKey, TableView
 from bot.images import DIRECTORY, CardImages, image_url

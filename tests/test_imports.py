@@ -1,0 +1,259 @@
+"""The import graph of ``bot/`` and ``cogs/``, read from the source: no module imports another that imports it back,
+directly or round about, and a module outside a package imports only the package's ``__init__`` (its public API).
+
+Every import counts: one made only for type checking, one inside a function, a relative one (resolved as Python
+resolves it). ``from package import submodule`` is an import of the submodule, not of the package's ``__init__``;
+``import a.b.c`` is an import of ``a.b.c``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TOP = ("bot", "cogs")
+
+# The rooms of the goldfish package, and the rooms each may use: the engine uses none of the others.
+GOLDFISH_ROOMS = {
+    "bot.goldfish.engine": set(),
+    "bot.goldfish.decks": {"bot.goldfish.engine"},
+    "bot.goldfish.table": {"bot.goldfish.engine"},
+    "bot.goldfish.practice": {"bot.goldfish.engine", "bot.goldfish.decks"},
+}
+
+
+def module_files(root: Path = ROOT, top: tuple[str, ...] = TOP) -> dict[str, Path]:
+    """Every module by its dotted name; a package by its own name (its ``__init__``)."""
+    found: dict[str, Path] = {}
+    for name in top:
+        for path in sorted((root / name).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join(parts)] = path
+    return found
+
+
+def is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The modules of ``modules`` that ``name`` (read from ``path``) imports, wherever the import stands."""
+    # A relative import starts from the module's package: the package itself for an ``__init__``.
+    package = name.split(".") if is_package(path) else name.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.add(_deepest(alias.name, modules))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+                source = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                submodule = f"{source}.{alias.name}"
+                found.add(submodule if submodule in modules else _deepest(source, modules))
+    found.discard("")
+    return found - {name}
+
+
+def _deepest(dotted: str, modules: dict[str, Path]) -> str:
+    """The longest prefix of ``dotted`` that is a module of ours ("" for none: the standard library, a dependency)."""
+    parts = dotted.split(".")
+    for end in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:end])
+        if candidate in modules:
+            return candidate
+    return ""
+
+
+def import_graph(root: Path = ROOT, top: tuple[str, ...] = TOP) -> dict[str, set[str]]:
+    modules = module_files(root, top)
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every group of modules that import one another, directly or round about (Tarjan's strongly connected
+    components, iterative so that a deep graph needs no deep recursion)."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in order:
+            continue
+        work = [(start, iter(sorted(graph.get(start, ()))))]
+        order[start] = low[start] = len(order)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            advanced = False
+            for other in edges:
+                if other not in order:
+                    order[other] = low[other] = len(order)
+                    stack.append(other)
+                    on_stack.add(other)
+                    work.append((other, iter(sorted(graph.get(other, ())))))
+                    advanced = True
+                    break
+                if other in on_stack:
+                    low[node] = min(low[node], order[other])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == order[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1 or node in graph.get(node, ()):
+                    found.append(sorted(group))
+    return sorted(found)
+
+
+def private_reaches(graph: dict[str, set[str]], modules: dict[str, Path]) -> list[str]:
+    """Imports of a module inside a package from outside that package (``bot`` and ``cogs`` themselves are no
+    packages in this sense: their top-level modules are for everyone). A package's ``__init__`` is its public API."""
+    found: list[str] = []
+    for importer, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            if is_package(modules[target]):
+                continue
+            owner = target.rsplit(".", 1)[0]
+            if owner in TOP or importer == owner or importer.startswith(owner + "."):
+                continue
+            found.append(f"{importer} imports {target}: import it from {owner}")
+    return found
+
+
+# The checks on made-up trees: what counts as an import.
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> dict[str, set[str]]:
+    for relative, text in files.items():
+        path = tmp_path / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return import_graph(tmp_path, ("app",))
+
+
+def test_type_only_and_function_level_imports_count(tmp_path):
+    graph = _tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from app.b import B\n",
+            "app/b.py": "def f():\n    import app.a\n",
+        },
+    )
+    assert graph["app.a"] == {"app.b"} and graph["app.b"] == {"app.a"}
+    assert circles(graph) == [["app.a", "app.b"]]
+
+
+def test_from_a_package_import_a_submodule_is_an_import_of_the_submodule(tmp_path):
+    graph = _tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/pkg/__init__.py": "from app.pkg.core import Thing\n",
+            "app/pkg/core.py": "from app import other\n",
+            "app/other.py": "from app.pkg import core\nfrom app.pkg import Thing\nimport os.path\n",
+        },
+    )
+    assert graph["app.other"] == {"app.pkg.core", "app.pkg"}
+    assert graph["app.pkg.core"] == {"app.other"}
+    assert circles(graph) == [["app.other", "app.pkg", "app.pkg.core"]]
+
+
+def test_relative_imports_resolve_as_python_resolves_them(tmp_path):
+    graph = _tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/top.py": "",
+            "app/pkg/__init__.py": "from . import inner\nfrom .inner import x\n",
+            "app/pkg/inner.py": "from .. import top\nfrom ..pkg import sibling\nfrom . import sibling as again\n",
+            "app/pkg/sibling.py": "from ..top import y\n",
+        },
+    )
+    assert graph["app.pkg"] == {"app.pkg.inner"}
+    assert graph["app.pkg.inner"] == {"app.top", "app.pkg.sibling"}
+    assert graph["app.pkg.sibling"] == {"app.top"}
+    assert circles(graph) == []
+
+
+def test_a_longer_circle_is_found_and_a_chain_is_not():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+    assert circles({"a": {"a"}}) == [["a"]]
+
+
+def test_a_module_reached_from_outside_its_package_is_named(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/util.py": "",
+            "app/pkg/__init__.py": "from app.pkg.core import Thing\n",
+            "app/pkg/core.py": "from app.pkg.sub import deep\nfrom app import util\n",
+            "app/pkg/sub/__init__.py": "",
+            "app/pkg/sub/deep.py": "from app.pkg import core\n",
+            "app/user.py": "from app.pkg import Thing\nfrom app.pkg.core import Thing as T\n"
+            "from app.pkg.sub import deep\n",
+        },
+    )
+    modules = module_files(tmp_path, ("app",))
+    graph = import_graph(tmp_path, ("app",))
+    assert private_reaches(graph, modules) == [
+        "app.pkg.core imports app.pkg.sub.deep: import it from app.pkg.sub",
+        "app.user imports app.pkg.core: import it from app.pkg",
+        "app.user imports app.pkg.sub.deep: import it from app.pkg.sub",
+    ]
+
+
+# The checks on this codebase.
+
+GRAPH = import_graph()
+MODULES = module_files()
+
+
+def test_the_graph_is_really_read():
+    assert len(GRAPH) > 100
+    assert "bot.goldfish.engine" in GRAPH["bot.goldfish.practice.coach"]
+    assert "cogs._ui" in GRAPH["cogs.goldfish._cog"]
+
+
+def test_no_module_in_bot_or_cogs_imports_another_that_imports_it_back():
+    assert circles(GRAPH) == []
+
+
+def test_other_packages_import_only_a_packages_public_api():
+    assert private_reaches(GRAPH, MODULES) == []
+
+
+@pytest.mark.parametrize("room", sorted(GOLDFISH_ROOMS))
+def test_each_goldfish_room_uses_only_the_rooms_below_it(room):
+    allowed = {room, *GOLDFISH_ROOMS[room]}
+    used = set()
+    for importer, targets in GRAPH.items():
+        if importer == room or importer.startswith(room + "."):
+            used |= {
+                t
+                for t in targets
+                if t.startswith("bot.goldfish") and not any(t == a or t.startswith(a + ".") for a in allowed)
+            }
+    assert used == set(), f"{room} uses {sorted(used)}"

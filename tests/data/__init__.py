@@ -20,6 +20,8 @@ SCRYFALL_CARDS = DATA / "scryfall" / "cycling-cards.jsonl"
 # A goldfish game saved in each earlier format by the code that wrote it, to prove old saves still load: format 1
 # (a text log), 2 (every field named), 3 (before actions named who took them), 4 (before the parts were grouped).
 GOLDFISH_SAVES = {number: DATA / "goldfish" / f"save-format-{number}.json" for number in (1, 2, 3, 4)}
+# The current format, kept as written so that a later format is tested against it too.
+GOLDFISH_SAVE_CURRENT = DATA / "goldfish" / "save-format-5.json"
 
 # Seeded goldfish games played through the terminal and through Discord: what was typed or clicked and what the
 # player saw, as gzipped JSON Lines (tests/goldfish/recorded_games.py replays them).

@@ -12,7 +12,7 @@ from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Game, IllegalAction
 from bot.goldfish.engine.save import FORMAT
 from bot.goldfish.practice.simulate import policy_step
-from tests.data import GOLDFISH_SAVES
+from tests.data import GOLDFISH_SAVE_CURRENT, GOLDFISH_SAVES
 
 
 def old_save(number: int) -> dict:
@@ -39,6 +39,16 @@ def test_a_save_of_every_earlier_format_loads_plays_on_and_is_saved_in_the_curre
     assert saved["format"] == FORMAT and {"zones", "player", "opponent"} <= set(saved)
     again = load(saved)
     assert again == game and again.to_dict() == saved
+
+
+def test_a_save_of_the_current_format_loads_and_is_written_back_the_same():
+    state = json.loads(GOLDFISH_SAVE_CURRENT.read_text(encoding="utf-8"))
+    assert state["format"] == FORMAT
+
+    game = load(state)
+    assert game.turn == 4 and game.phase == "main" and game.deck_key == "slide"
+    assert game.player.life == state["player"]["life"] and len(game.zones.hand) == len(state["zones"]["hand"])
+    assert json.loads(json.dumps(game.to_dict())) == state
 
 
 def test_a_format_1_save_keeps_its_log_as_text():

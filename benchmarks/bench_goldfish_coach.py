@@ -4,8 +4,8 @@ Hint time: ``/goldfish hint``'s work (every candidate move played out ``ROLLOUTS
 two worker processes of a warm pool) at positions from policy-played games of the three preset decks.
 Target: p99 ≤ 2.5 s (the hint's deadline; past it the bot answers with the policy's move).
 
-Self-play: seeded duels (:mod:`bot.goldfish.practice.coach_eval`): at one decision of each game the coach's move and
-the policy's are each played on by the policy over the same real library; the kill turns are compared.
+Self-play: seeded duels (:mod:`bot.goldfish.practice.coach_eval`): at one decision of each game the coach's
+move and the policy's are each played on by the policy over the same real library; the kill turns are compared.
 The coach uses ``DUEL_ROLLOUTS`` rollouts per candidate here (fewer than a hint's) to keep the benchmark
 within minutes. Two seed sets: the tuning set (``TUNE_BASE``, what the margin was chosen on) and the frozen
 test set (``TEST_BASE``, 1,000 games, never used to choose anything). Targets on the test set: the coach's
@@ -27,12 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks._bench import Report, median, percentile  # noqa: E402
 from bot.goldfish.decks import preset_decks  # noqa: E402
 from bot.goldfish.engine import Game  # noqa: E402
-from bot.goldfish.practice import (  # noqa: E402
-    SimulationPool,
-    coach,  # noqa: E402
-    duels,  # noqa: E402
-    policy_step,
-)
+from bot.goldfish.practice import SimulationPool, coach, duels, policy_step  # noqa: E402
 
 TUNE_BASE, TEST_BASE = 1, 2
 TEST_GAMES, TUNE_GAMES = 1000, 300

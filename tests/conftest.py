@@ -55,6 +55,15 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
+def no_pause_between_symbol_downloads(monkeypatch):
+    """The fake Scryfall needs no politeness: 75 SVGs without 50 ms between them (the code and the wire tests'
+    bot processes keep the pause)."""
+    import bot.symbols
+
+    monkeypatch.setattr(bot.symbols, "SVG_PAUSE", 0)
+
+
+@pytest.fixture(autouse=True)
 async def close_databases(monkeypatch):
     """Close every database a test opened, restarted bots' included.
 

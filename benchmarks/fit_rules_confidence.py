@@ -29,14 +29,14 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import numpy as np  # noqa: E402
-from fit_rules_ranker import STUDIED, Item, fit, folds_of, tables  # noqa: E402
+from fit_rules_ranker import Item, fit, folds_of, tables  # noqa: E402
 
 from bot.rules.confidence import VALUES  # noqa: E402
 from bot.rules.document import load_document  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
 from bot.rules.ranker import WEIGHTS  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
-from tests.rules.evaluation import QUESTIONS, interval, load_set  # noqa: E402
+from tests.rules.evaluation import QUESTIONS, STUDIED, interval, load_set  # noqa: E402
 
 L2 = (0.01, 0.003, 0.001, 0.0003, 0.0001)
 DROP_COST = 0.001  # held-out log-likelihood per question a value must be worth to stay

@@ -44,11 +44,10 @@ from bot.rules.query import stem  # noqa: E402
 from bot.rules.questions import shown_key  # noqa: E402
 from bot.rules.ranker import ASSOCIATIONS, FEATURES, GATE, WEIGHTS, gate_values  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
-from tests.rules.evaluation import QUESTIONS, load_set, matches, searched  # noqa: E402
+from tests.rules.evaluation import QUESTIONS, STUDIED, load_set, matches, searched  # noqa: E402
 
 DEFAULT_RULES = CR_2026
 GRID = (-2.0, -1.0, -0.6, -0.3, -0.15, -0.05, 0.0, 0.05, 0.15, 0.3, 0.6, 1.0, 1.5, 2.0, 3.0)
-STUDIED = ("project", "issue")
 
 
 class Item:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.question_set import STUDIED, part_for, source_key
+from benchmarks.question_set import part_for, source_key
 from bot.rules.answer import NONE, NOT_LOADED, SURE, UNSURE
 from bot.rules.ask import lookup
 from bot.rules.hits import Asked, Candidate
 from bot.rules.numbers import NumberRef, find_numbers
 from bot.rules.ranker import GATE_THRESHOLD, believed, gate_values
-from tests.rules.evaluation import TARGETS, evaluate, load_questions, load_set, matches
+from tests.rules.evaluation import STUDIED, TARGETS, evaluate, load_questions, load_set, matches
 
 
 def numbers(answer):

@@ -197,7 +197,7 @@ class Cards(commands.Cog, name=COG_NAME):
         """List cards with cycling on Scryfall, with each card's cycling costs."""
         kind_value = kind.value if kind is not None else DEFAULT_KIND
         try:
-            full_query = cycling_query(kind_value, query)
+            cycling_query(kind_value, query)  # too long once expanded: told at once
         except QueryTooLong as error:
             await interaction.response.send_message(str(error), ephemeral=True)
             return
@@ -215,7 +215,7 @@ class Cards(commands.Cog, name=COG_NAME):
         except (QueryError, ScryfallError) as error:
             await reply_private(interaction, search_failure_text(error, f"No cards with {label} match that search."))
             return
-        pages = SearchSource(self.source, heading, full_query, found, symbols=self.symbols)
+        pages = SearchSource(self.source, heading, found, symbols=self.symbols)
         await send_pages(interaction, self.pagers, pages)
 
     # ---------------------------------------------------------- /search
@@ -255,7 +255,7 @@ class Cards(commands.Cog, name=COG_NAME):
             return
         if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
             pages = SearchSource(
-                self.source, echo(query, 200), query, found, title="Search", line=result_line, symbols=self.symbols
+                self.source, echo(query, 200), found, title="Search", line=result_line, symbols=self.symbols
             )
             await send_pages(interaction, self.pagers, pages)
             return
@@ -356,7 +356,6 @@ class Cards(commands.Cog, name=COG_NAME):
         return with_symbols(
             results_embed(
                 f"Search: {echo(reference.name, 200)}",
-                reference.name,
                 lines,
                 found.total,
                 0,

@@ -9,7 +9,8 @@ test part (scored here, never studied). Both parts are reported, with the precis
 coverage (the curve); the targets apply to the test part's questions: hit@1 ≥ 55 %, hit@3 ≥ 70 %, sure
 answers right ≥ 90 % of the time, and ≥ 40 % of the questions answered sure; a lookup takes ≤ 5 ms p99 (CPU
 time, the median of the per-run p99s, over both parts). Exits 1 when any target is missed. ``--verbose``
-lists the tuning part's misses only: the test part's are counted, never printed.
+lists the tuning part's misses only: the test part's are counted, never printed. The tuning part is also
+reported for its questions gathered from public pages alone (as all the test part's are).
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from tests.rules.evaluation import PARTS, QUESTIONS, TARGETS, evaluate, interval
 
 DEFAULT_RULES = CR_2026
 P99_TARGET_MS = 5.0
+# The tuning part's questions gathered from public pages, as the test part's all are: the project's own
+# questions were written while the ranking was built, and are far easier.
+GATHERED = "tune, gathered"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,11 +55,14 @@ def main(argv: list[str] | None = None) -> int:
     result = Report("/rule answers to chat questions")
     queries: list[str] = []
     reports = {}
-    for part in PARTS:
-        questions, not_rules = load_questions(args.questions, part=part)
+    for part, gathered in [(part, False) for part in PARTS] + [("tune", True)]:
+        questions, not_rules = load_questions(args.questions, part=part, gathered=gathered)
         if not questions:
             continue
-        reports[part] = report = evaluate(index, questions, not_rules)
+        report = evaluate(index, questions, not_rules)
+        if gathered:
+            part = GATHERED
+        reports[part] = report
         rates, intervals = report.rates(), report.intervals()
         for name in ("hit@1", "hit@3", "sure precision", "sure coverage", "answered", "refused"):
             goal = TARGETS.get(name) if part == "test" else None
@@ -65,16 +72,18 @@ def main(argv: list[str] | None = None) -> int:
             row = result.add(f"{part}: {label} (%)", rates[name] * 100, at_least=goal * 100 if goal else None)
             row.name += suffix
         result.add(f"{part}: questions typed as search words answered (%)", rates["searched"] * 100)
-        queries += [question for question, _cited in questions] + not_rules
-    if {"tune", "test"} <= set(reports):
-        tune, test = reports["tune"].rates(), reports["test"].rates()
-        print(
-            "gap, tuning part less test part: "
-            + ", ".join(
-                f"{name} {100 * (tune[name] - test[name]):+.1f} points"
-                for name in ("hit@1", "hit@3", "sure precision", "sure coverage")
+        if not gathered:
+            queries += [question for question, _cited in questions] + not_rules
+    for tuned in ("tune", GATHERED):
+        if {tuned, "test"} <= set(reports):
+            tune, test = reports[tuned].rates(), reports["test"].rates()
+            print(
+                f"gap, {tuned} less test part: "
+                + ", ".join(
+                    f"{name} {100 * (tune[name] - test[name]):+.1f} points"
+                    for name in ("hit@1", "hit@3", "sure precision", "sure coverage")
+                )
             )
-        )
 
     # Wall-clock time is what a user waits; CPU time is the lookup's own work, which other processes on a
     # shared machine do not inflate. Both are reported; the target applies to the CPU time.

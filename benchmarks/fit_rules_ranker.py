@@ -1,8 +1,8 @@
-"""Fit the question ranker (bot/rules/ranker.py) and its confidence (bot/rules/confidence.py) on the tuning part.
+"""Fit the question ranker (bot/rules/ranker.py): its weights, word associations and gate, on the tuning part.
 
 Usage: python benchmarks/fit_rules_ranker.py [--rules CR.txt] [--passes N] [--folds K] [--gate-without NAMES] [--write]
 
-Four things are learnt from the tuning part, never from the frozen test part (bench_rules_eval.py scores it):
+Three things are learnt from the tuning part, never from the frozen test part (bench_rules_eval.py scores it):
 - the word associations: for each word stem of the tuning questions, how often a question holding it was
   answered from each section and rule (``--write`` saves them to bot/data/rules-associations.json);
 - the weights of the features, by coordinate ascent on hit@1 (hit@3 breaking ties) over a grid of values
@@ -12,13 +12,10 @@ Four things are learnt from the tuning part, never from the frozen test part (be
   text's best entry, on the tuning questions (and their search forms: the same words without the phrasing)
   against the tuning non-questions. Its regularisation is chosen by K-fold over sources (at least 5), its
   threshold as the one answering the most questions while refusing 90 % of the non-questions. The printed
-  GATE_WEIGHTS, GATE_BIAS and GATE_THRESHOLD are pasted into bot/rules/ranker.py;
-- how likely the first rule a question is answered with is right (bot/rules/confidence.py): a logistic model
-  over what the ranking shows of itself (each question's first rule right or not, the associations held out
-  by source), its regularisation chosen by K-fold over sources, and the threshold for a *sure* answer as the
-  lowest at which the held-out sure answers (named topics included) are right often enough: the lower end of
-  their 90 % interval at 90 % or more. The printed WEIGHTS, BIAS and SURE_AT are pasted into confidence.py,
-  with the held-out precision at each coverage.
+  GATE_WEIGHTS, GATE_BIAS and GATE_THRESHOLD are pasted into bot/rules/ranker.py.
+
+How likely a question's first rule is right (bot/rules/confidence.py) is fitted afterwards, by
+fit_rules_confidence.py, on rankings made with weights fitted without each question's fold.
 
 While the weights are fitted, each question's association features come from the other sources' questions
 only (the project's own questions count as one source each), so the weights are not fitted to words that
@@ -40,7 +37,6 @@ sys.path.insert(0, str(REPO))
 import numpy as np  # noqa: E402
 from question_set import source_key  # noqa: E402
 
-from bot.rules.confidence import VALUES  # noqa: E402
 from bot.rules.document import load_document  # noqa: E402
 from bot.rules.hits import Hit, Ranking  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
@@ -48,11 +44,10 @@ from bot.rules.query import stem  # noqa: E402
 from bot.rules.questions import shown_key  # noqa: E402
 from bot.rules.ranker import ASSOCIATIONS, FEATURES, GATE, WEIGHTS, gate_values  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
-from tests.rules.evaluation import QUESTIONS, interval, load_set, matches, searched  # noqa: E402
+from tests.rules.evaluation import QUESTIONS, STUDIED, load_set, matches, searched  # noqa: E402
 
 DEFAULT_RULES = CR_2026
 GRID = (-2.0, -1.0, -0.6, -0.3, -0.15, -0.05, 0.0, 0.05, 0.15, 0.3, 0.6, 1.0, 1.5, 2.0, 3.0)
-STUDIED = ("project", "issue")
 
 
 class Item:
@@ -109,79 +104,6 @@ def refusals(index: RulesIndex, texts: list[str]):
         else:
             out.append((np.array([list(values) for _c, values in found]), None, [c for c, _v in found]))
     return out
-
-
-def confidence_rows(index: RulesIndex, items: list[Item], data, weights: np.ndarray):
-    """Per tuning question: the confidence model's values for its ranking under ``weights`` (None for a named
-    topic, which is always sure), whether its first rule is right, its source, and whether the gate answers."""
-    rows = []
-    for item, (features, right, extra) in zip(items, data, strict=True):
-        if features is None:
-            rows.append((None, bool(right[0]), item.source, bool(extra)))
-            continue
-        scores = features @ weights
-        order = np.argsort(-scores, kind="stable")
-        ranked = [(float(scores[i]), extra[i], tuple(map(float, features[i]))) for i in order]
-        _belief, confident, values = index.searcher.judge(item.question, ranked)
-        rows.append((values, bool(right[order[0]]), item.source, confident))
-    return rows
-
-
-CONFIDENCE_L2 = (1.0, 0.3, 0.1, 0.03, 0.01, 0.003)
-SURE_PRECISION = 0.90  # the held-out precision's lower 90 % bound a sure answer must reach
-
-
-def sure_threshold(p: np.ndarray, right: np.ndarray, confident: np.ndarray, fixed: tuple[int, int]) -> float:
-    """The lowest threshold at which the sure answers (the named topics, and the answers from the threshold on)
-    are right often enough: the lower bound of Wilson's 90 % interval at least SURE_PRECISION."""
-    best = 1.0
-    for threshold in np.round(np.arange(0.99, 0.05, -0.01), 2):
-        sure = confident & (p >= threshold)
-        total, good = fixed[0] + int(sure.sum()), fixed[1] + int(right[sure].sum())
-        if interval(good, total)[0] >= SURE_PRECISION:
-            best = float(threshold)
-    return best
-
-
-def fit_confidence(rows, folds: int):
-    """The confidence model (see bot/rules/confidence.py), its regularisation chosen by K-fold over sources
-    (the held-out log-likelihood), and the threshold for a sure answer chosen on the held-out probabilities."""
-    ranked = [row for row in rows if row[0] is not None]
-    fixed = [row for row in rows if row[0] is None and row[3]]
-    x = np.array([row[0] for row in ranked])
-    y = np.array([float(row[1]) for row in ranked])
-    confident = np.array([row[3] for row in ranked])
-    fold = folds_of([row[2] for row in ranked], folds)
-    fold_of = np.array([fold[row[2]] for row in ranked])
-    best = None
-    for l2 in CONFIDENCE_L2:
-        p = np.zeros(len(y))
-        for k in range(folds):
-            model = logistic(x[fold_of != k], y[fold_of != k], l2, balanced=False)
-            p[fold_of == k] = probabilities(model, x[fold_of == k])
-        likelihood = float(np.mean(y * np.log(p + 1e-9) + (1 - y) * np.log(1 - p + 1e-9)))
-        print(f"  confidence l2 {l2:g}: held-out log-likelihood {likelihood:.4f}")
-        if best is None or likelihood > best[0]:
-            best = (likelihood, l2, p)
-    _likelihood, l2, held = best
-    counts = (len(fixed), sum(row[1] for row in fixed))
-    threshold = sure_threshold(held, y.astype(bool), confident, counts)
-    total = len(rows)
-    print(f"confidence (l2 {l2:g}), held out by source; named topics always sure ({counts[1]}/{counts[0]} right):")
-    order = np.argsort(-np.where(confident, held, 0.0), kind="stable")
-    for coverage in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6):
-        count = max(0, round(coverage * total) - counts[0])
-        top = order[:count]
-        right = counts[1] + int(y[top].sum())
-        print(f"  {coverage:.0%} covered: {right / max(1, counts[0] + count):.1%} right")
-    sure = confident & (held >= threshold)
-    good, called = counts[1] + int(y[sure].sum()), counts[0] + int(sure.sum())
-    low, high = interval(good, called)
-    print(
-        f"  sure from {threshold:g}: {good / max(1, called):.1%} right ({low:.1%}–{high:.1%}), "
-        f"{called / total:.1%} of the questions"
-    )
-    return logistic(x, y, l2, balanced=False), threshold
 
 
 def gate_value(row, weights: np.ndarray) -> tuple[tuple[float, ...] | None, bool]:
@@ -419,11 +341,6 @@ def main(argv: list[str] | None = None) -> int:
     print("GATE_WEIGHTS = (" + ", ".join(f"{value:.3g}" for value in model[:-1]) + ")")
     print(f"GATE_BIAS = {model[-1]:.3g}")
     print(f"GATE_THRESHOLD = {threshold:g}  # answered {rates[0]:.1%}, non-questions refused {rates[1]:.1%}")
-    model, sure_at = fit_confidence(confidence_rows(index, items, data, weights), max(args.folds, 5))
-    print(f"CONFIDENCE ({', '.join(VALUES)}):")
-    print("WEIGHTS = (" + ", ".join(f"{value:.3g}" for value in model[:-1]) + ")")
-    print(f"BIAS = {model[-1]:.3g}")
-    print(f"SURE_AT = {sure_at:g}")
     if args.write:
         counts = count(items)
         data = {word: {"sections": found[0], "rules": found[1]} for word, found in sorted(counts.items())}

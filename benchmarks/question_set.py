@@ -26,12 +26,10 @@ sys.path.insert(0, str(REPO))
 
 from bot.rules.document import load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
-from tests.rules.evaluation import QUESTIONS  # noqa: E402
+from tests.rules.evaluation import QUESTIONS, STUDIED  # noqa: E402
 
 RULES = CR_2026
 TEST_SHARE = 30  # per cent of the sources
-# Questions the project was built on and the examples its issues quoted: studied already, so never test items.
-STUDIED = frozenset({"project", "issue"})
 
 
 def source_key(source: str) -> str:

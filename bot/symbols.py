@@ -118,14 +118,18 @@ def load(data_dir: Path) -> dict[str, SymbolImage]:
     return images if all(image.path.is_file() for image in images.values()) else {}
 
 
+# Between two SVG downloads: Scryfall asks for 50-100 ms between requests.
+SVG_PAUSE = 0.05
+
+
 def _svg_allowed(url: str, api_url: str) -> bool:
     """Scryfall's SVG host, or the API's own host (a test double, a proxy): nothing else is fetched."""
     parts, api = urlsplit(url), urlsplit(api_url)
     return parts.scheme in ("https", "http") and (parts.netloc in SVG_HOSTS or parts.netloc == api.netloc)
 
 
-def _fetch_svgs(urls: list[str], api_url: str, *, timeout: float = 10.0, pause: float = 0.05) -> list[bytes]:
-    """Each SVG, one after another (a polite pause between them), with the project's User-Agent."""
+def _fetch_svgs(urls: list[str], api_url: str, *, timeout: float = 10.0) -> list[bytes]:
+    """Each SVG, one after another (``SVG_PAUSE`` between them, to be polite), with the project's User-Agent."""
     with requests.Session() as session:
         session.headers.update({"User-Agent": default_user_agent(), "Accept": "image/svg+xml"})
         found = []
@@ -139,7 +143,7 @@ def _fetch_svgs(urls: list[str], api_url: str, *, timeout: float = 10.0, pause: 
             if response.status_code != 200 or len(response.content) > MAX_SVG_BYTES:
                 raise SymbolsUnavailable(f"an SVG could not be fetched (HTTP {response.status_code})")
             found.append(response.content)
-            time.sleep(pause)
+            time.sleep(SVG_PAUSE)
         return found
 
 

@@ -109,16 +109,26 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else (many or word + 's')}"
 
 
+def as_utc(value: datetime | str | float | None) -> datetime | None:
+    """A time given as a datetime, an ISO string or a Unix timestamp, in UTC (naive times are taken as UTC);
+    None when there is none or it is not a time."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int | float):
+        return datetime.fromtimestamp(value, tz=UTC)
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
 def discord_time(timestamp: str | None, style: str = "R") -> str:
     """An ISO time as Discord's timestamp markup (``<t:1767225600:R>``, "2 hours ago" in each reader's own time
     zone); the text itself when it is not a time. Discord renders it in message content, descriptions and field
     values, not in footers or titles."""
-    if not timestamp:
-        return ""
-    try:
-        when = datetime.fromisoformat(timestamp)
-    except ValueError:
-        return timestamp
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
+    when = as_utc(timestamp)
+    if when is None:
+        return timestamp or ""
     return f"<t:{int(when.timestamp())}:{style}>"

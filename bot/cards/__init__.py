@@ -2,6 +2,9 @@
 
 from bot.cards.inline import CardReference, find_references
 from bot.cards.lookup import CardAnswer, CardList, CardSource, as_card, origin_text, prices_note
+from bot.cards.misses import DISCORD as DISCORD_MARKS
+from bot.cards.misses import miss_text
+from bot.cards.misses import suggestions as miss_suggestions
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, check_syntax, cycling_query
 from bot.cards.questions import QuestionCards
 from bot.cards.render import (
@@ -20,6 +23,9 @@ from bot.cards.render import (
 )
 
 __all__ = [
+    "DISCORD_MARKS",
+    "miss_suggestions",
+    "miss_text",
     "CardDisplay",
     "cycling_result_line",
     "is_multi_faced",

@@ -88,11 +88,15 @@ def card_command(args: argparse.Namespace) -> int:
 
 
 async def _card(name: str, set_code: str | None) -> int:
-    from bot.scryfall import ScryfallError
+    from bot.cards import misses
+    from bot.scryfall import CardNotFound, ScryfallError
 
     source = await _source()
     try:
         answer = await source.named(name, set_code=set_code)
+    except CardNotFound as error:
+        print("error: " + await misses.miss_text(source, name, set_code, error, misses.TERMINAL), file=sys.stderr)
+        return EXIT_FAILED
     except ScryfallError as error:
         return _failure(error, source)
     finally:

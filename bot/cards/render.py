@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from bot import limits
 from bot.carddb import digital_label
 from bot.cycling import card_faces, cycling_abilities, describe_abilities
-from bot.text import clip
+from bot.text import as_utc, clip
 
 Card = Mapping[str, Any]
 
@@ -200,18 +200,10 @@ def stale_note(cached_at: datetime | str | float | None) -> str:
 
 
 def format_time(value: datetime | str | float | None) -> str:
-    if value is None or value == "":
-        return ""
-    if isinstance(value, int | float):
-        value = datetime.fromtimestamp(value, tz=UTC)
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value)
-        except ValueError:
-            return value
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    when = as_utc(value)
+    if when is None:
+        return value if isinstance(value, str) else ""
+    return when.strftime("%Y-%m-%d %H:%M UTC")
 
 
 # ------------------------------------------------------------------ whole cards

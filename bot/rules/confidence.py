@@ -1,12 +1,17 @@
 """How likely the first rule the ranking gives for a question is right, and when that is sure enough to say so.
 
-A logistic model over what the ranking shows of itself: how far the best entry stands ahead of the next ones,
-how much of the question it holds, whether the gate believed the text a question, whether the question's
-words point to the best entry's section, whether the next entries agree on the section, and how long the
-question is (a story about cards is harder than "how does trample work"). It is fitted on the tuning part of
-the question set only (``benchmarks/fit_rules_ranker.py``); an answer is *sure* from :data:`SURE_AT` on: the
-lowest threshold at which the held-out tuning answers called sure were right often enough that the lower end
-of their 90 % interval stays at 90 % or more (precision first: a sure answer should be right).
+A logistic model over what the ranking shows of itself. :data:`VALUES` are the values it may weigh: how far the
+best entry stands ahead of the next ones, how much of the question it holds, whether the gate believed the text
+a question, whether the question's words point to the best entry's section, whether the next entries agree on
+the section, how long the question is. :data:`USED` are the ones it does weigh: each of the others was dropped
+because leaving it out did not lower the likelihood of held-out answers (questions from sources the fit had
+not seen, ranked with weights and word associations fitted without them). All of it is fitted on the tuning
+part of the question set only (``benchmarks/fit_rules_confidence.py``).
+
+An answer is *sure* from :data:`SURE_AT` on: the lowest threshold at which the held-out answers called sure,
+among the questions gathered from public pages (not the project's own, which are easier), were right often
+enough that the lower end of their 90 % interval stays at 90 % or more (precision first: a sure answer should
+be right).
 """
 
 from __future__ import annotations
@@ -31,10 +36,12 @@ VALUES = (
     "subrule",  # the best entry is a subrule
     "glossary",  # the best entry is a glossary entry
 )
-WEIGHTS = (0.504, 0.38, 1.15, 1.14, -0.617, 2.45, 0.301, 0.457, -0.456, 1.22, 0)
-BIAS = -1.62
-SURE_AT = 0.73
+USED = ("share", "section_words", "subrule")
+WEIGHTS = (4.55, 8.4, 0.843)
+BIAS = -2.75
+SURE_AT = 0.74
 MARGIN_CAP = 2.0
+_USED = tuple(VALUES.index(name) for name in USED)
 
 
 def values(
@@ -49,7 +56,7 @@ def values(
     subrule: bool,
     glossary: bool,
 ) -> tuple[float, ...]:
-    """The model's values for a ranked question (see VALUES); ``scores`` are sorted best first."""
+    """All the values the model may weigh for a ranked question (see VALUES); ``scores`` are sorted best first."""
     margin = min(MARGIN_CAP, scores[0] - scores[1]) if len(scores) > 1 else MARGIN_CAP
     return (
         belief,
@@ -67,6 +74,6 @@ def values(
 
 
 def certainty(found: tuple[float, ...], weights: tuple[float, ...] = WEIGHTS, bias: float = BIAS) -> float:
-    """How likely the best entry is right (0–1)."""
-    total = bias + sum(weight * value for weight, value in zip(weights, found, strict=True))
+    """How likely the best entry is right (0–1), from all the values (see VALUES); only the USED ones count."""
+    total = bias + sum(weight * found[i] for weight, i in zip(weights, _USED, strict=True))
     return 1.0 / (1.0 + math.exp(-total))

@@ -18,6 +18,7 @@ from bot.carddb import QueryError, SearchPage
 from bot.carddb.query import warning_sentence
 from bot.cards import (
     DEFAULT_KIND,
+    DISCORD_MARKS,
     KINDS,
     MAX_EXTRA_QUERY,
     CardReference,
@@ -26,6 +27,8 @@ from bot.cards import (
     check_syntax,
     cycling_query,
     find_references,
+    miss_suggestions,
+    miss_text,
     origin_text,
 )
 from bot.matching import Entry
@@ -36,7 +39,6 @@ from cogs._admission import MessageShares, fair_share
 from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS, defer_public, reply_private, symbols_of, with_symbols
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_message
-from cogs.cards._misses import miss_message
 from cogs.cards._pages import COG_NAME, PageButton, send_pages
 from cogs.cards._render import (
     RESULTS_PER_PAGE,
@@ -127,7 +129,7 @@ class Cards(commands.Cog, name=COG_NAME):
             return []
 
     async def suggestions(self, name: str) -> list[str]:
-        return [entry.value for entry in await self.choices(name)]
+        return await miss_suggestions(self.source, name)
 
     # ---------------------------------------------------------- /card
 
@@ -171,7 +173,8 @@ class Cards(commands.Cog, name=COG_NAME):
             await reply_private(interaction, f"“{echo(name)}” matches several cards. Pick one:", view=picker)
             return
         except CardNotFound as error:
-            await reply_private(interaction, await miss_message(self.source, self.suggestions, name, set_code, error))
+            said = await miss_text(self.source, name, set_code, error, DISCORD_MARKS)
+            await reply_private(interaction, clip(said, limits.MESSAGE_CONTENT))
             return
         except ScryfallError as error:
             await reply_private(interaction, failure_text(error))
@@ -196,7 +199,7 @@ class Cards(commands.Cog, name=COG_NAME):
         """List cards with cycling on Scryfall, with each card's cycling costs."""
         kind_value = kind.value if kind is not None else DEFAULT_KIND
         try:
-            full_query = cycling_query(kind_value, query)
+            cycling_query(kind_value, query)  # too long once expanded: told at once
         except QueryTooLong as error:
             await interaction.response.send_message(str(error), ephemeral=True)
             return
@@ -214,7 +217,7 @@ class Cards(commands.Cog, name=COG_NAME):
         except (QueryError, ScryfallError) as error:
             await reply_private(interaction, search_failure_text(error, f"No cards with {label} match that search."))
             return
-        pages = SearchSource(self.source, heading, full_query, found, symbols=self.symbols)
+        pages = SearchSource(self.source, heading, found, symbols=self.symbols)
         await send_pages(interaction, self.pagers, pages)
 
     # ---------------------------------------------------------- /search
@@ -254,7 +257,7 @@ class Cards(commands.Cog, name=COG_NAME):
             return
         if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
             pages = SearchSource(
-                self.source, echo(query, 200), query, found, title="Search", line=result_line, symbols=self.symbols
+                self.source, echo(query, 200), found, title="Search", line=result_line, symbols=self.symbols
             )
             await send_pages(interaction, self.pagers, pages)
             return
@@ -355,7 +358,6 @@ class Cards(commands.Cog, name=COG_NAME):
         return with_symbols(
             results_embed(
                 f"Search: {echo(reference.name, 200)}",
-                reference.name,
                 lines,
                 found.total,
                 0,

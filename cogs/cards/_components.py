@@ -157,7 +157,6 @@ class SearchSource:
         self,
         source: CardSource,
         heading: str,
-        query: str,
         first: CardList,
         *,
         title: str = "Cycling cards",
@@ -169,7 +168,6 @@ class SearchSource:
         self.title = title
         self.line = line
         self.heading = heading
-        self.query = query
         self.cards = list(first.cards)
         self.total = first.total
         self.next_url = first.next_page
@@ -193,7 +191,6 @@ class SearchSource:
     def _page(self, index: int, lines: list[str]) -> discord.Embed:
         return results_embed(
             f"{self.title}: {self.heading}",
-            self.query,
             lines,
             self.total,
             index,

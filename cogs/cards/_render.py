@@ -93,9 +93,11 @@ def rulings_embeds(name: str, rulings: list[dict]) -> list[discord.Embed]:
 
 
 def results_embed(
-    heading: str, query: str, lines: list[str], total: int, index: int, pages: int, warnings, origin: str = ""
+    heading: str, lines: list[str], total: int, index: int, pages: int, warnings, origin: str = ""
 ) -> discord.Embed:
-    """One page of a list of cards (/cycling, or /search answered by Scryfall); ``lines`` are that page's."""
+    """One page of a list of cards (/cycling, or /search answered by Scryfall); ``lines`` are that page's. The
+    heading says what was asked, in the asker's words; the footer only counts (the query the bot built from them,
+    ``keyword:plainscycling or …``, is for Scryfall, not for a phone)."""
     embed = discord.Embed(
         title=clip(heading, limits.EMBED_TITLE),
         description=chunk_lines(lines)[0] or "No more results.",
@@ -111,7 +113,7 @@ def results_embed(
         title = "Note" if local else "Scryfall warnings"
         embed.add_field(name=title, value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
     noun = "card" if total == 1 else "cards"
-    footer = f"{total} {noun} · page {index + 1}/{pages} · {query}" + (f" · {origin}" if origin else "")
+    footer = f"{total} {noun} · page {index + 1}/{pages}" + (f" · {origin}" if origin else "")
     embed.set_footer(text=clip(footer, limits.EMBED_FOOTER))
     return embed
 

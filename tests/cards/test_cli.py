@@ -34,7 +34,14 @@ def test_card_not_found_exits_1_with_scryfalls_message(capsys):
     assert main(["card", "Street Wraithh"]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == "error: No cards found matching “Street Wraithh”\n"
+    first, *rest = captured.err.splitlines()
+    assert first == "error: No card is called “Street Wraithh”. Scryfall says: No cards found matching “Street Wraithh”"
+    assert all(line.startswith("Did you mean ") and "**" not in line for line in rest)  # a terminal: no markdown
+
+
+def test_card_in_a_set_that_does_not_exist_says_so_as_discord_does(capsys):
+    assert main(["card", "Street Wraith", "--set", "zzz"]) == 1
+    assert capsys.readouterr().err.startswith("error: There is no set with the code ZZZ. Set codes are 2–6 letters")
 
 
 def test_ambiguous_card_exits_1_and_names_the_candidates(capsys):

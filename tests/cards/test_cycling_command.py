@@ -18,8 +18,18 @@ async def test_default_lists_every_cycling_card_with_costs_and_the_total(cards, 
     assert lines[0] == "Absorb Vis {6}{B} — Basic landcycling {1}{B}"
     assert all(" — " in line and "cycling" in line.lower() for line in lines)
     assert embed.footer.text.startswith("235 cards · page 1/16 · ")
+    assert "keyword:" not in embed.footer.text  # the query built for Scryfall is not the player's business
     query = fake_scryfall.requests_to("/cards/search")[0].query
     assert query["q"].startswith("(keyword:cycling or keyword:typecycling")
+
+
+async def test_a_narrowed_list_says_what_was_asked_once_in_the_asker_words(cards, channel, alice):
+    result = await alice.slash(channel, "cycling", kind="landtype", query="c:g")
+
+    embed = result.response.embeds[0]
+    assert embed.title == "Cycling cards: landcycling by land type · c:g"
+    assert "c:g" not in embed.footer.text and "keyword:" not in embed.footer.text
+    assert len(embed.footer.text) <= 80  # a phone's line or two: count, page and where the answer came from
 
 
 async def test_next_turns_the_page_for_the_requester(cards, channel, alice):

@@ -20,7 +20,9 @@ class ThreadedHTTPFake:
         self.base_url = ""
 
     def start(self) -> Self:
-        handler = type("Handler", (self.handler,), {"server_fake": self})
+        # TCP_NODELAY, as real web servers set: a response's headers and body go out as separate writes, and with
+        # Nagle's algorithm each keep-alive request would wait out the client's delayed ACK (about 40 ms).
+        handler = type("Handler", (self.handler,), {"server_fake": self, "disable_nagle_algorithm": True})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         host, port = self._server.server_address[:2]

@@ -61,9 +61,9 @@ GATE = (
     "plain_unknown",
     "plain_jargon",
 )
-GATE_WEIGHTS = (4.27, -0.589, 1.82, 4.02, -3.63, 1.12, 0.901, -2.13, 3.12, -0.77, 0.611, 1.08, -0.406, -0.672, 0.787)
-GATE_BIAS = -5.83
-GATE_THRESHOLD = 0.44
+GATE_WEIGHTS = (4.35, -0.602, 1.81, 3.99, -5.19, 1.02, 0.958, -1.93, 3.09, -0.975, 0.426, 1.23, -0.454, 0.886, 0.936)
+GATE_BIAS = -5.9
+GATE_THRESHOLD = 0.45
 
 # How much the best entry stands out is its share of the softmax over the best five scores (see share()).
 SURE_AMONG = 5

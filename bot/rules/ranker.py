@@ -61,9 +61,9 @@ GATE = (
     "plain_unknown",
     "plain_jargon",
 )
-GATE_WEIGHTS = (4.35, -0.602, 1.81, 3.99, -5.19, 1.02, 0.958, -1.93, 3.09, -0.975, 0.426, 1.23, -0.454, 0.886, 0.936)
-GATE_BIAS = -5.9
-GATE_THRESHOLD = 0.45
+GATE_WEIGHTS = (3.36, -0.198, 1.6, 3.11, -3.45, 0.787, 0.777, -1.59, 2.46, -0.825, 0.225, 0.998, -0.345, -0.303, 1.05)
+GATE_BIAS = -4.76
+GATE_THRESHOLD = 0.47
 
 # How much the best entry stands out is its share of the softmax over the best five scores (see share()).
 SURE_AMONG = 5

@@ -31,6 +31,10 @@ SLOW_MODULES = {
     "tests/rules/test_history_cli.py",
 }
 ROOT = Path(__file__).resolve().parent.parent
+# How long simcord waits, in real time, for the bot to finish what an event started. Its default of 5 s is too
+# short for work a thread does (reading seven rules editions) on a busy 2-core machine. Whether a reply came in
+# Discord's three seconds is asserted by what the bot sent (a deferral, an answer), and speed by the benchmarks.
+SETTLE_SECONDS = 30.0
 
 
 def pytest_configure(config):
@@ -45,6 +49,8 @@ def pytest_collection_modifyitems(config, items):
         used = set(getattr(item, "fixturenames", ()))
         if used & DISCORD_FIXTURES:
             item.add_marker(pytest.mark.discord)
+        if "simcord_env" in used and item.get_closest_marker("simcord") is None:
+            item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))
         callspec = getattr(item, "callspec", None)
         if used & POSTGRES_FIXTURES or (callspec is not None and callspec.params.get("db") == "postgresql"):
             item.add_marker(pytest.mark.postgres)

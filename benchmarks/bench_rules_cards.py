@@ -41,15 +41,15 @@ from tests.data import CR_2026  # noqa: E402
 RULES = CR_2026
 RULINGS = 60_000
 QUESTIONS = 600
-# The import in a child process, the rulings' part timed where it runs (importer._import_rulings).
+# The import in a child process, the rulings' part timed where it runs (rulings_import.import_rulings).
 IMPORT = """
 import sys, time
 from pathlib import Path
-from bot.carddb import importer
+from bot.carddb import importer, rulings_import
 from bot.carddb.bulk import iter_cards, iter_rulings
 
 spent = [0.0]
-inner = importer._import_rulings
+inner = rulings_import.import_rulings
 
 
 def timed(*args, **kwargs):
@@ -60,7 +60,7 @@ def timed(*args, **kwargs):
         spent[0] += time.perf_counter() - started
 
 
-importer._import_rulings = timed
+rulings_import.import_rulings = timed
 rulings = iter_rulings(Path(sys.argv[3])) if sys.argv[3] != "-" else None
 started = time.perf_counter()
 importer.import_cards(iter_cards(Path(sys.argv[2])), Path(sys.argv[1]), updated_at="2026-11-25T00:00:00+00:00",

@@ -155,6 +155,7 @@ def sure_threshold(rows: Rows, p: np.ndarray) -> float:
     best, reached = 1.0, False
     for threshold in np.round(np.arange(0.99, 0.05, -0.01), 2):
         good, called = sure_counts(rows, p, threshold)
+        print(f"  sure from {threshold:.2f}: {good}/{called} right, lower bound {interval(good, called)[0]:.1%}")
         if interval(good, called)[0] >= SURE_PRECISION:
             best, reached = float(threshold), True
         elif reached:
@@ -199,6 +200,14 @@ def main(argv: list[str] | None = None) -> int:
     gathered = [entry.get("source", "project") not in STUDIED for entry in entries]
     print(f"tuning part: {len(items)} questions, {sum(gathered)} gathered from public pages; ranked out of fold:")
     found, folds = cross_fitted(index, items, max(5, args.folds), args.passes)
+    for name, keep in (("all", [True] * len(items)), ("gathered", gathered)):
+        kept = [row for row, chosen in zip(found, keep, strict=True) if chosen]
+        right = sum(row[1] for row in kept)
+        answered_right = sum(row[1] and row[3] for row in kept)
+        print(
+            f"  held out, {name}: hit@1 {right / len(kept):.1%}, "
+            f"hit@1 counting a refusal as a miss {answered_right / len(kept):.1%}"
+        )
     rows = Rows(found, folds, gathered)
     scores = {l2: likelihood(rows, held_out(rows, list(range(len(VALUES))), l2)) for l2 in L2}
     for l2, value in scores.items():

@@ -174,9 +174,16 @@ def gate_rows(index, items, not_rules, weights: np.ndarray):
     for (label, source, real), row in zip(labelled, question_rows + text_rows, strict=True):
         values, answered = gate_value(row, weights)
         fixed[label, real] = fixed.get((label, real), 0) + answered
+        if label and real and gathered(source):
+            fixed["gathered"] = fixed.get("gathered", 0) + answered
         if values is not None:
             rows.append((values, label, source, real))
     return rows, fixed
+
+
+def gathered(source: str) -> bool:
+    """Whether a question came from a public page rather than from the project's own (see Item.source)."""
+    return source.split("#")[0] not in STUDIED
 
 
 def fit_gate(index, items, not_rules, weights: np.ndarray, folds: int):
@@ -191,6 +198,7 @@ def fit_gate(index, items, not_rules, weights: np.ndarray, folds: int):
     y = np.array([label for _values, label, _source, _real in rows])
     real = np.array([is_real for _values, _label, _source, is_real in rows])
     sources = [source for _values, _label, source, _real in rows]
+    from_pages = np.array([gathered(source) for source in sources])
     fold = folds_of(sources, folds)
     fold_of = np.array([fold[source] for source in sources])
 
@@ -206,6 +214,10 @@ def fit_gate(index, items, not_rules, weights: np.ndarray, folds: int):
         answered = (fixed.get((1, True), 0) + int((p[real & (y == 1)] >= threshold).sum())) / len(items)
         searched = (fixed.get((1, False), 0) + int((p[~real & (y == 1)] >= threshold).sum())) / len(items)
         refused = 1 - (fixed.get((0, True), 0) + int((texts >= threshold).sum())) / len(not_rules)
+        asked = real & (y == 1) & from_pages
+        total = sum(gathered(item.source) for item in items)
+        answered_gathered = (fixed.get("gathered", 0) + int((p[asked] >= threshold).sum())) / max(1, total)
+        print(f"    (gathered questions answered {answered_gathered:.1%} at {threshold:g})")
         return threshold, answered, refused, searched
 
     held_out = {}

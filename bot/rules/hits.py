@@ -26,7 +26,7 @@ class Asked:
     """What the text as a whole looks like, whichever entry answers it (see :func:`bot.rules.ranker.gate_values`)."""
 
     terms: int  # how many topic words it holds
-    unknown: float  # the share of them the rules never use
+    unknown: float  # the share of them the rules never use, names (see query.names) left out
     mark: bool  # it holds a question mark
     asks: bool  # it opens as a question does ("can", "does", "what", "if" …)
     rarest: float  # the rarity of its rarest word the rules use, 1 for a word in a single entry

@@ -197,6 +197,29 @@ def words(text: str) -> list[str]:
     return WORD_RE.findall(PT_CHANGE_RE.sub(_pt_word, text) if "/" in text else text)
 
 
+# A card named in brackets ("[[Solitude]]"), and a word written with a capital inside a sentence: a name.
+BRACKETED_RE = re.compile(r"\[\[([^\]]+)\]\]")
+CAPITALISED_RE = re.compile(r"[^\W\d_][\w'’]*")
+SENTENCE_ENDS = frozenset('.?!:;"“(\n')
+
+
+def names(text: str) -> frozenset[str]:
+    """The words of the names ``text`` seems to hold: cards in brackets, and words capitalised where a sentence
+    does not start ("can Teferi, Time Raveller stop …" → teferi, time, raveller). Acronyms ("ETB") and "I" are
+    not names."""
+    found: set[str] = set()
+    for match in BRACKETED_RE.finditer(text):
+        found.update(words(match[1]))
+    for match in CAPITALISED_RE.finditer(text):
+        token = match[0]
+        if not token[0].isupper() or token.isupper() or token[:2] in ("I'", "I’"):
+            continue
+        before = text[: match.start()].rstrip(" \t")
+        if before and before[-1] not in SENTENCE_ENDS:
+            found.update(words(token))
+    return frozenset(found)
+
+
 def expand(text: str) -> list[str]:
     """The words of a question with phrases and abbreviations rewritten into the rules' own words."""
     text = text.lower().replace("’", "'")

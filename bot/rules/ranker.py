@@ -61,9 +61,9 @@ GATE = (
     "plain_unknown",
     "plain_jargon",
 )
-GATE_WEIGHTS = (4.27, -0.589, 1.82, 4.02, -3.63, 1.12, 0.901, -2.13, 3.12, -0.77, 0.611, 1.08, -0.406, -0.672, 0.787)
-GATE_BIAS = -5.83
-GATE_THRESHOLD = 0.44
+GATE_WEIGHTS = (3.36, -0.198, 1.6, 3.11, -3.45, 0.787, 0.777, -1.59, 2.46, -0.825, 0.225, 0.998, -0.345, -0.303, 1.05)
+GATE_BIAS = -4.76
+GATE_THRESHOLD = 0.47
 
 # How much the best entry stands out is its share of the softmax over the best five scores (see share()).
 SURE_AMONG = 5

@@ -26,6 +26,7 @@ from bot.rules.query import (
     OFF_TOPIC_RE,
     SPECIFIC,
     STOPWORDS,
+    names,
     stem,
     words,
 )
@@ -167,12 +168,17 @@ class Searcher:
         known = [word for word, s in zip(terms, stems, strict=True) if s in entries.idf]
         if not known:
             return None
-        raw = set(words(text))
         weights = {s: entries.idf.get(s, entries.max_idf * UNKNOWN_WEIGHT) for s in stems}
         total = sum(weights.values())
+        # A card or player named in the question ("can Teferi stop me", "[[Price of Beauty]]") is not a word the
+        # rules failed to know, nor talk of prices: the words of names count neither for nor against the text
+        # being a rules question.
+        named = names(text)
+        raw = set(words(text)) - named
+        counted = [word for word in terms if word not in named or word in known]
         asked = Asked(
             len(terms),
-            1 - len(known) / len(terms),
+            1 - len(known) / max(1, len(counted)),
             "?" in text,
             OPENS_AS_QUESTION_RE.search(text) is not None,
             max(entries.idf[s] for s in stems if s in entries.idf) / entries.max_idf,

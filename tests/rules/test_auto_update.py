@@ -47,6 +47,9 @@ class TestFirstStartDownload:
         assert downloaded_path(bot_config.data_dir).read_bytes() == CR_2026.read_bytes()
 
 
+# The bot retries the download in the background until it succeeds, so it never settles while this runs:
+# simcord's wait for it is kept short rather than spent on every command.
+@pytest.mark.simcord(settle_timeout=2.0)
 class TestDownloadFails:
     @pytest.fixture
     def simcord_bot(self, bot_config, server, monkeypatch):

@@ -8,6 +8,7 @@ import importlib
 import logging
 import signal
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -101,15 +102,34 @@ def use_discord_endpoints(config: Config) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.discord_gateway_url)
 
 
-def cancel_on_sigterm(bot: CycleBot) -> asyncio.Event:
-    """Make SIGTERM (docker stop, systemd) stop the bot the way Ctrl-C does, once the interactions in flight are
-    answered: then cancel the main task so it closes.
+# How long a stop waits for the main task to take its cancellation before cancelling it again.
+CANCEL_AGAIN_SECONDS = 0.5
+
+
+@dataclass
+class Stopping:
+    """Why the bot is stopping, once a signal has asked it to."""
+
+    terminated: asyncio.Event = field(default_factory=asyncio.Event)  # SIGTERM: docker stop, systemd
+    interrupted: asyncio.Event = field(default_factory=asyncio.Event)  # SIGINT: Ctrl-C
+
+
+def stop_on_signals(bot: CycleBot) -> Stopping:
+    """SIGTERM stops the bot once the interactions in flight are answered; Ctrl-C stops it at once, and a second
+    Ctrl-C ends the process without waiting. Both cancel the main task, so the bot closes from it.
 
     A bot closed from another task sends close code 4000 and Discord keeps the session; this way it sends 1000.
+    A cancellation can be lost when it lands just as the awaited operation finishes (``asyncio.wait_for`` before
+    Python 3.12), so it is repeated until the bot has begun to close; never after, so the close runs whole.
     """
-    received = asyncio.Event()
+    stopping = Stopping()
     main = asyncio.current_task()
-    draining: set[asyncio.Task] = set()  # a reference, so the task cannot be garbage-collected half-way
+    work: set[asyncio.Task] = set()  # a reference, so a task cannot be garbage-collected half-way
+
+    async def cancel_main() -> None:
+        while not main.done() and not bot.is_closed():
+            main.cancel()
+            await asyncio.wait({main}, timeout=CANCEL_AGAIN_SECONDS)
 
     async def drain_then_stop() -> None:
         try:
@@ -117,18 +137,26 @@ def cancel_on_sigterm(bot: CycleBot) -> asyncio.Event:
         except Exception:
             log.exception("Could not finish the interactions in flight")
         finally:
-            main.cancel()
+            await cancel_main()
 
     def on_sigterm() -> None:
-        if not received.is_set():
-            received.set()
-            draining.add(asyncio.ensure_future(drain_then_stop()))
+        if not (stopping.terminated.is_set() or stopping.interrupted.is_set()):
+            stopping.terminated.set()
+            work.add(asyncio.ensure_future(drain_then_stop()))
 
-    try:
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, on_sigterm)
-    except NotImplementedError:  # Windows event loops have no signal handlers
-        pass
-    return received
+    def on_sigint() -> None:
+        if stopping.interrupted.is_set():
+            raise KeyboardInterrupt  # out of the event loop: the process ends now
+        stopping.interrupted.set()
+        work.add(asyncio.ensure_future(cancel_main()))
+
+    loop = asyncio.get_running_loop()
+    for number, handler in ((signal.SIGTERM, on_sigterm), (signal.SIGINT, on_sigint)):
+        try:
+            loop.add_signal_handler(number, handler)
+        except NotImplementedError:  # Windows event loops have no signal handlers
+            pass
+    return stopping
 
 
 def run_bot(args: argparse.Namespace) -> int:
@@ -147,12 +175,14 @@ def run_bot(args: argparse.Namespace) -> int:
     bot.force_sync = args.force_sync
 
     async def runner() -> None:
-        terminated = cancel_on_sigterm(bot)
+        stopping = stop_on_signals(bot)
         try:
             async with bot:
                 await bot.start(token)
         except asyncio.CancelledError:
-            if not terminated.is_set():
+            if stopping.interrupted.is_set():
+                raise KeyboardInterrupt from None  # exit code 130, as for any program stopped with Ctrl-C
+            if not stopping.terminated.is_set():
                 raise
 
     try:

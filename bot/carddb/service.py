@@ -36,6 +36,7 @@ from typing import TypeVar
 from bot.carddb.bulk import BulkError, Cancelled
 from bot.carddb.importer import remove_leftovers
 from bot.carddb.migrate import upgrade
+from bot.carddb.query import SEARCH_SECONDS  # a search's budget, from the moment it is asked for
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.store import CardDataError, CardStore
 from bot.carddb.update import UpdateOutcome, update_from_file, update_from_scryfall
@@ -46,7 +47,6 @@ REFRESH_SECONDS = 12 * 60 * 60
 FIRST_RETRY_SECONDS = 60.0
 READ_THREADS = 4  # lookups: names, decklists, rulings, lists, the names index
 SEARCH_THREADS = 3  # searches users write
-SEARCH_SECONDS = 1.0  # a search's budget, from the moment it is asked for
 FILE_NAME = "cards.sqlite3"
 
 T = TypeVar("T")

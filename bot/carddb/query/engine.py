@@ -21,7 +21,7 @@ from bot.lograte import RateLimitedLog
 log = logging.getLogger(__name__)
 complaints = RateLimitedLog(log)
 
-SEARCH_SECONDS = 1.0
+SEARCH_SECONDS = 1.0  # a search's budget, from the moment it is asked for (the one figure the service uses too)
 PAGE_SIZE = 15
 TOO_COMPLEX = "That search is too complex for me to run: use fewer nested terms, or fewer terms."
 

@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{BOT_NAME} {__version__}")
     subparsers = parser.add_subparsers(title="sub-commands", metavar="COMMAND")
+    parser.set_defaults(cards_in=stored_question_cards)  # how `rule` finds the cards a question names
     run = subparsers.add_parser("run", help="connect to Discord and serve (needs DISCORD_TOKEN)")
     run.add_argument("--force-sync", action="store_true", help="sync the slash commands even if they did not change")
     run.set_defaults(handler=run_bot)
@@ -87,6 +88,13 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_CONFIG
     except KeyboardInterrupt:
         return 130
+
+
+def stored_question_cards(data_dir: Path, wanted: bool):
+    """The card data's finder for a rules question in a terminal (imported only when a question needs it)."""
+    from bot.cards import stored_question_cards as opened
+
+    return opened(data_dir, wanted)
 
 
 def use_discord_endpoints(config: Config) -> None:

@@ -6,7 +6,7 @@ from bot.cards.misses import DISCORD as DISCORD_MARKS
 from bot.cards.misses import miss_text
 from bot.cards.misses import suggestions as miss_suggestions
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, check_syntax, cycling_query
-from bot.cards.questions import QuestionCards
+from bot.cards.questions import QuestionCards, stored_question_cards
 from bot.cards.render import (
     CardDisplay,
     cycling_result_line,
@@ -47,6 +47,7 @@ __all__ = [
     "CardSource",
     "QueryTooLong",
     "QuestionCards",
+    "stored_question_cards",
     "as_card",
     "check_syntax",
     "cycling_query",

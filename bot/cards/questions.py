@@ -8,7 +8,11 @@ data, in a read thread, and again after a refresh swaps the copy. Words the rule
 
 from __future__ import annotations
 
-from bot.carddb import CardData, CardDataUnavailable
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from bot.carddb import FILE_NAME, CardData, CardDataUnavailable
 from bot.cards.mentions import CardNames
 from bot.rules import CardFacts, FoundCards, RulesIndex
 
@@ -48,3 +52,15 @@ class QuestionCards:
         if not facts:
             return None
         return FoundCards(facts, found.without_names(query), found.more)
+
+
+@asynccontextmanager
+async def stored_question_cards(data_dir: Path, wanted: bool) -> AsyncIterator[QuestionCards]:
+    """The card finder of a terminal: the card data imported into ``data_dir``, opened only when ``wanted`` (the
+    text is a question) and a copy exists, and closed afterwards; otherwise a finder that finds nothing."""
+    card_data = await CardData.open(data_dir, "") if wanted and (data_dir / FILE_NAME).is_file() else None
+    try:
+        yield QuestionCards(card_data)
+    finally:
+        if card_data is not None:
+            await card_data.close()

@@ -6,9 +6,19 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import Config
 from bot.rules.document import RulesFormatError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from contextlib import AbstractAsyncContextManager
+
+    from bot.rules.cards import CardFinder
+
+    # Given the data folder and whether the text is a question: a card finder for the time of one answer.
+    CardsIn = Callable[[Path, bool], AbstractAsyncContextManager[CardFinder]]
 
 EXIT_NOT_FOUND = 1
 EXIT_FAILED = 1
@@ -91,7 +101,8 @@ def run_rule(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     service = RulesService(config, loaded)
     query = " ".join(args.query)
-    answer = asyncio.run(_answer(service, query, examples=not args.no_examples))
+    cards_in = getattr(args, "cards_in", None)
+    answer = asyncio.run(_answer(service, query, examples=not args.no_examples, cards_in=cards_in))
     if args.json:
         print(json.dumps(answer.to_json(), ensure_ascii=False))
     else:
@@ -99,20 +110,13 @@ def run_rule(args: argparse.Namespace) -> int:
     return 0 if answer.found else EXIT_NOT_FOUND
 
 
-async def _answer(service, query: str, *, examples: bool):
-    """The service's answer, with the cards a question names when the card data has been imported."""
-    from bot.carddb import FILE_NAME, CardData
-    from bot.cards import QuestionCards
-
-    data_dir = service.config.data_dir
-    card_data = None
-    if (data_dir / FILE_NAME).is_file() and service.index.is_question(query):
-        card_data = await CardData.open(data_dir, "")
-    try:
-        return await service.answer(query, examples=examples, cards=QuestionCards(card_data))
-    finally:
-        if card_data is not None:
-            await card_data.close()
+async def _answer(service, query: str, *, examples: bool, cards_in: CardsIn | None):
+    """The service's answer, with the cards a question names when the terminal was given a way to find them
+    (``bot.cli`` gives the card data's; the rules know nothing of where cards come from)."""
+    if cards_in is None:
+        return await service.answer(query, examples=examples)
+    async with cards_in(service.config.data_dir, service.index.is_question(query)) as cards:
+        return await service.answer(query, examples=examples, cards=cards)
 
 
 def run_diff(args: argparse.Namespace) -> int:

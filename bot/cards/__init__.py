@@ -3,7 +3,7 @@
 from bot.cards.inline import CardReference, find_references
 from bot.cards.lookup import CardAnswer, CardList, CardSource, as_card, origin_text, prices_note
 from bot.cards.misses import DISCORD as DISCORD_MARKS
-from bot.cards.misses import miss_text
+from bot.cards.misses import autocomplete_choices, miss_text
 from bot.cards.misses import suggestions as miss_suggestions
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, check_syntax, cycling_query
 from bot.cards.questions import QuestionCards, stored_question_cards
@@ -24,6 +24,7 @@ from bot.cards.render import (
 
 __all__ = [
     "DISCORD_MARKS",
+    "autocomplete_choices",
     "miss_suggestions",
     "miss_text",
     "CardDisplay",

@@ -13,13 +13,14 @@ from dataclasses import dataclass
 
 from bot.carddb import normalise, resolve_nickname
 from bot.cards.lookup import CardSource
+from bot.matching import Entry
 from bot.scryfall import ScryfallError
 from bot.text import escape, one_line, plural
 
 MAX_SUGGESTIONS = 5
 MAX_SETS = 10
 MAX_ECHO = 100  # what the user typed, quoted back on one line
-SUGGESTION_SECONDS = 2.0  # the matcher answers in milliseconds; a slow one gives no suggestions, not a late reply
+CHOICES_SECONDS = 2.0  # the matcher answers in milliseconds; a slow one gives no choices, not a late reply
 
 
 @dataclass(frozen=True)
@@ -29,8 +30,7 @@ class Marks:
     markdown: bool
 
     def typed(self, text: str) -> str:
-        quoted = one_line(text, MAX_ECHO)
-        return escape(quoted) if self.markdown else quoted
+        return self.plain(one_line(text, MAX_ECHO))
 
     def card(self, name: str) -> str:
         return f"**{escape(name)}**" if self.markdown else name
@@ -66,12 +66,21 @@ async def miss_text(source: CardSource, name: str, set_code: str | None, error: 
     return said
 
 
-async def suggestions(source: CardSource, name: str) -> list[str]:
-    """Card names for ``name``, the way autocomplete offers them; none when the matcher is slow."""
+async def autocomplete_choices(source: CardSource, typed: str) -> list[Entry]:
+    """The card names autocomplete offers for ``typed`` (never refused for being busy: before the matcher is
+    built, names by prefix); none when they take too long."""
     try:
-        async with asyncio.timeout(SUGGESTION_SECONDS):
-            return [entry.value for entry in await source.complete(name)]
-    except (TimeoutError, ScryfallError):
+        async with asyncio.timeout(CHOICES_SECONDS):
+            return await source.complete(typed)
+    except TimeoutError:
+        return []
+
+
+async def suggestions(source: CardSource, name: str) -> list[str]:
+    """Card names for ``name``, the way autocomplete offers them; none when the matcher is slow or failing."""
+    try:
+        return [entry.value for entry in await autocomplete_choices(source, name)]
+    except ScryfallError:
         return []
 
 

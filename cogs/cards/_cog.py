@@ -24,6 +24,7 @@ from bot.cards import (
     CardReference,
     CardSource,
     QueryTooLong,
+    autocomplete_choices,
     check_syntax,
     cycling_query,
     find_references,
@@ -63,7 +64,6 @@ log = logging.getLogger(__name__)
 MAX_NAME = 150
 INLINE_RESULTS = 5
 MAX_SEARCH = 6000  # Discord's own limit: a longer search is still answered, with the reason it is refused
-AUTOCOMPLETE_SECONDS = 2.0
 SET_CODE = re.compile(r"[a-z0-9]{2,6}")
 # A search that is only words (no key:value, quotes, brackets or comparisons) may be a card's name being typed.
 NAME_LIKE = re.compile(r"[^:\"'()<>=!/-][^:\"()<>=!/]*")
@@ -120,13 +120,7 @@ class Cards(commands.Cog, name=COG_NAME):
     # ---------------------------------------------------------- shared pieces
 
     async def choices(self, typed: str) -> list[Entry]:
-        """Card names for what has been typed, the way autocomplete offers them (the name matcher; never refused
-        for being busy: before the matcher is built, names by prefix)."""
-        try:
-            async with asyncio.timeout(AUTOCOMPLETE_SECONDS):
-                return await self.source.complete(typed)
-        except TimeoutError:
-            return []
+        return await autocomplete_choices(self.source, typed)
 
     async def suggestions(self, name: str) -> list[str]:
         return await miss_suggestions(self.source, name)

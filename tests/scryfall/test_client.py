@@ -187,12 +187,9 @@ def test_error_objects_become_typed_exceptions():
 async def test_cache_answers_a_repeat_without_an_upstream_call(client, fake_scryfall):
     await client.named("Shimmerscale Drake")
     assert len(fake_scryfall.requests) == 1
-    started = time.perf_counter()
     again = await client.named("Shimmerscale Drake")
-    elapsed = time.perf_counter() - started
     assert again.from_cache and not again.stale
-    assert len(fake_scryfall.requests) == 1
-    assert elapsed < 0.010
+    assert len(fake_scryfall.requests) == 1  # how fast a cached answer comes is benchmarks/' job
 
 
 async def test_cache_lives_on_in_the_data_dir_for_the_next_client(make_client, fake_scryfall):

@@ -1,8 +1,10 @@
 """Fair shares on Discord (see :mod:`bot.admission`): a command's cooldown and its place in a pool, decided before
 anything is deferred, so a refusal is answered at once and privately, with the time to wait.
 
-* ``@fair_share(SEARCHES)`` under ``@app_commands.command``: discord.py's per-user cooldown, then a place in the
-  share, held until the command's handler is done (whatever way it ends).
+* ``@fair_share(SEARCHES, vet=...)`` under ``@app_commands.command``: input that can be answered without a pool
+  (a syntax error, a malformed set code) first, told at once and privately at no cost to the user's share; then
+  discord.py's per-user cooldown; then a place in the share, held until the command's handler is done (whatever
+  way it ends).
 * ``await admit(interaction, SEARCHES)`` first thing in a button's callback: the same place, no cooldown.
 * :class:`MessageShares` for work a message asks for (inline ``[[card]]``): the same limits; a refusal is the
   caller's to show (a reaction, not a reply: a reply to each message of a flood would be the flood).
@@ -32,7 +34,12 @@ F = TypeVar("F", bound=Callable)
 
 
 class Refused(app_commands.CheckFailure, UserFacingError):
-    """A command refused for its user's share or everyone's; its text (with the time to wait) is the answer."""
+    """A command refused before it ran: its input answered without a pool, or its user's share or everyone's
+    taken (then the text gives the time to wait). The text is the whole answer."""
+
+
+# What a command's input alone decides: the sentence (markdown-escaped) that answers it, or None to go on.
+Vet = Callable[[discord.Interaction], str | None]
 
 
 def _admission(client: discord.Client) -> Admission:
@@ -59,15 +66,24 @@ async def admit(interaction: discord.Interaction, share: Share) -> Ticket:
     return ticket
 
 
-def fair_share(share: Share) -> Callable[[F], F]:
-    """A command's per-user cooldown (discord.py's) and its place in ``share``, checked in that order before it
-    runs (a user past their cooldown is told so and takes no place)."""
+def fair_share(share: Share, *, vet: Vet | None = None) -> Callable[[F], F]:
+    """``vet``, a command's per-user cooldown (discord.py's) and its place in ``share``, checked in that order
+    before it runs: input ``vet`` answers costs nothing of the user's cooldown or share, and a user past their
+    cooldown is told so and takes no place."""
+
+    async def vetted(interaction: discord.Interaction) -> bool:
+        answer = vet(interaction) if vet is not None else None
+        if answer is not None:
+            raise Refused(answer)
+        return True
 
     async def place(interaction: discord.Interaction) -> bool:
         await admit(interaction, share)
         return True
 
     def decorator(func: F) -> F:
+        # discord.py runs a command's checks in the order they were added: the innermost decorator's first.
+        func = app_commands.check(vetted)(func)
         func = app_commands.checks.cooldown(share.rate, share.per, key=lambda interaction: interaction.user.id)(func)
         return app_commands.check(place)(func)
 

@@ -81,6 +81,49 @@ def card_choices(entries: list[Entry], value=lambda name: name) -> list[app_comm
     return list(choices.values())[: limits.AUTOCOMPLETE_CHOICES]
 
 
+# ---------------------------------------------------------- input decided without a pool
+# Each is run before the command's cooldown and its place in a share (``fair_share``'s ``vet``): what it answers
+# is the asker's alone, told at once, and costs nothing of their share. They read the options as Discord sent
+# them (``interaction.namespace``), before discord.py converts them.
+
+
+def syntax_answer(client: discord.Client, query: str) -> str | None:
+    """The sentence for a search the local copy cannot read at all; None when it can (or no copy is loaded yet:
+    then Scryfall's API reads it)."""
+    card_data = client.card_source.card_data  # type: ignore[attr-defined]
+    if not query or card_data is None or not card_data.loaded:
+        return None
+    try:
+        check_syntax(query)
+    except QueryError as error:
+        return query_error_text(error)
+    return None
+
+
+def search_input(interaction: discord.Interaction) -> str | None:
+    return syntax_answer(interaction.client, " ".join(str(interaction.namespace.query or "").split()))
+
+
+def cycling_input(interaction: discord.Interaction) -> str | None:
+    kind, query = interaction.namespace.kind or DEFAULT_KIND, interaction.namespace.query
+    if kind not in KINDS:  # not one of the choices: discord.py's conversion answers it
+        return None
+    try:
+        cycling_query(kind, query)  # too long once expanded
+    except QueryTooLong as error:
+        return str(error)
+    return syntax_answer(interaction.client, " ".join(str(query or "").split()))
+
+
+def card_input(interaction: discord.Interaction) -> str | None:
+    name, set_code = interaction.namespace.name, interaction.namespace.set
+    if set_code is not None and not SET_CODE.fullmatch(str(set_code).strip().lower()):
+        return f"“{echo(str(set_code))}” is not a set code (2–6 letters or digits, like akh)."
+    if not " ".join(str(name or "").split()):
+        return "Give a card name."
+    return None
+
+
 class Cards(commands.Cog, name=COG_NAME):
     """Scryfall card lookups with cycling costs up front."""
 
@@ -136,7 +179,7 @@ class Cards(commands.Cog, name=COG_NAME):
     @app_commands.rename(set_code="set")
     @app_commands.describe(name="Card name; partial or misspelt names work", set_code="Set code, e.g. akh or mh2")
     @app_commands.autocomplete(name=card_name_autocomplete)
-    @fair_share(LOOKUPS)
+    @fair_share(LOOKUPS, vet=card_input)
     async def card(
         self,
         interaction: discord.Interaction,
@@ -145,15 +188,7 @@ class Cards(commands.Cog, name=COG_NAME):
     ) -> None:
         """Look a card up on Scryfall: text, cycling costs, set, image, rulings and prices."""
         name = " ".join(name.split())
-        if set_code is not None:
-            set_code = set_code.strip().lower()
-            if not SET_CODE.fullmatch(set_code):
-                message = f"“{echo(set_code)}” is not a set code (2–6 letters or digits, like akh)."
-                await interaction.response.send_message(message, ephemeral=True)
-                return
-        if not name:
-            await interaction.response.send_message("Give a card name.", ephemeral=True)
-            return
+        set_code = set_code.strip().lower() if set_code is not None else None
         # The card helps the table, so the answer is public; a miss, a picker or a failure is the asker's alone.
         await defer_public(interaction)
         try:
@@ -183,7 +218,7 @@ class Cards(commands.Cog, name=COG_NAME):
         query="More Scryfall search terms, e.g. c:r cmc<=3 or set:akh",
     )
     @app_commands.choices(kind=KIND_CHOICES)
-    @fair_share(SEARCHES)
+    @fair_share(SEARCHES, vet=cycling_input)
     async def cycling(
         self,
         interaction: discord.Interaction,
@@ -192,17 +227,6 @@ class Cards(commands.Cog, name=COG_NAME):
     ) -> None:
         """List cards with cycling on Scryfall, with each card's cycling costs."""
         kind_value = kind.value if kind is not None else DEFAULT_KIND
-        try:
-            cycling_query(kind_value, query)  # too long once expanded: told at once
-        except QueryTooLong as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
-            return
-        try:
-            if query and self.source.card_data is not None and self.source.card_data.loaded:
-                check_syntax(query)  # the asker's alone, told at once
-        except QueryError as error:
-            await reply_private(interaction, query_error_text(error))
-            return
         await defer_public(interaction)
         label = KINDS[kind_value].label
         heading = label + (f" · {echo(query, MAX_EXTRA_QUERY)}" if query and query.strip() else "")
@@ -233,16 +257,10 @@ class Cards(commands.Cog, name=COG_NAME):
     @app_commands.command(name="search")
     @app_commands.describe(query='Scryfall search syntax, e.g. t:creature c:g pow>=3 or o:"draw a card" mv<=2')
     @app_commands.autocomplete(query=search_query_autocomplete)
-    @fair_share(SEARCHES)
+    @fair_share(SEARCHES, vet=search_input)
     async def search(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, MAX_SEARCH]) -> None:
         """Search cards in Scryfall's syntax, answered from the local copy of Scryfall's card data."""
         query = " ".join(query.split())
-        try:
-            if self.source.card_data is not None and self.source.card_data.loaded:
-                check_syntax(query)  # a syntax error is the asker's alone, told at once
-        except QueryError as error:
-            await reply_private(interaction, query_error_text(error))
-            return
         await defer_public(interaction)
         try:
             found = await self.source.search(query, page_size=RESULTS_PER_PAGE)

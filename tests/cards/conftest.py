@@ -101,6 +101,12 @@ def loaded_config(data_dir, fake_scryfall, bulk_copy) -> Config:
     return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url, inline_cards=True)
 
 
+def only_refusals(env) -> bool:
+    """Whether every error the bot's handlers raised was a refusal (answered to the user before the command ran:
+    input it could decide at once, a cooldown, a share taken), and no other."""
+    return all(type(error).__name__ in ("Refused", "CommandOnCooldown") for error in env.errors)
+
+
 def private(result):
     """The answer only the asker sees: told at once (a syntax error), or after a public "thinking…" that turned out
     to be a miss, when the public message is gone and the private follow-up is the answer."""

@@ -9,7 +9,7 @@ from simcord.interactions import OptionError
 
 from bot.client import CycleBot
 from bot.scryfall import ScryfallClient
-from tests.cards.conftest import private, start_slash
+from tests.cards.conftest import only_refusals, private, start_slash
 
 XCYCLER_ID = "f0000000-0000-4000-8000-000000000004"
 
@@ -60,11 +60,14 @@ async def test_set_option_is_passed_to_scryfall(cards, channel, alice, fake_scry
     assert fake_scryfall.requests_to("/cards/named")[-1].query["set"] == "tst"
 
 
-async def test_a_nonsense_set_code_is_refused_without_asking_scryfall(cards, channel, alice, fake_scryfall):
+async def test_a_nonsense_set_code_is_refused_without_asking_scryfall(
+    cards, simcord_env, channel, alice, fake_scryfall
+):
     result = await alice.slash(channel, "card", name="Street Wraith", set="x!")
     assert result.ephemeral
     assert "not a set code" in result.response.content
     assert not fake_scryfall.requests_to("/cards/named")
+    assert only_refusals(simcord_env)
 
 
 async def test_double_faced_card_shows_both_faces_and_an_other_faces_button(cards, channel, alice):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.admission import LOOKUPS, SEARCHES
-from tests.cards.conftest import private, start_slash
+from tests.cards.conftest import only_refusals, private, start_slash
 
 # Matching every card's text against ten patterns of 900 optional characters: about a second on the sample cards.
 SLOW = " or ".join(f"o:/(?:.?){{900}}[{letter}]q/" for letter in "abcdefghij")
@@ -39,11 +39,6 @@ def refused_at_once(env, result) -> bool:
     """Answered with a message straight away (not deferred), only the asker seeing it."""
     callback = callback_of(env, result)
     return callback["type"] == 4 and bool(callback["data"]["flags"] & 64) and result.ephemeral
-
-
-def only_refusals(env) -> bool:
-    """Whether every error the bot's handlers raised was a refusal (answered to the user), and no other."""
-    return all(type(error).__name__ in ("Refused", "CommandOnCooldown") for error in env.errors)
 
 
 def bot_message_ids(channel, viewer) -> set[int]:
@@ -185,3 +180,22 @@ async def test_a_search_nested_too_deep_gets_one_sentence_and_no_traceback(cards
     text = private(result).content
     assert text.startswith("That search nests") and "Something went wrong" not in text
     assert not [r for r in caplog.records if r.levelname == "ERROR" or r.exc_info]
+    assert only_refusals(simcord_env)
+
+
+async def test_input_answered_at_once_costs_nothing_of_the_users_cooldown_or_share(cards, simcord_env, channel, alice):
+    admission = simcord_env.bot.admission
+    typos = [await alice.slash(channel, "search", query=f"t:creature (c:g or c:u {n}") for n in range(SEARCHES.rate)]
+    typos += [await alice.slash(channel, "cycling", query='o:"draw a card') for _ in range(SEARCHES.rate)]
+    set_codes = [await alice.slash(channel, "card", name="Street Wraith", set="x!") for _ in range(LOOKUPS.rate)]
+
+    assert all(refused_at_once(simcord_env, r) for r in [*typos, *set_codes])
+    assert all("never closed" in r.response.content for r in typos)
+    assert all("is not a set code" in r.response.content for r in set_codes)
+    assert admission.in_flight(SEARCHES) == admission.in_flight(LOOKUPS) == 0
+    # Every search and lookup of the user's cooldown is still there.
+    searches = [await alice.slash(channel, "search", query=f"t:creature mv>={n}") for n in range(SEARCHES.rate)]
+    assert all(r.response.embeds[0].title.startswith("Search: ") for r in searches)
+    card = await alice.slash(channel, "card", name="Street Wraith")
+    assert card.response.embeds[0].title == "Street Wraith {3}{B}{B}"
+    assert only_refusals(simcord_env)

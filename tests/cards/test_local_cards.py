@@ -7,7 +7,7 @@ import pytest
 
 from bot.carddb import BulkError
 from bot.cards.query import KINDS
-from tests.cards.conftest import private
+from tests.cards.conftest import only_refusals, private
 from tests.goldfish.cog_support import game_of
 
 DATA_FOOTER = "Scryfall bulk data of 2026-11-20"
@@ -193,11 +193,12 @@ async def test_a_cycling_query_with_comparisons_is_answered_locally(cards, chann
     assert fake_scryfall.api_requests() == []
 
 
-async def test_a_cycling_query_the_local_engine_cannot_read_says_why(cards, channel, alice, fake_scryfall):
+async def test_a_cycling_query_the_local_engine_cannot_read_says_why(cards, simcord_env, channel, alice, fake_scryfall):
     result = await alice.slash(channel, "cycling", query="c:r)")
 
     assert result.response.content == "There's a closing parenthesis (character 4) with no opening one."
     assert fake_scryfall.api_requests() == []
+    assert only_refusals(simcord_env)
 
 
 async def test_a_cycling_query_with_an_unknown_term_names_it_and_searches_the_rest(cards, channel, alice):
@@ -311,6 +312,7 @@ async def test_a_search_syntax_error_goes_only_to_the_asker_at_once(cards, chann
     callbacks = [r.json for r in simcord_env.http_requests if r.path.endswith("/callback")]
     assert callbacks[-1]["type"] == 4  # answered at once, never a public "thinking…"
     assert channel.history(viewer=bob) == []
+    assert only_refusals(simcord_env)
 
 
 async def test_a_digital_only_card_is_labelled_in_card(cards, channel, alice):
@@ -319,7 +321,8 @@ async def test_a_digital_only_card_is_labelled_in_card(cards, channel, alice):
     assert embed.title.startswith("Aswan Jaguar") and embed.description.startswith("*Digital only (Astral)*")
 
 
-async def test_a_cycling_syntax_error_goes_only_to_the_asker_at_once(cards, channel, alice, bob):
+async def test_a_cycling_syntax_error_goes_only_to_the_asker_at_once(cards, simcord_env, channel, alice, bob):
     result = await alice.slash(channel, "cycling", query='o:"draw a card')
     assert result.ephemeral and "never closed" in result.response.content
     assert channel.history(viewer=bob) == []
+    assert only_refusals(simcord_env)

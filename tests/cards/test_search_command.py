@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.cards.conftest import private
+from tests.cards.conftest import only_refusals, private
 
 DATA_FOOTER = "Scryfall bulk data of 2026-11-20"
 
@@ -126,10 +126,13 @@ async def test_a_broad_search_says_how_many_and_shows_the_first_page(cards, chan
         ("o:/(unclosed/", "isn't a regular expression I can read"),
     ],
 )
-async def test_malformed_searches_get_a_clear_answer(cards, channel, alice, fake_scryfall, query, expected):
+async def test_malformed_searches_get_a_clear_answer(
+    cards, simcord_env, channel, alice, fake_scryfall, query, expected
+):
     result = await alice.slash(channel, "search", query=query)
     assert expected in private(result).content
     assert fake_scryfall.api_requests() == []
+    assert only_refusals(simcord_env)
 
 
 async def test_a_catastrophic_regex_is_answered_in_linear_time_and_the_bot_keeps_answering(

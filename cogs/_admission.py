@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 import discord
@@ -99,12 +99,16 @@ class MessageShares:
             for share in shares
         }
 
-    def admit(self, client: discord.Client, message: discord.Message, *shares: Share) -> list[Ticket]:
+    def admit(
+        self, client: discord.Client, message: discord.Message, *shares: Share, uses: Mapping[Share, int] | None = None
+    ) -> list[Ticket]:
         """A ticket in each of ``shares`` for the message's author, held by the caller until the work is done;
-        :class:`Busy` (with the time to wait) when the author's cooldown or a share refuses."""
+        :class:`Busy` (with the time to wait) when the author's cooldown or a share refuses. ``uses``: how much of
+        a share's cooldown the message spends (1 unless given: a message asking for three searches spends three,
+        as three /search commands would)."""
         for share in shares:
             bucket = self.cooldowns[share.name].get_bucket(message)
-            retry_after = bucket.update_rate_limit() if bucket is not None else None
+            retry_after = bucket.update_rate_limit(tokens=(uses or {}).get(share, 1)) if bucket is not None else None
             if retry_after:
                 quiet.warning("Work asked for by messages is cooling down for a user (%s)", share.name)
                 raise Busy("Slow down a little.", retry_after)

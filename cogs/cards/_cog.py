@@ -297,15 +297,15 @@ class Cards(commands.Cog, name=COG_NAME):
             log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
             await self.held_back(message, retry_after, now)
             return
-        searches = any(reference.mode == "search" for reference in references)
+        searches = sum(reference.mode == "search" for reference in references)
         try:  # the author's own share, across channels
-            tickets = self.inline_shares.admit(self.bot, message, LOOKUPS, *([SEARCHES] if searches else []))
+            shares = (LOOKUPS, SEARCHES) if searches else (LOOKUPS,)
+            tickets = self.inline_shares.admit(self.bot, message, *shares, uses={SEARCHES: searches})
         except Busy as busy:
             await self.held_back(message, busy.retry_after, now)
             return
         try:
-            lookups = (self.inline_answer(reference) for reference in references)
-            results = await asyncio.gather(*lookups, return_exceptions=True)
+            results = await self.inline_answers(references)
         finally:
             for ticket in tickets:
                 ticket.release()
@@ -354,6 +354,30 @@ class Cards(commands.Cog, name=COG_NAME):
             )
         except discord.HTTPException:
             log.warning("Could not say that inline lookups in channel %s are paused", message.channel.id)
+
+    async def inline_answers(self, references: list[CardReference]) -> list[discord.Embed | BaseException]:
+        """The answer to each reference, in order (an exception for one that failed). Card lookups run at once;
+        searches one after another, so a message holds one search thread at a time, as one /search does (its
+        single place in the searches' share means that, and five slow searches at once would fill the pool)."""
+        cards = [reference for reference in references if reference.mode != "search"]
+
+        async def searches_in_turn() -> dict[CardReference, discord.Embed | BaseException]:
+            answers: dict[CardReference, discord.Embed | BaseException] = {}
+            for reference in references:
+                if reference.mode == "search":
+                    try:
+                        answers[reference] = await self.inline_answer(reference)
+                    except Exception as error:  # told in the reply, like a lookup's
+                        answers[reference] = error
+            return answers
+
+        *found, searched = await asyncio.gather(
+            *(self.inline_answer(reference) for reference in cards), searches_in_turn(), return_exceptions=True
+        )
+        if isinstance(searched, BaseException):
+            raise searched
+        answers = dict(zip(cards, found, strict=True)) | searched
+        return [answers[reference] for reference in references]
 
     async def inline_answer(self, reference: CardReference) -> discord.Embed:
         """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""

@@ -11,6 +11,8 @@ from tests.cards.conftest import only_refusals, private, start_slash
 
 # Matching every card's text against ten patterns of 900 optional characters: about a second on the sample cards.
 SLOW = " or ".join(f"o:/(?:.?){{900}}[{letter}]q/" for letter in "abcdefghij")
+# The same kind of search short enough for an inline [[?…]] (no brackets, no literal to look for first).
+SLOW_INLINE = " or ".join(f"o:/(?:.?){{90{n}}}\\dq/" for n in range(8))
 
 
 @pytest.fixture
@@ -199,3 +201,48 @@ async def test_input_answered_at_once_costs_nothing_of_the_users_cooldown_or_sha
     card = await alice.slash(channel, "card", name="Street Wraith")
     assert card.response.embeds[0].title == "Street Wraith {3}{B}{B}"
     assert only_refusals(simcord_env)
+
+
+def post_now(env, actor, channel, content: str) -> None:
+    """A message from ``actor``, delivered to the bot without waiting for it to finish (as ``start_slash``)."""
+    env.backend.create_message(channel.id, actor.id, content)
+    env._mark_mutation()
+
+
+async def test_the_searches_of_inline_messages_hold_one_search_thread_each_and_count_each(
+    cards, simcord_env, guild, channel, alice, bob
+):
+    card_data, running, most = simcord_env.bot.card_data, [0], [0]
+    search = card_data.search
+
+    async def counted(query, **options):  # how many of Alice's searches are in flight at once
+        if not query.startswith(SLOW_INLINE):
+            return await search(query, **options)
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        try:
+            return await search(query, **options)
+        finally:
+            running[0] -= 1
+
+    card_data.search = counted
+    rooms = [guild.create_text_channel(f"table-{n}") for n in range(3)]
+    for n, room in enumerate(rooms[:2]):  # two messages of two slow searches each: four of Alice's six
+        post_now(simcord_env, alice, room, f"[[?{SLOW_INLINE} -t:a{n}]] and [[?{SLOW_INLINE} -t:b{n}]]")
+    bobs = start_slash(simcord_env, bob, channel, "search", query="t:creature c:g pow>=4")
+    await simcord_env.settle(timeout=30)
+    assert most[0] == 2  # one search at a time for each message
+    await alice.send(rooms[2], f"[[?{SLOW_INLINE} -t:c]] [[?{SLOW_INLINE} -t:d]] [[?{SLOW_INLINE} -t:e]]")
+
+    assert bobs.response.embeds[0].title.startswith("Search: ")
+    replies = [m for room in rooms[:2] for m in room.history() if m.author.bot]
+    assert len(replies) == 2 and all(m.content.count("took over 1 s") == 2 for m in replies)
+    # Bob's search had a thread of its own: it was answered while Alice's messages were still searching.
+    first_reply = min(
+        n for n, r in enumerate(simcord_env.http_requests) if r.method == "POST" and "/messages" in r.path
+    )
+    assert answered_at(simcord_env, bobs) < first_reply
+    # Three more searches are past Alice's six every 20 s: held back, not run.
+    (held,) = [m for m in rooms[2].history() if not m.author.bot]
+    assert [str(reaction.emoji) for reaction in held.reactions] == ["\N{HOURGLASS WITH FLOWING SAND}"]
+    assert not [m for m in rooms[2].history() if m.author.bot]

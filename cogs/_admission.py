@@ -24,6 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.admission import Admission, Busy, Share, Ticket
+from bot.carddb import Asker
 from bot.errors import UserFacingError
 from bot.lograte import RateLimitedLog
 
@@ -40,6 +41,13 @@ class Refused(app_commands.CheckFailure, UserFacingError):
 
 # What a command's input alone decides: the sentence (markdown-escaped) that answers it, or None to go on.
 Vet = Callable[[discord.Interaction], str | None]
+
+
+def asker_of(what: discord.Interaction | discord.Message) -> Asker:
+    """Who asked, for sharing the search threads fairly (``CardData.search``): the person and their server."""
+    if isinstance(what, discord.Message):
+        return Asker(what.author.id, what.guild.id if what.guild is not None else None)
+    return Asker(what.user.id, what.guild_id)
 
 
 def _admission(client: discord.Client) -> Admission:
@@ -59,7 +67,7 @@ async def admit(interaction: discord.Interaction, share: Share) -> Ticket:
     """A place in ``share`` for the interaction's user until its handler is done; :class:`Refused` at once
     (a :class:`UserFacingError`: the error nets answer it privately) when their share or everyone's is taken."""
     try:
-        ticket = _admission(interaction.client).enter(share, interaction.user.id)
+        ticket = _admission(interaction.client).enter(share, interaction.user.id, interaction.guild_id)
     except Busy as busy:
         raise Refused(str(busy)) from None
     _hold_until_done(ticket)
@@ -115,7 +123,8 @@ class MessageShares:
         tickets: list[Ticket] = []
         try:
             for share in shares:
-                tickets.append(_admission(client).enter(share, message.author.id))
+                guild_id = message.guild.id if message.guild is not None else None
+                tickets.append(_admission(client).enter(share, message.author.id, guild_id))
         except Busy:
             for ticket in tickets:
                 ticket.release()

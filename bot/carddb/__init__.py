@@ -5,6 +5,7 @@ CLI and benchmarks use directly.
 """
 
 from bot.carddb.bulk import BulkError
+from bot.carddb.lanes import Asker
 from bot.carddb.names import GAME_NAMES, digital_label, normalise
 from bot.carddb.nicknames import nicknames as nickname_table
 from bot.carddb.nicknames import resolve_nickname
@@ -18,6 +19,7 @@ __all__ = [
     "GAME_NAMES",
     "SEARCH_SECONDS",
     "SEARCH_THREADS",
+    "Asker",
     "BulkError",
     "CardData",
     "CardDataError",

@@ -35,6 +35,7 @@ from typing import TypeVar
 
 from bot.carddb.bulk import BulkError, Cancelled
 from bot.carddb.importer import remove_leftovers
+from bot.carddb.lanes import Asker, Lanes
 from bot.carddb.migrate import upgrade
 from bot.carddb.query import SEARCH_SECONDS  # a search's budget, from the moment it is asked for
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
@@ -47,6 +48,10 @@ REFRESH_SECONDS = 12 * 60 * 60
 FIRST_RETRY_SECONDS = 60.0
 READ_THREADS = 4  # lookups: names, decklists, rulings, lists, the names index
 SEARCH_THREADS = 3  # searches users write
+# The search threads one person's searches may run on at once, and one server's members' together: however
+# slow someone's searches are, the rest of their server finds a thread, and every other server finds one too.
+USER_SEARCH_THREADS = 1
+GUILD_SEARCH_THREADS = SEARCH_THREADS - 1
 FILE_NAME = "cards.sqlite3"
 
 T = TypeVar("T")
@@ -78,6 +83,7 @@ class CardData:
         self._store: CardStore | None = None
         self._readers = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="carddb-read")
         self._searchers = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="carddb-search")
+        self._search_lanes = Lanes(SEARCH_THREADS, per_user=USER_SEARCH_THREADS, per_guild=GUILD_SEARCH_THREADS)
         self._refreshing = asyncio.Lock()
         self._stop = threading.Event()
         self._task: asyncio.Task[None] | None = None
@@ -172,28 +178,41 @@ class CardData:
         page_size: int = 15,
         within: str | None = None,
         budget: float = SEARCH_SECONDS,
+        asker: Asker | None = None,
     ) -> SearchPage:
         """A page of a search a user wrote, in the searches' pool, within ``budget`` seconds from now (time
-        spent waiting for a thread included). Raises ``QueryError`` (its text says why), ``QueryTooSlow`` past
-        the budget, or ``NeedsScryfall`` when only Scryfall can answer."""
+        spent waiting for a thread included); ``asker``'s searches run on at most ``USER_SEARCH_THREADS``
+        threads at once, their server's on ``GUILD_SEARCH_THREADS``. Raises ``QueryError`` (its text says why),
+        ``QueryTooSlow`` past the budget, or ``NeedsScryfall`` when only Scryfall can answer."""
         deadline = time.perf_counter() + budget
-        return await self._read(
-            lambda store: store.search(
-                query, page=page, page_size=page_size, within=within, deadline=deadline, budget=budget
-            ),
-            self._searchers,
-        )
+        async with self._search_lanes.lane(asker):
+            return await self._read(
+                lambda store: store.search(
+                    query, page=page, page_size=page_size, within=within, deadline=deadline, budget=budget
+                ),
+                self._searchers,
+            )
 
     async def search_all(
-        self, query: str, *, within: str | None = None, limit: int = 5000, user_written: bool = True
+        self,
+        query: str,
+        *,
+        within: str | None = None,
+        limit: int = 5000,
+        user_written: bool = True,
+        asker: Asker | None = None,
     ) -> SearchPage:
-        """Every card of a search (at most ``limit``); ``user_written=False`` for a search of the bot's own (a
-        /cycling kind by itself), which is read as a lookup."""
+        """Every card of a search (at most ``limit``), as :meth:`search`; ``user_written=False`` for a search of
+        the bot's own (a /cycling kind by itself), which is read as a lookup."""
         deadline = time.perf_counter() + SEARCH_SECONDS
-        return await self._read(
-            lambda store: store.search_all(query, within=within, limit=limit, deadline=deadline),
-            self._searchers if user_written else None,
-        )
+
+        def read(store: CardStore) -> SearchPage:
+            return store.search_all(query, within=within, limit=limit, deadline=deadline)
+
+        if not user_written:
+            return await self._read(read)
+        async with self._search_lanes.lane(asker):
+            return await self._read(read, self._searchers)
 
     async def rulings(self, oracle_id: str | None) -> list[dict[str, str]] | None:
         """The card's rulings from the local copy, or None when the copy holds no rulings file yet."""

@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.carddb import CardDataError, CardDataUnavailable, CardRecord, NeedsScryfall, SearchPage, resolve_nickname
+from bot.carddb import (
+    Asker,
+    CardDataError,
+    CardDataUnavailable,
+    CardRecord,
+    NeedsScryfall,
+    SearchPage,
+    resolve_nickname,
+)
 from bot.cards.complete import MATCHER, card_matcher
 from bot.cards.query import KINDS, cycling_query
 from bot.matching import Entry, Matcher
@@ -292,8 +300,11 @@ class CardSource:
 
     # ------------------------------------------------------------------ lists
 
-    async def search(self, query: str, *, page: int = 0, page_size: int = 15) -> SearchPage | CardList:
-        """A page of the cards matching ``query`` (Scryfall's syntax) from the local copy: a ``SearchPage``.
+    async def search(
+        self, query: str, *, page: int = 0, page_size: int = 15, asker: Asker | None = None
+    ) -> SearchPage | CardList:
+        """A page of the cards matching ``query`` (Scryfall's syntax) from the local copy: a ``SearchPage``;
+        ``asker``: who shares the search threads fairly with everyone else (see ``CardData.search``).
 
         Only a search about what the copy does not hold (``NeedsScryfall``), or any search before the first
         import, goes to Scryfall's API: then the answer is its first page as a ``CardList``. Raises
@@ -302,14 +313,15 @@ class CardSource:
         query = " ".join(query.split())
         if self.card_data is not None:
             try:
-                return await self.card_data.search(query, page=page, page_size=page_size)
+                return await self.card_data.search(query, page=page, page_size=page_size, asker=asker)
             except (CardDataUnavailable, NeedsScryfall) as reason:
                 log.debug("Asking Scryfall for a search: %s", type(reason).__name__)
         answer = await self.client.search(query, order="name")
         return _api_list(answer.data)
 
-    async def cycling(self, kind: str, extra: str | None = None) -> CardList:
-        """The cards of a /cycling kind, narrowed by ``extra`` search terms, by the same engine as /search.
+    async def cycling(self, kind: str, extra: str | None = None, *, asker: Asker | None = None) -> CardList:
+        """The cards of a /cycling kind, narrowed by ``extra`` search terms, by the same engine as /search
+        (``asker`` as for :meth:`search`).
 
         Raises CardNotFound when none match (like Scryfall), QueryError for a search the local copy cannot
         read, BadQuery for one the API rejects.
@@ -321,7 +333,7 @@ class CardSource:
             try:
                 # The user's terms parsed on their own, so a message about them points into what they typed.
                 if extra:
-                    found = await self.card_data.search_all(extra, within=base, limit=LOCAL_LIST_LIMIT)
+                    found = await self.card_data.search_all(extra, within=base, limit=LOCAL_LIST_LIMIT, asker=asker)
                 else:
                     found = await self.card_data.search_all(base, limit=LOCAL_LIST_LIMIT, user_written=False)
             except (CardDataUnavailable, NeedsScryfall) as reason:

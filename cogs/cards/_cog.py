@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.admission import LOOKUPS, SEARCHES, Busy
-from bot.carddb import QueryError, SearchPage
+from bot.carddb import Asker, QueryError, SearchPage
 from bot.carddb.query import warning_sentence
 from bot.cards import (
     DEFAULT_KIND,
@@ -36,7 +36,7 @@ from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
 from bot.symbols import SymbolText
 from bot.text import clip, escape, one_line
-from cogs._admission import MessageShares, fair_share
+from cogs._admission import MessageShares, asker_of, fair_share
 from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS, defer_public, reply_private, symbols_of, with_symbols
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_message
@@ -231,7 +231,7 @@ class Cards(commands.Cog, name=COG_NAME):
         label = KINDS[kind_value].label
         heading = label + (f" · {echo(query, MAX_EXTRA_QUERY)}" if query and query.strip() else "")
         try:
-            found = await self.source.cycling(kind_value, query)
+            found = await self.source.cycling(kind_value, query, asker=asker_of(interaction))
         except (QueryError, ScryfallError) as error:
             await reply_private(interaction, search_failure_text(error, f"No cards with {label} match that search."))
             return
@@ -263,7 +263,7 @@ class Cards(commands.Cog, name=COG_NAME):
         query = " ".join(query.split())
         await defer_public(interaction)
         try:
-            found = await self.source.search(query, page_size=RESULTS_PER_PAGE)
+            found = await self.source.search(query, page_size=RESULTS_PER_PAGE, asker=asker_of(interaction))
         except (QueryError, ScryfallError) as error:
             await reply_private(interaction, search_failure_text(error))
             return
@@ -305,7 +305,7 @@ class Cards(commands.Cog, name=COG_NAME):
             await self.held_back(message, busy.retry_after, now)
             return
         try:
-            results = await self.inline_answers(references)
+            results = await self.inline_answers(references, asker_of(message))
         finally:
             for ticket in tickets:
                 ticket.release()
@@ -355,7 +355,9 @@ class Cards(commands.Cog, name=COG_NAME):
         except discord.HTTPException:
             log.warning("Could not say that inline lookups in channel %s are paused", message.channel.id)
 
-    async def inline_answers(self, references: list[CardReference]) -> list[discord.Embed | BaseException]:
+    async def inline_answers(
+        self, references: list[CardReference], asker: Asker
+    ) -> list[discord.Embed | BaseException]:
         """The answer to each reference, in order (an exception for one that failed). Card lookups run at once;
         searches one after another, so a message holds one search thread at a time, as one /search does (its
         single place in the searches' share means that, and five slow searches at once would fill the pool)."""
@@ -366,25 +368,25 @@ class Cards(commands.Cog, name=COG_NAME):
             for reference in references:
                 if reference.mode == "search":
                     try:
-                        answers[reference] = await self.inline_answer(reference)
+                        answers[reference] = await self.inline_answer(reference, asker)
                     except Exception as error:  # told in the reply, like a lookup's
                         answers[reference] = error
             return answers
 
         *found, searched = await asyncio.gather(
-            *(self.inline_answer(reference) for reference in cards), searches_in_turn(), return_exceptions=True
+            *(self.inline_answer(reference, asker) for reference in cards), searches_in_turn(), return_exceptions=True
         )
         if isinstance(searched, BaseException):
             raise searched
         answers = dict(zip(cards, found, strict=True)) | searched
         return [answers[reference] for reference in references]
 
-    async def inline_answer(self, reference: CardReference) -> discord.Embed:
+    async def inline_answer(self, reference: CardReference, asker: Asker) -> discord.Embed:
         """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""
         if reference.mode != "search":
             answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
             return with_symbols(reference_embed(reference.mode, answer), self.symbols)
-        found = await self.source.search(reference.name, page_size=INLINE_RESULTS)
+        found = await self.source.search(reference.name, page_size=INLINE_RESULTS, asker=asker)
         if isinstance(found, SearchPage):
             if not found.total:
                 raise CardNotFound("No cards match that search.", status=404, code="not_found", type="local")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.carddb import CardData
+from bot.carddb import Asker, CardData
 from bot.carddb.query import QueryTooSlow
-from bot.carddb.service import SEARCH_THREADS
+from bot.carddb.service import GUILD_SEARCH_THREADS, SEARCH_THREADS, USER_SEARCH_THREADS
 from tests.support.fake_bulk import FakeBulk
 
 
@@ -68,3 +68,46 @@ async def test_a_search_that_got_its_thread_in_time_is_answered(card_data: CardD
     await asyncio.sleep(0.2)
     searches_held.set()  # the other searches finish; this one still has most of its budget
     assert (await asked).total > 0
+
+
+# Ten patterns of 900 optional characters over every card's text: about a second on the sample cards.
+SLOW = " or ".join(f"o:/(?:.?){{900}}[{letter}]q/" for letter in "abcdefghij")
+
+
+async def test_one_persons_slow_searches_leave_a_thread_for_the_rest_of_their_server(card_data: CardData):
+    alice, bob = Asker(1, guild=100), Asker(2, guild=100)
+    slow = [asyncio.ensure_future(card_data.search(SLOW, asker=alice)) for _ in range(3)]
+    await asyncio.sleep(0.05)
+
+    assert card_data._search_lanes.running(("user", alice.user)) == USER_SEARCH_THREADS == 1
+    assert (await card_data.search("t:creature", asker=bob)).total > 0
+    assert not any(search.done() for search in slow)  # answered while Alice's were still searching
+    await asyncio.gather(*slow, return_exceptions=True)
+    assert card_data._search_lanes.running() == 0
+
+
+async def test_one_servers_slow_searches_leave_a_thread_for_every_other_server(card_data: CardData):
+    raid = [Asker(user, guild=100) for user in (1, 1, 2, 2, 3, 3)]
+    slow = [asyncio.ensure_future(card_data.search(SLOW, asker=who)) for who in raid]
+    await asyncio.sleep(0.05)
+
+    assert card_data._search_lanes.running(("guild", 100)) == GUILD_SEARCH_THREADS == SEARCH_THREADS - 1
+    assert (await card_data.search("t:creature", asker=Asker(4, guild=200))).total > 0
+    assert (await card_data.search("t:creature", asker=Asker(5))).total > 0  # outside servers too
+    assert not any(search.done() for search in slow)
+    results = await asyncio.gather(*slow, return_exceptions=True)
+    assert all(isinstance(result, QueryTooSlow) for result in results)  # each within its own budget
+    assert card_data._search_lanes.running() == 0
+
+
+async def test_a_search_cancelled_while_waiting_for_its_lane_gives_nothing_away(card_data: CardData):
+    alice = Asker(1, guild=100)
+    first = asyncio.ensure_future(card_data.search("t:creature", asker=alice))
+    waiting = asyncio.ensure_future(card_data.search("t:creature", asker=alice))
+    await asyncio.sleep(0)
+    waiting.cancel()
+    assert (await first).total > 0
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert card_data._search_lanes.running() == 0
+    assert (await card_data.search("t:creature", asker=alice)).total > 0

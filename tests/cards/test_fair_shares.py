@@ -246,3 +246,24 @@ async def test_the_searches_of_inline_messages_hold_one_search_thread_each_and_c
     (held,) = [m for m in rooms[2].history() if not m.author.bot]
     assert [str(reaction.emoji) for reaction in held.reactions] == ["\N{HOURGLASS WITH FLOWING SAND}"]
     assert not [m for m in rooms[2].history() if m.author.bot]
+
+
+async def test_one_servers_accounts_together_leave_places_for_every_other_server(
+    cards, simcord_env, guild, channel, alice, bob
+):
+    carol = guild.add_member(simcord_env.create_user("carol"))
+    elsewhere = simcord_env.create_guild("Another server")
+    erin = elsewhere.add_member(simcord_env.create_user("erin"))
+    their_channel = elsewhere.create_text_channel("cards")
+
+    raid = [start_slash(simcord_env, who, channel, "search", query=SLOW) for who in (alice, bob, carol) for _ in "ab"]
+    other = start_slash(simcord_env, erin, their_channel, "search", query="t:creature c:g pow>=4")
+    await simcord_env.settle(timeout=30)
+
+    admitted = [r for r in raid if callback_of(simcord_env, r)["type"] == 5]
+    refused = [r for r in raid if r not in admitted]
+    assert len(admitted) == SEARCHES.per_guild and len(refused) == 6 - SEARCHES.per_guild
+    assert all(refused_at_once(simcord_env, r) and "I'm busy right now" in r.response.content for r in refused)
+    assert other.response.embeds[0].title.startswith("Search: ")
+    assert simcord_env.bot.admission.in_flight(SEARCHES) == 0
+    assert only_refusals(simcord_env)

@@ -18,6 +18,7 @@ Ranking, best first:
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -26,6 +27,9 @@ from rapidfuzz import fuzz, process
 from bot.carddb import normalise
 
 MAX_TYPED = 100
+# Words of what was typed matched a typo away, at most: the longest card names have about this many, and each costs
+# a pass over the vocabulary on the event loop (fifty one-letter words took 70 ms of it for 35,000 names).
+MAX_WORDS = 8
 FUZZY_CUTOFF = 68.0
 WORD_CUTOFF = 75.0
 WORD_MATCHES = 8
@@ -73,6 +77,10 @@ class Matcher:
         self._starts = [start for start, _, _ in starts]
         self._start_of = [(position, index) for _, position, index in starts]
         self.vocabulary = sorted(self.words)
+        # The vocabulary by word length: a word within WORD_CUTOFF of another is of a length near its own.
+        self._by_length: dict[int, list[str]] = {}
+        for word in self.vocabulary:
+            self._by_length.setdefault(len(word), []).append(word)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -125,15 +133,26 @@ class Matcher:
 
     # ------------------------------------------------------------------ fuzzy
 
+    def _near_in_length(self, word: str) -> list[str]:
+        """The vocabulary's words long enough and short enough to be within ``WORD_CUTOFF`` of ``word``: ``ratio``
+        is at most ``2·min / (len(word) + len)`` (in hundredths), so the others cannot reach it."""
+        share = WORD_CUTOFF / 100
+        shortest = math.ceil(len(word) * share / (2 - share) - 1e-9)
+        longest = math.floor(len(word) * (2 - share) / share + 1e-9)
+        return [w for length in range(shortest, longest + 1) for w in self._by_length.get(length, ())]
+
     def _word_keys(self, query: str) -> set[int]:
-        """Keys sharing a word with ``query``, or a word a typo or two away; the last word may be unfinished."""
+        """Keys sharing a word with ``query``, or a word a typo or two away; the last word may be unfinished.
+        At most ``MAX_WORDS`` distinct words are looked at: the first ones and the last."""
         found: set[int] = set()
-        words = query.split()
+        words = list(dict.fromkeys(query.split()))
+        if len(words) > MAX_WORDS:
+            words = words[: MAX_WORDS - 1] + words[-1:]
         for position, word in enumerate(words):
             similar = [
                 match
                 for match, _, _ in process.extract(
-                    word, self.vocabulary, scorer=fuzz.ratio, limit=WORD_MATCHES, score_cutoff=WORD_CUTOFF
+                    word, self._near_in_length(word), scorer=fuzz.ratio, limit=WORD_MATCHES, score_cutoff=WORD_CUTOFF
                 )
             ]
             if position == len(words) - 1 and len(word) >= 3:  # still typing it: words it starts

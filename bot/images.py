@@ -1,7 +1,9 @@
 """Card images: memory, then disk, then Scryfall's image host. The bot owns one :class:`CardImages`.
 
 * Only the hosts it is given are asked (Scryfall's image host, which the card data names; in tests, the
-  host of ``SCRYFALL_API_URL``), with the project's User-Agent, a few requests at a time. Each request ends
+  host of ``SCRYFALL_API_URL``), with the project's User-Agent, a few requests at a time (one
+  :meth:`CardImages.get_many` on all but one of them at most, so a picture whose images come slowly never
+  makes another picture wait for a fetcher). Each request ends
   (:mod:`bot.download`): within ``timeout`` seconds in all, dropped when its body falls below ``min_rate``
   bytes a second after ``grace`` seconds, and at ``max_bytes``. A host trickling a byte a second holds a
   fetcher for about ``grace`` seconds, not for the length of the image in seconds. Redirects are not followed.
@@ -34,6 +36,7 @@ from urllib.parse import urlsplit
 from bot import BOT_NAME, __version__
 from bot.download import Downloader, DownloadFailed, Limits
 from bot.imaging import MAX_IMAGE_PIXELS, NotACardImage, check_image
+from bot.lanes import Lanes, Limit
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +111,10 @@ class CardImages:
         self._failed: OrderedDict[str, float] = OrderedDict()
         self._inflight: dict[str, asyncio.Future[bytes | None]] = {}
         self._pool = ThreadPoolExecutor(fetchers, thread_name_prefix="card-images")  # the disk, and checking images
-        self._fetchers = asyncio.Semaphore(fetchers)
+        # One asking (a picture's images) fetches on all but one of the fetchers at most: however slow its host,
+        # another picture's images find a fetcher at once rather than queue behind all of them.
+        self._fetchers = Lanes(fetchers)
+        self._per_asking = max(1, fetchers - 1)
         self._downloader = Downloader({"User-Agent": user_agent(), "Accept": "image/*"}, name="card-image-downloads")
 
     @classmethod
@@ -142,7 +148,8 @@ class CardImages:
         found = {url: data for url in wanted if (data := self.cached(url)) is not None}
         missing = [url for url in wanted if url not in found and self.allowed(url) and not self._failing(url)]
         if missing:
-            results = await asyncio.gather(*(self._get(url) for url in missing))
+            asking: Limit = (object(), self._per_asking)  # this call's own lane among the fetchers
+            results = await asyncio.gather(*(self._get(url, asking) for url in missing))
             found.update((url, data) for url, data in zip(missing, results, strict=True) if data is not None)
         return found
 
@@ -155,20 +162,20 @@ class CardImages:
         del self._failed[url]
         return False
 
-    async def _get(self, url: str) -> bytes | None:
+    async def _get(self, url: str, asking: Limit) -> bytes | None:
         task = self._inflight.get(url)
         if task is None:
-            task = self._inflight[url] = asyncio.ensure_future(self._get_now(url))
+            task = self._inflight[url] = asyncio.ensure_future(self._get_now(url, asking))
             task.add_done_callback(lambda _: self._inflight.pop(url, None))
         return await asyncio.shield(task)
 
-    async def _get_now(self, url: str) -> bytes | None:
+    async def _get_now(self, url: str, asking: Limit) -> bytes | None:
         loop = asyncio.get_running_loop()
         name = self.file_name(url)
         try:
             data = await loop.run_in_executor(self._pool, self._from_disk, name)
             if data is None:
-                async with self._fetchers:
+                async with self._fetchers.lane(asking):
                     data = await self._fetch(url)
                 await loop.run_in_executor(self._pool, self._accept, name, data)
         except ImageFailed as failure:

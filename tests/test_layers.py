@@ -10,7 +10,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ["bot/rules", "bot/cards", "bot/goldfish", "bot/scryfall", "bot/cycling.py", "bot/storage", "bot/config.py"]
 CORE += ["bot/text.py", "bot/limits.py", "bot/errors.py", "bot/carddb", "bot/matching.py", "bot/symbols.py"]
-CORE += ["bot/admission.py", "bot/download.py", "bot/imaging.py", "bot/lograte.py", "bot/memory.py", "bot/images.py"]
+CORE += [
+    "bot/admission.py",
+    "bot/lanes.py",
+    "bot/download.py",
+    "bot/imaging.py",
+    "bot/lograte.py",
+    "bot/memory.py",
+    "bot/images.py",
+]
 
 
 def core_modules() -> list[Path]:

@@ -5,7 +5,6 @@ CLI and benchmarks use directly.
 """
 
 from bot.carddb.bulk import BulkError
-from bot.carddb.lanes import Asker
 from bot.carddb.names import GAME_NAMES, digital_label, normalise
 from bot.carddb.nicknames import nicknames as nickname_table
 from bot.carddb.nicknames import resolve_nickname
@@ -13,6 +12,7 @@ from bot.carddb.query import NeedsScryfall, QueryError
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.service import FILE_NAME, SEARCH_SECONDS, SEARCH_THREADS, CardData, CardDataUnavailable
 from bot.carddb.store import CardDataError, CardStore
+from bot.lanes import Asker
 
 __all__ = [
     "FILE_NAME",

@@ -35,12 +35,12 @@ from typing import TypeVar
 
 from bot.carddb.bulk import BulkError, Cancelled
 from bot.carddb.importer import remove_leftovers
-from bot.carddb.lanes import Asker, Lanes
 from bot.carddb.migrate import upgrade
 from bot.carddb.query import SEARCH_SECONDS  # a search's budget, from the moment it is asked for
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.store import CardDataError, CardStore
 from bot.carddb.update import UpdateOutcome, update_from_file, update_from_scryfall
+from bot.lanes import Asker, Lanes, Limit
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,16 @@ def _opened(path: Path) -> CardStore:
     return CardStore(path)
 
 
+def search_lanes(asker: Asker | None) -> list[Limit]:
+    """The lanes of ``asker``'s searches among the search threads: theirs, and their server's."""
+    if asker is None:  # the bot's own: bounded by the threads alone
+        return []
+    lanes: list[Limit] = [(("user", asker.user), USER_SEARCH_THREADS)]
+    if asker.guild is not None:
+        lanes.append((("guild", asker.guild), GUILD_SEARCH_THREADS))
+    return lanes
+
+
 class CardDataUnavailable(CardDataError):
     """No local copy is loaded yet: ask Scryfall's API instead."""
 
@@ -83,7 +93,7 @@ class CardData:
         self._store: CardStore | None = None
         self._readers = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="carddb-read")
         self._searchers = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="carddb-search")
-        self._search_lanes = Lanes(SEARCH_THREADS, per_user=USER_SEARCH_THREADS, per_guild=GUILD_SEARCH_THREADS)
+        self._search_lanes = Lanes(SEARCH_THREADS)
         self._refreshing = asyncio.Lock()
         self._stop = threading.Event()
         self._task: asyncio.Task[None] | None = None
@@ -185,7 +195,7 @@ class CardData:
         threads at once, their server's on ``GUILD_SEARCH_THREADS``. Raises ``QueryError`` (its text says why),
         ``QueryTooSlow`` past the budget, or ``NeedsScryfall`` when only Scryfall can answer."""
         deadline = time.perf_counter() + budget
-        async with self._search_lanes.lane(asker):
+        async with self._search_lanes.lane(*search_lanes(asker)):
             return await self._read(
                 lambda store: store.search(
                     query, page=page, page_size=page_size, within=within, deadline=deadline, budget=budget
@@ -211,7 +221,7 @@ class CardData:
 
         if not user_written:
             return await self._read(read)
-        async with self._search_lanes.lane(asker):
+        async with self._search_lanes.lane(*search_lanes(asker)):
             return await self._read(read, self._searchers)
 
     async def rulings(self, oracle_id: str | None) -> list[dict[str, str]] | None:

@@ -48,6 +48,24 @@ async def test_images_sent_a_byte_a_second_free_every_fetcher_after_the_grace_pe
     await images.close()
 
 
+async def test_one_pictures_slow_images_leave_a_fetcher_for_another_pictures(tmp_path, host):
+    images = await open_cache(tmp_path / "images", host, timeout=2.0)
+    slow = [host.url(f"slow-{n}") for n in range(8)]  # twice as many as there are fetchers
+    host.path_modes = {"slow-": "slow"}  # each holds its fetcher until the deadline
+
+    started = time.monotonic()
+    held = asyncio.ensure_future(images.get_many(slow))
+    await asyncio.sleep(0.05)
+    other = await images.get_many([host.url("another-channels-card")])
+    other_after = time.monotonic() - started
+
+    assert list(other) == [host.url("another-channels-card")]
+    assert not held.done()  # answered while the first picture's images were still being waited for
+    assert other_after < 1.0  # not after two rounds of the deadline, as when it queued behind them
+    assert await held == {}
+    await images.close()
+
+
 async def test_an_endless_body_is_dropped_at_the_size_cap(tmp_path, host):
     images = await open_cache(tmp_path / "images", host, max_bytes=256 * 1024)
     host.mode = "endless"

@@ -3,9 +3,8 @@ anything is deferred, so a refusal is answered at once and privately, with the t
 
 * ``@fair_share(SEARCHES, vet=...)`` under ``@app_commands.command``: input that can be answered without a pool
   (a syntax error, a malformed set code) first, told at once and privately at no cost to the user's share; then
-  a place in the share, held until the command's handler is done (whatever way it ends); then discord.py's
-  per-user cooldown. Being told the bot is busy costs nothing of the cooldown: a user who tries again when told
-  to is not then told to slow down.
+  discord.py's per-user cooldown; then a place in the share, held until the command's handler is done (whatever
+  way it ends).
 * ``await admit(interaction, SEARCHES)`` first thing in a button's callback: the same place, no cooldown.
 * :class:`MessageShares` for work a message asks for (inline ``[[card]]``): the same limits; a refusal is the
   caller's to show (a reaction, not a reply: a reply to each message of a flood would be the flood).
@@ -76,10 +75,9 @@ async def admit(interaction: discord.Interaction, share: Share) -> Ticket:
 
 
 def fair_share(share: Share, *, vet: Vet | None = None) -> Callable[[F], F]:
-    """``vet``, a command's place in ``share`` and its per-user cooldown (discord.py's), checked in that order
-    before it runs: input ``vet`` answers costs nothing of the user's cooldown or share, a refusal for a share
-    taken costs nothing of the cooldown, and a user past their cooldown is told so (the place they took is given
-    back as the refusal ends the handler)."""
+    """``vet``, a command's per-user cooldown (discord.py's) and its place in ``share``, checked in that order
+    before it runs: input ``vet`` answers costs nothing of the user's cooldown or share, and a user past their
+    cooldown is told so and takes no place."""
 
     async def vetted(interaction: discord.Interaction) -> bool:
         answer = vet(interaction) if vet is not None else None
@@ -94,15 +92,14 @@ def fair_share(share: Share, *, vet: Vet | None = None) -> Callable[[F], F]:
     def decorator(func: F) -> F:
         # discord.py runs a command's checks in the order they were added: the innermost decorator's first.
         func = app_commands.check(vetted)(func)
-        func = app_commands.check(place)(func)
-        return app_commands.checks.cooldown(share.rate, share.per, key=lambda interaction: interaction.user.id)(func)
+        func = app_commands.checks.cooldown(share.rate, share.per, key=lambda interaction: interaction.user.id)(func)
+        return app_commands.check(place)(func)
 
     return decorator
 
 
 class MessageShares:
-    """Admission for the work messages ask for, per user: places in shares, then a cooldown (a share taken costs
-    nothing of it)."""
+    """Admission for the work messages ask for, per user: a cooldown, then places in shares."""
 
     def __init__(self, *shares: Share) -> None:
         self.cooldowns = {
@@ -117,6 +114,12 @@ class MessageShares:
         :class:`Busy` (with the time to wait) when the author's cooldown or a share refuses. ``uses``: how much of
         a share's cooldown the message spends (1 unless given: a message asking for three searches spends three,
         as three /search commands would)."""
+        for share in shares:
+            bucket = self.cooldowns[share.name].get_bucket(message)
+            retry_after = bucket.update_rate_limit(tokens=(uses or {}).get(share, 1)) if bucket is not None else None
+            if retry_after:
+                quiet.warning("Work asked for by messages is cooling down for a user (%s)", share.name)
+                raise Busy("Slow down a little.", retry_after)
         tickets: list[Ticket] = []
         try:
             for share in shares:
@@ -127,12 +130,4 @@ class MessageShares:
                 ticket.release()
             quiet.warning("Work asked for by a message was refused: the share is taken")
             raise
-        for share in shares:
-            bucket = self.cooldowns[share.name].get_bucket(message)
-            retry_after = bucket.update_rate_limit(tokens=(uses or {}).get(share, 1)) if bucket is not None else None
-            if retry_after:
-                for ticket in tickets:
-                    ticket.release()
-                quiet.warning("Work asked for by messages is cooling down for a user (%s)", share.name)
-                raise Busy("Slow down a little.", retry_after)
         return tickets

@@ -61,8 +61,7 @@ async def test_a_flood_of_slow_searches_is_refused_at_once_and_others_are_answer
     refused = [r for r in flood if r not in admitted]
     assert len(admitted) == SEARCHES.per_user and len(refused) == 40 - SEARCHES.per_user
     assert all(refused_at_once(simcord_env, r) for r in refused)
-    # Her share is taken while her two run (which costs her nothing of her cooldown), then her cooldown is spent.
-    assert {r.response.content.split(":")[0] for r in refused} <= {
+    assert {r.response.content.split(":")[0] for r in refused} == {
         f"You already have {SEARCHES.per_user} searches running",
         "Slow down a little",
     }
@@ -99,20 +98,6 @@ async def test_when_everyones_share_is_taken_a_search_is_told_to_come_back_at_on
     assert admission.in_flight(SEARCHES) == SEARCHES.capacity - 1  # its place was given back when it was done
     for ticket in held:
         ticket.release()
-    assert only_refusals(simcord_env)
-
-
-async def test_being_told_the_bot_is_busy_costs_nothing_of_the_users_cooldown(cards, simcord_env, channel, bob):
-    admission = simcord_env.bot.admission
-    held = [admission.enter(SEARCHES, 9000 + n) for n in range(SEARCHES.capacity)]  # other users' searches
-
-    told = [await bob.slash(channel, "search", query="t:creature") for _ in range(SEARCHES.rate + 2)]
-    assert all(r.response.content.startswith("I'm busy right now") for r in told)
-
-    for ticket in held:
-        ticket.release()
-    answers = [await bob.slash(channel, "search", query=f"t:creature mv>={n}") for n in range(SEARCHES.rate)]
-    assert all(r.response.embeds[0].title.startswith("Search: ") for r in answers)  # all six still his
     assert only_refusals(simcord_env)
 
 

@@ -11,7 +11,8 @@ prefix, then a fuzzy match, then whole words inside a name. Paper first: a parti
 only digital-only cards (Alchemy's "Gitrog, Horror of Zhava" for "gitrog") goes on to the later steps, and the
 digital card is the answer only when no step finds a paper one. Within a step real cards always come
 first; tokens, emblems, art series, memorabilia, playtest and digital rebalanced ``A-`` cards are
-considered only when the caller asks for them (``extras=True``, or a name starting with ``A-``). When several cards fit
+considered only when the caller asks for them (``extras=True``, or a name starting with ``A-``), or, when no step
+finds a real card, the one token or emblem named in full ("The Monarch"). When several cards fit
 equally well, the answer is their list, for a picker, not a guess.
 """
 
@@ -313,7 +314,24 @@ class CardStore:
             if how in EXACT_STEPS or not match.digital_only:
                 return match
             digital = digital or match
-        return digital or NameMatch(None)
+        return digital or self._named_extra(norm) or NameMatch(None)
+
+    def _named_extra(self, norm: str) -> NameMatch | None:
+        """The one token or emblem with exactly this name (or a face's), when no real card answered: "The Monarch"
+        means that token, and a miss or some other card's name would not help. Art series cards stay out (their
+        name is the real card's, twice), and so do names many tokens share ("Soldier")."""
+        rows = (
+            self._db()
+            .execute(
+                "SELECT DISTINCT n.card, n.is_face FROM names n JOIN cards c ON c.rowid = n.card "
+                "WHERE n.norm = ? AND c.extra IS NOT NULL AND c.layout != 'art_series' ORDER BY n.is_face",
+                (norm,),
+            )
+            .fetchall()
+        )
+        if len({card for card, _ in rows}) != 1:
+            return None
+        return NameMatch(self._records([rows[0][0]])[0], how="face" if rows[0][1] else "exact")
 
     def _fuzzy_index(self) -> _FuzzyIndex:
         if self._fuzzy is None:

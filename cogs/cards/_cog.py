@@ -21,6 +21,7 @@ from bot.cards import (
     DISCORD_MARKS,
     KINDS,
     MAX_EXTRA_QUERY,
+    MAX_REFERENCES,
     CardReference,
     CardSource,
     QueryTooLong,
@@ -63,6 +64,7 @@ log = logging.getLogger(__name__)
 
 MAX_NAME = 150
 INLINE_RESULTS = 5
+LEFT_OUT_SHOWN = 6  # references past the limit named in the reply (one more is "…")
 MAX_SEARCH = 6000  # Discord's own limit: a longer search is still answered, with the reason it is refused
 SET_CODE = re.compile(r"[a-z0-9]{2,6}")
 # A search that is only words (no key:value, quotes, brackets or comparisons) may be a card's name being typed.
@@ -270,9 +272,10 @@ class Cards(commands.Cog, name=COG_NAME):
     async def on_message(self, message: discord.Message) -> None:
         if not self.bot.config.inline_cards or message.author.bot or not message.content:
             return
-        references = find_references(message.content)
+        references = find_references(message.content, limit=MAX_REFERENCES + LEFT_OUT_SHOWN)
         if not references:
             return
+        references, left_out = references[:MAX_REFERENCES], references[MAX_REFERENCES:]
         now = self.clock()
         bucket = self.inline_cooldown.get_bucket(message, now)
         if bucket is not None and (retry_after := bucket.update_rate_limit(now)):
@@ -305,6 +308,11 @@ class Cards(commands.Cog, name=COG_NAME):
             else:
                 embeds.append(result)
         lines = (["No single card found for: " + "; ".join(misses)] if misses else []) + ([trouble] if trouble else [])
+        if left_out:
+            # Never silent: the references past the limit are named, so nobody waits for them.
+            names = ", ".join(echo(reference.name, 60) for reference in left_out[: LEFT_OUT_SHOWN - 1])
+            more = "…" if len(left_out) >= LEFT_OUT_SHOWN else ""
+            lines.append(f"I look up {MAX_REFERENCES} cards a message; not looked up: {names}{more}")
         if not embeds and not lines:
             return
         try:

@@ -16,7 +16,7 @@ from bot import limits
 from bot.admission import SEARCHES
 from bot.carddb import CardRecord, QueryError, SearchPage
 from bot.carddb.query import warning_sentence
-from bot.cards import CardSource, origin_text, render_card
+from bot.cards import CardSource, as_card, origin_text, render_card, search_result_line
 from bot.errors import UserFacingError
 from bot.scryfall import BadQuery, CardNotFound, ScryfallError
 from bot.symbols import PLAIN, SymbolText
@@ -31,13 +31,8 @@ CARD_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
 
 def result_line(card: CardRecord | dict[str, Any]) -> str:
-    """``Name {cost} — Type line``, escaped."""
-    if isinstance(card, CardRecord):
-        name, cost, type_line = card.name, card.mana_cost, card.type_line
-    else:
-        name, cost, type_line = card.get("name"), card.get("mana_cost"), card.get("type_line")
-    head = f"{name} {cost}".strip() if cost else str(name)
-    return escape(f"{head} — {type_line}" if type_line else head)
+    """``Name {cost} — Type line``, escaped; a double-faced card's cost is its front's (no dangling ``//``)."""
+    return search_result_line(as_card(card), markdown=True)
 
 
 def query_of(message: discord.Message | None) -> str | None:

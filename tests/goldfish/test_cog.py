@@ -333,3 +333,9 @@ async def test_a_write_from_elsewhere_in_between_is_not_overwritten(simcord_env,
     record = await stored(simcord_env, channel)
     assert record.state.get("elsewhere") is True and record.version == 3
     assert (await store.get_stats(alice.id)).turns == 1  # only the keep's turn 1: the lost write added nothing
+
+
+async def test_statistics_title_shows_a_markdown_display_name_as_typed(simcord_env, guild, channel):
+    carol = guild.add_member(simcord_env.create_user("carol", global_name="__carol__ *{G}*"))
+    shown = await carol.slash(channel, "goldfish stats show")
+    assert shown.response.embeds[0].title.replace("\u2060", "") == r"Goldfish statistics · \_\_carol\_\_ \*{G}\*"

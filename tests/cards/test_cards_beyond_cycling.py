@@ -1,0 +1,134 @@
+"""Cards beyond the cycling sample, as players meet them through discord.py: real Scryfall objects of every layout
+(tests/data/scryfall/layouts.jsonl: split, adventure, double-faced, tokens, emblems…) beside the sample, with the
+mana symbols made and uploaded as the application's emoji."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.carddb.service import FILE_NAME
+from bot.carddb.update import update_from_scryfall
+from bot.config import Config
+from tests.data import LAYOUT_CARDS, SCRYFALL_CARDS
+from tests.support.fake_bulk import ruling
+
+EMOJI = re.compile(r"<:\w+:\d+>")
+BRACES = re.compile(r"\{[^{}\s]{1,12}\}")
+
+
+@pytest.fixture
+def fake_scryfall(tmp_path):
+    from tests.support.fake_scryfall import FakeScryfall
+
+    both = tmp_path / "cards.jsonl"
+    both.write_bytes(SCRYFALL_CARDS.read_bytes() + LAYOUT_CARDS.read_bytes())
+    with FakeScryfall(both) as fake:
+        yield fake
+
+
+@pytest.fixture
+def bot_config(data_dir, fake_scryfall):
+    bulk = fake_scryfall.bulk
+    giant = next(card for card in bulk.cards if card["name"].startswith("Beanstalk Giant"))
+    # Scryfall's rulings quote symbols and stars as cards print them.
+    bulk.rulings.append(
+        ruling(giant["oracle_id"], "2023-08-04", "(Constructed ruling.) Its */* counts lands; {T}: Add {G} taps one.")
+    )
+    update_from_scryfall(data_dir / FILE_NAME, fake_scryfall.base_url)
+    return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url, inline_cards=True)
+
+
+@pytest.fixture
+async def emoji(simcord_env):
+    """The bot once its symbols are made and uploaded (what its start does in the background)."""
+    await simcord_env.bot.prepare_symbols()
+    assert simcord_env.bot.mana
+    return {e.name: e.id for e in simcord_env.backend.application_emojis.values()}
+
+
+def bot_replies(channel) -> list:
+    return sorted((m for m in channel.history() if m.author.bot), key=lambda m: m.id)
+
+
+async def test_stars_in_power_and_toughness_are_shown_not_read_as_italics(emoji, channel, alice):
+    embed = (await alice.slash(channel, "card", name="Beanstalk Giant")).response.embeds[0]
+
+    lines = embed.description.split("\n")
+    assert r"\*/\*" in lines  # "*/*" unescaped is Discord's italics: it would show as a slanted "/"
+    assert not re.search(r"(?<!\\)\*/", embed.description)
+    assert f"**Beanstalk Giant** <:mana_6:{emoji['mana_6']}><:mana_G:{emoji['mana_G']}>" in lines
+
+
+async def test_rulings_show_symbols_as_emoji_and_scryfalls_stars_as_stars(emoji, channel, alice):
+    shown = await alice.slash(channel, "card", name="Beanstalk Giant")
+    rulings = await alice.click(shown.response.message, label="Rulings")
+
+    page = rulings.response.embeds[0].description
+    assert rf"Its \*/\* counts lands; <:tap:{emoji['tap']}>: Add <:mana_G:{emoji['mana_G']}> taps one." in page
+
+
+async def test_a_cost_too_long_for_the_title_as_emoji_leaves_it_for_the_faces_not_as_braces(emoji, channel, alice):
+    # Name and both faces' costs as emoji would pass the title's 256 characters: each face below shows its cost.
+    embed = (await alice.slash(channel, "card", name="Esika")).response.embeds[0]
+
+    assert embed.title == "Esika, God of the Tree // The Prismatic Bridge"
+    assert not BRACES.search(embed.description)
+    g, w = f"<:mana_G:{emoji['mana_G']}>", f"<:mana_W:{emoji['mana_W']}>"
+    assert f"**Esika, God of the Tree** <:mana_1:{emoji['mana_1']}>{g}{g}" in embed.description
+    assert f"**The Prismatic Bridge** {w}" in embed.description
+
+
+async def test_without_emoji_the_title_keeps_its_cost_as_text(channel, alice):
+    embed = (await alice.slash(channel, "card", name="Esika")).response.embeds[0]
+    assert embed.title == "Esika, God of the Tree // The Prismatic Bridge {1}{G}{G} // {W}{U}{B}{R}{G}"
+
+
+async def test_symbols_a_player_typed_are_echoed_as_text_not_drawn_as_emoji(emoji, channel, alice):
+    found = (await alice.slash(channel, "cycling", query="o:{R}")).response.embeds[0]
+
+    assert not EMOJI.search(found.title)
+    assert found.title.replace("\u2060", "") == "Cycling cards: any cycling · o:{R}"
+    assert EMOJI.search(found.description)  # the cards' own costs are symbols
+
+
+async def test_a_token_or_emblem_named_in_full_is_that_object_not_some_other_card(channel, alice, bob):
+    monarch = await alice.slash(channel, "card", name="The Monarch")
+    assert monarch.response.embeds[0].title == "The Monarch"
+    assert not monarch.ephemeral  # the answer helps the table
+
+    ring = (await bob.slash(channel, "card", name="The Ring")).response.embeds[0]  # a double-faced token's face
+    assert ring.title == "The Ring // The Ring Tempts You"
+
+    sent = await alice.send(channel, "[[The Monarch]]")
+    reply = bot_replies(channel)[-1]
+    assert reply.reference.message_id == sent.id
+    assert [embed.title for embed in reply.embeds] == ["The Monarch"]
+
+
+async def test_search_lines_of_double_faced_cards_end_with_the_front_cost_not_a_dangling_slash(emoji, channel, alice):
+    found = (await alice.slash(channel, "search", query="t:siege")).response.embeds[0]
+
+    lines = found.description.split("\n")
+    assert len(lines) == 3 and all(line.startswith("Invasion of ") for line in lines)
+    assert not any("// —" in line or line.endswith("//") for line in lines)
+    x = f"<:mana_X:{emoji['mana_X']}>"
+    assert f"Invasion of Ikoria // Zilortha, Apex of Ikoria {x}" in found.description
+
+
+async def test_references_past_the_fifth_are_named_in_the_reply_not_dropped_in_silence(channel, alice):
+    names = ["Street Wraith", "Ash Barrens", "Hexdrinker", "Life // Death", "+2 Mace", "Bow of Nylea", "Godsend"]
+    await alice.send(channel, " ".join(f"[[{name}]]" for name in names))
+
+    (reply,) = bot_replies(channel)
+    assert len(reply.embeds) == 5
+    assert reply.content == "I look up 5 cards a message; not looked up: Bow of Nylea, Godsend"
+
+
+async def test_many_references_past_the_fifth_are_counted_not_listed_at_length(channel, alice):
+    names = [f"Card {n}" for n in range(5)] + [f"Extra {n}" for n in range(20)]
+    await alice.send(channel, " ".join(f"[[{name}]]" for name in names))
+
+    (reply,) = bot_replies(channel)
+    assert reply.content.endswith("not looked up: Extra 0, Extra 1, Extra 2, Extra 3, Extra 4…")

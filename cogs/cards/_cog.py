@@ -73,11 +73,13 @@ HELD_BACK = "\N{HOURGLASS WITH FLOWING SAND}"
 KIND_CHOICES = [app_commands.Choice(name=kind.label, value=kind.value) for kind in KINDS.values()]
 
 
-def card_choices(entries: list[Entry], value=lambda name: name) -> list[app_commands.Choice[str]]:
-    """Autocomplete choices of card entries: the label (a digital-only card says so), the exact name as value."""
+def card_choices(entries: list[Entry], value=None) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices of card entries: the label (a digital-only card says so), the exact name as value (or
+    ``value(name)``). A name longer than a choice's value may be (an Un-card's 141 characters) sends its first 100,
+    which the lookup finds by prefix; a made value that long is left out."""
     choices: dict[str, app_commands.Choice[str]] = {}
     for entry in entries:
-        sent = value(entry.value)
+        sent = value(entry.value) if value is not None else entry.value[: limits.CHOICE_VALUE]
         if len(sent) <= limits.CHOICE_VALUE and sent not in choices:
             choices[sent] = app_commands.Choice(name=one_line(entry.name, limits.CHOICE_NAME), value=sent)
     return list(choices.values())[: limits.AUTOCOMPLETE_CHOICES]

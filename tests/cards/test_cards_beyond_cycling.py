@@ -10,12 +10,17 @@ import pytest
 
 from bot.carddb.service import FILE_NAME
 from bot.carddb.update import update_from_scryfall
+from bot.cards.complete import MATCHER, card_matcher
 from bot.config import Config
 from tests.data import LAYOUT_CARDS, SCRYFALL_CARDS
 from tests.support.fake_bulk import ruling
 
 EMOJI = re.compile(r"<:\w+:\d+>")
 BRACES = re.compile(r"\{[^{}\s]{1,12}\}")
+LONGEST = (
+    "Our Market Research Shows That Players Like Really Long Card Names So We Made this Card to Have the Absolute "
+    "Longest Card Name Ever Elemental"
+)
 
 
 @pytest.fixture
@@ -36,6 +41,11 @@ def bot_config(data_dir, fake_scryfall):
     bulk.rulings.append(
         ruling(giant["oracle_id"], "2023-08-04", "(Constructed ruling.) Its */* counts lands; {T}: Add {G} taps one.")
     )
+    # The longest card name (141 characters, Unhinged): no public fixture holds its object, so it is played with a
+    # real Un-card's object renamed.
+    longest = dict(next(card for card in bulk.cards if card["name"] == "Ordinary Pony"), name=LONGEST)
+    longest.update(id="0b7a43e1-0000-4000-8000-000000000141", oracle_id="0b7a43e1-0000-4000-8000-000000000142")
+    bulk.cards.append(longest)
     update_from_scryfall(data_dir / FILE_NAME, fake_scryfall.base_url)
     return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url, inline_cards=True)
 
@@ -132,3 +142,13 @@ async def test_many_references_past_the_fifth_are_counted_not_listed_at_length(c
 
     (reply,) = bot_replies(channel)
     assert reply.content.endswith("not looked up: Extra 0, Extra 1, Extra 2, Extra 3, Extra 4…")
+
+
+async def test_a_name_longer_than_a_choice_may_send_is_offered_and_found(simcord_env, channel, alice):
+    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    choices = await alice.autocomplete(channel, "card", "name", "our market research")
+
+    assert len(LONGEST) == 141 and choices and choices[0]["value"] == LONGEST[:100]
+    assert choices[0]["name"].startswith("Our Market Research Shows")
+    shown = await alice.slash(channel, "card", name=choices[0]["value"])
+    assert shown.response.embeds[0].title.startswith(LONGEST)

@@ -152,3 +152,15 @@ async def test_a_name_longer_than_a_choice_may_send_is_offered_and_found(simcord
     assert choices[0]["name"].startswith("Our Market Research Shows")
     shown = await alice.slash(channel, "card", name=choices[0]["value"])
     assert shown.response.embeds[0].title.startswith(LONGEST)
+
+
+async def test_a_name_spelt_as_printed_with_ae_finds_the_oracle_name(simcord_env, channel, alice):
+    # Future Sight printed "Vedalken Æthermage"; Oracle (and Scryfall) spell it "Vedalken Aethermage".
+    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    choices = await alice.autocomplete(channel, "card", "name", "Æthermage")
+    assert choices and choices[0]["value"] == "Vedalken Aethermage"
+
+    shown = await alice.slash(channel, "card", name="Vedalken Æthermage")
+    assert shown.response.embeds[0].title.startswith("Vedalken Aethermage ")
+    found = await simcord_env.bot.card_data.collection(["Vedalken Æthermage"])  # a decklist line as printed
+    assert found["Vedalken Æthermage"].name == "Vedalken Aethermage"

@@ -107,10 +107,11 @@ def results_embed(
     if warnings:
         # One sentence: the local engine's notes put together, or Scryfall's own words when it answered.
         local = origin.startswith("Scryfall bulk data")
+        # They quote the search's own words: a {G} typed there stays text.
         if local:
-            text = escape(warning_sentence([str(w) for w in warnings]))
+            text = escape(warning_sentence([str(w) for w in warnings]), typed=True)
         else:
-            text = " ".join(escape(str(w)).rstrip(".") + "." for w in warnings if str(w).strip())
+            text = " ".join(escape(str(w), typed=True).rstrip(".") + "." for w in warnings if str(w).strip())
         title = "Note" if local else "Scryfall warnings"
         embed.add_field(name=title, value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
     noun = "card" if total == 1 else "cards"

@@ -57,8 +57,8 @@ def search_embed(query: str, found: SearchPage, origin: str, note: str = "") -> 
         notes.append(f"That's a broad search ({found.total:,} cards): here are the first pages; add terms to narrow it")
     if note:
         notes.append(note)
-    if notes:
-        text = "\n".join(f"• {escape(one_line(n, 300))}" for n in notes)
+    if notes:  # they quote the search's own words: a {G} typed there stays text
+        text = "\n".join(f"• {escape(one_line(n, 300), typed=True)}" for n in notes)
         embed.add_field(name="Note", value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
     # Footers show no markdown and ping nobody: the search is kept there as typed, for the buttons to read.
     stats = f"{found.total:,} {noun} · page {found.page + 1}/{found.page_count} · {origin}"

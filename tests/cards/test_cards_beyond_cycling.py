@@ -164,3 +164,11 @@ async def test_a_name_spelt_as_printed_with_ae_finds_the_oracle_name(simcord_env
     assert shown.response.embeds[0].title.startswith("Vedalken Aethermage ")
     found = await simcord_env.bot.card_data.collection(["Vedalken Æthermage"])  # a decklist line as printed
     assert found["Vedalken Æthermage"].name == "Vedalken Aethermage"
+
+
+async def test_a_search_note_quoting_typed_symbols_keeps_them_as_text(emoji, channel, alice):
+    found = (await alice.slash(channel, "search", query="t:elf foo:{G}")).response.embeds[0]
+
+    note = {field.name: field.value for field in found.fields}["Note"]
+    assert "foo:{G}" in note.replace("\u2060", "") and not EMOJI.search(note)
+    assert EMOJI.search(found.description)  # the elves' costs are symbols

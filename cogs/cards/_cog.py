@@ -85,6 +85,13 @@ def card_choices(entries: list[Entry], value=None) -> list[app_commands.Choice[s
     return list(choices.values())[: limits.AUTOCOMPLETE_CHOICES]
 
 
+def exact_name_search(name: str) -> str:
+    """``!"Krosan Tusker"``: the search for exactly this name, its quotes escaped (Unhinged's card is called
+    ``"Ach! Hans, Run!"``, quotes and all)."""
+    escaped = name.replace('"', '\\"')
+    return f'!"{escaped}"'
+
+
 class Cards(commands.Cog, name=COG_NAME):
     """Scryfall card lookups with cycling costs up front."""
 
@@ -231,7 +238,7 @@ class Cards(commands.Cog, name=COG_NAME):
         first = [app_commands.Choice(name=one_line(f"Search: {typed}"), value=typed)] if len(typed) <= 100 else []
         if not NAME_LIKE.fullmatch(typed):
             return first
-        exact = card_choices(await self.choices(typed), value=lambda name: f'!"{name}"')
+        exact = card_choices(await self.choices(typed), value=exact_name_search)
         return (first + exact)[: limits.AUTOCOMPLETE_CHOICES]
 
     @app_commands.command(name="search")

@@ -21,6 +21,7 @@ LONGEST = (
     "Our Market Research Shows That Players Like Really Long Card Names So We Made this Card to Have the Absolute "
     "Longest Card Name Ever Elemental"
 )
+QUOTED = '"Ach! Hans, Run!"'
 
 
 @pytest.fixture
@@ -46,6 +47,10 @@ def bot_config(data_dir, fake_scryfall):
     longest = dict(next(card for card in bulk.cards if card["name"] == "Ordinary Pony"), name=LONGEST)
     longest.update(id="0b7a43e1-0000-4000-8000-000000000141", oracle_id="0b7a43e1-0000-4000-8000-000000000142")
     bulk.cards.append(longest)
+    # Unhinged's "Ach! Hans, Run!" has quotes in its name: played with a real Un-card's object renamed too.
+    quoted = dict(next(card for card in bulk.cards if card["name"] == "Monkey-"), name=QUOTED)
+    quoted.update(id="0b7a43e1-0000-4000-8000-000000000143", oracle_id="0b7a43e1-0000-4000-8000-000000000144")
+    bulk.cards.append(quoted)
     update_from_scryfall(data_dir / FILE_NAME, fake_scryfall.base_url)
     return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url, inline_cards=True)
 
@@ -172,3 +177,13 @@ async def test_a_search_note_quoting_typed_symbols_keeps_them_as_text(emoji, cha
     note = {field.name: field.value for field in found.fields}["Note"]
     assert "foo:{G}" in note.replace("\u2060", "") and not EMOJI.search(note)
     assert EMOJI.search(found.description)  # the elves' costs are symbols
+
+
+async def test_a_name_with_quotes_is_offered_as_a_search_that_finds_it(simcord_env, channel, alice):
+    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    choices = await alice.autocomplete(channel, "search", "query", "ach hans run")
+
+    offered = [choice["value"] for choice in choices if choice["value"].startswith("!")]
+    assert offered[0] == r'!"\"Ach! Hans, Run!\""'
+    found = (await alice.slash(channel, "search", query=offered[0])).response.embeds[0]
+    assert found.title == "Search: 1 card" and found.description.startswith(QUOTED)

@@ -353,11 +353,23 @@ class CardStore:
 
     def autocomplete(self, prefix: str, limit: int = MAX_CANDIDATES) -> list[str]:
         """Up to ``limit`` real card names starting with ``prefix`` (a face's name counts), then names
-        with a later word starting with it; each group in alphabetical order, read straight off an index."""
+        with a later word starting with it; each group in alphabetical order, read straight off an index.
+        A prefix starting with ``A-`` asks for Alchemy's rebalanced cards: theirs come first, as the lookup finds
+        them."""
         norm = normalise(prefix[:MAX_QUERY])
         if not norm or limit <= 0:
             return []
-        names = [
+        rebalanced = []
+        if asks_for_rebalanced(prefix):
+            rebalanced = [
+                row[0]
+                for row in self._db().execute(
+                    "SELECT c.name FROM names n JOIN cards c ON c.rowid = n.card "
+                    "WHERE n.norm >= ? AND n.norm < ? AND c.extra = 'rebalanced' ORDER BY n.norm LIMIT ?",
+                    (norm, norm + HIGH, limit),
+                )
+            ]
+        names = rebalanced + [
             row[0]
             for row in self._db().execute(
                 "SELECT c.name FROM names n JOIN cards c ON c.rowid = n.card "

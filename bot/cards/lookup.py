@@ -17,8 +17,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.carddb import CardDataError, CardDataUnavailable, CardRecord, NeedsScryfall, SearchPage, resolve_nickname
-from bot.cards.complete import MATCHER, card_matcher
+from bot.carddb import (
+    CardDataError,
+    CardDataUnavailable,
+    CardRecord,
+    NeedsScryfall,
+    SearchPage,
+    asks_for_rebalanced,
+    resolve_nickname,
+)
+from bot.cards.complete import MATCHER, card_matcher, label
 from bot.cards.query import KINDS, cycling_query
 from bot.matching import Entry, Matcher
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
@@ -212,9 +220,17 @@ class CardSource:
         """Choices for what has been typed: the name matcher's (typos, word order, nicknames, faces; paper first,
         digital-only cards labelled); before it is built, names by prefix; before the first import, Scryfall's."""
         matcher = self.matcher_now()
-        if matcher is not None:
-            return matcher.complete(typed, limit)
-        return [Entry(name, name) for name in await self.autocomplete(typed, limit)]
+        if matcher is None:
+            return [Entry(name, name) for name in await self.autocomplete(typed, limit)]
+        entries = matcher.complete(typed, limit)
+        if asks_for_rebalanced(typed):
+            # "A-Fling" asks for Alchemy's rebalanced card, as the lookup finds it: offered first (the matcher holds
+            # only real cards), labelled as digital.
+            asked = [name for name in await self.autocomplete(typed, limit) if asks_for_rebalanced(name)]
+            entries = [Entry(label(name, True, []), name, 1) for name in asked] + [
+                entry for entry in entries if entry.value not in asked
+            ]
+        return entries[:limit]
 
     async def exact(self, name: str, *, set_code: str | None = None) -> CardAnswer:
         """A name picked from candidates (exact, so no guessing twice)."""

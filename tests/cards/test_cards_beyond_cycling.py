@@ -187,3 +187,14 @@ async def test_a_name_with_quotes_is_offered_as_a_search_that_finds_it(simcord_e
     assert offered[0] == r'!"\"Ach! Hans, Run!\""'
     found = (await alice.slash(channel, "search", query=offered[0])).response.embeds[0]
     assert found.title == "Search: 1 card" and found.description.startswith(QUOTED)
+
+
+async def test_a_rebalanced_name_typed_with_its_prefix_is_offered_as_the_lookup_finds_it(simcord_env, channel, alice):
+    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    choices = await alice.autocomplete(channel, "card", "name", "A-Cauldron")
+
+    assert choices[0] == {"name": "A-Cauldron Familiar (digital only)", "value": "A-Cauldron Familiar"}
+    shown = await alice.slash(channel, "card", name="A-Cauldron")
+    assert shown.response.embeds[0].title.startswith("A-Cauldron Familiar ")
+    # Without the prefix, the rebalanced card stays out of the way.
+    assert "A-Cauldron Familiar" not in [c["value"] for c in await alice.autocomplete(channel, "card", "name", "caul")]

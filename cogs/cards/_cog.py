@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.admission import LOOKUPS, SEARCHES, Busy
-from bot.carddb import QueryError, SearchPage
+from bot.carddb import QueryError, SearchPage, asks_for_rebalanced
 from bot.carddb.query import warning_sentence
 from bot.cards import (
     DEFAULT_KIND,
@@ -238,7 +238,9 @@ class Cards(commands.Cog, name=COG_NAME):
         first = [app_commands.Choice(name=one_line(f"Search: {typed}"), value=typed)] if len(typed) <= 100 else []
         if not NAME_LIKE.fullmatch(typed):
             return first
-        exact = card_choices(await self.choices(typed), value=exact_name_search)
+        # The search leaves Alchemy's rebalanced cards out unless asked (include:extras): not offered as names.
+        names = [entry for entry in await self.choices(typed) if not asks_for_rebalanced(entry.value)]
+        exact = card_choices(names, value=exact_name_search)
         return (first + exact)[: limits.AUTOCOMPLETE_CHOICES]
 
     @app_commands.command(name="search")

@@ -198,3 +198,11 @@ async def test_a_rebalanced_name_typed_with_its_prefix_is_offered_as_the_lookup_
     assert shown.response.embeds[0].title.startswith("A-Cauldron Familiar ")
     # Without the prefix, the rebalanced card stays out of the way.
     assert "A-Cauldron Familiar" not in [c["value"] for c in await alice.autocomplete(channel, "card", "name", "caul")]
+
+
+async def test_search_offers_no_rebalanced_name_its_search_would_not_find(simcord_env, channel, alice):
+    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    choices = await alice.autocomplete(channel, "search", "query", "A-Cauldron")
+
+    assert [c["value"] for c in choices if c["value"].startswith("!")] == []  # without include:extras, no result
+    assert choices[0]["value"] == "A-Cauldron"  # the search as typed is still offered

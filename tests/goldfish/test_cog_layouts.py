@@ -1,0 +1,65 @@
+"""Decklists of cards beyond the cycling sample, played through discord.py: real Scryfall objects of split,
+adventure and flip cards (tests/data/scryfall/layouts.jsonl) and names typed without their accents."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.carddb.service import FILE_NAME
+from bot.carddb.update import update_from_scryfall
+from bot.config import Config
+from tests.data import LAYOUT_CARDS, SCRYFALL_CARDS
+from tests.goldfish.cog_support import fields, game_of
+
+
+@pytest.fixture
+def fake_scryfall(tmp_path):
+    from tests.support.fake_scryfall import FakeScryfall
+
+    both = tmp_path / "cards.jsonl"
+    both.write_bytes(SCRYFALL_CARDS.read_bytes() + LAYOUT_CARDS.read_bytes())
+    with FakeScryfall(both) as fake:
+        yield fake
+
+
+@pytest.fixture
+def bot_config(data_dir, fake_scryfall):
+    update_from_scryfall(data_dir / FILE_NAME, fake_scryfall.base_url)
+    return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url)
+
+
+async def kept_hand(actor, channel, decklist: str) -> str:
+    started = await actor.slash(channel, "goldfish start", decklist=decklist, seed=3)
+    table = next(m for m in [started.response, *started.followups] if m is not None and m.embeds)
+    await actor.click(table, label="Keep")
+    return next(value for name, value in fields(table).items() if name.startswith("Hand ("))
+
+
+async def test_a_split_card_is_cast_for_one_half_not_both_709_3(simcord_env, channel, alice):
+    hand = await kept_hand(alice, channel, "20 Life // Death; 20 Forest")
+
+    # Life // Death costs {G} // {1}{B}: casting it from hand is casting Life, for {G}; Life's text is on its face,
+    # and the engine does not model it.
+    assert "• **Life // Death** — cast {G} (needs {G}) (effect not modelled)" in hand.splitlines()
+    assert (await game_of(simcord_env, channel)).book["Life // Death"].cast_symbols == ("G",)
+
+
+async def test_an_adventurer_is_cast_as_its_creature_715_3(simcord_env, guild, alice):
+    hand = await kept_hand(alice, guild.create_text_channel("giants"), "20 Beanstalk Giant; 20 Forest")
+    assert "• **Beanstalk Giant // Fertile Footsteps** — cast {6}{G} (needs {G} and 6 more mana)" in hand
+
+
+async def test_a_hybrid_cost_no_land_can_pay_says_which_symbol_it_needs(simcord_env, channel, alice):
+    hand = await kept_hand(alice, channel, "20 Invert // Invent; 20 Forest")
+    # Not "needs 1 more mana", which a Forest would seem to pay.
+    assert "• **Invert // Invent** — cast {U/R} (needs {U/R}) (effect not modelled)" in hand.splitlines()
+
+
+async def test_decklist_names_typed_without_accents_or_as_printed_find_their_cards(simcord_env, channel, alice):
+    started = await alice.slash(
+        channel, "goldfish start", decklist="4 Troll of Khazad-dum; 4 Vedalken Æthermage; 4 Lorien Revealed; 28 Swamp"
+    )
+    assert started.response.content == "Deck ready: Custom deck (40 cards)."
+    zones = (await game_of(simcord_env, channel)).zones
+    names = {card.name for card in [*zones.library, *zones.hand]}
+    assert {"Troll of Khazad-dûm", "Vedalken Aethermage", "Lórien Revealed"} <= names

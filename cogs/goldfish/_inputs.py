@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot import limits
+from bot.carddb import normalise
 from bot.goldfish.decks import MAX_CARDS, parse_decklist, preset_decks, resolve_decklist
 from bot.goldfish.engine import CardInstance, Deck, Game, IllegalAction
 from bot.goldfish.table import cycle_label
@@ -134,20 +135,37 @@ async def custom_deck(text: str, fetch: CollectionFetcher | None) -> Deck:
     return built
 
 
+def names_of(game: Game, name: str) -> list[str]:
+    """A card's name and each face's, normalised as the lookup compares them ("Tangled Vale" is a name of
+    Tangled Florahedron // Tangled Vale; "lorien revealed" of Lórien Revealed)."""
+    faces = (game.cards.get(name) or {}).get("card_faces") or ()
+    return [normalise(text) for text in [name, *(face.get("name") or "" for face in faces)] if text]
+
+
+def typed_face(game: Game, card: CardInstance, value: str) -> int:
+    """The face a land was named by (a modal double-faced card's back, 712.12), else its first."""
+    wanted = normalise(value)
+    for face in game.book[card.name].land_faces:
+        if wanted and normalise(face.name) == wanted:
+            return face.index
+    return 0
+
+
 def hand_card(game: Game, value: str, candidates: Sequence[CardInstance], what: str) -> int:
-    """The iid for what the player typed or picked: an autocomplete value or a card name."""
+    """The iid for what the player typed or picked: an autocomplete value, or a card's name or a face's (accents,
+    case and punctuation aside), whole or its start."""
     parsed = parse_card_value(value)
     ids = {c.iid for c in candidates}
     if parsed and parsed[0] in ids:
         return parsed[0]
-    wanted = value.strip().casefold()
+    wanted = normalise(value)
     for exact in (True, False):
         for card in candidates:
-            name = card.name.casefold()
-            if (name == wanted) if exact else (wanted and name.startswith(wanted)):
+            names = names_of(game, card.name)
+            if any((name == wanted) if exact else (wanted and name.startswith(wanted)) for name in names):
                 return card.iid
     for card in game.zones.hand:
-        if card.name.casefold() == wanted:
+        if wanted and wanted in names_of(game, card.name):
             why = game.land_problem(card) if what == "playable land" else None
             if why:
                 raise IllegalAction(f"You can't play {escape(card.name)}: {escape(why)}.")

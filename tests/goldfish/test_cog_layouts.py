@@ -63,3 +63,18 @@ async def test_decklist_names_typed_without_accents_or_as_printed_find_their_car
     zones = (await game_of(simcord_env, channel)).zones
     names = {card.name for card in [*zones.library, *zones.hand]}
     assert {"Troll of Khazad-dûm", "Vedalken Aethermage", "Lórien Revealed"} <= names
+
+
+async def test_a_card_typed_by_a_faces_name_is_played_or_cast_as_that_face_712_12(simcord_env, guild, alice):
+    vale = guild.create_text_channel("vale")
+    await kept_hand(alice, vale, "20 Tangled Florahedron; 20 Forest")
+    # The modal double-faced card's back face, typed rather than picked: played as that land, not refused.
+    await alice.slash(vale, "goldfish play", card="tangled vale")
+    game = await game_of(simcord_env, vale)
+    assert [game.permanent_name(p) for p in game.zones.battlefield] == ["Tangled Vale"]
+
+    life = guild.create_text_channel("life")
+    await kept_hand(alice, life, "20 Life // Death; 20 Forest")
+    await alice.slash(life, "goldfish play", card="Forest")
+    await alice.slash(life, "goldfish cast", card="life")  # a split card's half, by its own name
+    assert [card.name for card in (await game_of(simcord_env, life)).zones.graveyard] == ["Life // Death"]

@@ -17,7 +17,7 @@ from bot.goldfish import DisplayStore, GameService, GameStore, game_of, is_loada
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.text import escape, one_line, plural
-from cogs._ui import Paginator, reply, symbols_of
+from cogs._ui import Paginator, reply, symbols_of, with_symbols
 from cogs.goldfish._actions import PendingStart, TableActions
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
@@ -353,7 +353,8 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     async def log_command(self, interaction: discord.Interaction) -> None:
         """The whole game log, page by page (only you see it)."""
         record = await self.service.peek(interaction.channel_id)
-        pages = log_pages(game_of(record), shared=record.shared)
+        symbols = symbols_of(self.bot)  # "Paid {U}" reads as on the table's "What happened"
+        pages = [with_symbols(page, symbols) for page in log_pages(game_of(record), shared=record.shared)]
         await Paginator(pages, interaction.user.id).send(interaction, ephemeral=True)
 
     @command(goldfish, "end")

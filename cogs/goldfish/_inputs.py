@@ -174,10 +174,27 @@ def hand_card(game: Game, value: str, candidates: Sequence[CardInstance], what: 
     raise IllegalAction(f"There is no {what} called “{escape(clip(value, 60))}” in your hand. Your hand: {hand}.")
 
 
+def split_names(text: str, known: Sequence[str]) -> list[str]:
+    """Names separated by commas, where a name may hold commas itself: "Esika, God of the Tree, Forest" is two
+    names when ``known`` (the names that could be meant) has Esika's."""
+    norms = {normalise(name) for name in known}
+    parts = [part.strip() for part in text.split(",")]
+    names, start = [], 0
+    while start < len(parts):
+        end = next(
+            (end for end in range(len(parts), start + 1, -1) if normalise(", ".join(parts[start:end])) in norms),
+            start + 1,
+        )
+        names.append(", ".join(parts[start:end]))
+        start = end
+    return [name for name in names if name]
+
+
 def cards_named(game: Game, text: str) -> tuple[int, ...]:
     """Cards in hand named by the player, separated by commas (each card once)."""
     remaining, chosen = list(game.zones.hand), []
-    for name in (part for part in text.split(",") if part.strip()):
+    known = [name for card in remaining for name in names_of(game, card.name)]
+    for name in split_names(text, known):
         iid = hand_card(game, name, remaining, "card")
         chosen.append(iid)
         remaining = [c for c in remaining if c.iid != iid]
@@ -190,12 +207,10 @@ def lands_named(game: Game, text: str | None, what: str = "land") -> tuple[int, 
         return ()
     remaining = [p for p in game.zones.battlefield if not p.tapped and game.colours_of(p)]
     chosen = []
-    for part in (part.strip() for part in text.split(",")):
-        if not part:
-            continue
-        wanted = part.casefold()
-        found = next((p for p in remaining if game.permanent_name(p).casefold() == wanted), None) or next(
-            (p for p in remaining if game.permanent_name(p).casefold().startswith(wanted)), None
+    for part in split_names(text, [game.permanent_name(p) for p in remaining]):
+        wanted = normalise(part)
+        found = next((p for p in remaining if normalise(game.permanent_name(p)) == wanted), None) or next(
+            (p for p in remaining if wanted and normalise(game.permanent_name(p)).startswith(wanted)), None
         )
         if found is None:
             names = ", ".join(escape(game.permanent_name(p)) for p in remaining) or "none"
@@ -209,10 +224,10 @@ def lands_named(game: Game, text: str | None, what: str = "land") -> tuple[int, 
 
 def permanent_named(game: Game, text: str) -> int:
     """A permanent you control, by name (for "Sacrifice a land")."""
-    wanted = text.strip().casefold()
+    wanted = normalise(text)
     for exact in (True, False):
         for permanent in game.zones.battlefield:
-            name = game.permanent_name(permanent).casefold()
+            name = normalise(game.permanent_name(permanent))
             if (name == wanted) if exact else (wanted and name.startswith(wanted)):
                 return permanent.iid
     names = ", ".join(escape(game.permanent_name(p)) for p in game.zones.battlefield) or "nothing"

@@ -78,3 +78,18 @@ async def test_a_card_typed_by_a_faces_name_is_played_or_cast_as_that_face_712_1
     await alice.slash(life, "goldfish play", card="Forest")
     await alice.slash(life, "goldfish cast", card="life")  # a split card's half, by its own name
     assert [card.name for card in (await game_of(simcord_env, life)).zones.graveyard] == ["Life // Death"]
+
+
+async def test_names_with_commas_in_a_list_of_cards_stay_whole(simcord_env, channel, alice):
+    started = await alice.slash(channel, "goldfish start", decklist="30 Esika, God of the Tree; 10 Forest", seed=3)
+    table = next(m for m in [started.response, *started.followups] if m is not None and m.embeds)
+    await alice.click(table, label="Mulligan")
+    hand = [card.name for card in (await game_of(simcord_env, channel)).zones.hand]
+    assert hand.count("Esika, God of the Tree // The Prismatic Bridge") >= 1 and "Forest" in hand
+
+    # "Esika, God of the Tree" is one card, not two names ("Esika", "God of the Tree") in a list split by commas.
+    kept = await alice.slash(channel, "goldfish keep", bottom="esika, god of the tree")
+    assert kept.response is None or "exactly" not in (kept.response.content or "")
+    game = await game_of(simcord_env, channel)
+    assert game.phase == "main" and len(game.zones.hand) == 6
+    assert game.zones.library[-1].name == "Esika, God of the Tree // The Prismatic Bridge"

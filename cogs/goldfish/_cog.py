@@ -34,6 +34,7 @@ from cogs.goldfish._inputs import (
     cards_named,
     collection_lookup,
     custom_deck,
+    find_card,
     hand_card,
     lands_named,
     matching,
@@ -233,7 +234,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             if not option.search:
                 raise IllegalAction(f"{escape(option.name)}'s {escape(option.label)} doesn't search for anything.")
             candidates = game.search_candidates(iid, index)
-            found = hand_card(game, find, candidates, "card") if candidates else None
+            found = find_card(game, find, candidates) if candidates else None
             action = Action("cycle", iid, index, find=found, find_nothing=found is None, **extra)
         await self.run(interaction, action, seen=None, edit=False)
 

@@ -174,6 +174,18 @@ def hand_card(game: Game, value: str, candidates: Sequence[CardInstance], what: 
     raise IllegalAction(f"There is no {what} called “{escape(clip(value, 60))}” in your hand. Your hand: {hand}.")
 
 
+def find_card(game: Game, value: str, candidates: Sequence[CardInstance]) -> int:
+    """The card a search is told to find, by what the player typed or picked; a name it can't find is refused
+    with what it can (not with the hand, which a search of the library does not look at)."""
+    try:
+        return hand_card(game, value, candidates, "card")
+    except IllegalAction:
+        names = ", ".join(sorted({escape(card.name) for card in candidates}))
+        raise IllegalAction(
+            f"The search can't find a card called “{escape(clip(value, 60), typed=True)}”. It can find: {names}."
+        ) from None
+
+
 def split_names(text: str, known: Sequence[str]) -> list[str]:
     """Names separated by commas, where a name may hold commas itself: "Esika, God of the Tree, Forest" is two
     names when ``known`` (the names that could be meant) has Esika's."""

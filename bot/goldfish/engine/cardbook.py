@@ -71,8 +71,8 @@ def front_face(card: dict[str, Any]) -> dict[str, Any]:
 
 
 def cast_cost(card: dict[str, Any], front: dict[str, Any]) -> str:
-    """The mana cost paid to cast the card from hand: a split card's left half (709.3: one half is cast, not
-    both), an adventurer's creature (715.3); a double-faced card's front face; else the printed cost."""
+    """The mana cost paid to cast the card from hand: a split card's left half (one half is cast, not both), an
+    adventurer's creature; a double-faced card's front face; else the printed cost."""
     faces = card.get("card_faces")
     if faces and card.get("layout") in ("split", "adventure"):
         return faces[0].get("mana_cost") or ""

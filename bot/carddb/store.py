@@ -355,7 +355,7 @@ class CardStore:
         """Up to ``limit`` real card names starting with ``prefix`` (a face's name counts), then names
         with a later word starting with it; each group in alphabetical order, read straight off an index.
         A prefix starting with ``A-`` asks for Alchemy's rebalanced cards: theirs come first, as the lookup finds
-        them."""
+        them. When no real name starts so, the one token or emblem named in full is the answer ("The Monarch")."""
         norm = normalise(prefix[:MAX_QUERY])
         if not norm or limit <= 0:
             return []
@@ -369,7 +369,7 @@ class CardStore:
                     (norm, norm + HIGH, limit),
                 )
             ]
-        names = rebalanced + [
+        names = [
             row[0]
             for row in self._db().execute(
                 "SELECT c.name FROM names n JOIN cards c ON c.rowid = n.card "
@@ -386,7 +386,11 @@ class CardStore:
                     (norm, norm + HIGH, limit),
                 )
             ]
-        return list(dict.fromkeys(names))[:limit]
+        if not names and not rebalanced:
+            # No real name starts so: the one token or emblem named in full, as the lookup finds it ("The Monarch").
+            extra = self._named_extra(norm)
+            names = [extra.card.name] if extra is not None and extra.card is not None else []
+        return list(dict.fromkeys(rebalanced + names))[:limit]
 
     # ------------------------------------------------------------------ lists
 

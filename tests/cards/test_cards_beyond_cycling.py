@@ -206,3 +206,14 @@ async def test_search_offers_no_rebalanced_name_its_search_would_not_find(simcor
 
     assert [c["value"] for c in choices if c["value"].startswith("!")] == []  # without include:extras, no result
     assert choices[0]["value"] == "A-Cauldron"  # the search as typed is still offered
+
+
+async def test_autocomplete_offers_the_token_named_in_full_that_the_lookup_shows(simcord_env, channel, alice):
+    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+
+    for typed, shown in [("the monarch", "The Monarch"), ("The Ring", "The Ring // The Ring Tempts You")]:
+        choices = await alice.autocomplete(channel, "card", "name", typed)
+        assert choices[0] == {"name": shown, "value": shown}, choices[:3]
+    # A real card typed in full is offered first as ever, and a part of a token's name offers no token.
+    assert (await alice.autocomplete(channel, "card", "name", "Krosan Tusker"))[0]["value"] == "Krosan Tusker"
+    assert "The Monarch" not in [c["value"] for c in await alice.autocomplete(channel, "card", "name", "monarch")]

@@ -8,12 +8,9 @@ import re
 
 import pytest
 
-from bot.carddb.service import FILE_NAME
-from bot.carddb.update import update_from_scryfall
 from bot.cards.complete import MATCHER, card_matcher
-from bot.config import Config
-from tests.data import LAYOUT_CARDS, SCRYFALL_CARDS
 from tests.support.fake_bulk import ruling
+from tests.support.layout_cards import fake_scryfall_with_layouts, imported_config
 
 EMOJI = re.compile(r"<:\w+:\d+>")
 BRACES = re.compile(r"\{[^{}\s]{1,12}\}")
@@ -26,11 +23,7 @@ QUOTED = '"Ach! Hans, Run!"'
 
 @pytest.fixture
 def fake_scryfall(tmp_path):
-    from tests.support.fake_scryfall import FakeScryfall
-
-    both = tmp_path / "cards.jsonl"
-    both.write_bytes(SCRYFALL_CARDS.read_bytes() + LAYOUT_CARDS.read_bytes())
-    with FakeScryfall(both) as fake:
+    with fake_scryfall_with_layouts(tmp_path) as fake:
         yield fake
 
 
@@ -51,8 +44,7 @@ def bot_config(data_dir, fake_scryfall):
     quoted = dict(next(card for card in bulk.cards if card["name"] == "Monkey-"), name=QUOTED)
     quoted.update(id="0b7a43e1-0000-4000-8000-000000000143", oracle_id="0b7a43e1-0000-4000-8000-000000000144")
     bulk.cards.append(quoted)
-    update_from_scryfall(data_dir / FILE_NAME, fake_scryfall.base_url)
-    return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url, inline_cards=True)
+    return imported_config(data_dir, fake_scryfall, inline_cards=True)
 
 
 @pytest.fixture

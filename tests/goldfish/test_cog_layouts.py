@@ -5,27 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from bot.carddb.service import FILE_NAME
-from bot.carddb.update import update_from_scryfall
-from bot.config import Config
-from tests.data import LAYOUT_CARDS, SCRYFALL_CARDS
 from tests.goldfish.cog_support import fields, game_of
+from tests.support.layout_cards import fake_scryfall_with_layouts, imported_config
 
 
 @pytest.fixture
 def fake_scryfall(tmp_path):
-    from tests.support.fake_scryfall import FakeScryfall
-
-    both = tmp_path / "cards.jsonl"
-    both.write_bytes(SCRYFALL_CARDS.read_bytes() + LAYOUT_CARDS.read_bytes())
-    with FakeScryfall(both) as fake:
+    with fake_scryfall_with_layouts(tmp_path) as fake:
         yield fake
 
 
 @pytest.fixture
 def bot_config(data_dir, fake_scryfall):
-    update_from_scryfall(data_dir / FILE_NAME, fake_scryfall.base_url)
-    return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url)
+    return imported_config(data_dir, fake_scryfall)
 
 
 async def kept_hand(actor, channel, decklist: str) -> str:

@@ -35,15 +35,21 @@ def one_line(text: str | None, limit: int = limits.CHOICE_NAME) -> str:
     return clip(" ".join((text or "").split()), limit)
 
 
-def escape(text: str | None) -> str:
+def escape(text: str | None, *, typed: bool = False) -> str:
     """User or third-party text made inert for Discord: no markdown, no masked links, no mentions.
 
     Every character that starts inline markdown (``*_~`|>[]``) or a tag (``<@…>``, ``<#…>``) is
     backslash-escaped, as are headings and list markers at the start of a line; ``@everyone`` is
     broken; bidirectional controls and zero-width characters go; a URL loses its power to link
     (a word joiner after the scheme), so no reply carries a live link someone else typed.
+
+    ``typed``: text a person typed, quoted back. A ``{G}`` in it only looks like a symbol, so it stays text where
+    card symbols are drawn as emoji (a word joiner after each ``{``, which Discord does not show). Card text keeps
+    its symbols (the default).
     """
     text = _INVISIBLE.sub("", text or "")
+    if typed:
+        text = text.replace("{", "{\u2060")
     text = _MARKDOWN.sub(r"\\\1", text)
     text = _LINE_START.sub(r"\1\\\2", text)
     text = _URL.sub(lambda match: f"{match.group(1)}:\u2060//", text)

@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot import limits
 from bot.errors import UserFacingError
-from bot.symbols import PLAIN, SymbolText
+from bot.symbols import PLAIN, SYMBOL, SymbolText
 from bot.text import escape, one_line
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,7 @@ def with_symbols(embed: discord.Embed, symbols: SymbolText) -> discord.Embed:
         return embed
     original = embed.copy()
     if embed.title:
+        _cost_out_of_title(embed, symbols)
         embed.title = symbols.inline(embed.title, limits.EMBED_TITLE)
     if embed.description:
         embed.description = symbols.inline(embed.description, limits.EMBED_DESCRIPTION)
@@ -44,6 +45,22 @@ def with_symbols(embed: discord.Embed, symbols: SymbolText) -> discord.Embed:
             inline=field.inline,
         )
     return embed if len(embed) <= limits.EMBED_TOTAL else original
+
+
+def _cost_out_of_title(embed: discord.Embed, symbols: SymbolText) -> None:
+    """A title whose symbols would pass its limit as emoji (a long name with a long cost, both faces' costs) keeps
+    its name, and the symbols open the description instead, unless it shows them already (each face's cost):
+    emoji there rather than braces in the title."""
+    title = embed.title or ""
+    found = SYMBOL.search(title)
+    if found is None or len(symbols.inline(title)) <= limits.EMBED_TITLE or not title[: found.start()].strip():
+        return
+    head, cost = title[: found.start()].rstrip(), title[found.start() :].strip()
+    description = embed.description or ""
+    if not all(part.strip() in description for part in cost.split("//")):
+        description = f"{cost}\n{description}".strip()
+    embed.title = head
+    embed.description = description
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:

@@ -1,14 +1,21 @@
-"""The Dockerfile can't be built here (no base images can be pulled), so read it for the obvious mistakes."""
+"""The Dockerfile can't be built here (no base images can be pulled), so read it for the obvious mistakes, and
+build the package as its build stage does, from only the files it copies, to run the bot from that alone."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+UV = Path(sys.executable).with_name("uv")
 
 
 def parse(text: str) -> list[tuple[str, str]]:
@@ -119,3 +126,52 @@ def test_the_build_context_leaves_out_what_the_image_does_not_need():
     assert {".git", ".venv", "tests", "benchmarks", "docs"} <= ignored
     # What the build copies must not be ignored.
     assert not {"bot", "cogs", "pyproject.toml", "uv.lock", "README.md", "LICENSE"} & ignored
+
+
+@pytest.fixture(scope="module")
+def installed(stages, tmp_path_factory) -> Path:
+    """The package as the image installs it: a wheel built from only what the build stage copies, unpacked."""
+    source = tmp_path_factory.mktemp("context")
+    for key, rest in stages[0]:
+        if key == "COPY" and not rest.startswith("--from"):
+            for name in rest.split()[:-1]:
+                path = ROOT / name
+                if path.is_dir():
+                    shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+                else:
+                    shutil.copy2(path, source / name)
+    wheels = tmp_path_factory.mktemp("wheels")
+    built = subprocess.run(
+        [str(UV), "build", "--wheel", "--quiet", "--out-dir", str(wheels), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = wheels.glob("cyclebot-*.whl")
+    unpacked = tmp_path_factory.mktemp("site")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(unpacked)
+    return unpacked
+
+
+def test_the_installed_package_holds_every_file_of_the_source(installed):
+    for package in ("bot", "cogs"):
+        files = {path.relative_to(ROOT) for path in (ROOT / package).rglob("*") if path.is_file()}
+        files = {path for path in files if "__pycache__" not in path.parts}
+        missing = sorted(str(path) for path in files if not (installed / path).is_file())
+        assert missing == []  # a data file the package reads but the wheel leaves out breaks only the image
+
+
+@pytest.mark.parametrize("command", [["rule", "702.29"], ["rule", "--json", "sba"], ["goldfish", "odds", "4"]])
+def test_the_installed_package_answers_with_no_clone_beside_it(installed, tmp_path, command):
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(installed), "BOT_DATA_DIR": str(tmp_path / "data")}
+    where = subprocess.run(
+        [sys.executable, "-c", "import bot; print(bot.__file__)"], capture_output=True, text=True, cwd=tmp_path, env=env
+    )
+    assert where.stdout.startswith(str(installed)), where.stdout + where.stderr
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", *command], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() and not result.stderr.strip()

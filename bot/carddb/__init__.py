@@ -5,7 +5,7 @@ CLI and benchmarks use directly.
 """
 
 from bot.carddb.bulk import BulkError
-from bot.carddb.names import GAME_NAMES, digital_label, normalise
+from bot.carddb.names import GAME_NAMES, asks_for_rebalanced, digital_label, normalise
 from bot.carddb.nicknames import nicknames as nickname_table
 from bot.carddb.nicknames import resolve_nickname
 from bot.carddb.query import NeedsScryfall, QueryError
@@ -34,5 +34,6 @@ __all__ = [
     "digital_label",
     "nickname_table",
     "normalise",
+    "asks_for_rebalanced",
     "resolve_nickname",
 ]

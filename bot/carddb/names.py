@@ -23,12 +23,20 @@ EXTRA_PROMO_TYPES = frozenset({"playtest"})
 REBALANCED_PREFIX = "A-"
 
 
+# Letters with no accent to drop, spelt as Oracle spells them now: a card printed "Vedalken Æthermage" is
+# "Vedalken Aethermage" (without this, "Æ" would vanish and "Æthermage" find nothing).
+_LIGATURES = str.maketrans(
+    {"Æ": "Ae", "æ": "ae", "Œ": "Oe", "œ": "oe", "Ø": "O", "ø": "o", "ß": "ss", "Þ": "Th", "þ": "th"}
+)
+
+
 def normalise(text: str) -> str:
     """Lower case, accents and punctuation gone, one space between words.
 
-    ``"Lórien Revealed!"`` → ``"lorien revealed"``; apostrophes vanish so ``"Urza's"`` → ``"urzas"``.
+    ``"Lórien Revealed!"`` → ``"lorien revealed"``; apostrophes vanish so ``"Urza's"`` → ``"urzas"``; ``"Æther"``
+    → ``"aether"``.
     """
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    text = unicodedata.normalize("NFKD", text.translate(_LIGATURES)).encode("ascii", "ignore").decode()
     return " ".join(_NOT_WORD.sub(" ", text.lower().replace("'", "")).split())
 
 

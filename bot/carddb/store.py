@@ -11,7 +11,8 @@ prefix, then a fuzzy match, then whole words inside a name. Paper first: a parti
 only digital-only cards (Alchemy's "Gitrog, Horror of Zhava" for "gitrog") goes on to the later steps, and the
 digital card is the answer only when no step finds a paper one. Within a step real cards always come
 first; tokens, emblems, art series, memorabilia, playtest and digital rebalanced ``A-`` cards are
-considered only when the caller asks for them (``extras=True``, or a name starting with ``A-``). When several cards fit
+considered only when the caller asks for them (``extras=True``, or a name starting with ``A-``), or, when no step
+finds a real card, the one token or emblem named in full ("The Monarch"). When several cards fit
 equally well, the answer is their list, for a picker, not a guess.
 """
 
@@ -313,7 +314,24 @@ class CardStore:
             if how in EXACT_STEPS or not match.digital_only:
                 return match
             digital = digital or match
-        return digital or NameMatch(None)
+        return digital or self._named_extra(norm) or NameMatch(None)
+
+    def _named_extra(self, norm: str) -> NameMatch | None:
+        """The one token or emblem with exactly this name (or a face's), when no real card answered: "The Monarch"
+        means that token, and a miss or some other card's name would not help. Art series cards stay out (their
+        name is the real card's, twice), and so do names many tokens share ("Soldier")."""
+        rows = (
+            self._db()
+            .execute(
+                "SELECT DISTINCT n.card, n.is_face FROM names n JOIN cards c ON c.rowid = n.card "
+                "WHERE n.norm = ? AND c.extra IS NOT NULL AND c.layout != 'art_series' ORDER BY n.is_face",
+                (norm,),
+            )
+            .fetchall()
+        )
+        if len({card for card, _ in rows}) != 1:
+            return None
+        return NameMatch(self._records([rows[0][0]])[0], how="face" if rows[0][1] else "exact")
 
     def _fuzzy_index(self) -> _FuzzyIndex:
         if self._fuzzy is None:
@@ -335,10 +353,22 @@ class CardStore:
 
     def autocomplete(self, prefix: str, limit: int = MAX_CANDIDATES) -> list[str]:
         """Up to ``limit`` real card names starting with ``prefix`` (a face's name counts), then names
-        with a later word starting with it; each group in alphabetical order, read straight off an index."""
+        with a later word starting with it; each group in alphabetical order, read straight off an index.
+        A prefix starting with ``A-`` asks for Alchemy's rebalanced cards: theirs come first, as the lookup finds
+        them. When no real name starts so, the one token or emblem named in full is the answer ("The Monarch")."""
         norm = normalise(prefix[:MAX_QUERY])
         if not norm or limit <= 0:
             return []
+        rebalanced = []
+        if asks_for_rebalanced(prefix):
+            rebalanced = [
+                row[0]
+                for row in self._db().execute(
+                    "SELECT c.name FROM names n JOIN cards c ON c.rowid = n.card "
+                    "WHERE n.norm >= ? AND n.norm < ? AND c.extra = 'rebalanced' ORDER BY n.norm LIMIT ?",
+                    (norm, norm + HIGH, limit),
+                )
+            ]
         names = [
             row[0]
             for row in self._db().execute(
@@ -356,7 +386,11 @@ class CardStore:
                     (norm, norm + HIGH, limit),
                 )
             ]
-        return list(dict.fromkeys(names))[:limit]
+        if not names and not rebalanced:
+            # No real name starts so: the one token or emblem named in full, as the lookup finds it ("The Monarch").
+            extra = self._named_extra(norm)
+            names = [extra.card.name] if extra is not None and extra.card is not None else []
+        return list(dict.fromkeys(rebalanced + names))[:limit]
 
     # ------------------------------------------------------------------ lists
 

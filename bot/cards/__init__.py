@@ -1,6 +1,6 @@
 """Card lookups and cycling searches: rendering, query building and inline references, free of Discord."""
 
-from bot.cards.inline import CardReference, find_references
+from bot.cards.inline import MAX_REFERENCES, CardReference, find_references
 from bot.cards.lookup import CardAnswer, CardList, CardSource, as_card, origin_text, prices_note
 from bot.cards.misses import DISCORD as DISCORD_MARKS
 from bot.cards.misses import autocomplete_choices, miss_text
@@ -19,10 +19,12 @@ from bot.cards.render import (
     render_faces,
     render_image,
     ruling_lines,
+    search_result_line,
     set_line,
 )
 
 __all__ = [
+    "MAX_REFERENCES",
     "DISCORD_MARKS",
     "autocomplete_choices",
     "miss_suggestions",
@@ -38,6 +40,7 @@ __all__ = [
     "render_faces",
     "render_image",
     "ruling_lines",
+    "search_result_line",
     "set_line",
     "DEFAULT_KIND",
     "KINDS",

@@ -24,9 +24,11 @@ from bot.carddb import (
     CardRecord,
     NeedsScryfall,
     SearchPage,
+    asks_for_rebalanced,
+    normalise,
     resolve_nickname,
 )
-from bot.cards.complete import MATCHER, card_matcher
+from bot.cards.complete import MATCHER, card_matcher, label
 from bot.cards.query import KINDS, cycling_query
 from bot.matching import Entry, Matcher
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
@@ -84,6 +86,12 @@ class CardAnswer:
     @property
     def origin(self) -> str:
         return origin_text(self.source, self.data_date)
+
+
+def names_in_full(name: str, typed: str) -> bool:
+    """Whether ``typed`` is ``name``, or one of its faces' names, whole (accents, case and punctuation aside)."""
+    wanted = normalise(typed)
+    return bool(wanted) and wanted in {normalise(part) for part in [name, *name.split(" // ")]}
 
 
 def as_card(item: CardRecord | dict[str, Any]) -> dict[str, Any]:
@@ -220,9 +228,22 @@ class CardSource:
         """Choices for what has been typed: the name matcher's (typos, word order, nicknames, faces; paper first,
         digital-only cards labelled); before it is built, names by prefix; before the first import, Scryfall's."""
         matcher = self.matcher_now()
-        if matcher is not None:
-            return matcher.complete(typed, limit)
-        return [Entry(name, name) for name in await self.autocomplete(typed, limit)]
+        if matcher is None:
+            return [Entry(name, name) for name in await self.autocomplete(typed, limit)]
+        entries = matcher.complete(typed, limit)
+        if not asks_for_rebalanced(typed) and not (entries and names_in_full(entries[0].value, typed)):
+            # No real card has the name typed: the one token or emblem named in full is what the lookup shows
+            # ("The Monarch"), so it is offered first rather than some other card's name.
+            named = [name for name in await self.autocomplete(typed, 1) if names_in_full(name, typed)]
+            entries = [Entry(name, name) for name in named] + [e for e in entries if e.value not in named]
+        if asks_for_rebalanced(typed):
+            # "A-Fling" asks for Alchemy's rebalanced card, as the lookup finds it: offered first (the matcher holds
+            # only real cards), labelled as digital.
+            asked = [name for name in await self.autocomplete(typed, limit) if asks_for_rebalanced(name)]
+            entries = [Entry(label(name, True, []), name, 1) for name in asked] + [
+                entry for entry in entries if entry.value not in asked
+            ]
+        return entries[:limit]
 
     async def exact(self, name: str, *, set_code: str | None = None) -> CardAnswer:
         """A name picked from candidates (exact, so no guessing twice)."""

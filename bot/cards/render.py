@@ -1,9 +1,11 @@
 """Scryfall card objects turned into text: embed-shaped displays for Discord and plain text for the terminal.
 
 Nothing here imports discord: a :class:`CardDisplay` holds what an embed needs (title, link,
-description, fields, image, footer) already clipped to Discord's limits, and the cog copies it
-into a ``discord.Embed``. Cycling abilities come from :mod:`bot.cycling`, so cards Scryfall tags
-only as landcyclers, or with a cost such as "Pay 2 life", read the same everywhere.
+description, fields, image, footer) already clipped to Discord's limits and with the card's own text escaped
+for Discord's markdown (``*/*`` stays stars, a name like ``_____`` stays underscores; ``{G}`` stays a symbol), and
+the cog copies it into a ``discord.Embed``. The terminal's text (:func:`render_text`) is not escaped. Cycling
+abilities come from :mod:`bot.cycling`, so cards Scryfall tags only as landcyclers, or with a cost such as "Pay 2
+life", read the same everywhere.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 from bot import limits
 from bot.carddb import digital_label
 from bot.cycling import card_faces, cycling_abilities, describe_abilities
-from bot.text import as_utc, clip
+from bot.text import as_utc, clip, escape
 
 Card = Mapping[str, Any]
 
@@ -113,8 +115,11 @@ def mana_cost(card: Card) -> str:
     return " // ".join(cost or "—" for cost in costs)
 
 
-def title(card: Card) -> str:
+def title(card: Card, *, markdown: bool = False) -> str:
+    """``Name {cost}``; ``markdown``: the name escaped, for Discord."""
     name = card.get("name") or "Unknown card"
+    if markdown:
+        name = escape(name)
     cost = mana_cost(card)
     return clip(f"{name} {cost}" if cost else name, TITLE_LIMIT)
 
@@ -131,16 +136,17 @@ def stats(face: Card) -> str:
 
 
 def face_lines(face: Card, *, with_name: bool) -> list[str]:
+    """A face for Discord: its name and cost (``with_name``), type line, rules text and stats, each escaped."""
     lines = []
     if with_name:
         cost = face.get("mana_cost") or ""
-        lines.append(f"**{face.get('name', '?')}** {cost}".rstrip())
+        lines.append(f"**{escape(face.get('name', '?'))}** {cost}".rstrip())
     if face.get("type_line"):
-        lines.append(f"*{face['type_line']}*")
+        lines.append(f"*{escape(face['type_line'])}*")
     if face.get("oracle_text"):
-        lines.append(face["oracle_text"])
+        lines.append(escape(face["oracle_text"]))
     if stat := stats(face):
-        lines.append(stat)
+        lines.append(escape(stat))
     return lines
 
 
@@ -216,7 +222,7 @@ def render_card(
 
     ``origin`` names where the answer came from and how old its data is, for the footer."""
     display = CardDisplay(
-        title=title(card),
+        title=title(card, markdown=True),
         url=scryfall_link(card),
         description=clip(oracle_block(card), DESCRIPTION_LIMIT),
         image_url=image_url(card),
@@ -233,7 +239,7 @@ def render_card(
 def render_compact(card: Card, *, origin: str = "") -> CardDisplay:
     """The short form for inline ``[[card]]`` answers: text clipped, a thumbnail instead of the image."""
     display = CardDisplay(
-        title=title(card),
+        title=title(card, markdown=True),
         url=scryfall_link(card),
         description=clip(oracle_block(card), COMPACT_TEXT_LIMIT),
         thumbnail_url=image_url(card, "small"),
@@ -249,7 +255,7 @@ def render_faces(card: Card) -> list[CardDisplay]:
     card_faces_ = faces(card)
     for face in card_faces_:
         cost = face.get("mana_cost") or ""
-        name = face.get("name") or card.get("name") or "?"
+        name = escape(face.get("name") or card.get("name") or "?")
         displays.append(
             CardDisplay(
                 title=clip(f"{name} {cost}".rstrip(), TITLE_LIMIT),
@@ -296,20 +302,24 @@ def render_text(
 
 def render_image(card: Card, *, origin: str = "") -> CardDisplay:
     """Only the card's image, for ``[[!name]]``."""
-    return CardDisplay(title=title(card), url=scryfall_link(card), image_url=image_url(card), footer=origin)
+    return CardDisplay(
+        title=title(card, markdown=True), url=scryfall_link(card), image_url=image_url(card), footer=origin
+    )
 
 
-def search_result_line(card: Card) -> str:
-    """One search result: ``Name {cost} — Type line``."""
+def search_result_line(card: Card, *, markdown: bool = False) -> str:
+    """One search result: ``Name {cost} — Type line``; ``markdown``: escaped, for Discord."""
     head = title(card)
-    return f"{head} — {card['type_line']}" if card.get("type_line") else head
+    line = f"{head} — {card['type_line']}" if card.get("type_line") else head
+    return escape(line) if markdown else line
 
 
-def cycling_result_line(card: Card) -> str:
-    """One /cycling result: ``Name {cost} — Cycling {2}``."""
+def cycling_result_line(card: Card, *, markdown: bool = False) -> str:
+    """One /cycling result: ``Name {cost} — Cycling {2}``; ``markdown``: escaped, for Discord."""
     head = title(card)
     cycling = cycling_line(card)
-    return f"{head} — {cycling}" if cycling else head
+    line = f"{head} — {cycling}" if cycling else head
+    return escape(line) if markdown else line
 
 
 # ------------------------------------------------------------------ extra panels

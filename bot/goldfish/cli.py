@@ -58,7 +58,16 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
     deck = preset_decks()[args.deck]
     game = Game.new(deck, seed=seed, on_the_play=not args.draw)
-    return play(game, input_fn=input, output=print, draw=draw_with_card_images, review=args.review)
+    return play(game, input_fn=typed_line, output=print, draw=draw_with_card_images, review=args.review)
+
+
+def typed_line(prompt: str) -> str:
+    """The next command. From a pipe or a file, each command is written after its prompt, as a terminal
+    would show it, so the output reads as the session it was (and not as prompts run into the answers)."""
+    line = input(prompt)
+    if not sys.stdin.isatty():
+        print(line.rstrip("\r\n"))
+    return line
 
 
 def draw_with_card_images(view: TableView, fmt: str) -> bytes | None:

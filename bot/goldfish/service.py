@@ -51,6 +51,33 @@ TABLE_COPIES = 5
 LIVE_GAMES = 1024  # about 40 KB each for a long game
 
 
+# What an undo took back, by the action's kind ({card}: the card it was taken on), in a player's words.
+UNDONE = {
+    "mulligan": "the mulligan",
+    "keep": "keeping the hand",
+    "cycle": "cycling {card}",
+    "play": "playing {card}",
+    "cast": "casting {card}",
+    "next": "moving on to the next step",
+    "discard": "the cleanup discard",
+    "echo": "the echo choice for {card}",
+    "activate": "activating {card}",
+}
+
+
+def undo_text(game: Game) -> str:
+    """What an undo took back ("Undid playing Plains"), not the action's internal kind; in a shared game the
+    line names who undid it, as the undone line named who acted."""
+    last = game.actions[-1] if game.actions else None
+    if last is None or last.kind not in UNDONE:
+        return "Undid the last action"
+    card = game.iid_names.get(last.iid) if last.iid is not None else None
+    what = UNDONE[last.kind]
+    if "{card}" in what:
+        what = what.format(card=card) if card else what.split(" {card}")[0].replace(" for", "")
+    return f"Undid {what}"
+
+
 class LiveGames:
     """The games this process saved last, kept as live games (bounded, least recently used first out).
 
@@ -222,9 +249,8 @@ class GameService:
                     "Use the newest game message."
                 )
             game = game_of(record)
-            last = game.actions[-1] if game.actions else None
             undone = game.undone()
-            event = Event("undo", f"Undid the last action ({last.kind})", actor=user_id)
+            event = Event("undo", undo_text(game), actor=user_id)
             stats = self.taken_back(record, game, undone, user_id)
             return await self._save(record, undone, [event], user_id, stats, tables, nothing="nothing was undone")
 

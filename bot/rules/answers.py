@@ -159,7 +159,8 @@ def glossary_answer(
         answer.lead.append(Line(rule.text, rule.label()))
     elif first is not None:
         answer.lead.append(Line(first.text, first.label()))
-    on_page = {line.number.rstrip(".") for line in answer.lead if line.number}
+    # The title names the defining rule, and the lead shows its first subrule: neither is listed again.
+    on_page = {defining} | {line.number.rstrip(".") for line in answer.lead if line.number}
     answer.lines = rule_lines(index, shown, examples=examples, titled=defining if rule.is_titled else "")
     answer.whole = f"Rule {defining}" + (f" {rule.text}" if rule.is_titled else "")
     answer.related = choices(index, [child.number for child in children] + refs + index.references(shown), on_page)

@@ -14,13 +14,14 @@ from discord.ext import commands
 
 from bot import limits
 from bot.admission import LOOKUPS, SEARCHES, Busy
-from bot.carddb import Asker, QueryError, SearchPage
+from bot.carddb import Asker, QueryError, SearchPage, asks_for_rebalanced
 from bot.carddb.query import warning_sentence
 from bot.cards import (
     DEFAULT_KIND,
     DISCORD_MARKS,
     KINDS,
     MAX_EXTRA_QUERY,
+    MAX_REFERENCES,
     CardReference,
     CardSource,
     QueryTooLong,
@@ -63,6 +64,7 @@ log = logging.getLogger(__name__)
 
 MAX_NAME = 150
 INLINE_RESULTS = 5
+LEFT_OUT_SHOWN = 6  # references past the limit named in the reply (one more is "…")
 MAX_SEARCH = 6000  # Discord's own limit: a longer search is still answered, with the reason it is refused
 SET_CODE = re.compile(r"[a-z0-9]{2,6}")
 # A search that is only words (no key:value, quotes, brackets or comparisons) may be a card's name being typed.
@@ -71,14 +73,23 @@ HELD_BACK = "\N{HOURGLASS WITH FLOWING SAND}"
 KIND_CHOICES = [app_commands.Choice(name=kind.label, value=kind.value) for kind in KINDS.values()]
 
 
-def card_choices(entries: list[Entry], value=lambda name: name) -> list[app_commands.Choice[str]]:
-    """Autocomplete choices of card entries: the label (a digital-only card says so), the exact name as value."""
+def card_choices(entries: list[Entry], value=None) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices of card entries: the label (a digital-only card says so), the exact name as value (or
+    ``value(name)``). A name longer than a choice's value may be (an Un-card's 141 characters) sends its first 100,
+    which the lookup finds by prefix; a made value that long is left out."""
     choices: dict[str, app_commands.Choice[str]] = {}
     for entry in entries:
-        sent = value(entry.value)
+        sent = value(entry.value) if value is not None else entry.value[: limits.CHOICE_VALUE]
         if len(sent) <= limits.CHOICE_VALUE and sent not in choices:
             choices[sent] = app_commands.Choice(name=one_line(entry.name, limits.CHOICE_NAME), value=sent)
     return list(choices.values())[: limits.AUTOCOMPLETE_CHOICES]
+
+
+def exact_name_search(name: str) -> str:
+    """``!"Krosan Tusker"``: the search for exactly this name, its quotes escaped (Unhinged's card is called
+    ``"Ach! Hans, Run!"``, quotes and all)."""
+    escaped = name.replace('"', '\\"')
+    return f'!"{escaped}"'
 
 
 # ---------------------------------------------------------- input decided without a pool
@@ -251,7 +262,9 @@ class Cards(commands.Cog, name=COG_NAME):
         first = [app_commands.Choice(name=one_line(f"Search: {typed}"), value=typed)] if len(typed) <= 100 else []
         if not NAME_LIKE.fullmatch(typed):
             return first
-        exact = card_choices(await self.choices(typed), value=lambda name: f'!"{name}"')
+        # The search leaves Alchemy's rebalanced cards out unless asked (include:extras): not offered as names.
+        names = [entry for entry in await self.choices(typed) if not asks_for_rebalanced(entry.value)]
+        exact = card_choices(names, value=exact_name_search)
         return (first + exact)[: limits.AUTOCOMPLETE_CHOICES]
 
     @app_commands.command(name="search")
@@ -288,9 +301,10 @@ class Cards(commands.Cog, name=COG_NAME):
     async def on_message(self, message: discord.Message) -> None:
         if not self.bot.config.inline_cards or message.author.bot or not message.content:
             return
-        references = find_references(message.content)
+        references = find_references(message.content, limit=MAX_REFERENCES + LEFT_OUT_SHOWN)
         if not references:
             return
+        references, left_out = references[:MAX_REFERENCES], references[MAX_REFERENCES:]
         now = self.clock()
         bucket = self.inline_cooldown.get_bucket(message, now)
         if bucket is not None and (retry_after := bucket.update_rate_limit(now)):
@@ -323,6 +337,11 @@ class Cards(commands.Cog, name=COG_NAME):
             else:
                 embeds.append(result)
         lines = (["No single card found for: " + "; ".join(misses)] if misses else []) + ([trouble] if trouble else [])
+        if left_out:
+            # Never silent: the references past the limit are named, so nobody waits for them.
+            names = ", ".join(echo(reference.name, 60) for reference in left_out[: LEFT_OUT_SHOWN - 1])
+            more = "…" if len(left_out) >= LEFT_OUT_SHOWN else ""
+            lines.append(f"I look up {MAX_REFERENCES} cards a message; not looked up: {names}{more}")
         if not embeds and not lines:
             return
         try:

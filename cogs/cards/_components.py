@@ -3,6 +3,7 @@ the lazy Scryfall source behind /cycling's pages."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -84,7 +85,8 @@ async def show_info(interaction: discord.Interaction, action: str, card_id: str)
     card = answer.card
     if action == "rulings":
         name = card.get("name") or "this card"
-        pages = rulings_embeds(name, await source.rulings(card))
+        symbols = symbols_of(interaction.client)
+        pages = [with_symbols(page, symbols) for page in rulings_embeds(name, await source.rulings(card))]
         if not pages:
             await interaction.followup.send(f"Scryfall has no rulings for {echo(name)}.", ephemeral=True)
             return
@@ -160,7 +162,7 @@ class SearchSource:
         first: CardList,
         *,
         title: str = "Cycling cards",
-        line: Callable[[dict], str] = cycling_result_line,
+        line: Callable[[dict], str] = functools.partial(cycling_result_line, markdown=True),
         symbols: SymbolText = PLAIN,
     ) -> None:
         self.symbols = symbols

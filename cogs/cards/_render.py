@@ -30,8 +30,9 @@ RULINGS_PAGE_CHARS = 1800
 
 
 def echo(text: str, limit: int = 100) -> str:
-    """User input quoted back safely: one line, clipped, escaped (mentions never ping anyway)."""
-    return escape(one_line(text, limit))
+    """User input quoted back safely: one line, clipped, escaped (mentions never ping anyway); a ``{G}`` typed stays
+    text, never a symbol's emoji."""
+    return escape(one_line(text, limit), typed=True)
 
 
 def failure_text(error: ScryfallError) -> str:
@@ -56,7 +57,7 @@ def to_embed(display: CardDisplay) -> discord.Embed:
 
 def legality_embed(card: dict) -> discord.Embed:
     name = card.get("name") or "This card"
-    embed = discord.Embed(title=clip(f"Legality: {name}", limits.EMBED_TITLE), colour=CARD_COLOUR)
+    embed = discord.Embed(title=clip(f"Legality: {escape(name)}", limits.EMBED_TITLE), colour=CARD_COLOUR)
     groups = legality_groups(card)
     for label, formats in groups:
         embed.add_field(name=label, value=clip(", ".join(formats), limits.EMBED_FIELD_VALUE), inline=False)
@@ -69,7 +70,7 @@ def prices_embed(card: dict, prices_date: str | None = None) -> discord.Embed:
     """The prices of a card; prices more than a day old say which day they are from."""
     name = card.get("name") or "This card"
     embed = discord.Embed(
-        title=clip(f"Prices: {name}", limits.EMBED_TITLE),
+        title=clip(f"Prices: {escape(name)}", limits.EMBED_TITLE),
         description="\n".join(price_lines(card)),
         url=(card.get("purchase_uris") or {}).get("tcgplayer"),
         colour=CARD_COLOUR,
@@ -82,10 +83,10 @@ def prices_embed(card: dict, prices_date: str | None = None) -> discord.Embed:
 
 def rulings_embeds(name: str, rulings: list[dict]) -> list[discord.Embed]:
     """Rulings in pages (none when Scryfall lists none)."""
-    lines = ruling_lines(rulings)
+    lines = [escape(line) for line in ruling_lines(rulings)]
     if not lines:
         return []
-    title = clip(f"Rulings: {name}", limits.EMBED_TITLE)
+    title = clip(f"Rulings: {escape(name)}", limits.EMBED_TITLE)
     return [
         discord.Embed(title=title, description=block, colour=CARD_COLOUR)
         for block in chunk_lines(lines, RULINGS_PAGE_CHARS)
@@ -106,10 +107,11 @@ def results_embed(
     if warnings:
         # One sentence: the local engine's notes put together, or Scryfall's own words when it answered.
         local = origin.startswith("Scryfall bulk data")
+        # They quote the search's own words: a {G} typed there stays text.
         if local:
-            text = escape(warning_sentence([str(w) for w in warnings]))
+            text = escape(warning_sentence([str(w) for w in warnings]), typed=True)
         else:
-            text = " ".join(escape(str(w)).rstrip(".") + "." for w in warnings if str(w).strip())
+            text = " ".join(escape(str(w), typed=True).rstrip(".") + "." for w in warnings if str(w).strip())
         title = "Note" if local else "Scryfall warnings"
         embed.add_field(name=title, value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
     noun = "card" if total == 1 else "cards"

@@ -16,7 +16,7 @@ from bot import limits
 from bot.admission import SEARCHES
 from bot.carddb import CardRecord, QueryError, SearchPage
 from bot.carddb.query import warning_sentence
-from bot.cards import CardSource, origin_text, render_card
+from bot.cards import CardSource, as_card, origin_text, render_card, search_result_line
 from bot.errors import UserFacingError
 from bot.scryfall import BadQuery, CardNotFound, ScryfallError
 from bot.symbols import PLAIN, SymbolText
@@ -31,13 +31,8 @@ CARD_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
 
 def result_line(card: CardRecord | dict[str, Any]) -> str:
-    """``Name {cost} — Type line``, escaped."""
-    if isinstance(card, CardRecord):
-        name, cost, type_line = card.name, card.mana_cost, card.type_line
-    else:
-        name, cost, type_line = card.get("name"), card.get("mana_cost"), card.get("type_line")
-    head = f"{name} {cost}".strip() if cost else str(name)
-    return escape(f"{head} — {type_line}" if type_line else head)
+    """``Name {cost} — Type line``, escaped; a double-faced card's cost is its front's (no dangling ``//``)."""
+    return search_result_line(as_card(card), markdown=True)
 
 
 def query_of(message: discord.Message | None) -> str | None:
@@ -62,8 +57,8 @@ def search_embed(query: str, found: SearchPage, origin: str, note: str = "") -> 
         notes.append(f"That's a broad search ({found.total:,} cards): here are the first pages; add terms to narrow it")
     if note:
         notes.append(note)
-    if notes:
-        text = "\n".join(f"• {escape(one_line(n, 300))}" for n in notes)
+    if notes:  # they quote the search's own words: a {G} typed there stays text
+        text = "\n".join(f"• {escape(one_line(n, 300), typed=True)}" for n in notes)
         embed.add_field(name="Note", value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
     # Footers show no markdown and ping nobody: the search is kept there as typed, for the buttons to read.
     stats = f"{found.total:,} {noun} · page {found.page + 1}/{found.page_count} · {origin}"

@@ -18,7 +18,15 @@ from bot.text import escape
 from cogs._ui import reply, symbols_of
 from cogs.goldfish._components import Deferral
 from cogs.goldfish._drafts import Draft, draft_note, needs_draft, with_phyrexian
-from cogs.goldfish._inputs import FIND_NOTHING, hand_card, lands_named, parse_card_value, select_card, select_ints
+from cogs.goldfish._inputs import (
+    FIND_NOTHING,
+    hand_card,
+    lands_named,
+    parse_card_value,
+    select_card,
+    select_ints,
+    typed_face,
+)
 from cogs.goldfish._render import find_mode_note, game_embed, game_view, zone_embed
 from cogs.goldfish._table import Tables
 
@@ -89,7 +97,11 @@ class TableActions(Tables):
             castable = {o.iid for o in game.cast_options()}
             candidates, what = [c for c in game.zones.hand if c.iid in castable], "spell"
         iid = hand_card(game, card, candidates, what)
-        face = parse_card_value(card)[1] or 0 if parse_card_value(card) else 0
+        parsed = parse_card_value(card)
+        if parsed is not None:
+            face = parsed[1] or 0
+        else:  # a name typed: the face it names ("Tangled Vale")
+            face = typed_face(game, next(c for c in candidates if c.iid == iid), card) if kind == "play" else 0
         action = Action("play", iid, face) if kind == "play" else Action("cast", iid, x=x, tap=lands_named(game, tap))
         await self.run(interaction, action, seen=None, edit=False)
 

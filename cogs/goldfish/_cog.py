@@ -17,7 +17,7 @@ from bot.goldfish import DisplayStore, GameService, GameStore, game_of, is_loada
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.text import escape, one_line, plural
-from cogs._ui import Paginator, reply, symbols_of
+from cogs._ui import Paginator, reply, symbols_of, with_symbols
 from cogs.goldfish._actions import PendingStart, TableActions
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
@@ -34,6 +34,7 @@ from cogs.goldfish._inputs import (
     cards_named,
     collection_lookup,
     custom_deck,
+    find_card,
     hand_card,
     lands_named,
     matching,
@@ -233,7 +234,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             if not option.search:
                 raise IllegalAction(f"{escape(option.name)}'s {escape(option.label)} doesn't search for anything.")
             candidates = game.search_candidates(iid, index)
-            found = hand_card(game, find, candidates, "card") if candidates else None
+            found = find_card(game, find, candidates) if candidates else None
             action = Action("cycle", iid, index, find=found, find_nothing=found is None, **extra)
         await self.run(interaction, action, seen=None, edit=False)
 
@@ -353,7 +354,8 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     async def log_command(self, interaction: discord.Interaction) -> None:
         """The whole game log, page by page (only you see it)."""
         record = await self.service.peek(interaction.channel_id)
-        pages = log_pages(game_of(record), shared=record.shared)
+        symbols = symbols_of(self.bot)  # "Paid {U}" reads as on the table's "What happened"
+        pages = [with_symbols(page, symbols) for page in log_pages(game_of(record), shared=record.shared)]
         await Paginator(pages, interaction.user.id).send(interaction, ephemeral=True)
 
     @command(goldfish, "end")

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot import limits
+from bot.carddb import normalise
 from bot.goldfish.decks import MAX_CARDS, parse_decklist, preset_decks, resolve_decklist
 from bot.goldfish.engine import CardInstance, Deck, Game, IllegalAction
 from bot.goldfish.table import cycle_label
@@ -134,20 +135,37 @@ async def custom_deck(text: str, fetch: CollectionFetcher | None) -> Deck:
     return built
 
 
+def names_of(game: Game, name: str) -> list[str]:
+    """A card's name and each face's, normalised as the lookup compares them ("Tangled Vale" is a name of
+    Tangled Florahedron // Tangled Vale; "lorien revealed" of Lórien Revealed)."""
+    faces = (game.cards.get(name) or {}).get("card_faces") or ()
+    return [normalise(text) for text in [name, *(face.get("name") or "" for face in faces)] if text]
+
+
+def typed_face(game: Game, card: CardInstance, value: str) -> int:
+    """The face a land was named by (a modal double-faced card's back, 712.12), else its first."""
+    wanted = normalise(value)
+    for face in game.book[card.name].land_faces:
+        if wanted and normalise(face.name) == wanted:
+            return face.index
+    return 0
+
+
 def hand_card(game: Game, value: str, candidates: Sequence[CardInstance], what: str) -> int:
-    """The iid for what the player typed or picked: an autocomplete value or a card name."""
+    """The iid for what the player typed or picked: an autocomplete value, or a card's name or a face's (accents,
+    case and punctuation aside), whole or its start."""
     parsed = parse_card_value(value)
     ids = {c.iid for c in candidates}
     if parsed and parsed[0] in ids:
         return parsed[0]
-    wanted = value.strip().casefold()
+    wanted = normalise(value)
     for exact in (True, False):
         for card in candidates:
-            name = card.name.casefold()
-            if (name == wanted) if exact else (wanted and name.startswith(wanted)):
+            names = names_of(game, card.name)
+            if any((name == wanted) if exact else (wanted and name.startswith(wanted)) for name in names):
                 return card.iid
     for card in game.zones.hand:
-        if card.name.casefold() == wanted:
+        if wanted and wanted in names_of(game, card.name):
             why = game.land_problem(card) if what == "playable land" else None
             if why:
                 raise IllegalAction(f"You can't play {escape(card.name)}: {escape(why)}.")
@@ -156,10 +174,39 @@ def hand_card(game: Game, value: str, candidates: Sequence[CardInstance], what: 
     raise IllegalAction(f"There is no {what} called “{escape(clip(value, 60))}” in your hand. Your hand: {hand}.")
 
 
+def find_card(game: Game, value: str, candidates: Sequence[CardInstance]) -> int:
+    """The card a search is told to find, by what the player typed or picked; a name it can't find is refused
+    with what it can (not with the hand, which a search of the library does not look at)."""
+    try:
+        return hand_card(game, value, candidates, "card")
+    except IllegalAction:
+        names = ", ".join(sorted({escape(card.name) for card in candidates}))
+        raise IllegalAction(
+            f"The search can't find a card called “{escape(clip(value, 60), typed=True)}”. It can find: {names}."
+        ) from None
+
+
+def split_names(text: str, known: Sequence[str]) -> list[str]:
+    """Names separated by commas, where a name may hold commas itself: "Esika, God of the Tree, Forest" is two
+    names when ``known`` (the names that could be meant) has Esika's."""
+    norms = {normalise(name) for name in known}
+    parts = [part.strip() for part in text.split(",")]
+    names, start = [], 0
+    while start < len(parts):
+        end = next(
+            (end for end in range(len(parts), start + 1, -1) if normalise(", ".join(parts[start:end])) in norms),
+            start + 1,
+        )
+        names.append(", ".join(parts[start:end]))
+        start = end
+    return [name for name in names if name]
+
+
 def cards_named(game: Game, text: str) -> tuple[int, ...]:
     """Cards in hand named by the player, separated by commas (each card once)."""
     remaining, chosen = list(game.zones.hand), []
-    for name in (part for part in text.split(",") if part.strip()):
+    known = [name for card in remaining for name in names_of(game, card.name)]
+    for name in split_names(text, known):
         iid = hand_card(game, name, remaining, "card")
         chosen.append(iid)
         remaining = [c for c in remaining if c.iid != iid]
@@ -172,12 +219,10 @@ def lands_named(game: Game, text: str | None, what: str = "land") -> tuple[int, 
         return ()
     remaining = [p for p in game.zones.battlefield if not p.tapped and game.colours_of(p)]
     chosen = []
-    for part in (part.strip() for part in text.split(",")):
-        if not part:
-            continue
-        wanted = part.casefold()
-        found = next((p for p in remaining if game.permanent_name(p).casefold() == wanted), None) or next(
-            (p for p in remaining if game.permanent_name(p).casefold().startswith(wanted)), None
+    for part in split_names(text, [game.permanent_name(p) for p in remaining]):
+        wanted = normalise(part)
+        found = next((p for p in remaining if normalise(game.permanent_name(p)) == wanted), None) or next(
+            (p for p in remaining if wanted and normalise(game.permanent_name(p)).startswith(wanted)), None
         )
         if found is None:
             names = ", ".join(escape(game.permanent_name(p)) for p in remaining) or "none"
@@ -191,10 +236,10 @@ def lands_named(game: Game, text: str | None, what: str = "land") -> tuple[int, 
 
 def permanent_named(game: Game, text: str) -> int:
     """A permanent you control, by name (for "Sacrifice a land")."""
-    wanted = text.strip().casefold()
+    wanted = normalise(text)
     for exact in (True, False):
         for permanent in game.zones.battlefield:
-            name = game.permanent_name(permanent).casefold()
+            name = normalise(game.permanent_name(permanent))
             if (name == wanted) if exact else (wanted and name.startswith(wanted)):
                 return permanent.iid
     names = ", ".join(escape(game.permanent_name(p)) for p in game.zones.battlefield) or "nothing"

@@ -215,12 +215,13 @@ def zone_embed(game: Game, zone: str) -> discord.Embed:
 def log_pages(game: Game, *, shared: bool = False) -> list[discord.Embed]:
     """The whole log, a page per 1,800 characters; in a shared game every line names who acted."""
     lines = log_lines(game, shared=shared) or ["Nothing has happened yet."]
-    title = f"Goldfish log · {clip(game.deck_name, 200)}"
+    title = f"Goldfish log · {escape(clip(game.deck_name, 200))}"
     return [discord.Embed(title=title, description=block) for block in chunk_lines(lines, 1800)]
 
 
 def stats_embed(user: discord.abc.User, stats: PlayerStats | None) -> discord.Embed:
-    embed = discord.Embed(title=clip(f"Goldfish statistics · {user.display_name}", limits.EMBED_TITLE), colour=TEAL)
+    name = escape(user.display_name, typed=True)
+    embed = discord.Embed(title=clip(f"Goldfish statistics · {name}", limits.EMBED_TITLE), colour=TEAL)
     if stats is None:
         embed.description = "No statistics yet: start a game with `/goldfish start`."
         return embed

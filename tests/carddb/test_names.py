@@ -78,10 +78,12 @@ def test_rebalanced_cards_appear_only_when_named_with_their_prefix(store: CardSt
     assert "A-Fling" not in store.autocomplete("fl")
 
 
-def test_art_series_and_emblems_are_not_found_unless_asked(store: CardStore):
-    assert store.named("Chandra, Torch of Defiance Emblem").card is None
+def test_art_series_are_not_found_unless_asked_and_an_emblem_only_when_named_in_full(store: CardStore):
     emblem = store.named("Chandra, Torch of Defiance Emblem", extras=True).card
     assert emblem.extra == "emblem"
+    # Named in full, with no real card by that name, the emblem is what was meant (not a miss, not another card).
+    assert store.named("Chandra, Torch of Defiance Emblem").card.id == emblem.id
+    assert store.named("Chandra, Torch of Defiance").card is None  # a part of its name is not enough
     assert store.named("Fling // Fling").card is None
 
 

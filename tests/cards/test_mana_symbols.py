@@ -14,6 +14,7 @@ from PIL import Image
 from simcord.components import walk_components
 
 from bot.symbols import DIRECTORY, SymbolText, emoji_name, load
+from tests.goldfish.cog_support import SLIDE_SIMPLE
 from tests.support import simcord_discord
 
 EMOJI = re.compile(r"<:(\w+):(\d+)>")
@@ -157,3 +158,15 @@ def test_emoji_names_are_unique_and_valid_for_every_symbol():
     assert len(set(names)) == len(names) == 75
     assert all(re.fullmatch(r"\w{2,32}", name) for name in names)
     assert emoji_name("{W/U}") == "mana_WU" and emoji_name("{½}") == "mana_half" and emoji_name("{T}") == "tap"
+
+
+async def test_the_goldfish_log_shows_the_symbols_the_table_shows(ready, channel, alice, simcord_env):
+    ids = application_emoji(simcord_env)
+    started = await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
+    await alice.click(started.response, label="Keep")
+    await alice.slash(channel, "goldfish play", card="Plains")
+    await alice.slash(channel, "goldfish cycle", card="Secluded Steppe")
+
+    log = (await alice.slash(channel, "goldfish log")).response.embeds[0].description
+    assert f"Paid <:mana_W:{ids['mana_W']}>: tapped Plains" in log
+    assert "{W}" not in log

@@ -34,3 +34,7 @@ CARD_SYMBOLS = DATA / "scryfall" / "card-symbols"
 # Real Scryfall card objects of both kinds: cards that exist only online (Astral, Sega, an Alchemy rebalance) and
 # paper cards (one in an online-only printing).
 DIGITAL_AND_PAPER_CARDS = DATA / "scryfall" / "digital-and-paper.jsonl"
+
+# Real Scryfall card objects of every layout (split, adventure, flip, transform, modal and reversible double-faced,
+# meld, tokens, emblems, art series, planes, schemes…), for tests that load them beside the sample cards.
+LAYOUT_CARDS = DATA / "scryfall" / "layouts.jsonl"

@@ -98,6 +98,17 @@ def test_cli_plays_with_piped_stdin_and_exits_on_eof():
     assert "Replay with --seed 3" in result.stdout
 
 
+def test_cli_from_a_pipe_reads_as_a_typed_session():
+    lines = run_cli("help\nkeep\nhand\n", "--seed", "3").stdout.splitlines()
+    assert "[mulligan 0] keep or mulligan> help" in lines
+    assert lines[lines.index("[mulligan 0] keep or mulligan> help") + 1].startswith("Commands")
+    assert lines[lines.index("[mulligan 0] keep or mulligan> keep") + 1].startswith("  Kept 7 cards")
+    typed = [line for line in lines if line.startswith("[turn 1 | ")]
+    assert typed and typed[0].endswith("]> hand")
+    assert lines[lines.index(typed[0]) + 1].startswith("Hand (7)")
+    assert lines[-1].startswith("Stopped (unfinished)")  # the end of input: a prompt, a line of its own, then this
+
+
 def test_cli_same_seed_same_game():
     first = run_cli("keep\nquit\n", "--seed", "9")
     second = run_cli("keep\nquit\n", "--seed", "9")

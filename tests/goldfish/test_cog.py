@@ -333,3 +333,21 @@ async def test_a_write_from_elsewhere_in_between_is_not_overwritten(simcord_env,
     record = await stored(simcord_env, channel)
     assert record.state.get("elsewhere") is True and record.version == 3
     assert (await store.get_stats(alice.id)).turns == 1  # only the keep's turn 1: the lost write added nothing
+
+
+async def test_statistics_title_shows_a_markdown_display_name_as_typed(simcord_env, guild, channel):
+    carol = guild.add_member(simcord_env.create_user("carol", global_name="__carol__ *{G}*"))
+    shown = await carol.slash(channel, "goldfish stats show")
+    assert shown.response.embeds[0].title.replace("\u2060", "") == r"Goldfish statistics · \_\_carol\_\_ \*{G}\*"
+
+
+async def test_a_search_told_to_find_a_card_it_cannot_says_what_it_can_find(simcord_env, channel, alice):
+    await alice.slash(channel, "goldfish start", deck="landcycling", seed=LANDCYCLING_ENT)
+    await alice.slash(channel, "goldfish keep")
+    await alice.slash(channel, "goldfish play", card="Forest")
+
+    refused = await alice.slash(channel, "goldfish cycle", card="Generous Ent", find="Black Lotus")
+
+    said = refused.response.content
+    assert refused.ephemeral and said.startswith("The search can't find a card called “Black Lotus”. It can find: ")
+    assert "Forest" in said and "in your hand" not in said  # forestcycling searches the library, not the hand

@@ -173,3 +173,14 @@ async def test_a_players_own_table_is_unchanged_by_who_did_what(simcord_env, cha
     table = fields(message)
     assert table["Life"].startswith("You **") and f"<@{alice.id}>'s game" in message.embeds[0].description
     assert all(not line.startswith("• <@") for line in table["What happened"].splitlines())
+
+
+async def test_an_undo_by_someone_else_says_who_undid_what_in_words(simcord_env, channel, alice, bob):
+    message = await start(alice, channel, shared=True)
+    await alice.click(message, label="Keep")
+    await choose(alice, message, "gf:land:", "Plains")
+
+    undone = await bob.slash(channel, "goldfish undo")
+
+    assert undone.ephemeral  # the table itself says what happened
+    assert fields(message)["What happened"] == f"• <@{bob.id}>: Undid playing Plains"  # not "(play)", the kind

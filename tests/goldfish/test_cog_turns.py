@@ -39,7 +39,7 @@ async def test_a_game_with_an_end_step_cycle_undo_and_a_cleanup_discard(simcord_
     await alice.click(message, label="Undo")
     undone = await game_of(simcord_env, channel)
     assert undone.stats["cards_cycled"] == 0 and "Secluded Steppe" in [c.name for c in undone.zones.hand]
-    assert "Undid the last action" in fields(message)["What happened"]
+    assert "Undid cycling Secluded Steppe" in fields(message)["What happened"]  # what was undone, in words
     shown = await alice.slash(channel, "goldfish stats show")  # the undone cycle no longer counts
     assert fields(shown.response)["Cards cycled"] == "0"
 

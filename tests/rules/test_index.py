@@ -90,6 +90,19 @@ def test_glossary_term_cycling_leads_with_its_definition_and_702_29a(full_index)
     assert "702.29a" not in [choice.value for choice in answer.related]
 
 
+def test_no_glossary_term_cites_a_rule_twice_or_relates_the_rule_its_title_names(full_index):
+    # Every term of the full text: "Flash · 702.8" once listed "702.8. Flash" under Related.
+    repeated = {}
+    for entry in full_index.document.glossary:
+        answer = lookup(full_index, entry.term)
+        cited = [rule.number for rule in answer.cited]
+        related = {choice.value for choice in answer.related}
+        if len(cited) != len(set(cited)) or related & {answer.target}:
+            repeated[entry.term] = cited
+    assert len(full_index.document.glossary) > 700
+    assert repeated == {}
+
+
 def test_glossary_redirect_basic_landcycling_leads_to_typecycling(excerpt_index):
     answer = lookup(excerpt_index, "Basic Landcycling")
     assert answer.title.startswith("Typecycling")

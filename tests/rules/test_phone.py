@@ -16,6 +16,8 @@ from tests.rules.phone import visible, visible_length
 
 # A rule whose text a page shows: its number in bold at the start of a line (not a "•" item that only names it).
 SHOWN_RULE = re.compile(r"(?m)^\*\*(\d{3}\.\d+[a-z]?)\.?\*\*")
+# The rule a title names: "702.29 Cycling", "Flash · 702.8", "State-Based Actions · 704".
+TITLE_RULE = re.compile(r"(?<![\d.])(\d{3}(?:\.\d+[a-z]?)?)(?![\d.])")
 QUERIES = [
     "sba",
     "702.29",
@@ -27,6 +29,8 @@ QUERIES = [
     "100",
     "702",
     "613",
+    "flash",
+    "beginning phase",
 ]
 
 
@@ -52,9 +56,10 @@ def check_page_one(message) -> str:
     assert embed.fields == []  # no "See also" field beside the menu
     items = [line for line in (embed.description or "").split("\n") if line.startswith("• ")]
     assert len(items) <= max(RELATED, 5)
-    on_page = set(SHOWN_RULE.findall(embed.description or ""))
-    on_page.add(embed.title.split(" ")[0])
+    on_page = set(SHOWN_RULE.findall(embed.description or "")) | set(TITLE_RULE.findall(embed.title))
     assert not on_page & set(menu(message)), on_page & set(menu(message))
+    listed = {item.split("**")[1].rstrip(".") for item in items if item.count("**") >= 2}
+    assert not on_page & listed, on_page & listed  # a related line never names what the page shows
     return shown
 
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
+from bot.carddb import normalise
 from bot.goldfish.engine import Deck, IllegalAction
 
 MAX_CARDS = 250
@@ -129,7 +130,9 @@ async def resolve_decklist(
     by_print: dict[tuple[str, str], dict] = {}
     for card in cards:
         for alias in _names_of(card):
-            by_name.setdefault(alias.lower(), card)
+            # The names the lookup compares (accents, case and punctuation aside): "Troll of Khazad-dum" is the card
+            # the collection found for it, Troll of Khazad-dûm.
+            by_name.setdefault(normalise(alias), card)
         if card.get("set") and card.get("collector_number"):
             by_print[(card["set"].lower(), str(card["collector_number"]))] = card
     deck_cards: dict[str, dict] = {}
@@ -140,7 +143,7 @@ async def resolve_decklist(
         if card_set and number:
             card = by_print.get((card_set.lower(), str(number)))
         if card is None:
-            card = by_name.get(name.lower())
+            card = by_name.get(normalise(name))
         if card is None:
             if name not in unknown:
                 unknown.append(name)

@@ -70,6 +70,15 @@ def front_face(card: dict[str, Any]) -> dict[str, Any]:
     return {**rest, **faces[0], "name": card["name"]}
 
 
+def cast_cost(card: dict[str, Any], front: dict[str, Any]) -> str:
+    """The mana cost paid to cast the card from hand: a split card's left half (one half is cast, not both), an
+    adventurer's creature; a double-faced card's front face; else the printed cost."""
+    faces = card.get("card_faces")
+    if faces and card.get("layout") in ("split", "adventure"):
+        return faces[0].get("mana_cost") or ""
+    return front.get("mana_cost") or ""
+
+
 def _land_faces(card: dict[str, Any]) -> tuple[LandFace, ...]:
     faces = card.get("card_faces")
     if not faces or card.get("layout") != "modal_dfc":
@@ -89,7 +98,7 @@ def facts_of(card: dict[str, Any]) -> CardFacts:
     land_faces = _land_faces(card)
     is_land = bool(land_faces)
     first = land_faces[0] if land_faces else None
-    printed = mana_symbols(front.get("mana_cost") or "")
+    printed = mana_symbols(cast_cost(card, front))
     echo = ECHO.search(front.get("oracle_text") or "")
     return CardFacts(
         name=card["name"],

@@ -308,6 +308,11 @@ def _shortfall(symbols: tuple[str, ...], colours_seq: tuple[frozenset[str], ...]
         wanted = symbols.count(colour)
         can = sum(1 for colours in colours_seq if colour in colours)
         missing += [colour] * max(0, wanted - can)
+    # A hybrid symbol ({U/R}) no untapped land can pay either way is missing as itself, not as "more mana" that a
+    # Forest would seem to pay. (Twobrid and Phyrexian symbols can always be paid otherwise.)
+    for hybrid in dict.fromkeys(s for s in symbols if "/" in s and all(part in COLOURS for part in s.split("/"))):
+        can = sum(1 for colours in colours_seq if any(part in colours for part in hybrid.split("/")))
+        missing += [hybrid] * max(0, symbols.count(hybrid) - can)
     short = len(symbols) - len(colours_seq) - len(missing)  # mana missing besides those colours
     if missing:
         more = f" and {short} more mana" if short > 0 else ""

@@ -222,7 +222,9 @@ def unmodelled_spell_text(card: Mapping[str, Any]) -> list[str]:
     if card.get("name") in MODELLED:
         return []
     faces = card.get("card_faces") or [card]
-    front = faces[0] if card.get("layout") not in ("split", "flip", "adventure") else card
+    # The half or face that is cast: a split card's left half, an adventurer's creature, a flip card unflipped
+    # (their text is on the faces: the card itself has none, which read as a card doing nothing).
+    front = faces[0]
     lines = []
     for line in (front.get("oracle_text") or "").splitlines():
         line = REMINDER.sub("", line).strip()

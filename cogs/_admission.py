@@ -1,10 +1,10 @@
 """Fair shares on Discord (see :mod:`bot.admission`): a command's cooldown and its place in a pool, decided before
 anything is deferred, so a refusal is answered at once and privately, with the time to wait.
 
-* ``@fair_share(SEARCHES, vet=...)`` under ``@app_commands.command``: input that can be answered without a pool
-  (a syntax error, a malformed set code) first, told at once and privately at no cost to the user's share; then
-  discord.py's per-user cooldown; then a place in the share, held until the command's handler is done (whatever
-  way it ends).
+* ``@fair_share(SEARCHES, vet=...)`` under ``@app_commands.command``: a per-user cooldown (discord.py's), then
+  input that can be answered without a pool (a syntax error, a malformed set code), told at once and privately
+  and given back its use of the cooldown, then a place in the share, held until the command's handler is done
+  (whatever way it ends). The input is read only within the cooldown, so a flood is not parsed.
 * ``await admit(interaction, SEARCHES)`` first thing in a button's callback: the same place, no cooldown.
 * :class:`MessageShares` for work a message asks for (inline ``[[card]]``): the same limits; a refusal is the
   caller's to show (a reaction, not a reply: a reply to each message of a flood would be the flood).
@@ -75,13 +75,22 @@ async def admit(interaction: discord.Interaction, share: Share) -> Ticket:
 
 
 def fair_share(share: Share, *, vet: Vet | None = None) -> Callable[[F], F]:
-    """``vet``, a command's per-user cooldown (discord.py's) and its place in ``share``, checked in that order
-    before it runs: input ``vet`` answers costs nothing of the user's cooldown or share, and a user past their
-    cooldown is told so and takes no place."""
+    """A command's per-user cooldown (discord.py's), ``vet`` and its place in ``share``, checked in that order
+    before it runs: a user past their cooldown is told so and takes no place, and input ``vet`` answers is told
+    at once and costs nothing of the cooldown or the share."""
+    cooldowns = commands.CooldownMapping.from_cooldown(share.rate, share.per, lambda interaction: interaction.user.id)
 
-    async def vetted(interaction: discord.Interaction) -> bool:
+    async def cooled_and_vetted(interaction: discord.Interaction) -> bool:
+        bucket = cooldowns.get_bucket(interaction)
+        if bucket is None:  # pragma: no cover - keyed by user, always a bucket
+            return True
+        retry_after = bucket.update_rate_limit()
+        if retry_after:
+            raise app_commands.CommandOnCooldown(bucket, retry_after)
         answer = vet(interaction) if vet is not None else None
         if answer is not None:
+            if bucket.get_tokens() < bucket.rate:
+                bucket.update_rate_limit(tokens=-1)  # the use given back (discord.py's cooldowns have no refund)
             raise Refused(answer)
         return True
 
@@ -91,8 +100,7 @@ def fair_share(share: Share, *, vet: Vet | None = None) -> Callable[[F], F]:
 
     def decorator(func: F) -> F:
         # discord.py runs a command's checks in the order they were added: the innermost decorator's first.
-        func = app_commands.check(vetted)(func)
-        func = app_commands.checks.cooldown(share.rate, share.per, key=lambda interaction: interaction.user.id)(func)
+        func = app_commands.check(cooled_and_vetted)(func)
         return app_commands.check(place)(func)
 
     return decorator

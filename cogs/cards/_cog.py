@@ -1,61 +1,52 @@
-"""/card, /cycling and inline [[card]] lookups: a thin shell over the bot's card source (local copy
-first, Scryfall's API as the fallback) and bot.cards."""
+"""/card, /search, /cycling and the listener for inline [[card]] lookups (answered in cogs.cards._inline): a thin
+shell over the bot's card source (local copy first, Scryfall's API as the fallback) and bot.cards."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-import time
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.admission import LOOKUPS, SEARCHES, Busy
-from bot.carddb import Asker, QueryError, SearchPage, asks_for_rebalanced
+from bot.admission import LOOKUPS, SEARCHES
+from bot.carddb import QueryError, SearchPage, asks_for_rebalanced
 from bot.carddb.query import warning_sentence
 from bot.cards import (
     DEFAULT_KIND,
     DISCORD_MARKS,
     KINDS,
     MAX_EXTRA_QUERY,
-    MAX_REFERENCES,
-    CardReference,
     CardSource,
     QueryTooLong,
     autocomplete_choices,
     check_syntax,
     cycling_query,
-    find_references,
     miss_suggestions,
     miss_text,
-    origin_text,
 )
 from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
 from bot.symbols import SymbolText
 from bot.text import clip, escape, one_line
-from cogs._admission import MessageShares, asker_of, fair_share
+from cogs._admission import asker_of, fair_share
 from cogs._pagers import Pagers
-from cogs._ui import NO_MENTIONS, defer_public, reply_private, symbols_of, with_symbols
+from cogs._ui import NO_MENTIONS, defer_public, reply_private, symbols_of
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_message
+from cogs.cards._inline import InlineLookups
 from cogs.cards._pages import COG_NAME, PageButton, send_pages
 from cogs.cards._render import (
     RESULTS_PER_PAGE,
     echo,
     failure_text,
-    page_count,
-    reference_embed,
-    results_embed,
 )
 from cogs.cards._search import (
     OpenCardSelect,
     SearchPageButton,
     query_error_text,
     result_line,
-    search_embed,
     search_failure_text,
     search_message,
 )
@@ -63,13 +54,10 @@ from cogs.cards._search import (
 log = logging.getLogger(__name__)
 
 MAX_NAME = 150
-INLINE_RESULTS = 5
-LEFT_OUT_SHOWN = 6  # references past the limit named in the reply (one more is "…")
 MAX_SEARCH = 6000  # Discord's own limit: a longer search is still answered, with the reason it is refused
 SET_CODE = re.compile(r"[a-z0-9]{2,6}")
 # A search that is only words (no key:value, quotes, brackets or comparisons) may be a card's name being typed.
 NAME_LIKE = re.compile(r"[^:\"'()<>=!/-][^:\"()<>=!/]*")
-HELD_BACK = "\N{HOURGLASS WITH FLOWING SAND}"
 KIND_CHOICES = [app_commands.Choice(name=kind.label, value=kind.value) for kind in KINDS.values()]
 
 
@@ -140,10 +128,7 @@ class Cards(commands.Cog, name=COG_NAME):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.inline_cooldown = commands.CooldownMapping.from_cooldown(3, 30, commands.BucketType.channel)
-        self.inline_shares = MessageShares(LOOKUPS, SEARCHES)
-        self.clock = time.monotonic
-        self.told_until: dict[int, float] = {}  # channel → end of the cooldown already explained there
+        self.inline = InlineLookups(bot)
 
     @property
     def client(self) -> ScryfallClient:
@@ -299,140 +284,4 @@ class Cards(commands.Cog, name=COG_NAME):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        if not self.bot.config.inline_cards or message.author.bot or not message.content:
-            return
-        references = find_references(message.content, limit=MAX_REFERENCES + LEFT_OUT_SHOWN)
-        if not references:
-            return
-        references, left_out = references[:MAX_REFERENCES], references[MAX_REFERENCES:]
-        now = self.clock()
-        bucket = self.inline_cooldown.get_bucket(message, now)
-        if bucket is not None and (retry_after := bucket.update_rate_limit(now)):
-            log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
-            await self.held_back(message, retry_after, now)
-            return
-        searches = sum(reference.mode == "search" for reference in references)
-        try:  # the author's own share, across channels
-            shares = (LOOKUPS, SEARCHES) if searches else (LOOKUPS,)
-            tickets = self.inline_shares.admit(self.bot, message, *shares, uses={SEARCHES: searches})
-        except Busy as busy:
-            await self.held_back(message, busy.retry_after, now)
-            return
-        try:
-            results = await self.inline_answers(references, asker_of(message))
-        finally:
-            for ticket in tickets:
-                ticket.release()
-        embeds, misses, trouble = [], [], None
-        for reference, result in zip(references, results, strict=True):
-            if isinstance(result, QueryError):
-                misses.append(f"?{echo(reference.name, 60)} ({query_error_text(result)})")
-            elif isinstance(result, CardNotFound | AmbiguousCard):
-                misses.append(await self.inline_miss(reference, result))
-            elif isinstance(result, ScryfallError):
-                trouble = failure_text(result)
-            elif isinstance(result, BaseException):
-                log.error("Inline lookup failed", exc_info=result)
-                trouble = "Something went wrong looking that up."
-            else:
-                embeds.append(result)
-        lines = (["No single card found for: " + "; ".join(misses)] if misses else []) + ([trouble] if trouble else [])
-        if left_out:
-            # Never silent: the references past the limit are named, so nobody waits for them.
-            names = ", ".join(echo(reference.name, 60) for reference in left_out[: LEFT_OUT_SHOWN - 1])
-            more = "…" if len(left_out) >= LEFT_OUT_SHOWN else ""
-            lines.append(f"I look up {MAX_REFERENCES} cards a message; not looked up: {names}{more}")
-        if not embeds and not lines:
-            return
-        try:
-            await message.reply(
-                content=clip("\n".join(lines), limits.MESSAGE_CONTENT) or None,
-                embeds=embeds,
-                mention_author=False,
-                allowed_mentions=NO_MENTIONS,
-            )
-        except discord.HTTPException:
-            log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
-
-    async def held_back(self, message: discord.Message, retry_after: float, now: float) -> None:
-        """Never silent: a lookup held back by the cooldown gets ⏳ (once: each message is seen once). Where the bot
-        may not react, one short reply says so, once per cooldown in the channel."""
-        try:
-            await message.add_reaction(HELD_BACK)
-            return
-        except discord.HTTPException as error:
-            log.info("Could not react to a held-back lookup in channel %s (%s)", message.channel.id, error.status)
-        if self.told_until.get(message.channel.id, 0.0) > now:
-            return
-        self.told_until[message.channel.id] = now + retry_after
-        try:
-            await message.reply(
-                f"{HELD_BACK} Card lookups here are paused for {retry_after:.0f} s (three every 30 s).",
-                mention_author=False,
-                allowed_mentions=NO_MENTIONS,
-            )
-        except discord.HTTPException:
-            log.warning("Could not say that inline lookups in channel %s are paused", message.channel.id)
-
-    async def inline_answers(
-        self, references: list[CardReference], asker: Asker
-    ) -> list[discord.Embed | BaseException]:
-        """The answer to each reference, in order (an exception for one that failed). Card lookups run at once;
-        searches one after another, so a message holds one search thread at a time, as one /search does (its
-        single place in the searches' share means that, and five slow searches at once would fill the pool)."""
-        cards = [reference for reference in references if reference.mode != "search"]
-
-        async def searches_in_turn() -> dict[CardReference, discord.Embed | BaseException]:
-            answers: dict[CardReference, discord.Embed | BaseException] = {}
-            for reference in references:
-                if reference.mode == "search":
-                    try:
-                        answers[reference] = await self.inline_answer(reference, asker)
-                    except Exception as error:  # told in the reply, like a lookup's
-                        answers[reference] = error
-            return answers
-
-        *found, searched = await asyncio.gather(
-            *(self.inline_answer(reference, asker) for reference in cards), searches_in_turn(), return_exceptions=True
-        )
-        if isinstance(searched, BaseException):
-            raise searched
-        answers = dict(zip(cards, found, strict=True)) | searched
-        return [answers[reference] for reference in references]
-
-    async def inline_answer(self, reference: CardReference, asker: Asker) -> discord.Embed:
-        """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""
-        if reference.mode != "search":
-            answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
-            return with_symbols(reference_embed(reference.mode, answer), self.symbols)
-        found = await self.source.search(reference.name, page_size=INLINE_RESULTS, asker=asker)
-        if isinstance(found, SearchPage):
-            if not found.total:
-                raise CardNotFound("No cards match that search.", status=404, code="not_found", type="local")
-            embed = search_embed(reference.name, found, origin_text("local", self.source.data_date()))
-            return with_symbols(embed, self.symbols)
-        lines = [result_line(card) for card in found.cards[:INLINE_RESULTS]]
-        return with_symbols(
-            results_embed(
-                f"Search: {echo(reference.name, 200)}",
-                lines,
-                found.total,
-                0,
-                page_count(found.total),
-                found.warnings,
-                found.origin,
-            ),
-            self.symbols,
-        )
-
-    async def inline_miss(self, reference: CardReference, error: ScryfallError) -> str:
-        """A name that found no single card, with the cards it could have meant."""
-        candidates = getattr(error, "candidates", None) or []
-        if reference.mode == "search":
-            return f"?{echo(reference.name, 60)} (no cards match)"
-        if not candidates and not reference.printing:
-            candidates = await self.suggestions(reference.name)
-        shown = echo(reference.name, 60)
-        if not candidates:
-            return shown
-        return f"{shown} (did you mean {', '.join(echo(name, 60) for name in candidates[:5])}?)"
+        await self.inline.answer(message)

@@ -43,7 +43,7 @@ async def test_set_variant_asks_for_that_set(cards, channel, alice, fake_scryfal
 
 async def test_channel_cooldown_holds_then_lifts(cards, channel, alice):
     now = [1000.0]
-    cards.clock = lambda: now[0]
+    cards.inline.clock = lambda: now[0]
     sent = [await alice.send(channel, "[[Street Wraith]]") for _ in range(5)]
     assert len(bot_replies(channel)) == 3  # the fourth and fifth messages in 30 s get no answer…
     for message in (next(m for m in channel.history() if m.id == h.id) for h in sent[3:]):
@@ -103,7 +103,7 @@ class TestInlineOff:
 
 async def test_without_permission_to_react_a_held_back_lookup_gets_one_short_reply(cards, guild, alice):
     now = [1000.0]
-    cards.clock = lambda: now[0]
+    cards.inline.clock = lambda: now[0]
     channel = guild.create_text_channel(
         "quiet", overwrites={guild.me: discord.PermissionOverwrite(add_reactions=False)}
     )

@@ -1,0 +1,187 @@
+"""Inline ``[[card]]`` lookups in chat: a short answer to each reference of a message, within a channel's cooldown
+and the author's fair share, never silent when held back (⏳), misses named with what they could have meant."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import discord
+from discord.ext import commands
+
+from bot import limits
+from bot.admission import LOOKUPS, SEARCHES, Busy
+from bot.carddb import Asker, QueryError, SearchPage
+from bot.cards import MAX_REFERENCES, CardReference, CardSource, find_references, miss_suggestions, origin_text
+from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
+from bot.symbols import SymbolText
+from bot.text import clip
+from cogs._admission import MessageShares, asker_of
+from cogs._ui import NO_MENTIONS, symbols_of, with_symbols
+from cogs.cards._render import echo, failure_text, page_count, reference_embed, results_embed
+from cogs.cards._search import query_error_text, result_line, search_embed
+
+log = logging.getLogger(__name__)
+
+INLINE_RESULTS = 5
+LEFT_OUT_SHOWN = 6  # references past the limit named in the reply (one more is "…")
+HELD_BACK = "\N{HOURGLASS WITH FLOWING SAND}"
+
+
+class InlineLookups:
+    """What the Cards cog's message listener does with a message: its cooldown per channel, the authors' shares
+    across channels, and the replies."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.cooldown = commands.CooldownMapping.from_cooldown(3, 30, commands.BucketType.channel)
+        self.shares = MessageShares(LOOKUPS, SEARCHES)
+        self.clock = time.monotonic
+        self.told_until: dict[int, float] = {}  # channel → end of the cooldown already explained there
+
+    @property
+    def source(self) -> CardSource:
+        return self.bot.card_source
+
+    @property
+    def symbols(self) -> SymbolText:
+        return symbols_of(self.bot)
+
+    async def answer(self, message: discord.Message) -> None:
+        """Answer the ``[[card]]`` references of ``message``, if it has any and inline lookups are on."""
+        if not self.bot.config.inline_cards or message.author.bot or not message.content:
+            return
+        references = find_references(message.content, limit=MAX_REFERENCES + LEFT_OUT_SHOWN)
+        if not references:
+            return
+        references, left_out = references[:MAX_REFERENCES], references[MAX_REFERENCES:]
+        now = self.clock()
+        bucket = self.cooldown.get_bucket(message, now)
+        if bucket is not None and (retry_after := bucket.update_rate_limit(now)):
+            log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
+            await self.held_back(message, retry_after, now)
+            return
+        searches = sum(reference.mode == "search" for reference in references)
+        try:  # the author's own share, across channels
+            shares = (LOOKUPS, SEARCHES) if searches else (LOOKUPS,)
+            tickets = self.shares.admit(self.bot, message, *shares, uses={SEARCHES: searches})
+        except Busy as busy:
+            await self.held_back(message, busy.retry_after, now)
+            return
+        try:
+            results = await self.answers(references, asker_of(message))
+        finally:
+            for ticket in tickets:
+                ticket.release()
+        embeds, misses, trouble = [], [], None
+        for reference, result in zip(references, results, strict=True):
+            if isinstance(result, QueryError):
+                misses.append(f"?{echo(reference.name, 60)} ({query_error_text(result)})")
+            elif isinstance(result, CardNotFound | AmbiguousCard):
+                misses.append(await self.miss(reference, result))
+            elif isinstance(result, ScryfallError):
+                trouble = failure_text(result)
+            elif isinstance(result, BaseException):
+                log.error("Inline lookup failed", exc_info=result)
+                trouble = "Something went wrong looking that up."
+            else:
+                embeds.append(result)
+        lines = (["No single card found for: " + "; ".join(misses)] if misses else []) + ([trouble] if trouble else [])
+        if left_out:
+            # Never silent: the references past the limit are named, so nobody waits for them.
+            names = ", ".join(echo(reference.name, 60) for reference in left_out[: LEFT_OUT_SHOWN - 1])
+            more = "…" if len(left_out) >= LEFT_OUT_SHOWN else ""
+            lines.append(f"I look up {MAX_REFERENCES} cards a message; not looked up: {names}{more}")
+        if not embeds and not lines:
+            return
+        try:
+            await message.reply(
+                content=clip("\n".join(lines), limits.MESSAGE_CONTENT) or None,
+                embeds=embeds,
+                mention_author=False,
+                allowed_mentions=NO_MENTIONS,
+            )
+        except discord.HTTPException:
+            log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
+
+    async def held_back(self, message: discord.Message, retry_after: float, now: float) -> None:
+        """Never silent: a lookup held back by the cooldown gets ⏳ (once: each message is seen once). Where the bot
+        may not react, one short reply says so, once per cooldown in the channel."""
+        try:
+            await message.add_reaction(HELD_BACK)
+            return
+        except discord.HTTPException as error:
+            log.info("Could not react to a held-back lookup in channel %s (%s)", message.channel.id, error.status)
+        if self.told_until.get(message.channel.id, 0.0) > now:
+            return
+        self.told_until[message.channel.id] = now + retry_after
+        try:
+            await message.reply(
+                f"{HELD_BACK} Card lookups here are paused for {retry_after:.0f} s (three every 30 s).",
+                mention_author=False,
+                allowed_mentions=NO_MENTIONS,
+            )
+        except discord.HTTPException:
+            log.warning("Could not say that inline lookups in channel %s are paused", message.channel.id)
+
+    async def answers(self, references: list[CardReference], asker: Asker) -> list[discord.Embed | BaseException]:
+        """The answer to each reference, in order (an exception for one that failed). Card lookups run at once;
+        searches one after another, so a message holds one search thread at a time, as one /search does (its
+        single place in the searches' share means that, and five slow searches at once would fill the pool)."""
+        cards = [reference for reference in references if reference.mode != "search"]
+
+        async def searches_in_turn() -> dict[CardReference, discord.Embed | BaseException]:
+            answers: dict[CardReference, discord.Embed | BaseException] = {}
+            for reference in references:
+                if reference.mode == "search":
+                    try:
+                        answers[reference] = await self.one(reference, asker)
+                    except Exception as error:  # told in the reply, like a lookup's
+                        answers[reference] = error
+            return answers
+
+        *found, searched = await asyncio.gather(
+            *(self.one(reference, asker) for reference in cards), searches_in_turn(), return_exceptions=True
+        )
+        if isinstance(searched, BaseException):
+            raise searched
+        answers = dict(zip(cards, found, strict=True)) | searched
+        return [answers[reference] for reference in references]
+
+    async def one(self, reference: CardReference, asker: Asker) -> discord.Embed:
+        """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""
+        if reference.mode != "search":
+            answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
+            return with_symbols(reference_embed(reference.mode, answer), self.symbols)
+        found = await self.source.search(reference.name, page_size=INLINE_RESULTS, asker=asker)
+        if isinstance(found, SearchPage):
+            if not found.total:
+                raise CardNotFound("No cards match that search.", status=404, code="not_found", type="local")
+            embed = search_embed(reference.name, found, origin_text("local", self.source.data_date()))
+            return with_symbols(embed, self.symbols)
+        lines = [result_line(card) for card in found.cards[:INLINE_RESULTS]]
+        return with_symbols(
+            results_embed(
+                f"Search: {echo(reference.name, 200)}",
+                lines,
+                found.total,
+                0,
+                page_count(found.total),
+                found.warnings,
+                found.origin,
+            ),
+            self.symbols,
+        )
+
+    async def miss(self, reference: CardReference, error: ScryfallError) -> str:
+        """A name that found no single card, with the cards it could have meant."""
+        candidates = getattr(error, "candidates", None) or []
+        if reference.mode == "search":
+            return f"?{echo(reference.name, 60)} (no cards match)"
+        if not candidates and not reference.printing:
+            candidates = await miss_suggestions(self.source, reference.name)
+        shown = echo(reference.name, 60)
+        if not candidates:
+            return shown
+        return f"{shown} (did you mean {', '.join(echo(name, 60) for name in candidates[:5])}?)"

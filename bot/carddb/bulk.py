@@ -6,11 +6,14 @@ Lines (Scryfall's format since July 2026) line by line, the older JSON array wit
 
 Every request ends (:mod:`bot.download`): the descriptions within :data:`LISTING`'s deadline and size, the
 file within :data:`FILE_SECONDS`, at :data:`FILE_MIN_RATE` bytes a second at least, and no bigger than the
-``size`` Scryfall lists for it plus a margin (:func:`file_limits`).
+``size`` Scryfall lists for it plus a margin, and never past :data:`MAX_FILE_BYTES` (:func:`file_limits`). Reading
+it back is bounded the same way: the decompressed bytes by that cap, each JSON line by :data:`MAX_LINE_BYTES`, so a
+small gzip file that expands to gigabytes is refused as it expands.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import json
@@ -19,7 +22,7 @@ import threading
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
@@ -42,7 +45,13 @@ FILE_MIN_RATE = 32 * 1024
 FILE_GRACE_SECONDS = 60.0
 SIZE_MARGIN = 0.1  # of the listed size, plus MARGIN_BYTES
 MARGIN_BYTES = 8 << 20
-UNLISTED_MAX_BYTES = 1 << 30  # a file whose listing gives no size
+MAX_FILE_BYTES = 1 << 30  # whatever the listing says: Scryfall's oracle cards are about 160 MB unpacked
+UNLISTED_MAX_BYTES = MAX_FILE_BYTES  # a file whose listing gives no size
+MAX_DEPTH = 32  # a card object nests 4 deep (card, faces, a face, its images)
+MAX_LINE_BYTES = 4 << 20  # one card object is a few kilobytes, the largest well under 100 kB
+# A stored ``updated_at`` further ahead of the clock than this came from a lying listing: it would otherwise hold
+# back every real file after it. Generous, since a host's clock may be off.
+FUTURE_SLACK = timedelta(days=30)
 
 
 class BulkError(Exception):
@@ -86,12 +95,20 @@ class BulkInfo:
         return uri
 
     def is_newer_than(self, stored: str | None) -> bool:
-        return stored is None or parse_time(self.updated_at) > parse_time(stored)
+        """Whether this file replaces one stored as of ``stored``. A stored date that is unreadable or in the future
+        (a lying listing's) never holds back a real file."""
+        try:
+            stored_at = parse_time(stored) if stored else None
+        except ValueError:
+            stored_at = None
+        if stored_at is None or stored_at > datetime.now(UTC) + FUTURE_SLACK:
+            return True
+        return parse_time(self.updated_at) > stored_at
 
 
 def file_limits(info: BulkInfo) -> Limits:
     """What downloading ``info``'s file may take: its listed size plus a margin, a deadline, a minimum rate."""
-    cap = int(info.size * (1 + SIZE_MARGIN)) + MARGIN_BYTES if info.size else UNLISTED_MAX_BYTES
+    cap = min(int(info.size * (1 + SIZE_MARGIN)) + MARGIN_BYTES, MAX_FILE_BYTES) if info.size else UNLISTED_MAX_BYTES
     return Limits(deadline=FILE_SECONDS, min_rate=FILE_MIN_RATE, grace=FILE_GRACE_SECONDS, max_bytes=cap)
 
 
@@ -110,14 +127,29 @@ def _get_json(session: Downloader, url: str, what: str) -> Any:
 
 
 def _bulk_info(item: Any) -> BulkInfo:
-    """A bulk data object (one item of ``/bulk-data``) as a :class:`BulkInfo`."""
+    """A bulk data object (one item of ``/bulk-data``) as a :class:`BulkInfo`; :class:`BulkError` when its date is
+    not one."""
     size = item.get("size")
+    updated_at = item["updated_at"]
+    try:
+        moment = parse_time(updated_at) if isinstance(updated_at, str) else None
+    except ValueError:  # also a date out of datetime's range
+        moment = None
+    if moment is None:
+        raise BulkError(f"Scryfall's bulk data description gives no date ({str(updated_at)[:40]!r})")
     return BulkInfo(
-        updated_at=str(item["updated_at"]),
-        jsonl_uri=item.get("jsonl_download_uri") or None,
-        download_uri=item.get("download_uri") or None,
+        updated_at=updated_at,
+        jsonl_uri=_web_address(item.get("jsonl_download_uri")),
+        download_uri=_web_address(item.get("download_uri")),
         size=size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None,
     )
+
+
+def _web_address(value: Any) -> str | None:
+    """``value`` when it is an http(s) address: a number, a list or a ``file:`` one names no file to download."""
+    if isinstance(value, str) and value.lower().startswith(("https://", "http://")):
+        return value
+    return None
 
 
 def fetch_info(session: Downloader, api_url: str) -> BulkInfo:
@@ -167,44 +199,95 @@ def _first_byte(stream: io.BufferedReader) -> bytes:
     return head[:1]
 
 
-def iter_cards(path: Path) -> Iterator[dict[str, Any]]:
+def iter_cards(path: Path, max_bytes: int | None = None) -> Iterator[dict[str, Any]]:
     """The card objects of a bulk file (see :func:`iter_objects`)."""
-    return iter_objects(path, "card objects")
+    return iter_objects(path, "card objects", max_bytes)
 
 
-def iter_rulings(path: Path) -> Iterator[dict[str, Any]]:
+def iter_rulings(path: Path, max_bytes: int | None = None) -> Iterator[dict[str, Any]]:
     """The ruling objects of Scryfall's rulings bulk file (see :func:`iter_objects`)."""
-    return iter_objects(path, "rulings")
+    return iter_objects(path, "rulings", max_bytes)
 
 
-def iter_objects(path: Path, what: str) -> Iterator[dict[str, Any]]:
-    """The JSON objects of a bulk file: gzipped or not, JSON Lines or one JSON array.
+class _Capped(io.RawIOBase):
+    """``source`` read through, with :class:`BulkError` once more than ``max_bytes`` have come out of it."""
 
-    A truncated, corrupt or non-JSON file raises :class:`BulkError` part-way through; the caller
+    def __init__(self, source: IO[bytes], max_bytes: int | None) -> None:
+        self.source = source
+        self.max_bytes = max_bytes
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.source.read(len(buffer))
+        self.count += len(data)
+        if self.max_bytes is not None and self.count > self.max_bytes:
+            raise BulkError(f"the bulk file unpacks to more than {self.max_bytes} bytes")
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def iter_objects(path: Path, what: str, max_bytes: int | None = None) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a bulk file: gzipped or not, JSON Lines or one JSON array; at most ``max_bytes`` of it
+    once unpacked, and no line longer than :data:`MAX_LINE_BYTES`.
+
+    A truncated, corrupt, oversized or non-JSON file raises :class:`BulkError` part-way through; the caller
     must treat everything read before as void.
     """
+    try:
+        with _open(path, max_bytes) as stream:
+            first = _first_byte(stream)
+            if first == b"{":
+                yield from _lines(stream, what)
+                return
+            if first != b"[":
+                raise BulkError("the bulk file is neither a JSON array nor JSON Lines")
+            _check_depth(stream)
+        with _open(path, max_bytes) as stream:
+            for item in ijson.items(stream, "item", use_float=True):
+                yield _object(item, what)
+    except (EOFError, OSError, ValueError, RecursionError, zlib.error, ijson.JSONError) as error:
+        raise BulkError(f"the bulk file is truncated or corrupt ({type(error).__name__})") from error
+
+
+@contextlib.contextmanager
+def _open(path: Path, max_bytes: int | None) -> Iterator[io.BufferedReader]:
+    """The bulk file at ``path`` unpacked (when gzipped), capped at ``max_bytes``."""
     with open(path, "rb") as raw:
         magic = raw.read(2)
         raw.seek(0)
         source: IO[bytes] = gzip.GzipFile(fileobj=raw, mode="rb") if magic == GZIP_MAGIC else raw
-        stream = io.BufferedReader(source, CHUNK_BYTES)  # type: ignore[arg-type]
-        try:
-            first = _first_byte(stream)
-            if first == b"[":
-                for item in ijson.items(stream, "item", use_float=True):
-                    yield _object(item, what)
-            elif first == b"{":
-                for number, line in enumerate(stream, 1):
-                    if line.strip():
-                        try:
-                            item = json.loads(line)
-                        except ValueError as error:
-                            raise BulkError(f"line {number} of the bulk file is not JSON") from error
-                        yield _object(item, what)
-            else:
-                raise BulkError("the bulk file is neither a JSON array nor JSON Lines")
-        except (EOFError, OSError, ValueError, zlib.error, ijson.JSONError) as error:
-            raise BulkError(f"the bulk file is truncated or corrupt ({type(error).__name__})") from error
+        yield io.BufferedReader(_Capped(source, max_bytes), CHUNK_BYTES)
+
+
+def _check_depth(stream: io.BufferedReader) -> None:
+    """Refuse a JSON array nested deeper than :data:`MAX_DEPTH` before building its items: ijson's paths grow with
+    the square of the depth, so a megabyte of ``[`` would take gigabytes."""
+    depth = 0
+    for event, _value in ijson.basic_parse(stream, use_float=True):
+        if event in ("start_map", "start_array"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise BulkError(f"the bulk file nests deeper than {MAX_DEPTH} levels")
+        elif event in ("end_map", "end_array"):
+            depth -= 1
+
+
+def _lines(stream: io.BufferedReader, what: str) -> Iterator[dict[str, Any]]:
+    """The objects of JSON Lines, a line read at a time and never more than :data:`MAX_LINE_BYTES` of one."""
+    number = 0
+    while line := stream.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        if len(line) > MAX_LINE_BYTES:
+            raise BulkError(f"line {number} of the bulk file is longer than {MAX_LINE_BYTES} bytes")
+        if line.strip():
+            try:
+                item = json.loads(line)
+            except (ValueError, RecursionError) as error:
+                raise BulkError(f"line {number} of the bulk file is not JSON") from error
+            yield _object(item, what)
 
 
 def _object(item: Any, what: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import threading
 import time
 import zlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -36,6 +36,11 @@ BATCH = 1000
 MIN_SHARE_OF_PREVIOUS = 0.9
 MAX_INVALID_SHARE = 0.01
 INSERT_CARD = "INSERT INTO cards VALUES (" + ", ".join("?" * 31) + ")"  # noqa: S608 - placeholders only
+SQL_VALUES = (str, int, float, bytes, type(None))
+# The fields stored as JSON and read back as objects or lists when a card is shown: any other shape is refused at
+# import, not found by a reader later.
+SHAPES = {"legalities": dict, "prices": dict, "image_uris": dict, "card_faces": list, "keywords": list}
+SHAPES |= {"colors": list, "color_identity": list, "games": list}
 REQUIRED = ("id", "name", "layout", "set", "legalities")
 FACE_FIELDS = ("name", "mana_cost", "type_line", "oracle_text", "power", "toughness", "loyalty", "colors", "image_uris")
 
@@ -142,38 +147,74 @@ def _tails(norm: str) -> list[str]:
     return [" ".join(words[i:]) for i in range(1, len(words))]
 
 
-def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid: int, formats: dict[str, int]) -> None:
-    cards, names, tails, kinds = [], [], [], []
-    found: list[tuple] = []
-    faces: list[tuple] = []
-    texts: list[list[tuple[int, str]]] = [[], [], []]
-    for offset, card in enumerate(batch):
-        rowid = first_rowid + offset
-        row, abilities = card_row(card, json.dumps(card))
-        cards.append((rowid, *row))
-        seen = {row[3]}
-        names.append((row[3], rowid, 0))
-        for face in face_names(card):
-            norm = normalise(face)
-            if norm and norm not in seen:
-                seen.add(norm)
-                names.append((norm, rowid, 1))
-        tails.extend((tail, rowid) for norm in seen for tail in _tails(norm))
-        kinds.extend((kind, rowid) for kind in cycling_kinds(card.get("keywords") or (), abilities))
-        facts = search_rows(card, rowid, row[5], keyword_set(card.get("keywords") or (), abilities), formats)
-        found.append(facts.card)
-        faces.extend(facts.faces)
-        for table, text in zip(texts, facts.texts, strict=True):
-            if text:
-                table.append((rowid, text))
-    db.executemany(INSERT_CARD, cards)
-    db.executemany("INSERT INTO names VALUES (?, ?, ?)", names)
-    db.executemany("INSERT INTO name_tails VALUES (?, ?)", tails)
-    db.executemany("INSERT INTO cycling_kinds VALUES (?, ?)", kinds)
-    db.executemany(f"INSERT INTO search_cards VALUES ({', '.join('?' * 28)})", found)  # noqa: S608
-    db.executemany(f"INSERT INTO search_faces VALUES ({', '.join('?' * 7)})", faces)  # noqa: S608
-    for table, rows in zip(("search_oracle", "search_tilde", "search_full"), texts, strict=True):
-        db.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows)  # noqa: S608 - our table names
+@dataclass
+class _Rows:
+    """What a batch of cards adds to each table."""
+
+    cards: list[tuple] = field(default_factory=list)
+    names: list[tuple] = field(default_factory=list)
+    tails: list[tuple] = field(default_factory=list)
+    kinds: list[tuple] = field(default_factory=list)
+    found: list[tuple] = field(default_factory=list)
+    faces: list[tuple] = field(default_factory=list)
+    texts: list[list[tuple[int, str]]] = field(default_factory=lambda: [[], [], []])
+
+    def extend(self, other: _Rows) -> None:
+        for name in ("cards", "names", "tails", "kinds", "found", "faces"):
+            getattr(self, name).extend(getattr(other, name))
+        for mine, theirs in zip(self.texts, other.texts, strict=True):
+            mine.extend(theirs)
+
+
+def _card_rows(card: Mapping[str, Any], rowid: int, formats: dict[str, int]) -> _Rows:
+    """One card's rows; raises TypeError, AttributeError, ValueError or KeyError when a field has the wrong shape."""
+    rows = _Rows()
+    for name, shape in SHAPES.items():
+        if card.get(name) is not None and not isinstance(card[name], shape):
+            raise TypeError(f"{name} is not a {shape.__name__}")
+    for face in card.get("card_faces") or ():
+        if not isinstance(face, dict) or not isinstance(face.get("image_uris") or {}, dict):
+            raise TypeError("a face is not an object with images")
+    row, abilities = card_row(card, json.dumps(card))
+    if not all(isinstance(value, SQL_VALUES) for value in row):
+        raise TypeError("a field SQLite cannot store as it is (an object where a text or number belongs)")
+    rows.cards.append((rowid, *row))
+    seen = {row[3]}
+    rows.names.append((row[3], rowid, 0))
+    for face in face_names(card):
+        norm = normalise(face)
+        if norm and norm not in seen:
+            seen.add(norm)
+            rows.names.append((norm, rowid, 1))
+    rows.tails.extend((tail, rowid) for norm in seen for tail in _tails(norm))
+    rows.kinds.extend((kind, rowid) for kind in cycling_kinds(card.get("keywords") or (), abilities))
+    facts = search_rows(card, rowid, row[5], keyword_set(card.get("keywords") or (), abilities), formats)
+    rows.found.append(facts.card)
+    rows.faces.extend(facts.faces)
+    for table, text in zip(rows.texts, facts.texts, strict=True):
+        if text:
+            table.append((rowid, text))
+    return rows
+
+
+def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid: int, formats: dict[str, int]) -> int:
+    """Insert the cards of ``batch`` from ``first_rowid`` on; the number inserted. A card whose fields have the
+    wrong shape (a list where Scryfall sends an object, a number for a text) is left out, as one lacking a field."""
+    rows = _Rows()
+    for card in batch:
+        try:
+            rows.extend(_card_rows(card, first_rowid + len(rows.cards), formats))
+        except (TypeError, AttributeError, ValueError, KeyError, RecursionError):
+            continue
+    db.executemany(INSERT_CARD, rows.cards)
+    db.executemany("INSERT INTO names VALUES (?, ?, ?)", rows.names)
+    db.executemany("INSERT INTO name_tails VALUES (?, ?)", rows.tails)
+    db.executemany("INSERT INTO cycling_kinds VALUES (?, ?)", rows.kinds)
+    db.executemany(f"INSERT INTO search_cards VALUES ({', '.join('?' * 28)})", rows.found)  # noqa: S608
+    db.executemany(f"INSERT INTO search_faces VALUES ({', '.join('?' * 7)})", rows.faces)  # noqa: S608
+    for table, text_rows in zip(("search_oracle", "search_tilde", "search_full"), rows.texts, strict=True):
+        db.executemany(f"INSERT INTO {table} VALUES (?, ?)", text_rows)  # noqa: S608 - our table names
+    return len(rows.cards)
 
 
 def stored_meta(path: Path) -> dict[str, str]:
@@ -239,11 +280,13 @@ def import_cards(
             if len(batch) >= BATCH:
                 if stop is not None and stop.is_set():
                     raise Cancelled("import stopped")
-                _insert(db, batch, count + 1, formats)
-                count += len(batch)
+                inserted = _insert(db, batch, count + 1, formats)
+                count += inserted
+                skipped += len(batch) - inserted
                 batch = []
-        _insert(db, batch, count + 1, formats)
-        count += len(batch)
+        inserted = _insert(db, batch, count + 1, formats)
+        count += inserted
+        skipped += len(batch) - inserted
         _validate(count, skipped, previous)
         ruling_meta = rulings_meta(db, dest, rulings, rulings_updated_at or updated_at, stop, stored_meta(dest))
         meta = {

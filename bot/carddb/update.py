@@ -57,13 +57,15 @@ def update_from_scryfall(
         download_path = db_path.with_name(db_path.name + ".download")
         rulings_path = db_path.with_name(db_path.name + ".rulings")
         try:
-            download(session, info.uri, download_path, stop, file_limits(info))
+            limits = file_limits(info)
+            download(session, info.uri, download_path, stop, limits)
             rulings = None
             if rulings_info is not None:
-                download(session, rulings_info.uri, rulings_path, stop, file_limits(rulings_info))
-                rulings = iter_rulings(rulings_path)
+                rulings_limits = file_limits(rulings_info)
+                download(session, rulings_info.uri, rulings_path, stop, rulings_limits)
+                rulings = iter_rulings(rulings_path, rulings_limits.max_bytes)
             result = import_cards(
-                iter_cards(download_path),
+                iter_cards(download_path, limits.max_bytes),
                 db_path,
                 updated_at=info.updated_at,
                 source="scryfall",

@@ -13,6 +13,8 @@ or None), ``listing_fault`` (``"trickle"``: the descriptions at ``trickle_rate``
 the rulings file through ``rulings`` (ruling objects), ``rulings_updated_at``, ``rulings_fault``
 (``"truncated"``, ``"garbage"``, ``"error"``, ``"not_rulings"``, ``"unknown"`` or None) and
 ``list_rulings`` (whether ``/bulk-data`` lists it, as Scryfall does);
+``info_changes`` (fields the oracle-cards description states instead of the true ones: a lying listing) and
+``file_answer`` (status, headers and body sent for the oracle-cards file instead of it: a hostile host);
 ``requests`` records every request. Like Scryfall it answers 400 to a request without an
 ``Accept`` header or an application's ``User-Agent``. :meth:`FakeBulk.handle` answers a path without the server,
 so its routes can be mounted on another fake.
@@ -355,6 +357,8 @@ class FakeBulk(ThreadedHTTPFake):
         self.rulings_updated_at = updated_at
         self.rulings_fault: str | None = None
         self.list_rulings = True
+        self.info_changes: dict[str, Any] = {}
+        self.file_answer: tuple[int, dict[str, str], Body] | None = None
         self._lock = threading.Lock()
         self._requests: list[BulkRequest] = []
         self._stopping = threading.Event()
@@ -418,7 +422,7 @@ class FakeBulk(ThreadedHTTPFake):
         }
         if self.offer == "jsonl":
             info["jsonl_download_uri"] = f"{self.base_url}/file/oracle-cards-{self.stamp}.jsonl.gz"
-        return info
+        return {**info, **self.info_changes}
 
     def rulings_bytes(self) -> bytes:
         rulings = list(self.rulings)
@@ -495,6 +499,8 @@ class FakeBulk(ThreadedHTTPFake):
             yield b"\x00" * 65536
 
     def _file(self, path: str) -> tuple[int, dict[str, str], Body]:
+        if self.file_answer is not None:
+            return self.file_answer
         if self.fault == "error":
             return 503, {"Content-Type": "text/html"}, b"<html><body>503 Service Unavailable</body></html>"
         if self.fault == "garbage":

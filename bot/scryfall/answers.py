@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass
 
 from bot.scryfall.errors import ScryfallError, ScryfallUnavailable, error_for
-from bot.scryfall.transport import Raw
+from bot.scryfall.transport import Raw, is_real_answer
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ def answer_of(raw: Raw, *, from_cache: bool) -> Answer:
     data = raw.data
     if isinstance(data, dict) and data.get("object") == "error":
         raise error_for(data, raw.status)
-    if raw.status == 200 and isinstance(data, dict) and isinstance(data.get("object"), str):
+    if raw.status == 200 and is_real_answer(raw.status, data):
         return Answer(data, from_cache=from_cache)
     # An HTML page from a proxy, a cut-off body, an empty answer: Scryfall did not really answer.
     raise ScryfallUnavailable(f"Scryfall answered {raw.status} without a Scryfall object.", status=raw.status)

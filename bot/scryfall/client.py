@@ -7,8 +7,12 @@
   2 requests a second, everything at most 10 a second. Cache hits cost no budget.
 * A 429 pauses its endpoint class for ``Retry-After`` clamped to [30 s, 5 min] and is never
   retried; timeouts, network errors and 5xx answers are retried a bounded number of times with
-  exponential backoff. When Scryfall cannot answer, a cached (possibly expired) answer is served
-  and marked ``stale``, quickly: a request with a stale copy to fall back on gets a short deadline.
+  exponential backoff. After :data:`CIRCUIT_FAILURES` failed requests in a row (from any callers), nothing is
+  sent for ``circuit_seconds`` (doubled while it keeps failing, up to :data:`MAX_CIRCUIT_SECONDS`): a storm of
+  errors is answered at once instead of multiplied by the retries of everyone queued behind it, which would hold
+  the shared rate budget and the queue for the length of the storm. When Scryfall cannot answer, a cached
+  (possibly expired) answer is served and marked ``stale``, quickly: a request with a stale copy to fall back on
+  gets a short deadline.
 * Identical requests in flight at the same moment share one upstream call.
 
 See https://scryfall.com/docs/api for the objects returned.
@@ -54,6 +58,8 @@ AUTOCOMPLETE_LIMIT = 25
 AUTOCOMPLETE_MEMO_SIZE = 2048
 AUTOCOMPLETE_MEMO_SECONDS = 3600.0
 PRUNE_EVERY_SECONDS = 3600.0
+CIRCUIT_FAILURES = 3
+MAX_CIRCUIT_SECONDS = 120.0
 
 
 def default_user_agent() -> str:
@@ -75,6 +81,7 @@ class ScryfallClient:
     ``pause_seconds``: minimum pause of an endpoint class after a 429 (Scryfall asks for 30 s+).
     ``backoff``: first retry delay in seconds, doubled on each further retry.
     ``keep_days``: answers older than this are pruned (at start and hourly).
+    ``circuit_seconds``: how long nothing is sent after :data:`CIRCUIT_FAILURES` failures in a row.
     ``budget``: where rate-limit state lives (default: this process).
     """
 
@@ -99,6 +106,7 @@ class ScryfallClient:
         keep_days: float = 30,
         max_body: int | None = None,
         budget: Budget | None = None,
+        circuit_seconds: float = 10.0,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         parts = urlsplit(self.base_url)
@@ -135,6 +143,9 @@ class ScryfallClient:
             is_local=self._is_local,
             **extra,
         )
+        self.circuit_seconds = float(circuit_seconds)
+        self._failures = 0  # failed requests in a row, from any callers
+        self._open_until = 0.0
         self._closed = False
         self.transport.prune()
         self._pruned_at = time.monotonic()
@@ -250,6 +261,27 @@ class ScryfallClient:
         await asyncio.to_thread(self.transport.close)
         self._cache_pool.shutdown(wait=False, cancel_futures=True)
 
+    def failing_for(self) -> float:
+        """Seconds left during which nothing is sent because Scryfall kept failing (0 when requests go out)."""
+        return max(0.0, self._open_until - time.monotonic())
+
+    def _failed(self) -> None:
+        self._failures += 1
+        if self._failures >= CIRCUIT_FAILURES and not self.failing_for():
+            rounds = self._failures - CIRCUIT_FAILURES
+            seconds = min(self.circuit_seconds * 2 ** min(rounds, 16), max(MAX_CIRCUIT_SECONDS, self.circuit_seconds))
+            self._open_until = time.monotonic() + seconds
+            self.limiter.forget_reservations()
+            log.warning("Scryfall failed %d requests in a row; sending none for %.0f s", self._failures, seconds)
+
+    async def _reserve(self, klass: str) -> None:
+        """Wait for a slot of ``klass``, or until Scryfall is found failing meanwhile."""
+        await self.limiter.reserve(klass, stop=self.failing_for)
+
+    def _succeeded(self) -> None:
+        self._failures = 0
+        self._open_until = 0.0
+
     def paused_for(self, klass: str) -> float:
         """Seconds left of the pause of an endpoint class after a 429 (0 when not paused)."""
         return self.limiter.paused_for(klass)
@@ -335,7 +367,11 @@ class ScryfallClient:
                 await asyncio.sleep(self.backoff * 2 ** (attempt - 1))
             if self.paused_for(klass):
                 return stale_or_raise(cached, RateLimited(self.paused_for(klass)))
-            await self.limiter.reserve(klass)
+            if self.failing_for():
+                return stale_or_raise(cached, failure if attempt else ScryfallUnavailable("Scryfall keeps failing."))
+            await self._reserve(klass)
+            if self.failing_for():  # it failed others while this request waited for its slot
+                return stale_or_raise(cached, failure if attempt else ScryfallUnavailable("Scryfall keeps failing."))
             if deadline is None:
                 deadline = time.monotonic() + self.deadline
             paused = functools.partial(self.paused_for, klass)
@@ -346,16 +382,20 @@ class ScryfallClient:
                 async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
                     raw = await loop.run_in_executor(self._http_pool, send)
             except TimeoutError:
+                self._failed()
                 log.warning("Scryfall did not answer %s %s in time", prepared.method, prepared.url)
                 return stale_or_raise(cached, DeadlineExceeded())
             except Paused:
                 return stale_or_raise(cached, RateLimited(self.paused_for(klass)))
             except DeadlineExceeded as exc:
+                self._failed()
                 return stale_or_raise(cached, exc)
             except requests.Timeout as exc:
+                self._failed()
                 failure = ScryfallUnavailable(str(exc), timed_out=True)
                 log.warning("Scryfall timed out (%s %s)", prepared.method, prepared.url)
             except (requests.RequestException, ScryfallUnavailable) as exc:
+                self._failed()
                 failure = exc if isinstance(exc, ScryfallUnavailable) else ScryfallUnavailable(str(exc))
                 log.warning(
                     "Scryfall request failed (%s %s): %s", prepared.method, prepared.url, getattr(exc, "details", exc)
@@ -369,7 +409,9 @@ class ScryfallClient:
                     log.warning("Scryfall answered 429 to %s; pausing %s for %.0f s", prepared.url, klass, pause)
                     return stale_or_raise(cached, RateLimited(pause))
                 if raw.status < 500:
+                    self._succeeded()
                     return answer_of(raw, from_cache=False)
+                self._failed()
                 failure = ScryfallUnavailable(f"Scryfall answered {raw.status}", status=raw.status)
                 log.warning("Scryfall answered %s to %s %s", raw.status, prepared.method, prepared.url)
         return stale_or_raise(cached, failure)

@@ -111,14 +111,17 @@ class ScryfallUnavailable(ScryfallError):
 
 def error_for(obj: Mapping[str, Any], status: int | None = None) -> ScryfallError:
     """The typed exception for one of Scryfall's error objects."""
-    status = int(obj.get("status") or status or 0)
+    stated = obj.get("status")  # a proxy's or a lying host's error object may hold anything here
+    status = stated if isinstance(stated, int) and not isinstance(stated, bool) and 100 <= stated < 600 else status
+    status = int(status or 0)
+    warnings = obj.get("warnings")
     kwargs: dict[str, Any] = {
         "status": status,
-        "code": str(obj.get("code") or "error"),
-        "type": obj.get("type"),
-        "warnings": [str(w) for w in obj.get("warnings") or []],
+        "code": str(obj.get("code") or "error")[:100],
+        "type": obj.get("type") if isinstance(obj.get("type"), str) else None,
+        "warnings": [str(w)[:1000] for w in warnings[:20]] if isinstance(warnings, list) else [],
     }
-    details = str(obj.get("details") or "")
+    details = str(obj.get("details") or "")[:2000]
     if status == 404 and kwargs["type"] == "ambiguous":
         return AmbiguousCard(details, **kwargs)
     if status == 404:

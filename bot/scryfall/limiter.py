@@ -13,11 +13,13 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from email.utils import parsedate_to_datetime
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
+
+STOP_POLL_SECONDS = 0.1
 
 SEARCH_CLASS = "search"
 OTHER_CLASS = "other"
@@ -236,13 +238,27 @@ class RateLimiter:
         self.budget: Budget = budget if budget is not None else LocalBudget()
         self._next_slot = dict.fromkeys(CLASSES, 0.0)
 
-    async def reserve(self, klass: str) -> None:
+    async def reserve(self, klass: str, stop: Callable[[], object] | None = None) -> None:
+        """Wait for this process's next slot of ``klass``, or until ``stop()`` is true (looked at every
+        :data:`STOP_POLL_SECONDS`: plain sleeps, which a simulated clock can advance)."""
         now = time.monotonic()
         slot = max([now, *(self._next_slot[bucket] for bucket in buckets(klass))])
         for bucket in buckets(klass):
             self._next_slot[bucket] = slot + self.intervals[bucket]
-        if slot > now:
-            await asyncio.sleep(slot - now)
+        remaining = slot - now
+        while remaining > 0:
+            step = remaining if stop is None else min(remaining, STOP_POLL_SECONDS)
+            await asyncio.sleep(step)
+            remaining -= step
+            if stop is not None and stop():
+                return
+
+    def forget_reservations(self) -> None:
+        """Free the slots reserved by requests that will no longer be sent (Scryfall kept failing): those after them
+        would wait for nothing. The shared budget (:meth:`guard`) still spaces what is sent."""
+        now = time.monotonic()
+        for bucket in self._next_slot:
+            self._next_slot[bucket] = now
 
     def guard(self, klass: str) -> None:
         self.budget.acquire(buckets(klass), self.intervals)

@@ -67,13 +67,18 @@ class Raw:
 def decode(content: bytes) -> Any:
     try:
         return json.loads(content) if content else None
-    except ValueError:  # also UnicodeDecodeError
+    except (ValueError, RecursionError):  # also UnicodeDecodeError; a body nested thousands deep
         return None
 
 
 def is_real_answer(status: int, data: Any) -> bool:
     """Whether an answer is one of Scryfall's objects and means the same thing tomorrow."""
     if not isinstance(data, dict) or not isinstance(data.get("object"), str):
+        return False
+    items = data.get("data", [])
+    if not isinstance(items, list):  # a list or catalog whose items are not a list
+        return False
+    if data["object"] == "list" and not all(isinstance(item, dict) for item in items):
         return False
     if status == 200:
         return data["object"] != "error"

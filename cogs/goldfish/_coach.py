@@ -122,7 +122,7 @@ async def measured_advice(cog: object, game: Game, deadline: float, server: int 
     ``MAX_HINTS`` hints are already being measured (``MAX_HINTS_PER_SERVER`` for the ``server`` asking), or when a
     worker died."""
     state = coach_state(cog)
-    mine = server is not None and state.hints_by_server[server] >= MAX_HINTS_PER_SERVER
+    mine = state.hints_by_server[server] >= MAX_HINTS_PER_SERVER  # None: everyone outside servers, together
     busy = state.hints_running >= MAX_HINTS or mine
     state.hints_running += 1
     state.hints_by_server[server] += 1

@@ -111,7 +111,9 @@ class Admission:
         self.clock = clock
         self._held: dict[str, list[Ticket]] = {}
         self._by_user: dict[str, Counter[int]] = {}
-        self._by_guild: dict[str, Counter[int]] = {}
+        # Places by server; None, everyone outside servers, counts as one server: accounts there are the easiest
+        # to make many of.
+        self._by_guild: dict[str, Counter[int | None]] = {}
         self.refused: Counter[str] = Counter()  # refusals per share, for /about and the benchmarks
 
     def in_flight(self, share: Share, user_id: int | None = None, *, guild_id: int | None = None) -> int:
@@ -122,8 +124,8 @@ class Admission:
         return len(self._held.get(share.name, ()))
 
     def enter(self, share: Share, user_id: int, guild_id: int | None = None) -> Ticket:
-        """A ticket for ``user_id``'s piece of ``share``'s work (asked for in server ``guild_id``, None outside
-        servers), or :class:`Busy` at once."""
+        """A ticket for ``user_id``'s piece of ``share``'s work (asked for in server ``guild_id``; None outside
+        servers, where everyone together has one server's share), or :class:`Busy` at once."""
         held = self._held.setdefault(share.name, [])
         mine = self._by_user.setdefault(share.name, Counter())
         ours = self._by_guild.setdefault(share.name, Counter())
@@ -133,9 +135,7 @@ class Admission:
             retry = self._retry_after([t for t in held if t.user_id == user_id], share, now)
             yours = share.yours.format(count=mine[user_id])
             raise Busy(f"{yours}: try again in {seconds_text(retry)}, when it's done.", retry)
-        if len(held) >= share.capacity or (
-            guild_id is not None and share.per_guild is not None and ours[guild_id] >= share.per_guild
-        ):
+        if len(held) >= share.capacity or (share.per_guild is not None and ours[guild_id] >= share.per_guild):
             # A server past its own share hears the same as everyone's being taken: it is busy, for them.
             self.refused[share.name] += 1
             waiting_on = held if len(held) >= share.capacity else [t for t in held if t.guild_id == guild_id]
@@ -144,8 +144,7 @@ class Admission:
         ticket = Ticket(share, user_id, guild_id, now, self._release)
         held.append(ticket)
         mine[user_id] += 1
-        if guild_id is not None:
-            ours[guild_id] += 1
+        ours[guild_id] += 1
         return ticket
 
     def _release(self, ticket: Ticket) -> None:
@@ -153,8 +152,6 @@ class Admission:
         if ticket in held:
             held.remove(ticket)
             for counts, key in ((self._by_user, ticket.user_id), (self._by_guild, ticket.guild_id)):
-                if key is None:
-                    continue
                 count = counts[ticket.share.name]
                 count[key] -= 1
                 if count[key] <= 0:

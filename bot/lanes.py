@@ -21,7 +21,8 @@ Limit = tuple[Hashable, int]
 
 @dataclass(frozen=True)
 class Asker:
-    """Who a piece of work is for: a person, and the server they asked in (None outside servers)."""
+    """Who a piece of work is for: a person, and the server they asked in (None outside servers, where everyone
+    together is treated as one server)."""
 
     user: int
     guild: int | None = None

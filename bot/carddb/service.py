@@ -64,13 +64,11 @@ def _opened(path: Path) -> CardStore:
 
 
 def search_lanes(asker: Asker | None) -> list[Limit]:
-    """The lanes of ``asker``'s searches among the search threads: theirs, and their server's."""
+    """The lanes of ``asker``'s searches among the search threads: theirs, and their server's (everyone outside
+    servers shares one, as one server: accounts there are the easiest to make many of)."""
     if asker is None:  # the bot's own: bounded by the threads alone
         return []
-    lanes: list[Limit] = [(("user", asker.user), USER_SEARCH_THREADS)]
-    if asker.guild is not None:
-        lanes.append((("guild", asker.guild), GUILD_SEARCH_THREADS))
-    return lanes
+    return [(("user", asker.user), USER_SEARCH_THREADS), (("guild", asker.guild), GUILD_SEARCH_THREADS)]
 
 
 class CardDataUnavailable(CardDataError):

@@ -3,7 +3,8 @@
 The rollouts run in the cog's :class:`~bot.goldfish.practice.simulate.SimulationPool` (worker processes), never on the
 event loop: a hint defers at once and is edited in when the rollouts are back, or with the policy's move when
 they take longer than ``HINT_SECONDS``. Each player has a fair share of hints (:data:`HINTS`: one measured at a
-time, and a cooldown), answered at once and privately past it.
+time, and a cooldown), answered at once and privately past it; one server's players together have half of the hints
+measured at once (:data:`MAX_HINTS_PER_SERVER`), the policy's move past it.
 
 A review is measured in the background when a game ends (the deck's simulation is cached per deck) and added to
 the ended table; its task is kept and its errors are logged. Reviews share: they run one at a time in a pool of
@@ -52,6 +53,8 @@ log = logging.getLogger(__name__)
 
 HINT_SECONDS = 2.5  # the rollouts' share of a hint; the answer itself is deferred at once
 MAX_HINTS = 4  # hints measured at once; more get the policy's move at once rather than queue behind them
+# Of those, what one server's players measure together: a server's many accounts leave the rest to other servers.
+MAX_HINTS_PER_SERVER = MAX_HINTS // 2
 # A player's share of hints: one measured at a time, four a half-minute.
 HINTS = Share(
     "hints", "Your last hint is still being measured", capacity=64, per_user=1, rate=4, per=30.0, typical=HINT_SECONDS
@@ -83,6 +86,7 @@ class CoachState:
         self.review_games = REVIEW_GAMES
         self.reviews = 0
         self.hints_running = 0
+        self.hints_by_server: Counter[int | None] = Counter()  # hints being measured, by the server asking
         self.review_seconds = REVIEW_SECONDS
         self.reviews_waiting: Counter[int | None] = Counter()  # by the player whose game it is
         self.reviewing = asyncio.Lock()  # one review measured at a time
@@ -113,16 +117,22 @@ def close_coach(cog: object) -> None:
 # ------------------------------------------------------------------ measuring, in the pools
 
 
-async def measured_advice(cog: object, game: Game, deadline: float) -> Advice:
+async def measured_advice(cog: object, game: Game, deadline: float, server: int | None = None) -> Advice:
     """The coach's advice, its rollouts split over the hints' pool; the policy's move past ``deadline``, when
-    ``MAX_HINTS`` hints are already being measured, or when a worker died."""
+    ``MAX_HINTS`` hints are already being measured (``MAX_HINTS_PER_SERVER`` for the ``server`` asking), or when a
+    worker died."""
     state = coach_state(cog)
-    busy = state.hints_running >= MAX_HINTS
+    mine = state.hints_by_server[server] >= MAX_HINTS_PER_SERVER  # None: everyone outside servers, together
+    busy = state.hints_running >= MAX_HINTS or mine
     state.hints_running += 1
+    state.hints_by_server[server] += 1
     try:
         return await advise_in_pool(game, lambda: simulation_pool(cog), deadline, busy=busy)
     finally:
         state.hints_running -= 1
+        state.hints_by_server[server] -= 1
+        if state.hints_by_server[server] <= 0:
+            del state.hints_by_server[server]
 
 
 async def measured_review(cog: object, game: Game, player_id: int | None = None) -> Review:
@@ -217,7 +227,7 @@ class CoachCommands:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            advice = await measured_advice(self, game, coach_state(self).hint_seconds)
+            advice = await measured_advice(self, game, coach_state(self).hint_seconds, interaction.guild_id)
         except IllegalAction as refusal:
             await reply(interaction, str(refusal))
             return

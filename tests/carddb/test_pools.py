@@ -100,6 +100,19 @@ async def test_one_servers_slow_searches_leave_a_thread_for_every_other_server(c
     assert card_data._search_lanes.running() == 0
 
 
+async def test_accounts_outside_servers_together_leave_a_thread_for_the_servers(card_data: CardData):
+    # Accounts that message the bot directly are the easiest to make many of: together they are one server.
+    strangers = [Asker(user) for user in range(10, 16)]
+    slow = [asyncio.ensure_future(card_data.search(SLOW, asker=who)) for who in strangers]
+    await asyncio.sleep(0.05)
+
+    assert card_data._search_lanes.running(("guild", None)) == GUILD_SEARCH_THREADS
+    assert (await card_data.search("t:creature", asker=Asker(4, guild=200))).total > 0
+    assert not any(search.done() for search in slow)
+    await asyncio.gather(*slow, return_exceptions=True)
+    assert card_data._search_lanes.running() == 0
+
+
 async def test_a_search_cancelled_while_waiting_for_its_lane_gives_nothing_away(card_data: CardData):
     alice = Asker(1, guild=100)
     first = asyncio.ensure_future(card_data.search("t:creature", asker=alice))

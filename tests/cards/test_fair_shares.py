@@ -83,7 +83,7 @@ async def test_a_flood_of_slow_searches_is_refused_at_once_and_others_are_answer
 
 async def test_when_everyones_share_is_taken_a_search_is_told_to_come_back_at_once(cards, simcord_env, channel, bob):
     admission = simcord_env.bot.admission
-    held = [admission.enter(SEARCHES, 9000 + n) for n in range(SEARCHES.capacity)]  # other users' searches
+    held = [admission.enter(SEARCHES, 9000 + n, 9000 + n) for n in range(SEARCHES.capacity)]  # in other servers
 
     busy = await bob.slash(channel, "search", query="t:creature")
 
@@ -116,7 +116,7 @@ async def test_a_users_cooldown_is_answered_privately_and_another_user_is_not_af
 
 async def test_autocomplete_is_never_refused_for_being_busy(cards, simcord_env, channel, alice):
     admission = simcord_env.bot.admission
-    held = [admission.enter(LOOKUPS, 9000 + n) for n in range(LOOKUPS.capacity)]
+    held = [admission.enter(LOOKUPS, 9000 + n, 9000 + n) for n in range(LOOKUPS.capacity)]
 
     busy = await alice.slash(channel, "card", name="Street Wraith")
     choices = await alice.autocomplete(channel, "card", "name", "street")

@@ -11,7 +11,7 @@ from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Game
 from bot.goldfish.practice.review import deck_figures, player_game, review_settings
 from bot.goldfish.practice.simulate import policy_step, simulate_here
-from cogs.goldfish._coach import MAX_HINTS, coach_state
+from cogs.goldfish._coach import MAX_HINTS, MAX_HINTS_PER_SERVER, coach_state
 from tests.goldfish.cog_support import SLIDE_SIMPLE, controls, fields, game_of, stored, table
 
 REVIEW_GAMES = 120  # the review's simulation, smaller than the bot's so the tests stay quick
@@ -109,6 +109,27 @@ async def test_hint_when_hints_are_busy_gives_the_policys_move_at_once(simcord_e
     assert "policy's move" in result.response.embeds[0].description
     assert getattr(cog, "simulations", None) is None  # nothing was queued behind the running hints
     coach_state(cog).hints_running = 0
+
+
+async def test_one_servers_hints_leave_measured_hints_for_another_server(simcord_env, guild, channel, alice, cog):
+    message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
+    await alice.click(message, label="Keep")
+    elsewhere = simcord_env.create_guild("Other night")
+    carol = elsewhere.add_member(simcord_env.create_user("carol"))
+    table_there = elsewhere.create_text_channel("cycling")
+    message = (await carol.slash(table_there, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
+    await carol.click(message, label="Keep")
+    state = coach_state(cog)
+    state.hints_running = MAX_HINTS_PER_SERVER  # this server's players are measuring as many as a server may
+    state.hints_by_server[guild.id] = MAX_HINTS_PER_SERVER
+
+    here = await alice.slash(channel, "goldfish hint")
+    there = await carol.slash(table_there, "goldfish hint")
+
+    assert "policy's move" in here.response.embeds[0].description and not here.response.embeds[0].fields
+    assert there.response.embeds[0].fields  # measured: each move played out
+    state.hints_running = 0
+    state.hints_by_server.clear()
 
 
 async def test_hint_refusals_are_private(simcord_env, channel, alice, bob, cog):

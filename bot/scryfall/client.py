@@ -7,10 +7,9 @@
   2 requests a second, everything at most 10 a second. Cache hits cost no budget.
 * A 429 pauses its endpoint class for ``Retry-After`` clamped to [30 s, 5 min] and is never
   retried; timeouts, network errors and 5xx answers are retried a bounded number of times with
-  exponential backoff. After :data:`CIRCUIT_FAILURES` failed requests in a row (from any callers), nothing is
-  sent for ``circuit_seconds`` (doubled while it keeps failing, up to :data:`MAX_CIRCUIT_SECONDS`): a storm of
-  errors is answered at once instead of multiplied by the retries of everyone queued behind it, which would hold
-  the shared rate budget and the queue for the length of the storm. When Scryfall cannot answer, a cached
+  exponential backoff. After a few failed requests in a row nothing is sent for a while (:mod:`.breaker`): a
+  storm of errors is answered at once instead of multiplied by the retries of everyone queued behind it, which
+  would hold the shared rate budget and the queue for the length of the storm. When Scryfall cannot answer, a cached
   (possibly expired) answer is served and marked ``stale``, quickly: a request with a stale copy to fall back on
   gets a short deadline.
 * Identical requests in flight at the same moment share one upstream call.
@@ -35,6 +34,7 @@ import requests
 
 from bot import BOT_NAME, __version__
 from bot.scryfall.answers import Answer, answer_of, stale_or_raise
+from bot.scryfall.breaker import Breaker
 from bot.scryfall.errors import AmbiguousCard, BadQuery, RateLimited, ScryfallError, ScryfallUnavailable
 from bot.scryfall.limiter import (
     DEFAULT_PAUSE_SECONDS,
@@ -58,8 +58,6 @@ AUTOCOMPLETE_LIMIT = 25
 AUTOCOMPLETE_MEMO_SIZE = 2048
 AUTOCOMPLETE_MEMO_SECONDS = 3600.0
 PRUNE_EVERY_SECONDS = 3600.0
-CIRCUIT_FAILURES = 3
-MAX_CIRCUIT_SECONDS = 120.0
 
 
 def default_user_agent() -> str:
@@ -81,7 +79,7 @@ class ScryfallClient:
     ``pause_seconds``: minimum pause of an endpoint class after a 429 (Scryfall asks for 30 s+).
     ``backoff``: first retry delay in seconds, doubled on each further retry.
     ``keep_days``: answers older than this are pruned (at start and hourly).
-    ``circuit_seconds``: how long nothing is sent after :data:`CIRCUIT_FAILURES` failures in a row.
+    ``circuit_seconds``: how long nothing is sent after failures in a row (see :mod:`.breaker`).
     ``budget``: where rate-limit state lives (default: this process).
     """
 
@@ -143,9 +141,7 @@ class ScryfallClient:
             is_local=self._is_local,
             **extra,
         )
-        self.circuit_seconds = float(circuit_seconds)
-        self._failures = 0  # failed requests in a row, from any callers
-        self._open_until = 0.0
+        self.breaker = Breaker(circuit_seconds)
         self._closed = False
         self.transport.prune()
         self._pruned_at = time.monotonic()
@@ -263,24 +259,19 @@ class ScryfallClient:
 
     def failing_for(self) -> float:
         """Seconds left during which nothing is sent because Scryfall kept failing (0 when requests go out)."""
-        return max(0.0, self._open_until - time.monotonic())
+        return self.breaker.open_for()
 
     def _failed(self) -> None:
-        self._failures += 1
-        if self._failures >= CIRCUIT_FAILURES and not self.failing_for():
-            rounds = self._failures - CIRCUIT_FAILURES
-            seconds = min(self.circuit_seconds * 2 ** min(rounds, 16), max(MAX_CIRCUIT_SECONDS, self.circuit_seconds))
-            self._open_until = time.monotonic() + seconds
+        if pause := self.breaker.failed():
             self.limiter.forget_reservations()
-            log.warning("Scryfall failed %d requests in a row; sending none for %.0f s", self._failures, seconds)
+            log.warning("Scryfall failed %d requests in a row; sending none for %.0f s", self.breaker.failures, pause)
 
     async def _reserve(self, klass: str) -> None:
         """Wait for a slot of ``klass``, or until Scryfall is found failing meanwhile."""
         await self.limiter.reserve(klass, stop=self.failing_for)
 
     def _succeeded(self) -> None:
-        self._failures = 0
-        self._open_until = 0.0
+        self.breaker.succeeded()
 
     def paused_for(self, klass: str) -> float:
         """Seconds left of the pause of an endpoint class after a 429 (0 when not paused)."""

@@ -13,7 +13,7 @@ import zlib
 import pytest
 
 from bot.scryfall import BadQuery, ScryfallClient, ScryfallError, ScryfallUnavailable
-from bot.scryfall.client import CIRCUIT_FAILURES
+from bot.scryfall.breaker import CIRCUIT_FAILURES
 
 MB = 1 << 20
 

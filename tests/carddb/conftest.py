@@ -5,10 +5,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.carddb.importer import stored_meta
 from bot.carddb.store import CardStore
 from bot.carddb.update import update_from_scryfall
 from tests.data import SCRYFALL_CARDS
 from tests.support.fake_bulk import FakeBulk
+
+# A listing date after the fake's own: the file on offer once a copy is stored (see ``stored``).
+NEWER = "2026-11-21T09:03:55.101+00:00"
 
 
 @pytest.fixture
@@ -39,3 +43,16 @@ def store(imported_copy: Path, db_path: Path):
     opened = CardStore(db_path)
     yield opened
     opened.close()
+
+
+@pytest.fixture
+def stored(fake_bulk: FakeBulk, db_path: Path) -> dict[str, str]:
+    """A good copy imported before the host turns hostile; a newer file is then on offer."""
+    update_from_scryfall(db_path, fake_bulk.base_url)
+    fake_bulk.updated_at = NEWER
+    return stored_meta(db_path)
+
+
+def leftovers(db_path: Path) -> list[str]:
+    """What an update left beside the card data (temporary files it should have removed)."""
+    return sorted(p.name for p in db_path.parent.iterdir() if p.name != db_path.name)

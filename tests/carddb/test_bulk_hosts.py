@@ -20,22 +20,9 @@ from bot.carddb.bulk import BulkError
 from bot.carddb.cli import update_command
 from bot.carddb.importer import stored_meta
 from bot.carddb.update import update_from_scryfall
-from tests.support.fake_bulk import FakeBulk
+from tests.carddb.conftest import leftovers
 
-NEWER = "2026-11-21T09:03:55.101+00:00"
 MB = 1 << 20
-
-
-@pytest.fixture
-def stored(fake_bulk: FakeBulk, db_path: Path) -> dict[str, str]:
-    """A good copy imported before the host turns hostile; a newer file is then on offer."""
-    update_from_scryfall(db_path, fake_bulk.base_url)
-    fake_bulk.updated_at = NEWER
-    return stored_meta(db_path)
-
-
-def leftovers(db_path: Path) -> list[str]:
-    return sorted(p.name for p in db_path.parent.iterdir() if p.name != db_path.name)
 
 
 def gzipped(parts, count: int) -> bytes:

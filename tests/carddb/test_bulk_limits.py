@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 
 import pytest
 
@@ -16,9 +15,7 @@ from bot.carddb.cli import update_command
 from bot.carddb.importer import stored_meta
 from bot.carddb.update import update_from_scryfall
 from bot.download import Limits
-from tests.support.fake_bulk import FakeBulk
-
-NEWER = "2026-11-21T09:03:55.101+00:00"
+from tests.carddb.conftest import leftovers
 
 
 @pytest.fixture
@@ -28,18 +25,6 @@ def quick_limits(monkeypatch):
     monkeypatch.setattr(bulk, "FILE_GRACE_SECONDS", 0.25)
     monkeypatch.setattr(bulk, "FILE_MIN_RATE", 2048)
     monkeypatch.setattr(bulk, "LISTING", Limits(deadline=1.0, min_rate=256, grace=0.25, max_bytes=1 << 20))
-
-
-@pytest.fixture
-def stored(fake_bulk: FakeBulk, db_path: Path) -> dict[str, str]:
-    """A good copy imported before the host turns hostile; a newer file is then on offer."""
-    update_from_scryfall(db_path, fake_bulk.base_url)
-    fake_bulk.updated_at = NEWER
-    return stored_meta(db_path)
-
-
-def leftovers(db_path: Path) -> list[str]:
-    return sorted(p.name for p in db_path.parent.iterdir() if p.name != db_path.name)
 
 
 @pytest.mark.parametrize("offer", ["jsonl", "array"])

@@ -194,6 +194,16 @@ class NameFinder:
         # Only the matches about as good as the best: a clear winner is returned, a tie is a picker.
         return list(dict.fromkeys(index.cards[key] for _, score, key in hits if score >= best - FUZZY_CLOSE))
 
+    def _starting(self, norm: str, limit: int, extra: str | None) -> list[str]:
+        """Up to ``limit`` names starting with ``norm`` (a face's name counts), in order, of the cards whose
+        ``extra`` is the one given: None for real cards, "rebalanced" for Alchemy's ``A-`` cards."""
+        rows = self._db().execute(
+            "SELECT c.name FROM names n JOIN cards c ON c.rowid = n.card "
+            "WHERE n.norm >= ? AND n.norm < ? AND c.extra IS ? ORDER BY n.norm LIMIT ?",
+            (norm, norm + HIGH, extra, limit),
+        )
+        return [row[0] for row in rows]
+
     def autocomplete(self, prefix: str, limit: int = MAX_CANDIDATES) -> list[str]:
         """Up to ``limit`` real card names starting with ``prefix`` (a face's name counts), then names
         with a later word starting with it; each group in alphabetical order, read straight off an index.
@@ -202,24 +212,8 @@ class NameFinder:
         norm = normalise(prefix[:MAX_QUERY])
         if not norm or limit <= 0:
             return []
-        rebalanced = []
-        if asks_for_rebalanced(prefix):
-            rebalanced = [
-                row[0]
-                for row in self._db().execute(
-                    "SELECT c.name FROM names n JOIN cards c ON c.rowid = n.card "
-                    "WHERE n.norm >= ? AND n.norm < ? AND c.extra = 'rebalanced' ORDER BY n.norm LIMIT ?",
-                    (norm, norm + HIGH, limit),
-                )
-            ]
-        names = [
-            row[0]
-            for row in self._db().execute(
-                "SELECT c.name FROM names n JOIN cards c ON c.rowid = n.card "
-                "WHERE n.norm >= ? AND n.norm < ? AND c.extra IS NULL ORDER BY n.norm LIMIT ?",
-                (norm, norm + HIGH, limit),
-            )
-        ]
+        rebalanced = self._starting(norm, limit, "rebalanced") if asks_for_rebalanced(prefix) else []
+        names = self._starting(norm, limit, None)
         if len(names) < limit:
             names += [
                 row[0]

@@ -9,7 +9,7 @@ from bot.config import Config
 from bot.storage import Database
 from bot.storage.postgres import PostgresDatabase
 from tests.data import SCRYFALL_CARDS
-from tests.support import simcord_discord
+from tests.support import simcord_discord, waits
 
 simcord_discord.install()
 
@@ -31,10 +31,11 @@ SLOW_MODULES = {
     "tests/rules/test_history_cli.py",
 }
 ROOT = Path(__file__).resolve().parent.parent
-# How long simcord waits, in real time, for the bot to finish what an event started. Its default of 5 s is too
-# short for work a thread does (reading seven rules editions) on a busy 2-core machine. Whether a reply came in
-# Discord's three seconds is asserted by what the bot sent (a deferral, an answer), and speed by the benchmarks.
-SETTLE_SECONDS = 30.0
+# How long simcord waits, in real time, for the bot to finish what an event started: the suite's ceiling
+# (tests/support/waits.py), not simcord's 5 s, which work in a thread (reading seven rules editions, a review in
+# the worker processes) can pass on a busy 2-core machine. Whether a reply came in Discord's three seconds is
+# asserted by what the bot sent (a deferral, an answer), and speed by the benchmarks.
+SETTLE_SECONDS = waits.CEILING
 
 
 def pytest_configure(config):
@@ -51,6 +52,10 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.discord)
         if "simcord_env" in used and item.get_closest_marker("simcord") is None:
             item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))
+        if item.get_closest_marker("timeout") is None and config.getoption("timeout") is None:
+            # pytest-timeout's limit for the whole test (unless --timeout says otherwise), past every ceiling the
+            # test may wait out in turn: only a hang reaches it, and a wait that runs out first says what for.
+            item.add_marker(pytest.mark.timeout(waits.TEST_LIMIT))
         callspec = getattr(item, "callspec", None)
         if used & POSTGRES_FIXTURES or (callspec is not None and callspec.params.get("db") == "postgresql"):
             item.add_marker(pytest.mark.postgres)

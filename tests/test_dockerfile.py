@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.waits import CEILING
+
 ROOT = Path(__file__).resolve().parents[1]
 UV = Path(sys.executable).with_name("uv")
 
@@ -145,7 +147,7 @@ def installed(stages, tmp_path_factory) -> Path:
         [str(UV), "build", "--wheel", "--quiet", "--out-dir", str(wheels), str(source)],
         capture_output=True,
         text=True,
-        timeout=240,
+        timeout=2 * CEILING,
     )
     assert built.returncode == 0, built.stderr
     (wheel,) = wheels.glob("cyclebot-*.whl")
@@ -171,7 +173,7 @@ def test_the_installed_package_answers_with_no_clone_beside_it(installed, tmp_pa
     )
     assert where.stdout.startswith(str(installed)), where.stdout + where.stderr
     result = subprocess.run(
-        [sys.executable, "-m", "bot", *command], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+        [sys.executable, "-m", "bot", *command], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=CEILING
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() and not result.stderr.strip()

@@ -14,6 +14,7 @@ import pytest
 
 from bot.cli import main
 from bot.storage import Database, data_dir_lock
+from tests.support.waits import CEILING
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +32,7 @@ def run_module(*args: str, env: dict[str, str] | None = None, cwd: Path | None =
         cwd=cwd or ROOT,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=CEILING,
     )
 
 
@@ -114,7 +115,7 @@ def test_a_read_only_data_directory_is_one_line_naming_it_and_exit_code_2(tmp_pa
             cwd=tmp_path,
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=CEILING,
         )
     finally:
         data.chmod(0o755)
@@ -165,7 +166,7 @@ def test_the_console_script_is_the_bots_entry_point():
     script = Path(sys.executable).with_name("cyclebot")
     assert script.is_file(), "the cyclebot console script is installed beside the interpreter"
     result = subprocess.run(
-        [str(script), "rule", "704.5"], env=clean_env(), cwd=ROOT, capture_output=True, text=True, timeout=60
+        [str(script), "rule", "704.5"], env=clean_env(), cwd=ROOT, capture_output=True, text=True, timeout=CEILING
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("704.5 State-Based Actions\n")
@@ -180,7 +181,7 @@ def test_a_python_without_the_dependencies_gets_one_sentence_not_a_traceback(tmp
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=CEILING,
     )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
@@ -194,6 +195,6 @@ def test_a_reader_that_goes_away_stops_the_command_quietly():
         [str(script), "rule", "704"], env=clean_env(), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     reader.stdout.close()  # gone before the answer is printed, like `| head` that has read enough
-    _, err = reader.communicate(timeout=60)
+    _, err = reader.communicate(timeout=CEILING)
     assert "Traceback" not in err.decode()
     assert reader.returncode == 141

@@ -12,6 +12,7 @@ import pytest
 
 from bot.carddb.store import CardStore
 from tests.support.fake_bulk import FakeBulk
+from tests.support.waits import CEILING
 
 
 def run_bot(*args: str, data_dir: Path, api_url: str = "http://127.0.0.1:9") -> subprocess.CompletedProcess:
@@ -23,7 +24,7 @@ def run_bot(*args: str, data_dir: Path, api_url: str = "http://127.0.0.1:9") -> 
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=CEILING,
     )
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from bot.carddb.query import QueryError, QueryTooSlow, regexp
 from bot.carddb.store import CardStore
+from tests.support.waits import HANG, SLACK
 
 
 def names(store: CardStore, query: str) -> list[str]:
@@ -26,20 +27,22 @@ def faces(card: dict) -> list[dict]:
     [(r"(.*?,?)*\d$", r"\d$"), (r"^(a+)+$", r"^a+$"), (r"(\w+\s?)*cycling$", r"cycling$"), (r"(x+x+)+y", r"xxy")],
 )
 def test_a_catastrophic_regular_expression_is_answered_in_linear_time(store, pattern, same_as):
-    started = time.perf_counter()
+    # The search runs in this thread: its CPU time, which other work on the machine does not stretch.
+    started = time.thread_time()
     found = names(store, f"o:/{pattern}/")
-    assert time.perf_counter() - started < 0.5
+    assert time.thread_time() - started < 0.5
     assert found == names(store, f"o:/{same_as}/")
 
 
 def test_a_search_is_stopped_at_its_deadline_even_mid_regex(store):
     # Every card's text is tried against ten large patterns: far more than 50 ms of matching in all.
     query = " or ".join(f"o:/(?:.?){{900}}[{letter}]q/" for letter in "abcdefghij")
-    started = time.perf_counter()
+    started = time.thread_time()
     with pytest.raises(QueryTooSlow, match="took over 0.05 s"):
         store.search(query, budget=0.05)
-    # Stopped mid-search (the whole search takes about a second here), not at its end; the benchmark times it.
-    assert time.perf_counter() - started < 0.5
+    # Stopped mid-search (the whole search takes about a second of CPU here), not at its end; the benchmark times
+    # it. CPU time: a busy machine stretches the wall-clock time of any search, never the work one does.
+    assert time.thread_time() - started < 0.5
     assert names(store, "!fling") == ["Fling"]  # the connection still answers
 
 
@@ -54,7 +57,7 @@ def test_a_slow_search_in_one_thread_does_not_hold_up_another(store):
 
     def slow() -> None:
         with contextlib.suppress(QueryTooSlow):
-            store.search(query, budget=1.0)
+            store.search(query, budget=HANG)  # to its end: about a second, longer on a busy machine
         finished.append(time.perf_counter())
 
     stuck = threading.Thread(target=slow)
@@ -62,7 +65,8 @@ def test_a_slow_search_in_one_thread_does_not_hold_up_another(store):
     time.sleep(0.05)
     started = time.perf_counter()
     assert names(store, "t:creature c:g pow>=4")
-    assert time.perf_counter() - started < 0.5 and not finished  # answered while the slow one still ran
+    assert not finished  # answered while the slow one still ran, not after it
+    assert time.perf_counter() - started < SLACK
     stuck.join()
 
 

@@ -14,14 +14,14 @@ from bot.carddb.importer import stored_meta
 from bot.client import CycleBot
 from bot.config import Config
 from tests.support.fake_bulk import FakeBulk
+from tests.support.waits import until
 
 NEWER = "2026-11-21T09:03:55.101+00:00"
 
 
 async def wait_for(condition) -> None:
-    async with asyncio.timeout(20):
-        while not condition():  # noqa: ASYNC110 - polled: the condition changes in other threads
-            await asyncio.sleep(0.02)
+    """Polled: the condition changes in other threads."""
+    await until(condition, "the card data to get there")
 
 
 def clones(fake: FakeBulk, count: int, start: int = 0) -> list[dict]:

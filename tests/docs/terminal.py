@@ -24,10 +24,11 @@ from tests.data import CR_2026, CR_DIR, SCRYFALL_CARDS
 from tests.docs.markers import REPO, fence
 from tests.support.fake_scryfall import FakeScryfall
 from tests.support.http_fake import ThreadedHTTPFake
+from tests.support.waits import CEILING
 
 # The date the example card data carries: the bulk file's modification time stands for Scryfall's date.
 CARD_DATA_DATE = datetime(2026, 1, 20, 12, 0, tzinfo=UTC)
-TIMEOUT = 60
+TIMEOUT = CEILING
 NOWHERE = "http://127.0.0.1:9"  # nothing listens there: a connection is refused at once
 BULK_FILE = "oracle-cards.jsonl.gz"
 RULES_FILE = "MagicCompRules.txt"

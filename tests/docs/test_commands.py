@@ -26,6 +26,7 @@ from tests.docs.commands import (
 )
 from tests.docs.markers import REPO, pages
 from tests.docs.terminal import Run, Services
+from tests.support.waits import CEILING
 
 DOCUMENTED = documented_commands()
 PROGRAM_COMMANDS = [d for d in DOCUMENTED if PROGRAM in d.command]
@@ -143,11 +144,11 @@ def test_each_make_target_shown_exists_and_the_safe_ones_run(target):
     assert targets[target], f"make {target} has neither prerequisites nor a recipe"
     if (REPO / target).exists():
         assert target in phony, f"make {target} does nothing while {target}/ exists: declare it .PHONY"
-    dry = subprocess.run(["make", "-n", target], cwd=REPO, capture_output=True, text=True, timeout=60)
+    dry = subprocess.run(["make", "-n", target], cwd=REPO, capture_output=True, text=True, timeout=CEILING)
     assert dry.returncode == 0, dry.stderr
     if target in NOT_RUN:
         pytest.skip(f"make {target} is only checked to exist: it {NOT_RUN[target]}")
-    done = subprocess.run(["make", target], cwd=REPO, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(["make", target], cwd=REPO, capture_output=True, text=True, timeout=2 * CEILING)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from tests.docs.markers import REPO
+from tests.support.waits import CEILING
 
 DOCS = REPO / "docs"
 SETTING = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
@@ -51,7 +52,7 @@ def test_the_site_builds_strictly(tmp_path):
         env=environment,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=CEILING,
     )
     assert built.returncode == 0, built.stdout + built.stderr
     assert "WARNING" not in built.stderr, built.stderr

@@ -15,6 +15,7 @@ from bot.goldfish.engine import Game
 from bot.goldfish.engine.scenario import position
 from tests.goldfish.cog_support import sample_cards
 from tests.goldfish.engine.test_turns import ALBINO_TROLL
+from tests.support.waits import CEILING
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -83,7 +84,7 @@ def run_cli(stdin: str, *args: str) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=60,
+        timeout=CEILING,
         env={"PATH": "", "PYTHONPATH": str(ROOT)},
     )
 

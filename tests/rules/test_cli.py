@@ -12,6 +12,7 @@ import pytest
 from bot.cli import main
 from bot.rules.sources import downloaded_path
 from tests.data import CR_DIR
+from tests.support.waits import CEILING
 
 REPO = Path(__file__).resolve().parent.parent.parent
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
@@ -122,7 +123,7 @@ def python_m_bot(data_dir, *args: str) -> subprocess.CompletedProcess:
         cwd=REPO,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=CEILING,
         env={"PATH": "", "BOT_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)},
     )
 

@@ -15,6 +15,7 @@ from bot.config import Config
 from bot.rules.layout import PAGE_ONE
 from tests.rules.conftest import CR_2026
 from tests.rules.phone import visible, visible_length
+from tests.support.waits import CEILING
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -88,7 +89,7 @@ def test_the_terminal_answers_a_card_question_from_the_imported_card_data(tmp_pa
     done = subprocess.run(
         [sys.executable, "-m", "bot", "rule", "does", "chalice", "of", "the", "void", "on", "1", "counter",
          "[[prismatic ending]]", "with", "X=1"],
-        capture_output=True, text=True, env=env, cwd=ROOT, timeout=60,
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=CEILING,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     out = done.stdout

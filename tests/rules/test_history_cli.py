@@ -12,6 +12,7 @@ import pytest
 from bot.cli import main
 from bot.rules.sources import downloaded_path, editions_dir, previous_path
 from tests.data import CR_DIR
+from tests.support.waits import CEILING
 
 REPO = Path(__file__).resolve().parent.parent.parent
 
@@ -106,7 +107,7 @@ def test_python_dash_m_bot_rules_history_runs(data_dir):
         cwd=REPO,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=CEILING,
         env={**os.environ, "BOT_DATA_DIR": str(data_dir)},
     )
     assert result.returncode == 0, result.stderr

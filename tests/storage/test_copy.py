@@ -13,6 +13,7 @@ import asyncpg
 from bot.goldfish import GameStore, StatsDelta
 from bot.storage import Database
 from bot.storage.postgres import PostgresDatabase
+from tests.support.waits import CEILING
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 40
@@ -22,7 +23,12 @@ def run_module(*args: str, data_dir: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "BOT_", "DATABASE_"))}
     env.update(PYTHONPATH=str(ROOT), BOT_DATA_DIR=str(data_dir))
     return subprocess.run(
-        [sys.executable, "-m", "bot", *args], env=env, cwd=data_dir.parent, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "bot", *args],
+        env=env,
+        cwd=data_dir.parent,
+        capture_output=True,
+        text=True,
+        timeout=CEILING,
     )
 
 

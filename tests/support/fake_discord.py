@@ -25,6 +25,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.support.waits import CEILING
+
 API = "/api/v10"
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL, LOADING = 1 << 6, 1 << 7
@@ -35,7 +37,6 @@ PERMISSIONS = "2248473465835073"  # what the bot and the members may do in the o
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 # Which callback types Discord accepts for each interaction type (2 command, 3 component, 4 autocomplete, 5 modal).
 CALLBACK_TYPES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
-WAIT_TIMEOUT = 10.0
 # Discord's upload limit for a server without boosts (what interactions carry as attachment_size_limit), and the
 # most files one message may carry.
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
@@ -151,7 +152,7 @@ class FakeDiscord:
         self._closed_by_fake: dict[web.WebSocketResponse, int] = {}
         self._runner: web.AppRunner | None = None
         self.port = 0
-        self.wait_timeout = WAIT_TIMEOUT
+        self.wait_timeout = CEILING  # how long a test waits for the bot (see tests/support/waits.py)
 
     # -- lifecycle ---------------------------------------------------------------------------------------
 

@@ -5,13 +5,18 @@
   did before that fix.
 - Application emoji: their names are checked and unique, their images must be images, and there are at most
   2,000 (below).
+- Starting a bot (``Env.start``, ``restart_bot``) waits for it to go idle within a fixed 5 s, whatever the env's
+  ``settle_timeout``: a bot that reads its rules and card data on a busy machine takes longer. That wait gets
+  the env's own ceiling, as every other settle does (below).
 """
 
 from __future__ import annotations
 
 import base64
+import contextvars
 import re
 
+import simcord.env
 from simcord.backend import errors, serializers
 from simcord.http import router
 from simcord.http.routes import application, interactions
@@ -30,6 +35,7 @@ def _delete_original_response(ctx: router.RequestContext):
 
 
 def install() -> None:
+    _patient_attach()
     _replace("POST", application.create_application_emoji, _create_application_emoji)
     routes = router._ROUTES["DELETE"]
     for position, (template, handler) in enumerate(routes):
@@ -90,3 +96,33 @@ def _replace(method: str, handler, replacement) -> None:
             return
     if not any(current is replacement for _, current in routes):
         raise RuntimeError("simcord's routes moved: review tests/support/simcord_discord.py")
+
+
+# -------------------------------------------------------------- starting a bot
+
+_attaching: contextvars.ContextVar[bool] = contextvars.ContextVar("attaching", default=False)
+ATTACH_SECONDS = 5.0  # what simcord 3.2 passes to its settle while it attaches a bot
+
+
+def _patient_attach() -> None:
+    attach, settle = simcord.env._attach_bot, simcord.env.Env._settle_internal
+    if getattr(attach, "patient", False):
+        return
+    if settle.__code__.co_kwonlyargcount < 1 or "timeout" not in settle.__code__.co_varnames:
+        raise RuntimeError("simcord's settle changed: review tests/support/simcord_discord.py")
+
+    async def patient_attach(env, bot):
+        token = _attaching.set(True)
+        try:
+            return await attach(env, bot)
+        finally:
+            _attaching.reset(token)
+
+    async def settle_internal(env, *, timeout=None, **kwargs):  # noqa: ASYNC109 (simcord's own signature)
+        if _attaching.get() and timeout == ATTACH_SECONDS:
+            timeout = max(timeout, env.settle_timeout)
+        return await settle(env, timeout=timeout, **kwargs)
+
+    patient_attach.patient = True
+    simcord.env._attach_bot = patient_attach
+    simcord.env.Env._settle_internal = settle_internal

@@ -17,11 +17,11 @@ import yarl
 from bot.client import CycleBot
 from bot.config import Config, Secret
 from tests.support.fake_discord import FakeDiscord
+from tests.support.waits import CEILING, until
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTE5NzQ0.wire-test.bot-token-that-must-never-be-logged"
 WIRE_EXTENSIONS = ["cogs.about", "tests.support.wire_cog"]
-STARTUP_TIMEOUT = 10.0
 # Settings a developer's .env could otherwise feed into the bot under test.
 BOT_SETTINGS = (
     *("RULES_FILE", "RULES_URL", "DISCORD_GUILD_ID", "INLINE_CARDS", "LOG_LEVEL", "SCRYFALL_API_URL"),
@@ -61,12 +61,14 @@ async def start_bot(wired: FakeDiscord, data_dir: Path) -> AsyncIterator[StartBo
         bot._connection.guild_ready_timeout = 0.1  # discord.py waits this long after the last GUILD_CREATE
         task = asyncio.create_task(bot.start(TOKEN))
         started.append((bot, task))
-        async with asyncio.timeout(STARTUP_TIMEOUT):
-            while not bot.is_ready():
-                if task.done():
-                    task.result()
-                    raise AssertionError("the bot stopped before it was ready")
-                await asyncio.sleep(0.01)
+
+        def ready() -> bool:
+            if task.done():
+                task.result()
+                raise AssertionError("the bot stopped before it was ready")
+            return bot.is_ready()
+
+        await until(ready, "the bot to be ready", every=0.01)
         return bot
 
     yield start
@@ -76,8 +78,7 @@ async def start_bot(wired: FakeDiscord, data_dir: Path) -> AsyncIterator[StartBo
 
 async def stop_bot(bot: CycleBot, task: asyncio.Task) -> None:
     await bot.close()
-    async with asyncio.timeout(STARTUP_TIMEOUT):
-        await asyncio.gather(task, return_exceptions=True)
+    await asyncio.wait_for(asyncio.gather(task, return_exceptions=True), CEILING)
 
 
 def bot_environment(fake: FakeDiscord, data_dir: Path, **overrides: str) -> dict[str, str]:
@@ -111,8 +112,12 @@ class BotProcess:
     def stderr(self) -> str:
         return self.stderr_path.read_text(encoding="utf-8", errors="replace")
 
-    async def wait(self, timeout: float = 20.0) -> int:  # noqa: ASYNC109
-        return await asyncio.wait_for(self.process.wait(), timeout)
+    async def wait(self) -> int:
+        """The exit code, once the process has ended (a test that waits for an exit fails after a ceiling)."""
+        try:
+            return await asyncio.wait_for(self.process.wait(), CEILING)
+        except TimeoutError:
+            raise AssertionError(f"waited {CEILING:g} s in vain for the bot process to exit") from None
 
 
 @pytest.fixture

@@ -8,8 +8,9 @@ import copy
 import signal
 from pathlib import Path
 
-from bot.client import DRAIN_SECONDS, EXPIRED, RESTARTING
+from bot.client import EXPIRED, RESTARTING
 from tests.support.fake_discord import EPHEMERAL, FakeDiscord
+from tests.support.waits import until
 from tests.wire.conftest import TOKEN
 from tests.wire.test_wire import buttons, error_lines
 
@@ -72,10 +73,9 @@ async def test_a_click_its_handler_answers_gets_no_second_answer(start_bot, wire
 # -- python -m bot: shutting down, logs, start-up failures ------------------------------------------------
 
 
-async def wait_for_output(bot, text: str, timeout: float = 10.0) -> None:  # noqa: ASYNC109
-    async with asyncio.timeout(timeout):
-        while text not in bot.stderr:  # noqa: ASYNC110 (a child's log file: nothing to wait on but the clock)
-            await asyncio.sleep(0.02)
+async def wait_for_output(bot, text: str) -> None:
+    """Until the child's log holds ``text`` (a file: nothing to wait on but the clock)."""
+    await until(lambda: text in bot.stderr, f"{text!r} in the bot's log")
 
 
 async def test_sigterm_lets_a_slow_command_in_flight_answer_and_tells_newcomers_to_retry(
@@ -104,7 +104,6 @@ async def test_sigterm_lets_a_slow_command_in_flight_answer_and_tells_newcomers_
 async def test_sigterm_tells_a_command_that_outlasts_the_drain_to_retry_and_still_exits_cleanly(
     spawn_bot, fake_discord: FakeDiscord
 ):
-    fake_discord.wait_timeout = DRAIN_SECONDS + 5
     bot = await spawn_bot(module=WIRE_BOT)
     await fake_discord.wait_until_connected()
     await fake_discord.wait_for(lambda r: r.method == "PUT" and r.path.endswith("/commands"))
@@ -160,7 +159,7 @@ async def test_a_debug_log_holds_no_interaction_token_no_message_text_and_no_sql
             "type": 0,
         },
     )
-    await asyncio.sleep(0.3)
+    await until(lambda: "MESSAGE_CREATE" in bot.stdout + bot.stderr, "the message in the bot's debug log")
     bot.process.send_signal(signal.SIGTERM)
     assert await bot.wait() == 0
 

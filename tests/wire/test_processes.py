@@ -18,8 +18,6 @@ from tests.wire.test_shards import shard_guilds
 
 SLIDE_SIMPLE = 12  # slide, seed 12: keep 7 with Plains and Secluded Steppe; play the Plains, cycle the Steppe
 LOOKUPS_EACH = 6
-# Six lookups a process through a budget of two a second: the last answer comes after about six seconds.
-BURST_TIMEOUT = 40.0
 
 
 def components(message: dict) -> list[dict]:
@@ -119,7 +117,6 @@ async def test_two_processes_on_two_shards_share_games_statistics_one_sync_and_o
     spawn_bot, fake_discord: FakeDiscord, fake_scryfall, shared_settings, tmp_path: Path
 ):
     guilds = shard_guilds(fake_discord)
-    fake_discord.wait_timeout = BURST_TIMEOUT
     fake_discord.identify_interval = 5.0  # Discord's session start limit: an IDENTIFY too soon is refused
 
     async def spawn(shard: int):

@@ -10,18 +10,16 @@ import sys
 from pathlib import Path
 
 from tests.support.fake_discord import FakeDiscord
+from tests.support.waits import CEILING, until
 from tests.wire.conftest import bot_environment
 from tests.wire.test_wire import buttons
 
 WIRE_BOT = "tests.support.wire_bot"
-# discord.py waits 5 s between two shards' IDENTIFY, as Discord allows one a 5 s per bot.
-SHARDED_TIMEOUT = 25.0
 
 
 def shard_guilds(fake: FakeDiscord) -> dict[int, str]:
     """Two shards, and one guild placed on each."""
     fake.shard_count = 2
-    fake.wait_timeout = SHARDED_TIMEOUT
     return {shard: fake.add_guild(f"Shard {shard} night", shard=shard) for shard in (0, 1)}
 
 
@@ -49,14 +47,12 @@ async def health(data_dir: Path, fake: FakeDiscord) -> tuple[int, str]:
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
-    out, _ = await asyncio.wait_for(process.communicate(), 30)
+    out, _ = await asyncio.wait_for(process.communicate(), CEILING)
     return process.returncode, out.decode()
 
 
-async def wait_for_file(path: Path, timeout: float = 10.0) -> None:  # noqa: ASYNC109
-    async with asyncio.timeout(timeout):
-        while not await asyncio.to_thread(path.exists):  # noqa: ASYNC110 (another process writes it)
-            await asyncio.sleep(0.05)
+async def wait_for_file(path: Path) -> None:
+    await until(path.exists, f"{path.name} to be written", every=0.05)
 
 
 async def test_shard_count_2_and_shard_ids_0_1_run_both_shards_in_one_process_answering_in_guilds_on_both(

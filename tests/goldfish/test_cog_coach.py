@@ -11,8 +11,10 @@ from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Game
 from bot.goldfish.practice.review import deck_figures, player_game, review_settings
 from bot.goldfish.practice.simulate import policy_step, simulate_here
-from cogs.goldfish._coach import MAX_HINTS, MAX_HINTS_PER_SERVER, coach_state
+from cogs.goldfish import _coach
+from cogs.goldfish._coach import MAX_HINTS, MAX_HINTS_PER_SERVER, REVIEW_SECONDS, coach_state
 from tests.goldfish.cog_support import SLIDE_SIMPLE, controls, fields, game_of, stored, table
+from tests.support.waits import CEILING
 
 REVIEW_GAMES = 120  # the review's simulation, smaller than the bot's so the tests stay quick
 
@@ -23,9 +25,14 @@ def bot_config(bot_config):
 
 
 @pytest.fixture
-def cog(simcord_env):
-    # The first hint starts the worker processes: real seconds the deferred interaction allows.
-    simcord_env.settle_timeout = 90
+def cog(simcord_env, monkeypatch):
+    # The first hint starts the worker processes: real seconds the deferred interaction allows. A review may run
+    # to its deadline on a busy machine, and simcord waits for it.
+    simcord_env.settle_timeout = REVIEW_SECONDS + CEILING
+    # What a review measured is checked here, so its worker runs at the bot's priority: at the lowest, two
+    # CPU-bound processes beside the suite leave it almost nothing before its deadline. The priority itself is
+    # checked in test_cog_coach_fairness.py.
+    monkeypatch.setattr(_coach, "REVIEW_NICE", 0)
     cog = simcord_env.bot.get_cog("Goldfish")
     coach_state(cog).review_games = REVIEW_GAMES
     coach_state(cog).hint_seconds = 60

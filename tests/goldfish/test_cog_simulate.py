@@ -10,9 +10,8 @@ from tests.goldfish.cog_support import fake_collection
 
 @pytest.fixture
 def cog(simcord_env):
-    # The first simulation starts the worker processes and loads matplotlib in one of them: seconds
-    # of real time that the deferred interaction allows (15 minutes), beyond simcord's default wait.
-    simcord_env.settle_timeout = 90
+    # The first simulation starts the worker processes and loads matplotlib in one of them: seconds of real time
+    # that the deferred interaction allows (15 minutes), within the suite's ceiling for simcord's settle.
     return simcord_env.bot.get_cog("Goldfish")
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import CHECKPOINT_SECONDS, CycleBot, discover_extensions
+from tests.support.waits import CEILING
 
 
 def test_every_cog_module_is_discovered_and_private_helpers_are_not():
@@ -188,7 +189,7 @@ async def test_a_checkpoint_waits_for_a_transaction_in_progress_and_loses_nothin
     await asyncio.sleep(0.05)
     assert not checkpoint.done()  # it never runs inside someone else's transaction
     release.set()
-    await asyncio.wait_for(asyncio.gather(task, checkpoint), 10)
+    await asyncio.wait_for(asyncio.gather(task, checkpoint), CEILING)
 
     assert not any(r.getMessage() == "WAL checkpoint failed" for r in caplog.records)
     assert await bot.db.get_meta("open") == "transaction"

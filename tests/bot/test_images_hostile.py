@@ -13,6 +13,7 @@ from PIL import Image
 from bot.images import CardImages
 from bot.imaging import MAX_IMAGE_PIXELS, Thumbnails, check_image, decode_near
 from tests.support.fake_images import LARGEST, FakeImageHost, huge_jpeg, huge_png
+from tests.support.waits import CEILING, HANG, SLACK
 
 GRACE = 0.3
 
@@ -29,7 +30,7 @@ async def open_cache(path, host: FakeImageHost, **options) -> CardImages:
 
 
 async def test_images_sent_a_byte_a_second_free_every_fetcher_after_the_grace_period(tmp_path, host):
-    images = await open_cache(tmp_path / "images", host)
+    images = await open_cache(tmp_path / "images", host, timeout=HANG)  # only the grace period can free them
     slow = [host.url(f"trickle-{n}") for n in range(4)]  # as many as there are fetchers
     host.path_modes = {"trickle-": "trickle"}
 
@@ -41,7 +42,7 @@ async def test_images_sent_a_byte_a_second_free_every_fetcher_after_the_grace_pe
 
     assert list(other) == [host.url("another-channels-card")]
     assert await held == {}  # dropped: not an image kept, none on disk
-    assert other_after < GRACE + 1.0  # not the 45 s a fetcher was held before
+    assert other_after < GRACE + SLACK  # not the timeout's minute (45 s before the grace period)
     assert [p.name for p in (tmp_path / "images").iterdir()] == [
         CardImages.file_name(host.url("another-channels-card"))
     ]
@@ -49,9 +50,9 @@ async def test_images_sent_a_byte_a_second_free_every_fetcher_after_the_grace_pe
 
 
 async def test_one_pictures_slow_images_leave_a_fetcher_for_another_pictures(tmp_path, host):
-    images = await open_cache(tmp_path / "images", host, timeout=2.0)
+    images = await open_cache(tmp_path / "images", host, timeout=2 * SLACK)
     slow = [host.url(f"slow-{n}") for n in range(8)]  # twice as many as there are fetchers
-    host.path_modes = {"slow-": "slow"}  # each holds its fetcher until the deadline
+    host.path_modes, host.slow_seconds = {"slow-": "slow"}, HANG  # each holds its fetcher until the deadline
 
     started = time.monotonic()
     held = asyncio.ensure_future(images.get_many(slow))
@@ -61,18 +62,18 @@ async def test_one_pictures_slow_images_leave_a_fetcher_for_another_pictures(tmp
 
     assert list(other) == [host.url("another-channels-card")]
     assert not held.done()  # answered while the first picture's images were still being waited for
-    assert other_after < 1.0  # not after two rounds of the deadline, as when it queued behind them
-    assert await held == {}
+    assert other_after < SLACK  # not after a round of the deadline, as when it queued behind them
+    held.cancel()  # the slow images' own end is test_a_slow_host_is_given_up_on_within_the_timeout's
     await images.close()
 
 
 async def test_an_endless_body_is_dropped_at_the_size_cap(tmp_path, host):
-    images = await open_cache(tmp_path / "images", host, max_bytes=256 * 1024)
+    images = await open_cache(tmp_path / "images", host, max_bytes=256 * 1024, timeout=HANG)
     host.mode = "endless"
 
     started = time.monotonic()
     assert await images.get_many([host.url("endless")]) == {}
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < SLACK  # at the cap, not at the timeout
     assert list((tmp_path / "images").iterdir()) == []
     await images.close()
 
@@ -82,7 +83,8 @@ async def test_an_image_past_the_pixel_limit_is_refused_and_the_largest_accepted
         return huge_png(path, (LARGEST[0] + 1, LARGEST[1])) if "over" in path else huge_png(path)
 
     host.maker = maker
-    images = await open_cache(tmp_path / "images", host, grace=3.0)  # the fake takes a moment to draw them
+    # The fake takes a moment to draw them, longer on a busy machine.
+    images = await open_cache(tmp_path / "images", host, grace=CEILING, timeout=CEILING)
 
     found = await images.get_many([host.url("over-the-limit"), host.url("at-the-limit")])
 

@@ -9,12 +9,13 @@ import requests
 
 from bot.cycling import cycling_abilities, has_cycling
 from tests.support.fake_scryfall import CONSTRUCTED_CARDS
+from tests.support.waits import CEILING
 
 HEADERS = {"User-Agent": "Cyclebot-tests/1", "Accept": "application/json"}
 
 
 def get(fake, path, **params):
-    return requests.get(fake.base_url + path, params=params, headers=HEADERS, timeout=5)
+    return requests.get(fake.base_url + path, params=params, headers=HEADERS, timeout=CEILING)
 
 
 def search(fake, query, **params):
@@ -103,7 +104,7 @@ def test_search_pages_175_cards(fake_scryfall):
 
 def test_collection_refuses_more_than_75_identifiers(fake_scryfall):
     body = {"identifiers": [{"name": "Pendrell Drake"}] * 76}
-    response = requests.post(fake_scryfall.base_url + "/cards/collection", json=body, headers=HEADERS, timeout=5)
+    response = requests.post(fake_scryfall.base_url + "/cards/collection", json=body, headers=HEADERS, timeout=CEILING)
     assert response.status_code == 422 and response.json()["object"] == "error"
 
 

@@ -14,6 +14,7 @@ import requests
 from bot.scryfall import CardNotFound, RateLimited, ScryfallClient, ScryfallError, ScryfallUnavailable
 from bot.scryfall.limiter import MAX_PAUSE_SECONDS, retry_after_seconds
 from bot.scryfall.transport import CACHE_FILE, MAX_REDIRECTS
+from tests.support.waits import CEILING, HANG, SLACK
 
 NAME = "Pendrell Drake"
 
@@ -57,7 +58,7 @@ async def test_a_poisoned_entry_already_in_the_cache_is_evicted_not_served(make_
     key = first.transport.key(prepared)
     fake_scryfall.break_next("html")
     url, headers = fake_scryfall.base_url + "/cards/named", dict(prepared.headers)
-    html = await asyncio.to_thread(requests.get, url, headers=headers, timeout=5)
+    html = await asyncio.to_thread(requests.get, url, headers=headers, timeout=CEILING)
     first.transport.cache.save_response(html, cache_key=key)  # what an older bot stored
     await first.close()
 
@@ -113,34 +114,34 @@ async def test_an_absurd_retry_after_pauses_a_few_minutes_at_most_and_raises_not
 
 async def test_a_trickling_body_is_cut_at_the_overall_deadline(make_client, fake_scryfall):
     # A byte every 0.3 s never trips the 2 s per-read timeout; only the overall deadline can.
-    client = make_client(timeout=2.0, deadline=1.0, retries=0)
+    client = make_client(timeout=HANG, deadline=1.0, retries=0)
     fake_scryfall.break_next("trickle", path="/cards/named", seconds=0.3)
     started = time.perf_counter()
     with pytest.raises(ScryfallUnavailable) as caught:
         await client.named(NAME)
-    assert time.perf_counter() - started < 1.5
+    assert time.perf_counter() - started < 1.0 + SLACK  # the deadline, not the body's minutes
     assert caught.value.timed_out and "timed out" in str(caught.value)
 
 
 async def test_a_stale_answer_comes_quickly_while_scryfall_hangs(make_client, fake_scryfall):
-    client = make_client(timeout=10.0, stale_deadline=0.5, cache_hours=0.2 / 3600, retries=2)
+    client = make_client(timeout=HANG, stale_deadline=0.5, cache_hours=0.2 / 3600, retries=2)
     await client.named(NAME)
     await asyncio.sleep(0.25)
-    fake_scryfall.hang_next(count=5, seconds=5)
+    fake_scryfall.hang_next(count=5, seconds=HANG)
     started = time.perf_counter()
     answer = await client.named(NAME)
     assert answer.stale and answer.data["name"] == NAME
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 0.5 + SLACK  # the stale deadline, not the hang's minute
 
 
 async def test_decklist_resolution_has_an_overall_limit(make_client, fake_scryfall):
-    client = make_client(timeout=10.0, collection_deadline=1.0)
-    fake_scryfall.hang_next(count=5, path="/cards/collection", seconds=5)
+    client = make_client(timeout=HANG, collection_deadline=1.0)
+    fake_scryfall.hang_next(count=5, path="/cards/collection", seconds=HANG)
     started = time.perf_counter()
     with pytest.raises(ScryfallUnavailable) as caught:
         await client.collection([{"name": NAME}] * 200)
     assert caught.value.timed_out
-    assert time.perf_counter() - started < 1.5
+    assert time.perf_counter() - started < 1.0 + SLACK  # the decklist's deadline, not the hang's minute
 
 
 # --------------------------------------------------------------------------- growth

@@ -14,6 +14,7 @@ import pytest
 
 from bot.scryfall import BadQuery, ScryfallClient, ScryfallError, ScryfallUnavailable
 from bot.scryfall.breaker import CIRCUIT_FAILURES
+from tests.support.waits import SLACK
 
 MB = 1 << 20
 
@@ -36,7 +37,7 @@ async def test_a_5xx_storm_answers_everyone_at_once_and_sends_a_few_requests_not
     errors = await asyncio.gather(*(search(number) for number in range(20)))
 
     # Before: every search queued for its slot and retried; 40 of them sent 41 requests and were answered after 23-46 s.
-    assert time.monotonic() - started < 3.0
+    assert time.monotonic() - started < 3.0 + SLACK
     assert len(fake_scryfall.api_requests()) <= CIRCUIT_FAILURES + 1
     assert all("not answering" in error.user_message() for error in errors)
 
@@ -44,7 +45,7 @@ async def test_a_5xx_storm_answers_everyone_at_once_and_sends_a_few_requests_not
     await asyncio.sleep(0.6)  # the pause after the storm, then Scryfall is asked again
     started = time.monotonic()
     assert (await client.named("Pendrell Drake")).data["name"] == "Pendrell Drake"
-    assert time.monotonic() - started < 1.0  # no slots left reserved by the requests never sent
+    assert time.monotonic() - started < SLACK  # no slots left reserved by the 20 searches never sent (10 s)
 
 
 async def test_requests_after_a_storm_pause_are_retried_only_once_more_before_pausing_longer(

@@ -3,11 +3,10 @@ picker, /goldfish and /rule's terms all match typos, word order, nicknames and f
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from bot.cards.complete import MATCHER, card_matcher
+from tests.support.waits import until
 
 STREET_WRAITH = "Street Wraith"
 
@@ -74,8 +73,5 @@ async def test_autocomplete_answers_by_prefix_before_the_matcher_is_built(local_
     assert card_data.derived_now(MATCHER) is None
     choices = await alice.autocomplete(channel, "card", "name", "street wr")
     assert values(choices)[0] == STREET_WRAITH  # never refused while the matcher is being built
-    for _ in range(100):
-        if card_data.derived_now(MATCHER) is not None:
-            break
-        await asyncio.sleep(0.05)
-    assert card_data.derived_now(MATCHER) is not None  # and the build was started by that first request
+    # ...and the build was started by that first request.
+    await until(lambda: card_data.derived_now(MATCHER) is not None, "the matcher to be built")

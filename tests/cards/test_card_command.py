@@ -10,6 +10,7 @@ from simcord.interactions import OptionError
 from bot.client import CycleBot
 from bot.scryfall import ScryfallClient
 from tests.cards.conftest import only_refusals, private, start_slash
+from tests.support.waits import HANG, SLACK
 
 XCYCLER_ID = "f0000000-0000-4000-8000-000000000004"
 
@@ -223,7 +224,7 @@ async def test_scryfall_rate_limiting_tells_the_user_when_to_retry(cards, channe
 
 async def test_a_cached_card_is_shown_as_stale_when_scryfall_is_down(cards, channel, alice, fake_scryfall, data_dir):
     await cards.bot.scryfall.close()
-    cards.bot.scryfall = ScryfallClient(fake_scryfall.base_url, data_dir, cache_hours=1e-6, timeout=0.5, retries=0)
+    cards.bot.scryfall = ScryfallClient(fake_scryfall.base_url, data_dir, cache_hours=1e-6, timeout=SLACK, retries=0)
     await alice.slash(channel, "card", name="Street Wraith")
     await asyncio.sleep(0.05)  # the cached copy has expired
     fake_scryfall.fail_next(500, count=5)
@@ -237,13 +238,13 @@ async def test_a_cached_card_is_shown_as_stale_when_scryfall_is_down(cards, chan
 async def test_a_hanging_scryfall_times_out_while_other_commands_still_answer(
     cards, channel, alice, simcord_env, fake_scryfall
 ):
-    fake_scryfall.hang_next(count=2, path="/cards/named", seconds=1.5)
+    cards.client.retries = 0  # one timeout of SLACK: /about has that long to be answered first
+    fake_scryfall.hang_next(count=2, path="/cards/named", seconds=HANG)
     card = start_slash(simcord_env, alice, channel, "card", name="Street Wraith")
-    await asyncio.sleep(0.05)
     about = await alice.slash(channel, "about")  # answered while /card is still waiting on Scryfall
     assert about.response.embeds
 
-    await simcord_env.settle(timeout=10)
+    await simcord_env.settle()
     assert private(card).content.startswith("Scryfall timed out")
     paths = [r.path for r in simcord_env.http_requests]
     about_answer = next(

@@ -55,7 +55,7 @@ async def test_a_flood_of_slow_searches_is_refused_at_once_and_others_are_answer
         start_slash(simcord_env, bob, channel, "search", query="t:creature c:g pow>=4"),
         start_slash(simcord_env, bob, channel, "card", name="Street Wraith"),
     ]
-    await simcord_env.settle(timeout=30)
+    await simcord_env.settle()
 
     admitted = [r for r in flood if callback_of(simcord_env, r)["type"] == 5]  # deferred: admitted to a pool
     refused = [r for r in flood if r not in admitted]
@@ -230,7 +230,7 @@ async def test_the_searches_of_inline_messages_hold_one_search_thread_each_and_c
     for n, room in enumerate(rooms[:2]):  # two messages of two slow searches each: four of Alice's six
         post_now(simcord_env, alice, room, f"[[?{SLOW_INLINE} -t:a{n}]] and [[?{SLOW_INLINE} -t:b{n}]]")
     bobs = start_slash(simcord_env, bob, channel, "search", query="t:creature c:g pow>=4")
-    await simcord_env.settle(timeout=30)
+    await simcord_env.settle()
     assert most[0] == 2  # one search at a time for each message
     await alice.send(rooms[2], f"[[?{SLOW_INLINE} -t:c]] [[?{SLOW_INLINE} -t:d]] [[?{SLOW_INLINE} -t:e]]")
 
@@ -258,7 +258,7 @@ async def test_one_servers_accounts_together_leave_places_for_every_other_server
 
     raid = [start_slash(simcord_env, who, channel, "search", query=SLOW) for who in (alice, bob, carol) for _ in "ab"]
     other = start_slash(simcord_env, erin, their_channel, "search", query="t:creature c:g pow>=4")
-    await simcord_env.settle(timeout=30)
+    await simcord_env.settle()
 
     admitted = [r for r in raid if callback_of(simcord_env, r)["type"] == 5]
     refused = [r for r in raid if r not in admitted]

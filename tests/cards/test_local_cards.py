@@ -9,6 +9,7 @@ from bot.carddb import BulkError
 from bot.cards.query import KINDS
 from tests.cards.conftest import only_refusals, private
 from tests.goldfish.cog_support import game_of
+from tests.support.waits import HANG
 
 DATA_FOOTER = "Scryfall bulk data of 2026-11-20"
 
@@ -55,7 +56,7 @@ async def test_card_keeps_answering_while_scryfall_refuses_every_request(cards, 
 
 
 async def test_card_keeps_answering_while_scryfall_hangs(cards, channel, alice, fake_scryfall):
-    fake_scryfall.hang_next(count=100, seconds=5)
+    fake_scryfall.hang_next(count=100, seconds=HANG)
 
     result = await alice.slash(channel, "card", name="Ash Barrens")
 

@@ -14,15 +14,14 @@ from bot.config import Config
 from bot.rules import updater
 from bot.rules.sources import downloaded_path
 from tests.data import CR_DIR
+from tests.support.waits import until
 
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
 
 
-async def wait_for(condition, limit: float = 20.0) -> None:
+async def wait_for(condition) -> None:
     """Poll ``condition`` while the bot's background work runs in the same event loop."""
-    async with asyncio.timeout(limit):
-        while not condition():  # noqa: ASYNC110 (the condition is the bot's state, not an event we own)
-            await asyncio.sleep(0.02)
+    await until(condition, "the rules to get there")
 
 
 def rules_cog(env):

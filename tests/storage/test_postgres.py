@@ -16,6 +16,7 @@ import pytest
 from bot.goldfish import GameStore, StaleGameError, StatsDelta
 from bot.storage import StorageError, bundled_migrations
 from bot.storage.postgres import PostgresDatabase, placeholders
+from tests.support.waits import CEILING
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,7 +66,7 @@ async def test_a_process_killed_mid_action_leaves_the_game_as_it_was_and_unlocke
         sys.executable, "-c", DIE_MID_ACTION, postgres_url, cwd=ROOT, stdout=asyncio.subprocess.PIPE
     )
     try:
-        line = await asyncio.wait_for(process.stdout.readline(), 30)
+        line = await asyncio.wait_for(process.stdout.readline(), CEILING)
         assert line.strip() == b"written"
     finally:
         os.kill(process.pid, signal.SIGKILL)
@@ -75,7 +76,7 @@ async def test_a_process_killed_mid_action_leaves_the_game_as_it_was_and_unlocke
     loaded = await store.load(100)
     assert loaded.version == 1 and loaded.state == {"turn": 1}
     assert await store.get_stats(1) is None
-    assert await asyncio.wait_for(store.save(100, {"turn": 2}, 1, user_id=1, stats=StatsDelta(turns=1)), 10) == 2
+    assert await asyncio.wait_for(store.save(100, {"turn": 2}, 1, user_id=1, stats=StatsDelta(turns=1)), CEILING) == 2
     with pytest.raises(StaleGameError):
         await store.save(100, {"turn": 3}, 1)
     await db.close()

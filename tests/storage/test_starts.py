@@ -10,6 +10,7 @@ import pytest
 
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.starts import LocalStartGate, PostgresStartGate
+from tests.support import waits
 
 INTERVAL = 0.5
 # The turns are spaced exactly; when each waiter wakes is not (a loaded machine wakes one late, the next on time).
@@ -47,15 +48,15 @@ async def test_processes_sharing_postgresql_take_turns(two_processes):
     times = await start_times([(gates[0], 0), (gates[1], 1), (gates[0], 2), (gates[1], 3)])
 
     assert all(gap >= INTERVAL - SLACK for gap in gaps(times)), gaps(times)
-    assert times[-1] - times[0] < 3 * INTERVAL + 1.0  # turns follow each other, nobody waits longer than needed
+    assert times[-1] - times[0] < 3 * INTERVAL + waits.SLACK  # turns follow each other, nobody waits longer
 
 
 async def test_each_bucket_has_its_own_turns(two_processes):
     # max_concurrency 2: shards 0 and 2 share bucket 0, shards 1 and 3 bucket 1.
     gates = [PostgresStartGate(db, max_concurrency=2, interval=INTERVAL) for db in two_processes]
 
-    times = await start_times([(gates[0], 0), (gates[1], 1)])
-    assert times[1] - times[0] < INTERVAL / 2  # different buckets: both at once
+    # Different buckets: both at once. What each gate planned, which a busy machine's late wake-ups don't change.
+    assert await asyncio.gather(gates[0].wait(0), gates[1].wait(1)) == [0, 0]
 
     times = await start_times([(gates[0], 2), (gates[1], 4)])
     assert times[1] - times[0] >= INTERVAL - SLACK

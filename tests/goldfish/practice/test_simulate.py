@@ -22,6 +22,7 @@ from bot.goldfish.practice.simulate import (
     play_game,
     simulate_here,
 )
+from tests.support.waits import CEILING, clock
 
 
 def small(seed: int = 1, games: int = 60, turns: int = 8, on_the_play: bool = True) -> Settings:
@@ -237,7 +238,8 @@ async def test_a_worker_that_dies_is_reported_and_the_next_simulation_gets_new_w
         for pid in first.processes:
             os.kill(pid, signal.SIGKILL)
         with pytest.raises(IllegalAction, match="stopped unexpectedly"):
-            for _ in range(50):  # until the pool notices its dead workers
+            noticed_by = clock() + CEILING
+            while clock() < noticed_by:  # until the pool notices its dead workers
                 await fresh.simulate(deck, small(games=50, turns=3))
                 await asyncio.sleep(0.1)
         again = await fresh.simulate(deck, small(games=50, turns=3))

@@ -27,7 +27,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -360,6 +360,7 @@ class FakeBulk(ThreadedHTTPFake):
         self.info_changes: dict[str, Any] = {}
         self.file_answer: tuple[int, dict[str, str], Body] | None = None
         self._lock = threading.Lock()
+        self._made: dict[tuple, bytes] = {}  # the files as made for one version of the data (see _file_of)
         self._requests: list[BulkRequest] = []
         self._stopping = threading.Event()
         super().__init__()
@@ -395,10 +396,31 @@ class FakeBulk(ThreadedHTTPFake):
         return re.sub(r"\D", "", self.updated_at)[:14]
 
     def jsonl_bytes(self) -> bytes:
+        return self._file_of("jsonl", self._jsonl)
+
+    def array_bytes(self) -> bytes:
+        return self._file_of("array", self._array)
+
+    def _file_of(self, kind: str, make: Callable[[], bytes]) -> bytes:
+        """Each file made once per version of the data, as Scryfall writes its files once a day and serves them:
+        made on every request, tens of thousands of cards took seconds a description on a busy machine, past the
+        bot's limits on a host that answers. A version is the date, the fault and the list of cards (a test
+        that adds cards makes a new one; one that changes a card in place after it was served must change the
+        date too, as Scryfall would)."""
+        version = (kind, self.updated_at, self.fault, id(self.cards), len(self.cards))
+        with self._lock:
+            made = self._made.get(version)
+        if made is None:
+            made = make()
+            with self._lock:
+                self._made = {version: made, **{k: v for k, v in self._made.items() if k[0] != kind}}
+        return made
+
+    def _jsonl(self) -> bytes:
         lines = "".join(json.dumps(card, ensure_ascii=False) + "\n" for card in self._served_cards())
         return gzip.compress(lines.encode("utf-8"), mtime=0)
 
-    def array_bytes(self) -> bytes:
+    def _array(self) -> bytes:
         body = "[\n" + ",\n".join(json.dumps(card, ensure_ascii=False) for card in self._served_cards()) + "\n]"
         return body.encode("utf-8")
 

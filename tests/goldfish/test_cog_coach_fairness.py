@@ -11,7 +11,7 @@ import os
 import pytest
 
 from cogs.goldfish import _coach
-from cogs.goldfish._coach import HINTS, REVIEW_NICE, REVIEW_SECONDS, REVIEWS_PER_PLAYER, coach_state
+from cogs.goldfish._coach import HINTS, REVIEW_NICE, REVIEWS_PER_PLAYER, coach_state
 from tests.cards.conftest import start_slash
 from tests.goldfish.cog_support import SLIDE_SIMPLE, fields
 from tests.support.waits import CEILING
@@ -26,14 +26,16 @@ def bot_config(bot_config):
 
 @pytest.fixture
 def cog(simcord_env, monkeypatch):
-    # The first hint or review starts worker processes, and a review may run to its deadline on a busy machine.
-    simcord_env.settle_timeout = REVIEW_SECONDS + CEILING
-    # What reviews measured is checked: at the lowest priority, two CPU-bound processes beside the suite leave the
-    # review worker almost nothing before its deadline. The test of that priority sets it back.
+    # The first hint or review starts worker processes. What reviews measured is checked: at the lowest priority,
+    # two CPU-bound processes beside the suite leave the review worker almost nothing (the test of that priority
+    # sets it back), and their deadline is the suite's ceiling, not the bot's two minutes: a loaded machine may
+    # take longer to measure them all. simcord waits for them and then some.
     monkeypatch.setattr(_coach, "REVIEW_NICE", 0)
     cog = simcord_env.bot.get_cog("Goldfish")
+    coach_state(cog).review_seconds = 2 * CEILING
+    simcord_env.settle_timeout = 3 * CEILING
     coach_state(cog).review_games = REVIEW_GAMES
-    coach_state(cog).hint_seconds = 60
+    coach_state(cog).hint_seconds = CEILING
     return cog
 
 
@@ -81,7 +83,11 @@ async def test_hints_past_a_players_cooldown_are_refused_and_others_still_get_th
     simcord_env, cog, guild, channel, alice, bob
 ):
     await kept_game(channel, alice)
+    # Alice's hints answered at once with the policy's move: measured, a busy machine could take longer than the
+    # cooldown's window over them, and the last would no longer be past it.
+    coach_state(cog).hint_seconds = 0
     answers = [await alice.slash(channel, "goldfish hint") for _ in range(HINTS.rate + 1)]
+    coach_state(cog).hint_seconds = CEILING
 
     assert all(a.response.embeds for a in answers[:-1])
     assert refused_at_once(simcord_env, answers[-1])

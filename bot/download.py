@@ -37,12 +37,16 @@ STOP_POLL_SECONDS = 0.25
 class DownloadFailed(Exception):
     """The download was given up; ``str(e)`` says why in a few words (never the body). ``status``: the HTTP
     status when the host answered with something other than 200; ``unreachable``: no connection could be made (a
-    wrong name, no network, nobody listening)."""
+    wrong name, no network, nobody listening); ``passing``: a failure of the host or the network (unreachable, out of
+    time, too slow, a 5xx or a 429) that says nothing about what was asked for, worth trying again later."""
 
-    def __init__(self, reason: str, status: int | None = None, *, unreachable: bool = False) -> None:
+    def __init__(
+        self, reason: str, status: int | None = None, *, unreachable: bool = False, passing: bool = False
+    ) -> None:
         super().__init__(reason)
         self.status = status
         self.unreachable = unreachable
+        self.passing = passing or unreachable or (status is not None and (status >= 500 or status == 429))
 
 
 class Stopped(DownloadFailed):
@@ -107,7 +111,7 @@ async def fetch(
                     now = loop.time()
                     due = min(started + limits.grace + received / limits.min_rate, started + limits.deadline)
                     if now >= due:
-                        raise DownloadFailed(_slow(received, now - started, limits))
+                        raise DownloadFailed(_slow(received, now - started, limits), passing=True)
                     if stop is not None and stop.is_set():
                         raise Stopped("stopped")
                     wait = due - now if stop is None else min(due - now, STOP_POLL_SECONDS)
@@ -123,10 +127,10 @@ async def fetch(
                     sink(chunk)
         raise DownloadFailed(f"more than {MAX_REDIRECTS} redirects")
     except TimeoutError:
-        raise DownloadFailed(f"no answer within {limits.deadline:g} s") from None
+        raise DownloadFailed(f"no answer within {limits.deadline:g} s", passing=True) from None
     except aiohttp.ClientError as error:
         unreachable = isinstance(error, aiohttp.ClientConnectorError)
-        raise DownloadFailed(type(error).__name__, unreachable=unreachable) from None
+        raise DownloadFailed(type(error).__name__, unreachable=unreachable, passing=True) from None
 
 
 def host_of(url: str) -> str:

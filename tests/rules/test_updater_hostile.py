@@ -158,3 +158,16 @@ def test_a_write_in_progress_is_never_taken_for_a_leftover(data_dir, monkeypatch
     store_atomically(data_dir / "rules.txt", b"the whole text")
 
     assert seen == [0] and (data_dir / "rules.txt").read_bytes() == b"the whole text"
+
+
+async def test_the_rules_service_removes_what_an_interrupted_update_left_when_the_bot_starts(data_dir):
+    from bot.config import Config
+    from bot.rules import RulesService
+
+    leftover = data_dir / f".{downloaded_path(data_dir).name}.k9x2.tmp"
+    leftover.write_bytes(b"the first 5,000 bytes of the rules")
+    service = await RulesService.open(Config(token=None, data_dir=data_dir, rules_auto_update=False))
+    try:
+        assert not leftover.exists()
+    finally:
+        await service.close()

@@ -25,13 +25,15 @@ def main(kind: str, url: str, warm_url: str, data_dir: str) -> None:
 
         expected: tuple[type[Exception], ...] = (UpdateError,)
     else:
+        import asyncio
+
         from bot.download import DownloadFailed
         from bot.symbols import downloader, fetch_svg
 
         svgs = downloader()
 
         def attempt(address: str) -> None:
-            fetch_svg(svgs, address, address)
+            asyncio.run(fetch_svg(svgs, address, address))
 
         expected = (DownloadFailed,)
     try:

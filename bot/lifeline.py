@@ -9,8 +9,10 @@ comes when the *thread* that started the child ends, not the process, and a pool
 thread submits first: :func:`die_with_parent` is for children whose starting thread waits for them to end (the
 sandbox), and falls back on the watching thread elsewhere.
 
-:func:`end_children` is the last net of a stop: every ``multiprocessing`` child still running (a pool started while
-the bot was shutting down, say) is terminated, then killed.
+:func:`start_worker` is a pool worker's initializer (the watch, and a lower priority), :func:`end_pool` stops a
+pool without waiting for the work in progress, and :func:`end_children` is the last net of a stop: every
+``multiprocessing`` child still running (a pool started while the bot was shutting down, say) is terminated, then
+killed.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import signal
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +61,30 @@ def die_with_parent(parent: int) -> None:
     if os.getppid() != parent:
         os._exit(ORPHAN_EXIT_CODE)
     watch_parent(parent)
+
+
+def start_worker(nice: int = 0) -> None:
+    """A pool worker's first act (its ``initializer``): end with the bot, then step aside by ``nice``."""
+    watch_parent()
+    if nice:
+        os.nice(nice)
+
+
+def end_pool(executor: ProcessPoolExecutor, grace: float = 2.0) -> None:
+    """Stop ``executor`` without waiting for the work its workers are doing: they are ended, not finished (a
+    stopping bot must not wait minutes for a simulation nobody will read)."""
+    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    workers = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            worker.terminate()
+    for worker in workers:
+        with contextlib.suppress(OSError, ValueError, AttributeError, AssertionError):
+            worker.join(grace)
 
 
 def end_children(grace: float = 2.0) -> int:

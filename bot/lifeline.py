@@ -28,6 +28,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import resource_tracker
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,8 @@ def watch_parent(parent: int | None = None, interval: float = WATCH_SECONDS) -> 
     """Exit this process (at once, without cleanup: there is nobody left to report to) when ``parent`` (this
     process's parent now, by default) is no longer its parent."""
     parent = os.getppid() if parent is None else parent
+    if os.getppid() != parent:
+        os._exit(ORPHAN_EXIT_CODE)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -63,9 +66,10 @@ def die_with_parent(parent: int) -> None:
     watch_parent(parent)
 
 
-def start_worker(nice: int = 0) -> None:
-    """A pool worker's first act (its ``initializer``): end with the bot, then step aside by ``nice``."""
-    watch_parent()
+def start_worker(nice: int, parent: int) -> None:
+    """A pool worker's first act (its ``initializer``): end with the bot ``parent`` (its id, given by the bot: a
+    worker still starting when the bot was killed has been adopted already), then step aside by ``nice``."""
+    watch_parent(parent)
     if nice:
         os.nice(nice)
 
@@ -103,4 +107,16 @@ def end_children(grace: float = 2.0) -> int:
             child.join(grace)
     if children:
         log.info("Stopped %d worker process(es) still running", len(children))
+    _stop_resource_tracker()
     return len(children)
+
+
+def _stop_resource_tracker() -> None:
+    """End multiprocessing's resource tracker now rather than when this process has finished exiting (seconds
+    later on a busy machine: the tracker waits for every holder of its pipe to close it). Its ``_stop`` is not
+    public, but the same in every supported Python; without it the tracker ends a little later, by itself."""
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    stop = getattr(tracker, "_stop", None)
+    if stop is not None and getattr(tracker, "_pid", None) is not None:
+        with contextlib.suppress(Exception):  # whatever it meets, the tracker still ends with this process
+            stop()

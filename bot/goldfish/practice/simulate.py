@@ -341,7 +341,7 @@ class SimulationPool:
                 max_workers=self.workers,
                 mp_context=_context(),
                 initializer=start_worker,
-                initargs=(self.nice,),
+                initargs=(self.nice, os.getpid()),
             )
             log.info("Started a simulation pool of %s worker processes", self.workers)
         return self._executor

@@ -185,7 +185,8 @@ class Downloader:
 
     async def _fetch(self, url: str, limits: Limits, sink: Callable[[bytes], object], options: dict) -> int:
         if self._session is None:
-            self._session = aiohttp.ClientSession(headers=self.headers)
+            # trust_env: HTTPS_PROXY and NO_PROXY are honoured, as requests honours them for the API.
+            self._session = aiohttp.ClientSession(headers=self.headers, trust_env=True)
         return await fetch(self._session, url, limits, sink, **options)
 
     def submit(

@@ -118,7 +118,11 @@ class Kept:
             manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
             listed = manifest.get("listed")
             drawn = {item["name"]: item for item in manifest["symbols"] if (folder / item["file"]).is_file()}
-            failed = {name: item for name, item in (manifest.get("failed") or {}).items() if "at" in item}
+            failed = {
+                name: item
+                for name, item in (manifest.get("failed") or {}).items()
+                if isinstance(item, dict) and isinstance(item.get("at"), int | float)
+            }
             return cls(folder, [str(name) for name in listed] if isinstance(listed, list) else None, drawn, failed)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return cls(folder)

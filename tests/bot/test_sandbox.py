@@ -81,6 +81,14 @@ def test_a_function_that_cannot_be_sent_is_refused_before_any_child_starts():
     assert raised.value.reason == "failed" and "can't be sent to a child process" in str(raised.value)
 
 
+def test_a_child_that_cannot_be_started_is_a_sandbox_error_too(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python-here"))
+    with pytest.raises(SandboxError) as raised:
+        run_limited_sync(sandboxed.add, 1, 2, limits=ROOMY)
+    assert raised.value.reason == "failed"
+    assert str(raised.value) == "add could not start a child (No such file or directory)"
+
+
 @linux_only
 def test_the_child_inherits_no_token_no_setting_and_no_socket(monkeypatch):
     monkeypatch.setenv("DISCORD_TOKEN", "MTE5.sandbox-test.token")

@@ -32,7 +32,7 @@ from bot.scryfall import PostgresBudget, ScryfallClient, ScryfallError
 from bot.storage import Database, PostgresStartGate, open_database
 from bot.symbols import PLAIN, SymbolText
 from cogs._pagers import Pagers
-from cogs._ui import NO_MENTIONS, report_error
+from cogs._ui import NO_MENTIONS, mark_received, report_error
 
 log = logging.getLogger(__name__)
 
@@ -309,6 +309,7 @@ class CycleBot(commands.AutoShardedBot):
         if event_name == "interaction":
             # The Interaction discord.py built and handed to the handlers: its response state is theirs.
             self._parsed = args[0]
+            mark_received(args[0])  # the acknowledging deadline and the queues' deadlines count from its creation
         super().dispatch(event_name, *args, **kwargs)
 
     def _watch(self, coroutine: Awaitable[None]) -> None:

@@ -57,7 +57,16 @@ MAX_HINTS = 4  # hints measured at once; more get the policy's move at once rath
 MAX_HINTS_PER_SERVER = MAX_HINTS // 2
 # A player's share of hints: one measured at a time, four a half-minute.
 HINTS = Share(
-    "hints", "Your last hint is still being measured", capacity=64, per_user=1, rate=4, per=30.0, typical=HINT_SECONDS
+    "hints",
+    "Your last hint is still being measured",
+    places=64,
+    per_user=1,
+    rate=4,
+    per=30.0,
+    typical=HINT_SECONDS,
+    per_guild=64,
+    outside=64,
+    reserve=0,
 )
 REVIEWS_WAITING = 8  # reviews waiting or being measured, everyone's together
 REVIEWS_PER_PLAYER = 2

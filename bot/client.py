@@ -30,7 +30,9 @@ from bot.memory import return_freed_memory
 from bot.rules import RulesService
 from bot.scryfall import PostgresBudget, ScryfallClient, ScryfallError
 from bot.storage import Database, PostgresStartGate, open_database
+from bot.suggest import Suggestions
 from bot.symbols import PLAIN, SymbolText
+from cogs._gate import let_in
 from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS, mark_received, report_error
 
@@ -51,6 +53,14 @@ ANSWERABLE_TYPES = frozenset({3, 5})
 
 
 class CommandTree(app_commands.CommandTree):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.suggestions = Suggestions()  # autocomplete's turns, one user's flood never everyone's delay
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # The one gate before every command (options checked against their declarations) and autocomplete (turns).
+        return await let_in(self, self.suggestions, interaction)
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)
 

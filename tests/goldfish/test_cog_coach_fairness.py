@@ -11,7 +11,6 @@ import os
 import pytest
 
 from bot.goldfish.practice import Review, player_game
-from cogs.goldfish import _coach
 from cogs.goldfish._coach import HINTS, REVIEWS_PER_PLAYER, coach_state
 from tests.cards.conftest import start_slash
 from tests.goldfish.cog_support import SLIDE_SIMPLE, fields
@@ -143,7 +142,8 @@ async def test_a_finished_game_shows_the_players_figures_at_once_and_the_rest_wh
         await asyncio.sleep(measuring)
         return Review(player_game(game), None, ())
 
-    monkeypatch.setattr(_coach, "measured_review", slow_review)
+    # The module the running bot loaded (each bot loads its extensions afresh).
+    monkeypatch.setitem(type(cog)._post_review.__globals__, "measured_review", slow_review)
     await kept_game(channel, alice)
     await alice.slash(channel, "goldfish end")
 

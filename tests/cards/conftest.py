@@ -103,7 +103,7 @@ def start_autocomplete(env, actor, channel, command: str, option: str, typed: st
     guild = getattr(actor, "guild", None)
     record, payload = base_payload(
         env.backend,
-        type=InteractionType.AUTOCOMPLETE,
+        type=InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE,
         channel_id=channel.id,
         guild_id=guild.id if guild is not None else None,
         user_id=actor.id,

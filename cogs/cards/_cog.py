@@ -3,6 +3,7 @@ shell over the bot's card source (local copy first, Scryfall's API as the fallba
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 
@@ -188,9 +189,13 @@ class Cards(commands.Cog, name=COG_NAME):
         # The card helps the table, so the answer is public; a miss, a picker or a failure is the asker's alone. The
         # local copy decides in milliseconds, so most are answered without "thinking…"; only a wait for a place or
         # a call to Scryfall's API is deferred (publicly: a card is the likely answer).
+        # A place is held only while the local copy is read: a printing (set code), or any card before the first
+        # import, is Scryfall's API's answer, which its own rate limits share out.
+        card_data = self.source.card_data
+        local = set_code is None and card_data is not None and card_data.loaded
         async with in_time(interaction, public=True):
             try:
-                async with place(interaction, LOOKUPS):
+                async with place(interaction, LOOKUPS) if local else contextlib.nullcontext():
                     answer = await self.source.named(name, set_code=set_code)
             except AmbiguousCard as error:
                 candidates = error.candidates or await self.suggestions(name)

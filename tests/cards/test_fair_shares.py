@@ -107,6 +107,18 @@ async def test_a_lookup_whose_turn_would_come_too_late_is_told_the_bot_is_busy_p
     assert only_refusals(simcord_env)
 
 
+async def test_a_printing_asked_of_scryfall_takes_no_place_among_the_local_lookups(cards, simcord_env, channel, bob):
+    admission = simcord_env.bot.admission
+    held = [admission.enter(LOOKUPS, 9000 + n, 9000 + n) for n in range(LOOKUPS.places)]
+
+    printing = await bob.slash(channel, "card", name="Test Xcycler", set="tst")
+
+    assert printing.response.embeds[0].title == "Test Xcycler {3}{U}"  # Scryfall's answer, not a wait for a place
+    assert admission.waited["lookups"] == 0 and admission.refused["lookups"] == 0
+    for ticket in held:
+        ticket.release()
+
+
 async def test_a_flood_of_slow_searches_waits_its_turn_and_others_are_answered_meanwhile(
     cards, simcord_env, channel, alice, bob
 ):

@@ -1,12 +1,20 @@
-"""Fair shares of the bot's pools: work is admitted or refused at once, never queued behind one user's flood.
+"""Fair shares of the bot's pools: quick work waits its turn in a short fair queue, and is refused only when its
+turn would come too late.
 
-Each kind of work that needs a pool (:data:`SEARCHES`, the user-written searches; :data:`LOOKUPS`, card
-lookups) is a :class:`Share`: how much may be in flight at once for everyone together (``capacity``), for one
-server (``per_guild``: its members together, so a server's many accounts cannot take everyone's places) and for
-one user (``per_user``), and a cooldown (``rate`` uses per ``per`` seconds for one user, which the commands
-apply with discord.py's cooldowns). :meth:`Admission.enter` hands out a :class:`Ticket` for one piece of work,
-or raises :class:`Busy` with a sentence and the seconds after which trying again should work. Autocomplete
-never goes through here: it reads an index in well under a millisecond and is never refused.
+Each kind of work that needs a pool (:data:`SEARCHES`, the user-written searches; :data:`LOOKUPS`, card lookups) is
+a :class:`Share`: how many places there are (``places``), how many one user may hold (``per_user``), one server's
+members together (``per_guild``) and everyone outside servers together (``outside``: DMs and group chats, one share
+larger than a server's, because there is no server to share by), and a cooldown (``rate`` uses per ``per`` seconds
+for one user, which the commands apply with discord.py's cooldowns).
+
+:meth:`Admission.wait` hands out a :class:`Ticket` for one piece of work as soon as a place is free for it, or
+raises :class:`Busy` when the deadline it is given comes first. Waiting work is served round-robin: the server (or
+the outside share) with the fewest places held first, ties to the one served least recently, then within it the
+user with the fewest, ties the same way; so one user's excess, or one server's, waits behind everyone else's first
+piece. A server already holding
+a place never takes the last ``reserve`` free ones: those are for servers with nothing running, so two busy servers
+cannot hold every place. :meth:`Admission.enter` is the same without waiting (for work that is not quick, such as
+a hint: told at once that it is busy).
 
 Shares are per process: a user seen by two processes gets a share in each. Everything here runs on the event
 loop (no locks); nothing here knows Discord.
@@ -14,62 +22,78 @@ loop (no locks); nothing here knows Discord.
 
 from __future__ import annotations
 
+import asyncio
 import math
-import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.carddb import SEARCH_SECONDS, SEARCH_THREADS
+from bot.carddb import SEARCH_THREADS
 from bot.errors import UserFacingError
+from bot.pace import Budgets, monotonic
+
+FORGET_EVERY = 4096  # places handed out between sweeps of the turn marks of users and servers long gone
+# The key of everyone outside servers (DMs and group chats) among the servers' shares.
+OUTSIDE = "outside"
 
 
 @dataclass(frozen=True)
 class Share:
-    """One kind of work and its limits; ``typical`` is the seconds one piece usually holds its place (the
-    retry time given when everyone's share is taken); ``yours`` tells a user their own share is taken
-    (``{count}``: how many they have running); ``per_guild`` is None for no limit per server."""
+    """One kind of work and its limits; ``typical`` is the seconds one piece usually holds its place (the retry
+    time given to a refusal); ``yours`` tells a user their own places are taken (``{count}``: how many they hold);
+    ``wait``: the seconds from an interaction's creation that a piece may wait for its place (None: refused at
+    once when no place is free)."""
 
     name: str
     yours: str
-    capacity: int
+    places: int
     per_user: int
     rate: int
     per: float
     typical: float
-    per_guild: int | None = None
+    per_guild: int
+    outside: int
+    reserve: int = 1
+    wait: float | None = None
+
+    def group_limit(self, group: object) -> int:
+        return self.outside if group == OUTSIDE else self.per_guild
 
 
-# User-written searches: as many as the search threads can run, and as many again waiting (their budget counts
-# from submission, so a wait is short or the search fails); a user holds at most two, fewer than there are
-# threads, so one user can never take them all; one server's members together hold at most four, so a server
-# (or a handful of accounts in it) always leaves places for every other server.
+# User-written searches: a place is a search thread (a search holds it for at most its budget, a second). A user
+# holds one, a server's members together all but one, everyone outside servers as much; a server already
+# searching never takes the last free thread, so another server always finds one within a search's budget.
 SEARCHES = Share(
     "searches",
-    "You already have {count} searches running",
-    capacity=2 * SEARCH_THREADS,
-    per_user=2,
+    "You already have {count} search running",
+    places=SEARCH_THREADS,
+    per_user=1,
     rate=6,
     per=20.0,
-    typical=SEARCH_SECONDS,
-    per_guild=2 * SEARCH_THREADS - 2,
+    typical=1.0,
+    per_guild=SEARCH_THREADS - 1,
+    outside=SEARCH_THREADS - 1,
+    wait=2.0,
 )
-# Card lookups (/card, inline [[card]]): answered from an index in a millisecond or two, a fuzzy match or the
-# API now and then; the limits only stop a flood (one server's members: half of everyone's places).
+# Card lookups (/card, inline [[card]]): a place is held while the card data is read (a millisecond or two; a
+# fuzzy match in a thread now and then; the API when the local copy can't answer), never across a Discord round
+# trip. They wait their turn for up to two seconds from the interaction's creation.
 LOOKUPS = Share(
     "lookups",
     "You already have {count} card lookups running",
-    capacity=32,
-    per_user=4,
+    places=8,
+    per_user=2,
     rate=12,
     per=20.0,
-    typical=1.0,
-    per_guild=16,
+    typical=0.05,
+    per_guild=4,
+    outside=6,
+    wait=2.0,
 )
 
 
 class Busy(UserFacingError):
-    """The work was refused at once; ``retry_after``: seconds after which trying again should be admitted."""
+    """The work was refused; ``retry_after``: seconds after which trying again should be admitted."""
 
     def __init__(self, message: str, retry_after: float) -> None:
         super().__init__(message)
@@ -82,7 +106,7 @@ class Ticket:
 
     share: Share
     user_id: int
-    guild_id: int | None
+    group: object
     started: float
     _release: Callable[[Ticket], None] = field(repr=False)
     released: bool = False
@@ -104,58 +128,211 @@ def seconds_text(seconds: float) -> str:
     return f"{whole} second" if whole == 1 else f"{whole} seconds"
 
 
-class Admission:
-    """The places taken in each share, by user; ``clock`` is ``time.monotonic`` unless a test gives another."""
+def group_of(guild_id: int | None) -> object:
+    """The share a piece of work counts in: its server's, or everyone's outside servers."""
+    return OUTSIDE if guild_id is None else guild_id
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+
+@dataclass(eq=False)
+class _Waiter:
+    user_id: int
+    group: object
+    turn: asyncio.Future[Ticket]
+
+
+class _Queue:
+    """One share's places and its waiting work, by group (server) and user, each in turn order."""
+
+    def __init__(self, share: Share) -> None:
+        self.share = share
+        self.held: list[Ticket] = []
+        self.by_user: Counter[int] = Counter()
+        self.by_group: Counter[object] = Counter()
+        # group → user → that user's waiting work, oldest first.
+        self.waiting: dict[object, dict[int, deque[_Waiter]]] = {}
+        # When each user (by id) and group (by ("group", key)) was last handed a place, as a count of places handed.
+        self.served: dict[object, int] = {}
+        self.serves = 0
+
+    def may_take(self, user_id: int, group: object) -> bool:
+        share, taken = self.share, len(self.held)
+        if taken >= share.places or self.by_user[user_id] >= share.per_user:
+            return False
+        if self.by_group[group] >= share.group_limit(group):
+            return False
+        # A group already holding a place leaves the reserve to groups holding none.
+        return not self.by_group[group] or share.places - taken - 1 >= share.reserve
+
+    def waiting_count(self) -> int:
+        return sum(len(line) for users in self.waiting.values() for line in users.values())
+
+    def next_waiter(self) -> _Waiter | None:
+        """The waiter whose turn it is: of the groups with one that may take a place, the one holding fewest, ties
+        to the one served least recently; within it, the same by user."""
+        candidates = []
+        for group, users in self.waiting.items():
+            eligible = [
+                (self.by_user[user], self.served.get(user, -1), user) for user in users if self.may_take(user, group)
+            ]
+            if eligible:
+                candidates.append(
+                    (self.by_group[group], self.served.get(("group", group), -1), group, min(eligible)[2])
+                )
+        if not candidates:
+            return None
+        _, _, group, user_id = min(candidates, key=lambda candidate: candidate[:2])
+        users = self.waiting[group]
+        waiter = users[user_id].popleft()
+        if not users[user_id]:
+            del users[user_id]
+        if not users:
+            del self.waiting[group]
+        return waiter
+
+    def mark_served(self, user_id: int, group: object) -> None:
+        """Note a place handed out: turns go to whoever was served least recently. Old marks of users and groups
+        with nothing held or waiting are forgotten now and then (forgotten, they come first: as they should)."""
+        self.serves += 1
+        self.served[user_id] = self.served[("group", group)] = self.serves
+        if self.serves % FORGET_EVERY:
+            return
+        for key in [key for key, seq in self.served.items() if seq < self.serves - FORGET_EVERY]:
+            del self.served[key]
+
+    def remove(self, waiter: _Waiter) -> None:
+        users = self.waiting.get(waiter.group)
+        line = users.get(waiter.user_id) if users is not None else None
+        if line is not None and waiter in line:
+            line.remove(waiter)
+            if not line:
+                del users[waiter.user_id]
+            if not users:
+                del self.waiting[waiter.group]
+
+
+class Admission:
+    """The places taken in each share and the work waiting for one; ``clock`` is ``time.monotonic`` unless a test
+    gives another (deadlines are on this clock)."""
+
+    def __init__(self, clock: Callable[[], float] = monotonic) -> None:
         self.clock = clock
-        self._held: dict[str, list[Ticket]] = {}
-        self._by_user: dict[str, Counter[int]] = {}
-        # Places by server; None, everyone outside servers, counts as one server: accounts there are the easiest
-        # to make many of.
-        self._by_guild: dict[str, Counter[int | None]] = {}
+        self._queues: dict[str, _Queue] = {}
         self.refused: Counter[str] = Counter()  # refusals per share, for /about and the benchmarks
+        self.waited: Counter[str] = Counter()  # pieces of work that waited for their place, per share
+        self._budgets: dict[str, Budgets] = {}
+
+    def spend(self, share: Share, user_id: int, uses: int = 1) -> float:
+        """Spend ``uses`` of ``user_id``'s budget of ``share`` (``share.rate`` per ``share.per`` seconds, one budget
+        for every command and message that asks for that kind of work): 0.0 when spent, else the seconds to wait."""
+        budgets = self._budgets.get(share.name)
+        if budgets is None:
+            budgets = self._budgets[share.name] = Budgets(share.rate, share.per, self.clock)
+        return budgets.spend(user_id, uses)
+
+    def give_back(self, share: Share, user_id: int, uses: int = 1) -> None:
+        """Return uses spent for work that was answered without a pool (input refused at once)."""
+        budgets = self._budgets.get(share.name)
+        if budgets is not None:
+            budgets.give_back(user_id, uses)
+
+    def _queue(self, share: Share) -> _Queue:
+        queue = self._queues.get(share.name)
+        if queue is None:
+            queue = self._queues[share.name] = _Queue(share)
+        return queue
 
     def in_flight(self, share: Share, user_id: int | None = None, *, guild_id: int | None = None) -> int:
+        """Places held: by ``user_id``, else by server ``guild_id``, else by everyone."""
+        queue = self._queue(share)
         if user_id is not None:
-            return self._by_user.get(share.name, Counter())[user_id]
+            return queue.by_user[user_id]
         if guild_id is not None:
-            return self._by_guild.get(share.name, Counter())[guild_id]
-        return len(self._held.get(share.name, ()))
+            return queue.by_group[guild_id]
+        return len(queue.held)
+
+    def waiting(self, share: Share) -> int:
+        return self._queue(share).waiting_count()
 
     def enter(self, share: Share, user_id: int, guild_id: int | None = None) -> Ticket:
         """A ticket for ``user_id``'s piece of ``share``'s work (asked for in server ``guild_id``; None outside
-        servers, where everyone together has one server's share), or :class:`Busy` at once."""
-        held = self._held.setdefault(share.name, [])
-        mine = self._by_user.setdefault(share.name, Counter())
-        ours = self._by_guild.setdefault(share.name, Counter())
-        now = self.clock()
-        if mine[user_id] >= share.per_user:
-            self.refused[share.name] += 1
-            retry = self._retry_after([t for t in held if t.user_id == user_id], share, now)
-            yours = share.yours.format(count=mine[user_id])
-            raise Busy(f"{yours}: try again in {seconds_text(retry)}, when it's done.", retry)
-        if len(held) >= share.capacity or (share.per_guild is not None and ours[guild_id] >= share.per_guild):
-            # A server past its own share hears the same as everyone's being taken: it is busy, for them.
-            self.refused[share.name] += 1
-            waiting_on = held if len(held) >= share.capacity else [t for t in held if t.guild_id == guild_id]
-            retry = self._retry_after(waiting_on, share, now)
-            raise Busy(f"I'm busy right now: try again in a moment (in {seconds_text(retry)}).", retry)
-        ticket = Ticket(share, user_id, guild_id, now, self._release)
-        held.append(ticket)
-        mine[user_id] += 1
-        ours[guild_id] += 1
+        servers) if a place is free for it now and nobody waits for one, else :class:`Busy` at once."""
+        queue = self._queue(share)
+        group = group_of(guild_id)
+        if queue.may_take(user_id, group) and not queue.waiting_count():
+            return self._take(queue, user_id, group)
+        raise self._busy(queue, user_id, group)
+
+    def take_now(self, share: Share, user_id: int, guild_id: int | None) -> Ticket | None:
+        """A ticket if a place is free for this piece of work now (see :meth:`wait`), else None."""
+        queue = self._queue(share)
+        group = group_of(guild_id)
+        return self._take(queue, user_id, group) if queue.may_take(user_id, group) else None
+
+    async def wait(self, share: Share, user_id: int, guild_id: int | None, deadline: float) -> Ticket:
+        """A ticket for ``user_id``'s piece of ``share``'s work as soon as it is their turn and a place is free;
+        :class:`Busy` when ``deadline`` (on :attr:`clock`) comes first. A piece that may take a place when it
+        arrives takes it at once: everyone waiting is waiting on limits of their own, or there would be none."""
+        queue = self._queue(share)
+        group = group_of(guild_id)
+        if queue.may_take(user_id, group):
+            return self._take(queue, user_id, group)
+        remaining = deadline - self.clock()
+        if remaining <= 0:
+            raise self._busy(queue, user_id, group)
+        loop = asyncio.get_running_loop()
+        waiter = _Waiter(user_id, group, loop.create_future())
+        queue.waiting.setdefault(group, {}).setdefault(user_id, deque()).append(waiter)
+        self.waited[share.name] += 1
+        # The deadline resolves the turn with None, as asyncio.sleep resolves its own future (so whatever understands
+        # a sleep, such as a simulated clock in tests, understands this wait); a place hands it a ticket first.
+        deadline_timer = loop.call_later(remaining, asyncio.futures._set_result_unless_cancelled, waiter.turn, None)
+        try:
+            ticket = await waiter.turn
+        except BaseException:
+            queue.remove(waiter)
+            if waiter.turn.done() and not waiter.turn.cancelled() and waiter.turn.result() is not None:
+                waiter.turn.result().release()  # handed a place just as it was cancelled: given on
+            raise
+        finally:
+            deadline_timer.cancel()
+        if ticket is None:
+            queue.remove(waiter)
+            raise self._busy(queue, user_id, group)
+        return ticket
+
+    def _take(self, queue: _Queue, user_id: int, group: object) -> Ticket:
+        ticket = Ticket(queue.share, user_id, group, self.clock(), self._release)
+        queue.mark_served(user_id, group)
+        queue.held.append(ticket)
+        queue.by_user[user_id] += 1
+        queue.by_group[group] += 1
         return ticket
 
     def _release(self, ticket: Ticket) -> None:
-        held = self._held.get(ticket.share.name, [])
-        if ticket in held:
-            held.remove(ticket)
-            for counts, key in ((self._by_user, ticket.user_id), (self._by_guild, ticket.guild_id)):
-                count = counts[ticket.share.name]
-                count[key] -= 1
-                if count[key] <= 0:
-                    del count[key]
+        queue = self._queue(ticket.share)
+        if ticket not in queue.held:
+            return
+        queue.held.remove(ticket)
+        for counts, key in ((queue.by_user, ticket.user_id), (queue.by_group, ticket.group)):
+            counts[key] -= 1
+            if counts[key] <= 0:
+                del counts[key]
+        while (waiter := queue.next_waiter()) is not None:  # handed over here, so no later arrival overtakes it
+            if not waiter.turn.done():
+                waiter.turn.set_result(self._take(queue, waiter.user_id, waiter.group))
+
+    def _busy(self, queue: _Queue, user_id: int, group: object) -> Busy:
+        share = queue.share
+        self.refused[share.name] += 1
+        now = self.clock()
+        mine = [t for t in queue.held if t.user_id == user_id]
+        if len(mine) >= share.per_user:
+            retry = self._retry_after(mine, share, now)
+            yours = share.yours.format(count=len(mine))
+            return Busy(f"{yours}: try again in {seconds_text(retry)}, when it's done.", retry)
+        # A server past its own share hears the same as everyone's being taken: it is busy, for them.
+        retry = self._retry_after(queue.held, share, now)
+        return Busy(f"I'm busy right now: try again in a moment (in {seconds_text(retry)}).", retry)
 
     @staticmethod
     def _retry_after(tickets: list[Ticket], share: Share, now: float) -> float:

@@ -30,9 +30,11 @@ from bot.memory import return_freed_memory
 from bot.rules import RulesService
 from bot.scryfall import PostgresBudget, ScryfallClient, ScryfallError
 from bot.storage import Database, PostgresStartGate, open_database
+from bot.suggest import Suggestions
 from bot.symbols import PLAIN, SymbolText
+from cogs._gate import let_in
 from cogs._pagers import Pagers
-from cogs._ui import NO_MENTIONS, report_error
+from cogs._ui import NO_MENTIONS, mark_received, report_error
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,14 @@ ANSWERABLE_TYPES = frozenset({3, 5})
 
 
 class CommandTree(app_commands.CommandTree):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.suggestions = Suggestions()  # autocomplete's turns, one user's flood never everyone's delay
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # The one gate before every command (options checked against their declarations) and autocomplete (turns).
+        return await let_in(self, self.suggestions, interaction)
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)
 
@@ -311,6 +321,7 @@ class CycleBot(commands.AutoShardedBot):
         if event_name == "interaction":
             # The Interaction discord.py built and handed to the handlers: its response state is theirs.
             self._parsed = args[0]
+            mark_received(args[0])  # the acknowledging deadline and the queues' deadlines count from its creation
         super().dispatch(event_name, *args, **kwargs)
 
     def _watch(self, coroutine: Awaitable[None]) -> None:

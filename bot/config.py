@@ -46,6 +46,14 @@ def _optional_int(environ: Mapping[str, str], name: str) -> int | None:
     return int(value)
 
 
+def _id_list(environ: Mapping[str, str], name: str) -> frozenset[int]:
+    """Discord IDs separated by commas or spaces (``123,456``); empty when unset."""
+    parts = environ.get(name, "").replace(",", " ").split()
+    if not all(part.isdigit() for part in parts):
+        raise ConfigError(f"{name} must be Discord IDs separated by commas (got {environ.get(name)!r})")
+    return frozenset(int(part) for part in parts)
+
+
 def _database_url(environ: Mapping[str, str]) -> Secret | None:
     value = environ.get("DATABASE_URL", "").strip()
     if not value:
@@ -122,6 +130,8 @@ class Config:
     shard_ids: tuple[int, ...] | None = None
     log_level: str = "INFO"
     inline_cards: bool = False
+    # Channels where inline [[card]] stays quiet: another card bot answers the same syntax there.
+    inline_quiet_channels: frozenset[int] = frozenset()
     # Keep the local copy of Scryfall's card data fresh (at start, then every 12 hours). On by default
     # from the environment; a Config built in code (embedding, tests) reaches for the network only if asked.
     card_data_auto_update: bool = False
@@ -170,6 +180,7 @@ class Config:
             shard_ids=shard_ids,
             log_level=log_level,
             inline_cards=_flag(environ, "INLINE_CARDS"),
+            inline_quiet_channels=_id_list(environ, "INLINE_QUIET_CHANNELS"),
             # On unless set to 0: a bot without fresh card data falls back to the rate-limited API.
             card_data_auto_update="CARD_DATA_AUTO_UPDATE" not in environ or _flag(environ, "CARD_DATA_AUTO_UPDATE"),
             mana_emoji=_flag(environ, "MANA_EMOJI", default=True),

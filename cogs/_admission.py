@@ -1,32 +1,38 @@
-"""Fair shares on Discord (see :mod:`bot.admission`): a command's cooldown and its place in a pool, decided before
-anything is deferred, so a refusal is answered at once and privately, with the time to wait.
+"""Fair shares on Discord (see :mod:`bot.admission`): a command's use of its user's budget, decided before anything
+is deferred so a refusal is answered at once and privately, and its place in a share, waited for in turn and held
+only while the work that needs it runs.
 
-* ``@fair_share(SEARCHES, vet=...)`` under ``@app_commands.command``: a per-user cooldown (discord.py's), then
-  input that can be answered without a pool (a syntax error, a malformed set code), told at once and privately
-  and given back its use of the cooldown, then a place in the share, held until the command's handler is done
-  (whatever way it ends). The input is read only within the cooldown, so a flood is not parsed.
-* ``await admit(interaction, SEARCHES)`` first thing in a button's callback: the same place, no cooldown.
-* :class:`MessageShares` for work a message asks for (inline ``[[card]]``): the same limits; a refusal is the
-  caller's to show (a reaction, not a reply: a reply to each message of a flood would be the flood).
+* ``@fair_share(LOOKUPS, vet=...)`` under ``@app_commands.command``: the user's budget of the share (one budget for
+  every command and message asking for that kind of work), then input that can be answered without a pool (a
+  syntax error, a malformed set code), told at once and privately and given back its use of the budget. For a
+  share without a queue (hints) the place is taken here too, refused at once when none is free, and held until the
+  handler is done.
+* ``async with place(interaction, LOOKUPS):`` around the work itself (reading the card data, a search): takes a
+  free place at once, or acknowledges the interaction and waits for the user's turn, up to the share's ``wait``
+  from the interaction's creation; past it :class:`Refused`, with the time to wait. The place is given back
+  before the answer is sent: never held across a Discord round trip.
+* :class:`MessageShares` for work a message asks for (inline ``[[card]]``): the author's budget, then places
+  waited for until a deadline the caller gives.
 
-Autocomplete is never refused: discord.py runs a command's checks for the command, not for its autocomplete.
+Autocomplete has a limit of its own (:mod:`cogs._autocomplete`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TypeVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.admission import Admission, Busy, Share, Ticket
 from bot.carddb import Asker
 from bot.errors import UserFacingError
 from bot.lograte import RateLimitedLog
+from cogs._ui import acknowledge_now, created_at
 
 log = logging.getLogger(__name__)
 quiet = RateLimitedLog(log)
@@ -35,8 +41,8 @@ F = TypeVar("F", bound=Callable)
 
 
 class Refused(app_commands.CheckFailure, UserFacingError):
-    """A command refused before it ran: its input answered without a pool, or its user's share or everyone's
-    taken (then the text gives the time to wait). The text is the whole answer."""
+    """A command refused: its input answered without a pool, or its user's share or everyone's taken for longer
+    than it may wait (then the text gives the time to wait). The text is the whole answer."""
 
 
 # What a command's input alone decides: the sentence (markdown-escaped) that answers it, or None to go on.
@@ -44,7 +50,8 @@ Vet = Callable[[discord.Interaction], str | None]
 
 
 def asker_of(what: discord.Interaction | discord.Message) -> Asker:
-    """Who asked, for sharing the search threads fairly (``CardData.search``): the person and their server."""
+    """Who asked, for sharing the search threads fairly (``CardData.search``): the person and their server (a user
+    install inside a server counts as that server: ``guild_id`` is set there)."""
     if isinstance(what, discord.Message):
         return Asker(what.author.id, what.guild.id if what.guild is not None else None)
     return Asker(what.user.id, what.guild_id)
@@ -64,8 +71,8 @@ def _hold_until_done(ticket: Ticket) -> None:
 
 
 async def admit(interaction: discord.Interaction, share: Share) -> Ticket:
-    """A place in ``share`` for the interaction's user until its handler is done; :class:`Refused` at once
-    (a :class:`UserFacingError`: the error nets answer it privately) when their share or everyone's is taken."""
+    """A place in ``share`` for the interaction's user until its handler is done, refused at once (a
+    :class:`Refused`: the error nets answer it privately) when none is free: for work that is not quick."""
     try:
         ticket = _admission(interaction.client).enter(share, interaction.user.id, interaction.guild_id)
     except Busy as busy:
@@ -74,68 +81,91 @@ async def admit(interaction: discord.Interaction, share: Share) -> Ticket:
     return ticket
 
 
-def fair_share(share: Share, *, vet: Vet | None = None) -> Callable[[F], F]:
-    """A command's per-user cooldown (discord.py's), ``vet`` and its place in ``share``, checked in that order
-    before it runs: a user past their cooldown is told so and takes no place, and input ``vet`` answers is told
-    at once and costs nothing of the cooldown or the share."""
-    cooldowns = commands.CooldownMapping.from_cooldown(share.rate, share.per, lambda interaction: interaction.user.id)
+@contextlib.asynccontextmanager
+async def place(interaction: discord.Interaction, share: Share) -> AsyncIterator[Ticket]:
+    """A place in ``share`` for the block, waited for in turn until ``share.wait`` seconds from the interaction's
+    creation; :class:`Refused` (answered privately by the error nets) past that."""
+    admission = _admission(interaction.client)
+    deadline = created_at(interaction) + (share.wait or 0.0)
+    try:
+        ticket = admission.take_now(share, interaction.user.id, interaction.guild_id)
+        if ticket is None:  # in the queue at once; a wait there may pass a second: acknowledged meanwhile
+            waiting = asyncio.ensure_future(admission.wait(share, interaction.user.id, interaction.guild_id, deadline))
+            try:
+                await acknowledge_now(interaction)
+            except BaseException:
+                waiting.cancel()
+                if waiting.done() and not waiting.cancelled() and waiting.exception() is None:
+                    waiting.result().release()  # handed a place just as this was cancelled: given on
+                raise
+            ticket = await waiting
+    except Busy as busy:
+        quiet.warning("Work was refused: its share stayed taken past its deadline (%s)", share.name)
+        raise Refused(str(busy)) from None
+    with ticket:
+        yield ticket
 
-    async def cooled_and_vetted(interaction: discord.Interaction) -> bool:
-        bucket = cooldowns.get_bucket(interaction)
-        if bucket is None:  # pragma: no cover - keyed by user, always a bucket
-            return True
-        retry_after = bucket.update_rate_limit()
-        if retry_after:
-            raise app_commands.CommandOnCooldown(bucket, retry_after)
+
+def fair_share(share: Share, *, vet: Vet | None = None) -> Callable[[F], F]:
+    """A command's use of its user's budget (``share.rate`` per ``share.per`` seconds, shared with every other
+    command and message spending the same share) and ``vet``, checked in that order before it runs: a user past
+    their budget is told so, and input ``vet`` answers is told at once and costs nothing of the budget. A share
+    without a queue (``share.wait`` None) is also taken here, refused at once when full; a queued share's place is
+    the handler's to wait for (:func:`place`), around the work that needs it."""
+
+    async def budgeted_and_vetted(interaction: discord.Interaction) -> bool:
+        admission = _admission(interaction.client)
+        retry_after = admission.spend(share, interaction.user.id)
+        if retry_after:  # answered by the error nets as discord.py's own cooldowns are
+            raise app_commands.CommandOnCooldown(app_commands.Cooldown(share.rate, share.per), retry_after)
         answer = vet(interaction) if vet is not None else None
         if answer is not None:
-            if bucket.get_tokens() < bucket.rate:
-                bucket.update_rate_limit(tokens=-1)  # the use given back (discord.py's cooldowns have no refund)
+            admission.give_back(share, interaction.user.id)
             raise Refused(answer)
         return True
 
-    async def place(interaction: discord.Interaction) -> bool:
+    async def taken_now(interaction: discord.Interaction) -> bool:
         await admit(interaction, share)
         return True
 
     def decorator(func: F) -> F:
         # discord.py runs a command's checks in the order they were added: the innermost decorator's first.
-        func = app_commands.check(cooled_and_vetted)(func)
-        return app_commands.check(place)(func)
+        func = app_commands.check(budgeted_and_vetted)(func)
+        return app_commands.check(taken_now)(func) if share.wait is None else func
 
     return decorator
 
 
 class MessageShares:
-    """Admission for the work messages ask for, per user: a cooldown, then places in shares."""
+    """Admission for the work messages ask for: the author's budgets (the same as their commands'), then places."""
 
-    def __init__(self, *shares: Share) -> None:
-        self.cooldowns = {
-            share.name: commands.CooldownMapping.from_cooldown(share.rate, share.per, commands.BucketType.user)
-            for share in shares
-        }
-
-    def admit(
-        self, client: discord.Client, message: discord.Message, *shares: Share, uses: Mapping[Share, int] | None = None
-    ) -> list[Ticket]:
-        """A ticket in each of ``shares`` for the message's author, held by the caller until the work is done;
-        :class:`Busy` (with the time to wait) when the author's cooldown or a share refuses. ``uses``: how much of
-        a share's cooldown the message spends (1 unless given: a message asking for three searches spends three,
-        as three /search commands would)."""
+    @staticmethod
+    def spend(client: discord.Client, message: discord.Message, *shares: Share, uses: Mapping[Share, int]) -> None:
+        """Spend the author's budget of each of ``shares`` (``uses``: how much of a share's budget the message
+        spends, 1 unless given: a message asking for three searches spends three, as three /search commands
+        would); :class:`Busy` (with the time to wait) past it, and nothing spent."""
+        admission, spent = _admission(client), []
         for share in shares:
-            bucket = self.cooldowns[share.name].get_bucket(message)
-            retry_after = bucket.update_rate_limit(tokens=(uses or {}).get(share, 1)) if bucket is not None else None
+            count = uses.get(share, 1)
+            retry_after = admission.spend(share, message.author.id, count)
             if retry_after:
-                quiet.warning("Work asked for by messages is cooling down for a user (%s)", share.name)
+                for earlier, earlier_count in spent:
+                    admission.give_back(earlier, message.author.id, earlier_count)
+                quiet.warning("Work asked for by messages is past a user's budget (%s)", share.name)
                 raise Busy("Slow down a little.", retry_after)
+            spent.append((share, count))
+
+    @staticmethod
+    async def places(client: discord.Client, message: discord.Message, *shares: Share, deadline: float) -> list[Ticket]:
+        """A ticket in each of ``shares`` for the message's author, waited for in turn until ``deadline`` (on
+        ``time.monotonic``'s clock) and held by the caller until the work is done; :class:`Busy` past it."""
         tickets: list[Ticket] = []
+        guild_id = message.guild.id if message.guild is not None else None
         try:
             for share in shares:
-                guild_id = message.guild.id if message.guild is not None else None
-                tickets.append(_admission(client).enter(share, message.author.id, guild_id))
-        except Busy:
+                tickets.append(await _admission(client).wait(share, message.author.id, guild_id, deadline))
+        except BaseException:
             for ticket in tickets:
                 ticket.release()
-            quiet.warning("Work asked for by a message was refused: the share is taken")
             raise
         return tickets

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 import math
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import discord
 from discord import app_commands
@@ -66,42 +69,126 @@ def _cost_out_of_title(embed: discord.Embed, symbols: SymbolText) -> None:
 async def reply(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:
     """Answer an interaction whether or not it was already answered or deferred; never pings."""
     kwargs.setdefault("allowed_mentions", NO_MENTIONS)
-    if interaction.response.is_done():
-        await interaction.followup.send(content, **kwargs)
-    else:
-        await interaction.response.send_message(content, **kwargs)
+    async with _responding(interaction):
+        if interaction.response.is_done():
+            await interaction.followup.send(content, **kwargs)
+        else:
+            await interaction.response.send_message(content, **kwargs)
 
 
 async def defer_public(interaction: discord.Interaction) -> None:
-    """Acknowledge work that needs a pool: "thinking…" in the channel, for an answer that will help the table.
+    """Acknowledge work that may take longer than a second at once: "thinking…" in the channel, for an answer that
+    will help the table. Prefer :func:`in_time`, which defers only when the work has not been answered by then.
 
     Decide what can be decided without a pool (numbers, syntax errors, cooldowns) before calling this: those get
     their reply at once. If the answer turns out to be a miss, :func:`reply_private` takes the "thinking…" back.
     """
-    await interaction.response.defer(thinking=True)
-    interaction.extras[_DEFERRED_PUBLIC] = True
+    async with _responding(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+            interaction.extras[_DEFERRED_PUBLIC] = True
 
 
 async def reply_private(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:
     """A reply only the asker sees, whatever came before; never pings.
 
     The first follow-up after a deferred response replaces its "thinking…" message and keeps the defer's
-    visibility, so after :func:`defer_public` a private follow-up would land in the channel. The public
+    visibility, so after a public deferral a private follow-up would land in the channel. The public
     "thinking…" message is deleted first, and the reply follows privately.
     """
     kwargs.setdefault("allowed_mentions", NO_MENTIONS)
-    if not interaction.response.is_done():
-        await interaction.response.send_message(content, ephemeral=True, **kwargs)
-        return
-    if interaction.extras.pop(_DEFERRED_PUBLIC, False):
-        try:
-            await interaction.delete_original_response()
-        except discord.NotFound:
-            pass
-    await interaction.followup.send(content, ephemeral=True, **kwargs)
+    async with _responding(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.send_message(content, ephemeral=True, **kwargs)
+            return
+        if interaction.extras.pop(_DEFERRED_PUBLIC, False):
+            try:
+                await interaction.delete_original_response()
+            except discord.HTTPException as error:  # gone already, or refused: the private answer matters more
+                log.info("Could not take back the thinking of interaction %s (%s)", interaction.id, error.status)
+        await interaction.followup.send(content, ephemeral=True, **kwargs)
 
 
 _DEFERRED_PUBLIC = "cyclebot.deferred_public"
+_RESPONDING = "cyclebot.responding"
+_RECEIVED = "cyclebot.received"
+_PUBLIC = "cyclebot.public"  # whether the answer in the making will be public (set by in_time)
+
+# ---------------------------------------------------------------- when to acknowledge
+# One rule for every command: Discord drops an interaction not acknowledged within 3 s of its creation. What the
+# input and the local data decide (milliseconds) is answered without deferring, so a private answer never follows
+# a public "thinking…". Work that may take longer (a wait in a queue, a Scryfall call, a search, a model) runs
+# under :func:`in_time`: deferred at ``DEFER_AFTER`` from the interaction's creation if not answered by then,
+# publicly only if the answer will be public; work that must wait its turn in a queue is deferred as soon as it
+# is found to wait (:func:`acknowledge_now`).
+DEFER_AFTER = 1.0
+ACKNOWLEDGE_WITHIN = 3.0
+
+
+def mark_received(interaction: discord.Interaction) -> None:
+    """Note when the bot received ``interaction`` (the client calls this as it hands it to the handlers)."""
+    interaction.extras.setdefault(_RECEIVED, time.monotonic() - _age_at_receipt(interaction))
+
+
+def _age_at_receipt(interaction: discord.Interaction) -> float:
+    """How old the interaction was when it arrived, by its id's timestamp; 0 when the clocks disagree (a
+    timestamp in the future, or older than Discord would still let the bot answer)."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return age if 0.0 <= age <= ACKNOWLEDGE_WITHIN else 0.0
+
+
+def created_at(interaction: discord.Interaction) -> float:
+    """When the interaction was created, on ``time.monotonic``'s clock (deadlines count from it)."""
+    mark_received(interaction)
+    return interaction.extras[_RECEIVED]
+
+
+def _responding(interaction: discord.Interaction) -> asyncio.Lock:
+    """The lock every response to ``interaction`` goes through, so a deferral and an answer never cross."""
+    lock = interaction.extras.get(_RESPONDING)
+    if lock is None:
+        lock = interaction.extras[_RESPONDING] = asyncio.Lock()
+    return lock
+
+
+async def acknowledge_now(interaction: discord.Interaction) -> None:
+    """Defer ``interaction`` now unless it is answered already (work found to be waiting, such as a turn in a
+    queue, need not wait for :func:`in_time`'s second): in the channel only if its answer will be public."""
+    public = interaction.extras.get(_PUBLIC, False)
+    async with _responding(interaction):
+        if interaction.response.is_done():
+            return
+        try:
+            await interaction.response.defer(thinking=True, ephemeral=not public)
+        except discord.HTTPException as error:  # expired, or answered elsewhere: the block's reply says more
+            log.info("Could not defer interaction %s (%s)", interaction.id, error.status)
+            return
+        if public:
+            interaction.extras[_DEFERRED_PUBLIC] = True
+
+
+@contextlib.asynccontextmanager
+async def in_time(interaction: discord.Interaction, *, public: bool) -> AsyncIterator[None]:
+    """Run the block (which answers ``interaction`` through :func:`reply` or :func:`reply_private`); if it has not
+    answered by ``DEFER_AFTER`` from the interaction's creation, defer then ("thinking…", in the channel only if
+    ``public``). The block's answer then becomes the deferral's follow-up."""
+
+    due = asyncio.Event()  # set once the guard starts deferring: from then on it is waited for, never cut off
+    interaction.extras[_PUBLIC] = public
+
+    async def defer_when_due() -> None:
+        await asyncio.sleep(max(0.0, created_at(interaction) + DEFER_AFTER - time.monotonic()))
+        due.set()
+        await acknowledge_now(interaction)
+
+    guard = asyncio.create_task(defer_when_due(), name=f"defer-when-due-{interaction.id}")
+    try:
+        yield
+    finally:
+        if not due.is_set():
+            guard.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await guard
 
 
 def describe_error(error: BaseException) -> tuple[str, bool]:

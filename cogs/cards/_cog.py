@@ -3,6 +3,7 @@ shell over the bot's card source (local copy first, Scryfall's API as the fallba
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 
@@ -31,9 +32,9 @@ from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
 from bot.symbols import SymbolText
 from bot.text import clip, escape, one_line
-from cogs._admission import asker_of, fair_share
+from cogs._admission import asker_of, fair_share, place
 from cogs._pagers import Pagers
-from cogs._ui import NO_MENTIONS, defer_public, reply_private, symbols_of
+from cogs._ui import in_time, reply, reply_private, symbols_of
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_message
 from cogs.cards._inline import InlineLookups
 from cogs.cards._pages import COG_NAME, PageButton, send_pages
@@ -185,26 +186,33 @@ class Cards(commands.Cog, name=COG_NAME):
         """Look a card up on Scryfall: text, cycling costs, set, image, rulings and prices."""
         name = " ".join(name.split())
         set_code = set_code.strip().lower() if set_code is not None else None
-        # The card helps the table, so the answer is public; a miss, a picker or a failure is the asker's alone.
-        await defer_public(interaction)
-        try:
-            answer = await self.source.named(name, set_code=set_code)
-        except AmbiguousCard as error:
-            candidates = error.candidates or await self.suggestions(name)
-            if not candidates:
+        # The card helps the table, so the answer is public; a miss, a picker or a failure is the asker's alone. The
+        # local copy decides in milliseconds, so most are answered without "thinking…"; only a wait for a place or
+        # a call to Scryfall's API is deferred (publicly: a card is the likely answer).
+        # A place is held only while the local copy is read: a printing (set code), or any card before the first
+        # import, is Scryfall's API's answer, which its own rate limits share out.
+        card_data = self.source.card_data
+        local = set_code is None and card_data is not None and card_data.loaded
+        async with in_time(interaction, public=True):
+            try:
+                async with place(interaction, LOOKUPS) if local else contextlib.nullcontext():
+                    answer = await self.source.named(name, set_code=set_code)
+            except AmbiguousCard as error:
+                candidates = error.candidates or await self.suggestions(name)
+                if not candidates:
+                    await reply_private(interaction, failure_text(error))
+                    return
+                picker = CandidatePicker(interaction.user.id, candidates, set_code)
+                await reply_private(interaction, f"“{echo(name)}” matches several cards. Pick one:", view=picker)
+                return
+            except CardNotFound as error:
+                said = await miss_text(self.source, name, set_code, error, DISCORD_MARKS)
+                await reply_private(interaction, clip(said, limits.MESSAGE_CONTENT))
+                return
+            except ScryfallError as error:
                 await reply_private(interaction, failure_text(error))
                 return
-            picker = CandidatePicker(interaction.user.id, candidates, set_code)
-            await reply_private(interaction, f"“{echo(name)}” matches several cards. Pick one:", view=picker)
-            return
-        except CardNotFound as error:
-            said = await miss_text(self.source, name, set_code, error, DISCORD_MARKS)
-            await reply_private(interaction, clip(said, limits.MESSAGE_CONTENT))
-            return
-        except ScryfallError as error:
-            await reply_private(interaction, failure_text(error))
-            return
-        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **card_message(answer, self.symbols))
+            await reply(interaction, **card_message(answer, self.symbols))
 
     # ---------------------------------------------------------- /cycling
 
@@ -223,16 +231,18 @@ class Cards(commands.Cog, name=COG_NAME):
     ) -> None:
         """List cards with cycling on Scryfall, with each card's cycling costs."""
         kind_value = kind.value if kind is not None else DEFAULT_KIND
-        await defer_public(interaction)
         label = KINDS[kind_value].label
         heading = label + (f" · {echo(query, MAX_EXTRA_QUERY)}" if query and query.strip() else "")
-        try:
-            found = await self.source.cycling(kind_value, query, asker=asker_of(interaction))
-        except (QueryError, ScryfallError) as error:
-            await reply_private(interaction, search_failure_text(error, f"No cards with {label} match that search."))
-            return
-        pages = SearchSource(self.source, heading, found, symbols=self.symbols)
-        await send_pages(interaction, self.pagers, pages)
+        async with in_time(interaction, public=True):
+            try:
+                async with place(interaction, SEARCHES):
+                    found = await self.source.cycling(kind_value, query, asker=asker_of(interaction))
+            except (QueryError, ScryfallError) as error:
+                failure = search_failure_text(error, f"No cards with {label} match that search.")
+                await reply_private(interaction, failure)
+                return
+            pages = SearchSource(self.source, heading, found, symbols=self.symbols)
+            await send_pages(interaction, self.pagers, pages)
 
     # ---------------------------------------------------------- /search
 
@@ -259,26 +269,26 @@ class Cards(commands.Cog, name=COG_NAME):
     async def search(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, MAX_SEARCH]) -> None:
         """Search cards in Scryfall's syntax, answered from the local copy of Scryfall's card data."""
         query = " ".join(query.split())
-        await defer_public(interaction)
-        try:
-            found = await self.source.search(query, page_size=RESULTS_PER_PAGE, asker=asker_of(interaction))
-        except (QueryError, ScryfallError) as error:
-            await reply_private(interaction, search_failure_text(error))
-            return
-        if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
-            pages = SearchSource(
-                self.source, echo(query, 200), found, title="Search", line=result_line, symbols=self.symbols
+        async with in_time(interaction, public=True):
+            try:
+                async with place(interaction, SEARCHES):
+                    found = await self.source.search(query, page_size=RESULTS_PER_PAGE, asker=asker_of(interaction))
+            except (QueryError, ScryfallError) as error:
+                await reply_private(interaction, search_failure_text(error))
+                return
+            if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
+                pages = SearchSource(
+                    self.source, echo(query, 200), found, title="Search", line=result_line, symbols=self.symbols
+                )
+                await send_pages(interaction, self.pagers, pages)
+                return
+            if found.total == 0:
+                note = warning_sentence(found.warnings) if found.warnings else ""
+                await reply_private(interaction, clip(f"No cards match that search. {escape(note)}".strip(), 2000))
+                return
+            await reply(
+                interaction, **search_message(self.source, query, found, interaction.user.id, symbols=self.symbols)
             )
-            await send_pages(interaction, self.pagers, pages)
-            return
-        if found.total == 0:
-            note = warning_sentence(found.warnings) if found.warnings else ""
-            await reply_private(interaction, clip(f"No cards match that search. {escape(note)}".strip(), 2000))
-            return
-        await interaction.followup.send(
-            allowed_mentions=NO_MENTIONS,
-            **search_message(self.source, query, found, interaction.user.id, symbols=self.symbols),
-        )
 
     # ---------------------------------------------------------- inline [[card]]
 

@@ -1,5 +1,6 @@
-"""Inline ``[[card]]`` lookups in chat: a short answer to each reference of a message, within a channel's cooldown
-and the author's fair share, never silent when held back (⏳), misses named with what they could have meant."""
+"""Inline ``[[card]]`` lookups in chat: a short answer to each reference of a message, within the author's budget and
+the channel's pace, never silent when held back (⏳ while a message waits its turn, one line when its turn would
+come too late), misses named with what they could have meant."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from bot import limits
 from bot.admission import LOOKUPS, SEARCHES, Busy
 from bot.carddb import Asker, QueryError, SearchPage
 from bot.cards import MAX_REFERENCES, CardReference, CardSource, find_references, miss_suggestions, origin_text
+from bot.pace import Pace
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
 from bot.symbols import SymbolText
 from bot.text import clip
-from cogs._admission import MessageShares, asker_of
+from cogs._admission import MessageShares, asker_of, quiet
 from cogs._ui import NO_MENTIONS, symbols_of, with_symbols
 from cogs.cards._render import echo, failure_text, page_count, reference_embed, results_embed
 from cogs.cards._search import query_error_text, result_line, search_embed
@@ -27,18 +29,25 @@ log = logging.getLogger(__name__)
 INLINE_RESULTS = 5
 LEFT_OUT_SHOWN = 6  # references past the limit named in the reply (one more is "…")
 HELD_BACK = "\N{HOURGLASS WITH FLOWING SAND}"
+CHANNEL_RATE, CHANNEL_PER = 10, 30.0  # answers per channel: a lively table, not a flood
+LONGEST_WAIT = 30.0  # a message held back is answered within this many seconds of being sent, or told why not
+
+
+def sent_at(message: discord.Message) -> float:
+    """When ``message`` was sent, on ``time.monotonic``'s clock (by its id's timestamp; now when the clocks
+    disagree)."""
+    age = (discord.utils.utcnow() - message.created_at).total_seconds()
+    return time.monotonic() - (age if 0.0 <= age <= LONGEST_WAIT else 0.0)
 
 
 class InlineLookups:
-    """What the Cards cog's message listener does with a message: its cooldown per channel, the authors' shares
-    across channels, and the replies."""
+    """What the Cards cog's message listener does with a message: the author's budget (the one their /card spends),
+    the channel's pace, a place in the lookup queue, and the replies."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.cooldown = commands.CooldownMapping.from_cooldown(3, 30, commands.BucketType.channel)
-        self.shares = MessageShares(LOOKUPS, SEARCHES)
-        self.clock = time.monotonic
-        self.told_until: dict[int, float] = {}  # channel → end of the cooldown already explained there
+        self.pace = Pace(CHANNEL_RATE, CHANNEL_PER, LONGEST_WAIT)
+        self.shares = MessageShares()
 
     @property
     def source(self) -> CardSource:
@@ -52,28 +61,51 @@ class InlineLookups:
         """Answer the ``[[card]]`` references of ``message``, if it has any and inline lookups are on."""
         if not self.bot.config.inline_cards or message.author.bot or not message.content:
             return
+        if message.channel.id in self.bot.config.inline_quiet_channels:
+            return  # another card bot answers [[…]] here
         references = find_references(message.content, limit=MAX_REFERENCES + LEFT_OUT_SHOWN)
         if not references:
             return
         references, left_out = references[:MAX_REFERENCES], references[MAX_REFERENCES:]
-        now = self.clock()
-        bucket = self.cooldown.get_bucket(message, now)
-        if bucket is not None and (retry_after := bucket.update_rate_limit(now)):
-            log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
-            await self.held_back(message, retry_after, now)
-            return
         searches = sum(reference.mode == "search" for reference in references)
-        try:  # the author's own share, across channels
-            shares = (LOOKUPS, SEARCHES) if searches else (LOOKUPS,)
-            tickets = self.shares.admit(self.bot, message, *shares, uses={SEARCHES: searches})
-        except Busy as busy:
-            await self.held_back(message, busy.retry_after, now)
+        shares = (LOOKUPS, SEARCHES) if searches else (LOOKUPS,)
+        try:  # the author's own budget first, across channels and commands: a flood never spends the channel's
+            self.shares.spend(self.bot, message, *shares, uses={SEARCHES: searches})
+        except Busy:
+            await self.react(message, HELD_BACK)
+            return
+        turn = self.pace.turn(message.channel.id)
+        if turn is None:
+            log.info("Inline card lookups in channel %s are past their pace", message.channel.id)
+            await self.tell(message, self.too_many())
+            return
+        deadline = sent_at(message) + self.pace.longest_wait
+        held = turn > time.monotonic()
+        if held:  # its turn comes later: ⏳ until then, so nobody wonders
+            await self.react(message, HELD_BACK)
+            await asyncio.sleep(turn - time.monotonic())
+        try:
+            tickets = await self.shares.places(self.bot, message, *shares, deadline=deadline)
+        except Busy:
+            quiet.warning("Inline card lookups were past their deadline in the lookup queue")
+            await self.unreact(message, held)
+            await self.tell(message, self.too_many())
             return
         try:
             results = await self.answers(references, asker_of(message))
         finally:
             for ticket in tickets:
                 ticket.release()
+        await self.unreact(message, held)
+        await self.send(message, references, results, left_out)
+
+    async def send(
+        self,
+        message: discord.Message,
+        references: list[CardReference],
+        results: list[discord.Embed | BaseException],
+        left_out: list[CardReference],
+    ) -> None:
         embeds, misses, trouble = [], [], None
         for reference, result in zip(references, results, strict=True):
             if isinstance(result, QueryError):
@@ -105,25 +137,34 @@ class InlineLookups:
         except discord.HTTPException:
             log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
 
-    async def held_back(self, message: discord.Message, retry_after: float, now: float) -> None:
-        """Never silent: a lookup held back by the cooldown gets ⏳ (once: each message is seen once). Where the bot
-        may not react, one short reply says so, once per cooldown in the channel."""
+    async def react(self, message: discord.Message, emoji: str) -> bool:
+        """Never silent: a reaction where the bot may add one, else nothing more (a reply to each message of a
+        flood would be the flood)."""
         try:
-            await message.add_reaction(HELD_BACK)
-            return
+            await message.add_reaction(emoji)
         except discord.HTTPException as error:
             log.info("Could not react to a held-back lookup in channel %s (%s)", message.channel.id, error.status)
-        if self.told_until.get(message.channel.id, 0.0) > now:
+            return False
+        return True
+
+    async def unreact(self, message: discord.Message, held: bool) -> None:
+        if not held:
             return
-        self.told_until[message.channel.id] = now + retry_after
         try:
-            await message.reply(
-                f"{HELD_BACK} Card lookups here are paused for {retry_after:.0f} s (three every 30 s).",
-                mention_author=False,
-                allowed_mentions=NO_MENTIONS,
-            )
+            await message.remove_reaction(HELD_BACK, self.bot.user)  # type: ignore[arg-type]
         except discord.HTTPException:
-            log.warning("Could not say that inline lookups in channel %s are paused", message.channel.id)
+            pass
+
+    def too_many(self) -> str:
+        rate, per = self.pace.rate, self.pace.per
+        return f"{HELD_BACK} Too many card lookups here right now ({rate} every {per:.0f} s): ask again in a moment."
+
+    async def tell(self, message: discord.Message, line: str) -> None:
+        """One line answering ``message`` instead of its cards."""
+        try:
+            await message.reply(line, mention_author=False, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:
+            log.warning("Could not say that inline lookups in channel %s are held back", message.channel.id)
 
     async def answers(self, references: list[CardReference], asker: Asker) -> list[discord.Embed | BaseException]:
         """The answer to each reference, in order (an exception for one that failed). Card lookups run at once;

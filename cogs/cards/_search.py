@@ -21,7 +21,7 @@ from bot.errors import UserFacingError
 from bot.scryfall import BadQuery, CardNotFound, ScryfallError
 from bot.symbols import PLAIN, SymbolText
 from bot.text import clip, escape, one_line
-from cogs._admission import admit, asker_of
+from cogs._admission import asker_of, place
 from cogs._ui import guarded, reply, symbols_of, with_symbols
 from cogs.cards._pages import NOT_YOURS
 from cogs.cards._render import CARD_COLOUR, RESULTS_PER_PAGE, failure_text, to_embed
@@ -91,9 +91,9 @@ class SearchPageButton(
         source: CardSource | None = getattr(interaction.client, "card_source", None)
         if query is None or source is None:
             raise UserFacingError("These pages can't be turned any more; run /search again.")
-        await admit(interaction, SEARCHES)
-        await interaction.response.defer()
-        found = await source.search(query, page=self.page, page_size=RESULTS_PER_PAGE, asker=asker_of(interaction))
+        await interaction.response.defer()  # a page turn shows nothing while it waits: deferred at once
+        async with place(interaction, SEARCHES):
+            found = await source.search(query, page=self.page, page_size=RESULTS_PER_PAGE, asker=asker_of(interaction))
         if not isinstance(found, SearchPage):
             raise UserFacingError("The local card data can't answer this search now; run /search again.")
         symbols = symbols_of(interaction.client)

@@ -2,7 +2,8 @@
 
 The cog reads the interaction, asks the rules service (``bot.rules``) and sends the pages: a number or a term
 is answered at once; a question that may name cards, a rule's history and what changed wait on a pool or on
-files, so they acknowledge first ("thinking…" in the channel). A miss is shown only to whoever asked.
+files, so they are deferred if not answered within a second ("thinking…" in the channel, ``in_time``). A miss is
+shown only to whoever asked.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.rules import LoadedRules, RulesIndex, RulesService, clip, is_history_query
-from cogs._ui import defer_public
+from cogs._ui import in_time
 from cogs.rules._components import SELECT_LIMIT, PageButton, RelatedSelect, answer_key, question_cards, send
 
 log = logging.getLogger(__name__)
@@ -63,10 +64,11 @@ class Rules(commands.Cog):
         if history and not is_history_query(query):
             query = f"history {query}"
         cards = question_cards(self.bot)
-        if self.service.waits(query, cards):
-            await defer_public(interaction)  # card data, or the editions, are read first
-        answer = await self.service.answer(query, examples=examples, cards=cards)
-        await send(interaction, answer_key(query, answer), answer, 0, examples=examples)
+        # A number, a term or a question the lexical ranker answers is answered at once; card data or the editions
+        # read first may take longer: deferred then, publicly (an answer helps the table; a miss is private).
+        async with in_time(interaction, public=True):
+            answer = await self.service.answer(query, examples=examples, cards=cards)
+            await send(interaction, answer_key(query, answer), answer, 0, examples=examples)
 
     @rule.autocomplete("query")
     async def rule_query_autocomplete(

@@ -17,7 +17,7 @@ from bot import limits
 from bot.cards import QuestionCards
 from bot.errors import UserFacingError
 from bot.rules import Answer, RulesService, clip
-from cogs._ui import defer_public, guarded, reply, reply_private
+from cogs._ui import guarded, in_time, reply, reply_private
 from cogs.rules._render import render_pages
 
 SELECT_LIMIT = limits.SELECT_OPTIONS
@@ -74,16 +74,12 @@ async def send(
 
 
 async def send_key(interaction: discord.Interaction, key: str, page: int, *, examples: bool, ephemeral: bool) -> None:
-    """The answer to ``key`` (a component's query) as a new message, acknowledged first if it may wait."""
+    """The answer to ``key`` (a component's query) as a new message, deferred if it takes over a second."""
     rules = rules_of(interaction)
     cards = question_cards(interaction.client)
-    if rules.waits(key, cards):
-        if ephemeral:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        else:
-            await defer_public(interaction)
-    answer = await rules.answer(key, examples=examples, cards=cards)
-    await send(interaction, key, answer, page, examples=examples, ephemeral=ephemeral)
+    async with in_time(interaction, public=not ephemeral):
+        answer = await rules.answer(key, examples=examples, cards=cards)
+        await send(interaction, key, answer, page, examples=examples, ephemeral=ephemeral)
 
 
 async def edit_key(interaction: discord.Interaction, key: str, page: int, *, owner: int, examples: bool) -> None:

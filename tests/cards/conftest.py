@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
 
@@ -54,6 +55,13 @@ def local_cards(simcord_env, fake_scryfall):
     return cog
 
 
+async def wait_until(condition, ceiling: float = 60.0) -> None:
+    """Let the bot run until ``condition()`` holds; a generous ceiling, so a busy machine only makes it slower."""
+    async with asyncio.timeout(ceiling):
+        while not condition():  # noqa: ASYNC110 - the bot's state has no event to wait on
+            await asyncio.sleep(0.01)
+
+
 def start_slash(env, actor, channel, command: str, /, **options):
     """Deliver a slash command like ``actor.slash`` but return at once, without waiting for the bot.
 
@@ -71,11 +79,35 @@ def start_slash(env, actor, channel, command: str, /, **options):
     leaf_options, _resolved = build_options(actor, command, leaf, options, channel_id=channel.id)
     data = {"id": root["id"], "name": root["name"], "type": root.get("type", AppCommandType.CHAT_INPUT)}
     data["options"] = nest_options(root, nesting, leaf_options)
+    guild = getattr(actor, "guild", None)  # a user (not a member) asks in their DM with the bot
     record, payload = base_payload(
         env.backend,
         type=InteractionType.APPLICATION_COMMAND,
         channel_id=channel.id,
-        guild_id=actor.guild.id,
+        guild_id=guild.id if guild is not None else None,
+        user_id=actor.id,
+        data=data,
+    )
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return InteractionResult(env, record)
+
+
+def start_autocomplete(env, actor, channel, command: str, option: str, typed: str):
+    """Deliver an autocomplete request (``typed`` in ``option`` of ``command``) without waiting for the bot."""
+    from simcord.actors import _resolve_visible_command
+    from simcord.enums import AppCommandType, InteractionType
+    from simcord.interactions import base_payload
+    from simcord.results import InteractionResult
+
+    root = _resolve_visible_command(actor, channel.id, command, AppCommandType.CHAT_INPUT)
+    data = {"id": root["id"], "name": root["name"], "type": AppCommandType.CHAT_INPUT}
+    data["options"] = [{"name": option, "type": 3, "value": typed, "focused": True}]
+    guild = getattr(actor, "guild", None)
+    record, payload = base_payload(
+        env.backend,
+        type=InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE,
+        channel_id=channel.id,
+        guild_id=guild.id if guild is not None else None,
         user_id=actor.id,
         data=data,
     )

@@ -1,13 +1,16 @@
-"""One user cannot slow everyone: floods of searches, lookups and inline references through the real discord.py
-stack, what the flooding user is told (at once, privately, with the time to wait) and what everyone else sees
-meanwhile (their answers, and nothing of the flood)."""
+"""A busy hour turns no one away, and one user cannot slow everyone: many players at once, floods of searches,
+lookups and inline references through the real discord.py stack (from servers and from DMs), what the flooding
+user is told (privately, with the time to wait) and what everyone else sees meanwhile (their answers, and nothing
+of the flood)."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
 from bot.admission import LOOKUPS, SEARCHES
-from tests.cards.conftest import only_refusals, private, start_slash
+from tests.cards.conftest import only_refusals, private, start_slash, wait_until
 
 # Matching every card's text against ten patterns of 900 optional characters: about a second on the sample cards.
 SLOW = " or ".join(f"o:/(?:.?){{900}}[{letter}]q/" for letter in "abcdefghij")
@@ -47,8 +50,77 @@ def bot_message_ids(channel, viewer) -> set[int]:
     return {m.id for m in channel.history(viewer=viewer) if m.author.bot}
 
 
-async def test_a_flood_of_slow_searches_is_refused_at_once_and_others_are_answered_meanwhile(
-    cards, simcord_env, channel, alice, bob, fake_scryfall
+async def test_forty_players_of_one_server_asking_for_cards_at_once_all_see_their_card(
+    cards, simcord_env, guild, channel
+):
+    players = [guild.add_member(simcord_env.create_user(f"player-{n}")) for n in range(40)]
+    names = ["Street Wraith", "Fling", "Krosan Tusker", "Bloated Toad"]
+    asks = [start_slash(simcord_env, who, channel, "card", name=names[n % 4]) for n, who in enumerate(players)]
+    await simcord_env.settle()
+
+    assert [a.response.embeds[0].title.split(" {")[0] for a in asks] == [names[n % 4] for n in range(40)]
+    assert all(not a.ephemeral for a in asks)
+    # Answered from the local copy's index: no "thinking…" first, and no place held after the answers.
+    assert all(callback_of(simcord_env, a)["type"] == 4 for a in asks)
+    assert simcord_env.bot.admission.in_flight(LOOKUPS) == 0
+    assert simcord_env.bot.admission.refused["lookups"] == 0
+    assert not simcord_env.errors
+
+
+async def test_a_lookup_waits_for_its_place_in_turn_and_answers_when_one_is_free(
+    cards, simcord_env, channel, alice, bob
+):
+    admission = simcord_env.bot.admission
+    held = [admission.enter(LOOKUPS, 9000 + n, 9000 + n) for n in range(LOOKUPS.places)]  # other servers'
+
+    async def release_when_waiting() -> None:
+        await wait_until(lambda: admission.waiting(LOOKUPS) == 1)
+        for ticket in held:
+            ticket.release()
+
+    waiting = start_slash(simcord_env, bob, channel, "card", name="Street Wraith")
+    await asyncio.gather(simcord_env.settle(), release_when_waiting())
+
+    assert waiting.response.embeds[0].title == "Street Wraith {3}{B}{B}"
+    assert admission.waited["lookups"] == 1 and admission.refused["lookups"] == 0
+    # Found to wait: acknowledged at once, publicly (a card is the likely answer), then answered.
+    assert callback_of(simcord_env, waiting)["type"] == 5 and not callback_of(simcord_env, waiting).get("data")
+
+
+async def test_a_lookup_whose_turn_would_come_too_late_is_told_the_bot_is_busy_privately(
+    cards, simcord_env, channel, bob
+):
+    admission = simcord_env.bot.admission
+    held = [admission.enter(LOOKUPS, 9000 + n, 9000 + n) for n in range(LOOKUPS.places)]
+
+    busy = await bob.slash(channel, "card", name="Street Wraith")
+
+    text = private(busy).content
+    assert text.startswith("I'm busy right now: try again in a moment (in ") and text.endswith(
+        ("second).", "seconds).")
+    )
+    assert admission.waiting(LOOKUPS) == 0 and admission.in_flight(LOOKUPS) == LOOKUPS.places
+    # Waiting took over a second: it was deferred meanwhile, and the public "thinking…" is gone.
+    assert not [m for m in channel.history() if m.author.bot]
+    for ticket in held:
+        ticket.release()
+    assert only_refusals(simcord_env)
+
+
+async def test_a_printing_asked_of_scryfall_takes_no_place_among_the_local_lookups(cards, simcord_env, channel, bob):
+    admission = simcord_env.bot.admission
+    held = [admission.enter(LOOKUPS, 9000 + n, 9000 + n) for n in range(LOOKUPS.places)]
+
+    printing = await bob.slash(channel, "card", name="Test Xcycler", set="tst")
+
+    assert printing.response.embeds[0].title == "Test Xcycler {3}{U}"  # Scryfall's answer, not a wait for a place
+    assert admission.waited["lookups"] == 0 and admission.refused["lookups"] == 0
+    for ticket in held:
+        ticket.release()
+
+
+async def test_a_flood_of_slow_searches_waits_its_turn_and_others_are_answered_meanwhile(
+    cards, simcord_env, channel, alice, bob
 ):
     flood = [start_slash(simcord_env, alice, channel, "search", query=SLOW) for _ in range(40)]
     others = [
@@ -57,51 +129,34 @@ async def test_a_flood_of_slow_searches_is_refused_at_once_and_others_are_answer
     ]
     await simcord_env.settle()
 
-    admitted = [r for r in flood if callback_of(simcord_env, r)["type"] == 5]  # deferred: admitted to a pool
-    refused = [r for r in flood if r not in admitted]
-    assert len(admitted) == SEARCHES.per_user and len(refused) == 40 - SEARCHES.per_user
-    assert all(refused_at_once(simcord_env, r) for r in refused)
-    assert {r.response.content.split(":")[0] for r in refused} == {
-        f"You already have {SEARCHES.per_user} searches running",
-        "Slow down a little",
-    }
-    assert all("try again in" in r.response.content for r in refused)
+    cooled = [r for r in flood if r.response is not None and r.response.content.startswith("Slow down a little")]
+    assert len(cooled) == 40 - SEARCHES.rate and all(refused_at_once(simcord_env, r) for r in cooled)
+    # Alice's six: one search at a time, in turn; those whose turn would come past their deadline are told so.
+    spent = [r for r in flood if r not in cooled]
+    searched = [r for r in spent if "took over 1 s" in private(r).content]
+    told = [r for r in spent if r not in searched]
+    assert searched and len(searched) + len(told) == SEARCHES.rate
+    assert all(private(r).content.startswith(f"You already have {SEARCHES.per_user} search running") for r in told)
     assert all(r.acknowledged for r in [*flood, *others])  # nobody's interaction went unanswered
 
     search, card = others
     assert search.response.embeds[0].title.startswith("Search: ")
     assert card.response.embeds[0].title == "Street Wraith {3}{B}{B}"
-    # Bob's answers came while Alice's two admitted searches were still running.
+    # Bob's answers came while Alice's searches were still running.
     last_of_bob = max(answered_at(simcord_env, search), answered_at(simcord_env, card))
-    assert last_of_bob < min(answered_at(simcord_env, r) for r in admitted)
+    assert last_of_bob < max(answered_at(simcord_env, r) for r in searched)
     # Bob sees none of what Alice was told.
     seen_by_bob = bot_message_ids(channel, bob)
-    assert not seen_by_bob & {r.response.id for r in refused}
-    assert fake_scryfall.api_requests() == []
+    assert not seen_by_bob & {private(r).id for r in [*cooled, *spent]}
+    assert fake_scryfall_untouched(simcord_env)
     assert only_refusals(simcord_env)
 
 
-async def test_when_everyones_share_is_taken_a_search_is_told_to_come_back_at_once(cards, simcord_env, channel, bob):
-    admission = simcord_env.bot.admission
-    held = [admission.enter(SEARCHES, 9000 + n, 9000 + n) for n in range(SEARCHES.capacity)]  # in other servers
-
-    busy = await bob.slash(channel, "search", query="t:creature")
-
-    assert refused_at_once(simcord_env, busy)
-    assert busy.response.content.startswith("I'm busy right now: try again in a moment (in ")
-    assert busy.response.content.endswith(("second).", "seconds)."))
-    assert admission.in_flight(SEARCHES) == SEARCHES.capacity  # the refusal took no place
-
-    held[0].release()
-    answered = await bob.slash(channel, "search", query="t:creature")
-    assert answered.response.embeds[0].title.startswith("Search: ")
-    assert admission.in_flight(SEARCHES) == SEARCHES.capacity - 1  # its place was given back when it was done
-    for ticket in held:
-        ticket.release()
-    assert only_refusals(simcord_env)
+def fake_scryfall_untouched(env) -> bool:
+    return not [r for r in env.http_requests if "scryfall" in r.path]
 
 
-async def test_a_users_cooldown_is_answered_privately_and_another_user_is_not_affected(
+async def test_a_users_budget_is_answered_privately_and_another_user_is_not_affected(
     cards, simcord_env, channel, alice, bob
 ):
     answers = [await alice.slash(channel, "search", query=f"t:creature mv>={n}") for n in range(SEARCHES.rate + 1)]
@@ -114,30 +169,36 @@ async def test_a_users_cooldown_is_answered_privately_and_another_user_is_not_af
     assert only_refusals(simcord_env)
 
 
-async def test_autocomplete_is_never_refused_for_being_busy(cards, simcord_env, channel, alice):
-    admission = simcord_env.bot.admission
-    held = [admission.enter(LOOKUPS, 9000 + n, 9000 + n) for n in range(LOOKUPS.capacity)]
+async def test_inline_lookups_and_card_commands_spend_one_budget(cards, simcord_env, channel, alice):
+    for _ in range(LOOKUPS.rate // 2):
+        await alice.send(channel, "[[Street Wraith]]")
+    cards_asked = [await alice.slash(channel, "card", name="Fling") for _ in range(LOOKUPS.rate // 2 + 1)]
 
-    busy = await alice.slash(channel, "card", name="Street Wraith")
-    choices = await alice.autocomplete(channel, "card", "name", "street")
-
-    assert refused_at_once(simcord_env, busy) and "I'm busy right now" in busy.response.content
-    assert "Street Wraith" in [choice["name"] for choice in choices]
-    for ticket in held:
-        ticket.release()
+    assert all(a.response.embeds for a in cards_asked[:-1])
+    assert cards_asked[-1].response.content.startswith("Slow down a little: try again in ")
     assert only_refusals(simcord_env)
 
 
-async def test_turning_a_page_takes_a_place_among_the_users_searches(cards, simcord_env, channel, alice):
+async def test_autocomplete_is_never_refused_for_being_busy(cards, simcord_env, channel, alice):
+    admission = simcord_env.bot.admission
+    held = [admission.enter(LOOKUPS, 9000 + n, 9000 + n) for n in range(LOOKUPS.places)]
+
+    choices = await alice.autocomplete(channel, "card", "name", "street")
+
+    assert "Street Wraith" in [choice["name"] for choice in choices]
+    for ticket in held:
+        ticket.release()
+
+
+async def test_turning_a_page_waits_for_a_place_among_the_users_searches(cards, simcord_env, channel, alice):
     result = await alice.slash(channel, "search", query="t:creature")
     admission = simcord_env.bot.admission
     held = [admission.enter(SEARCHES, alice.id) for _ in range(SEARCHES.per_user)]
 
     clicked = await alice.click(result.response.message, label="Next")
 
-    assert clicked.ephemeral and clicked.response.content.startswith(
-        f"You already have {SEARCHES.per_user} searches running"
-    )
+    assert clicked.followups[-1].ephemeral
+    assert clicked.followups[-1].content.startswith(f"You already have {SEARCHES.per_user} search running")
     assert "page 1/" in result.response.embeds[0].footer.text  # the page stayed as it was
     for ticket in held:
         ticket.release()
@@ -146,19 +207,21 @@ async def test_turning_a_page_takes_a_place_among_the_users_searches(cards, simc
     assert only_refusals(simcord_env)
 
 
-async def test_a_flood_of_inline_references_across_channels_is_dropped_silently_and_others_are_answered(
+async def test_a_flood_of_inline_references_across_channels_is_held_back_and_others_are_answered(
     cards, simcord_env, guild, alice, bob
 ):
     channels = [guild.create_text_channel(f"table-{n}") for n in range(6)]
-    for room in channels:  # three in each channel: under each channel's own cooldown
+    for room in channels:  # three in each channel: well within each channel's pace
         for _ in range(3):
             await alice.send(room, "[[Street Wraith]]")
     elsewhere = guild.create_text_channel("elsewhere")
     await bob.send(elsewhere, "[[Fling]]")
 
     answered = [m for room in channels for m in room.history() if m.author.bot]
-    assert len(answered) == LOOKUPS.rate  # Alice's cooldown across channels; the rest get no reply at all
+    assert len(answered) == LOOKUPS.rate  # Alice's budget across channels; the rest get ⏳ and no reply
     assert all(m.embeds[0].title.startswith("Street Wraith") for m in answered)
+    held = [m for room in channels for m in room.history() if not m.author.bot and m.reactions]
+    assert len(held) == 18 - LOOKUPS.rate
     (reply,) = [m for m in elsewhere.history() if m.author.bot]
     assert reply.embeds[0].title.startswith("Fling")
 
@@ -209,7 +272,7 @@ def post_now(env, actor, channel, content: str) -> None:
     env._mark_mutation()
 
 
-async def test_the_searches_of_inline_messages_hold_one_search_thread_each_and_count_each(
+async def test_the_searches_of_inline_messages_hold_one_search_thread_at_a_time_and_count_each(
     cards, simcord_env, guild, channel, alice, bob
 ):
     card_data, running, most = simcord_env.bot.card_data, [0], [0]
@@ -231,7 +294,7 @@ async def test_the_searches_of_inline_messages_hold_one_search_thread_each_and_c
         post_now(simcord_env, alice, room, f"[[?{SLOW_INLINE} -t:a{n}]] and [[?{SLOW_INLINE} -t:b{n}]]")
     bobs = start_slash(simcord_env, bob, channel, "search", query="t:creature c:g pow>=4")
     await simcord_env.settle()
-    assert most[0] == 2  # one search at a time for each message
+    assert most[0] == SEARCHES.per_user == 1  # one search at a time for a user, whatever the messages
     await alice.send(rooms[2], f"[[?{SLOW_INLINE} -t:c]] [[?{SLOW_INLINE} -t:d]] [[?{SLOW_INLINE} -t:e]]")
 
     assert bobs.response.embeds[0].title.startswith("Search: ")
@@ -248,22 +311,40 @@ async def test_the_searches_of_inline_messages_hold_one_search_thread_each_and_c
     assert not [m for m in rooms[2].history() if m.author.bot]
 
 
-async def test_one_servers_accounts_together_leave_places_for_every_other_server(
-    cards, simcord_env, guild, channel, alice, bob
-):
+async def test_two_servers_flooding_searches_leave_a_place_for_a_third(cards, simcord_env, guild, channel, alice, bob):
     carol = guild.add_member(simcord_env.create_user("carol"))
-    elsewhere = simcord_env.create_guild("Another server")
-    erin = elsewhere.add_member(simcord_env.create_user("erin"))
-    their_channel = elsewhere.create_text_channel("cards")
+    second = simcord_env.create_guild("Second server")
+    second_channel = second.create_text_channel("cards")
+    raiders = [second.add_member(simcord_env.create_user(f"raider-{n}")) for n in range(3)]
+    third = simcord_env.create_guild("Third server")
+    erin = third.add_member(simcord_env.create_user("erin"))
+    their_channel = third.create_text_channel("cards")
 
     raid = [start_slash(simcord_env, who, channel, "search", query=SLOW) for who in (alice, bob, carol) for _ in "ab"]
+    raid += [start_slash(simcord_env, who, second_channel, "search", query=SLOW) for who in raiders for _ in "ab"]
+    await wait_until(lambda: simcord_env.bot.admission.waiting(SEARCHES) > 0)
     other = start_slash(simcord_env, erin, their_channel, "search", query="t:creature c:g pow>=4")
     await simcord_env.settle()
 
-    admitted = [r for r in raid if callback_of(simcord_env, r)["type"] == 5]
-    refused = [r for r in raid if r not in admitted]
-    assert len(admitted) == SEARCHES.per_guild and len(refused) == 6 - SEARCHES.per_guild
-    assert all(refused_at_once(simcord_env, r) and "I'm busy right now" in r.response.content for r in refused)
     assert other.response.embeds[0].title.startswith("Search: ")
+    # Erin's search was answered before the raid's last: it waited for one raid search at most.
+    assert answered_at(simcord_env, other) < max(answered_at(simcord_env, r) for r in raid)
     assert simcord_env.bot.admission.in_flight(SEARCHES) == 0
+    assert only_refusals(simcord_env)
+
+
+async def test_a_flood_from_dms_leaves_another_dm_user_served(cards, simcord_env):
+    flooder, other = simcord_env.create_user("flooder"), simcord_env.create_user("other")
+    flood = [start_slash(simcord_env, flooder, flooder.dm_channel, "search", query=SLOW) for _ in range(5)]
+    flood += [start_slash(simcord_env, flooder, flooder.dm_channel, "card", name="Fling") for _ in range(12)]
+    await wait_until(lambda: simcord_env.bot.admission.in_flight(SEARCHES) > 0)
+    search = start_slash(simcord_env, other, other.dm_channel, "search", query="t:creature c:g pow>=4")
+    card = start_slash(simcord_env, other, other.dm_channel, "card", name="Street Wraith")
+    await simcord_env.settle()
+
+    assert search.response.embeds[0].title.startswith("Search: ")
+    assert card.response.embeds[0].title == "Street Wraith {3}{B}{B}"
+    assert max(answered_at(simcord_env, search), answered_at(simcord_env, card)) < max(
+        answered_at(simcord_env, r) for r in flood
+    )
     assert only_refusals(simcord_env)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.admission import LOOKUPS
 from bot.client import CycleBot
 from bot.config import Config
+from bot.pace import Pace
+from cogs.cards._inline import CHANNEL_RATE
 
 
 def bot_replies(channel) -> list:
@@ -41,19 +44,51 @@ async def test_set_variant_asks_for_that_set(cards, channel, alice, fake_scryfal
     assert bot_replies(channel)[0].embeds[0].title == "Test Xcycler {3}{U}"
 
 
-async def test_channel_cooldown_holds_then_lifts(cards, channel, alice):
-    now = [1000.0]
-    cards.inline.clock = lambda: now[0]
-    sent = [await alice.send(channel, "[[Street Wraith]]") for _ in range(5)]
-    assert len(bot_replies(channel)) == 3  # the fourth and fifth messages in 30 s get no answer…
-    for message in (next(m for m in channel.history() if m.id == h.id) for h in sent[3:]):
-        # …but the bot says it saw them: one ⏳ each (only the bot reacts here).
-        assert [(str(r.emoji), r.count) for r in message.reactions] == [("⏳", 1)]
-    assert all(not next(m for m in channel.history() if m.id == s.id).reactions for s in sent[:3])
+async def test_a_lively_channel_is_answered_in_turn_and_held_messages_wait_with_an_hourglass(
+    cards, simcord_env, channel, alice, bob
+):
+    # The channel's pace over a longer window than the default's 30 s: a wait shorter than the test's own patience
+    # for the bot (simcord's settle timeout, 30 s) would be waited out in real time.
+    cards.inline.pace = Pace(CHANNEL_RATE, 90.0, longest_wait=90.0)
+    sent = [await who.send(channel, "[[Street Wraith]]") for who in [alice, bob] * (CHANNEL_RATE // 2 + 1)]
+    assert len(bot_replies(channel)) == CHANNEL_RATE  # ten in 30 s answered at once…
 
-    now[0] += 31
+    def reactions(message) -> list:
+        return [(str(r.emoji), r.count) for r in next(m for m in channel.history() if m.id == message.id).reactions]
+
+    # …the next wait their turn, with one ⏳ each so nobody wonders (only the bot reacts here).
+    assert [reactions(m) for m in sent[CHANNEL_RATE:]] == [[("⏳", 1)], [("⏳", 1)]]
+    assert not any(reactions(m) for m in sent[:CHANNEL_RATE])
+
+    await simcord_env.advance_time(91)
+    assert len(bot_replies(channel)) == CHANNEL_RATE + 2  # answered when their turn came, the ⏳ taken back
+    assert not any(reactions(m) for m in sent)
+
+
+async def test_a_message_whose_turn_would_come_too_late_gets_one_line(cards, simcord_env, channel, alice, bob):
+    cards.inline.pace = Pace(1, 60.0, longest_wait=60.0)
     await alice.send(channel, "[[Street Wraith]]")
-    assert len(bot_replies(channel)) == 4
+    held = await bob.send(channel, "[[Ash Barrens]]")  # its turn: 60 s from now
+    late = await alice.send(channel, "[[Step Through]]")  # 120 s: too late
+
+    (answer, note) = bot_replies(channel)
+    assert answer.embeds[0].title.startswith("Street Wraith")
+    assert note.content == "⏳ Too many card lookups here right now (1 every 60 s): ask again in a moment."
+    assert note.reference.message_id == late.id and not note.mentions
+    await simcord_env.advance_time(61)
+    assert bot_replies(channel)[-1].embeds[0].title.startswith("Ash Barrens")
+    assert bot_replies(channel)[-1].reference.message_id == held.id
+
+
+async def test_a_users_own_budget_is_checked_before_the_channels(cards, simcord_env, channel, alice, bob):
+    for _ in range(LOOKUPS.rate):
+        simcord_env.bot.admission.spend(LOOKUPS, alice.id)  # Alice's lookups of the last 20 s, elsewhere
+    flood = [await alice.send(channel, "[[Street Wraith]]") for _ in range(CHANNEL_RATE)]
+    assert bot_replies(channel) == []  # past her budget: ⏳ each, and nothing of the channel's pace spent
+    assert all(next(m for m in channel.history() if m.id == f.id).reactions for f in flood)
+    for _ in range(CHANNEL_RATE):
+        await bob.send(channel, "[[Ash Barrens]]")
+    assert len(bot_replies(channel)) == CHANNEL_RATE
 
 
 async def test_misses_are_listed_and_mentions_ping_nobody(cards, channel, alice):
@@ -101,16 +136,16 @@ class TestInlineOff:
         assert not fake_scryfall.requests
 
 
-async def test_without_permission_to_react_a_held_back_lookup_gets_one_short_reply(cards, guild, alice):
-    now = [1000.0]
-    cards.inline.clock = lambda: now[0]
+async def test_without_permission_to_react_a_held_back_lookup_is_still_answered_in_turn(
+    cards, simcord_env, guild, alice, bob
+):
+    cards.inline.pace = Pace(1, 60.0, longest_wait=60.0)
     channel = guild.create_text_channel(
         "quiet", overwrites={guild.me: discord.PermissionOverwrite(add_reactions=False)}
     )
-    for _ in range(5):
-        await alice.send(channel, "[[Street Wraith]]")
+    await alice.send(channel, "[[Street Wraith]]")
+    await bob.send(channel, "[[Ash Barrens]]")
 
-    replies = bot_replies(channel)
-    notes = [m for m in replies if not m.embeds]
-    assert len(replies) == 4 and len(notes) == 1  # three answers, one note for the two held back
-    assert "paused" in notes[0].content and "⏳" in notes[0].content
+    assert len(bot_replies(channel)) == 1
+    await simcord_env.advance_time(61)
+    assert [m.embeds[0].title.split(" {")[0] for m in bot_replies(channel)] == ["Street Wraith", "Ash Barrens"]

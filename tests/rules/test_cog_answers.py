@@ -262,7 +262,6 @@ class TestChanges:
 
 async def test_changes_without_a_kept_edition_says_so_privately(simcord_env, channel, alice, bob):
     result = await alice.slash(channel, "rule", query="changes")
-    assert result.response is None  # the public "thinking…" is taken back
-    miss = result.followups[-1]
+    miss = result.response  # told at once and privately: no public "thinking…" first
     assert miss.ephemeral and "No earlier edition is kept yet" in miss.embeds[0].description
     assert channel.history(viewer=bob) == []

@@ -69,7 +69,6 @@ class TestKeptEditions:
     async def test_history_of_702_29_follows_cycling_through_every_edition(self, simcord_env, channel, alice):
         result = await alice.slash(channel, "rule", query="702.29", history=True)
 
-        assert callbacks(simcord_env)[0]["type"] == 5  # deferred while the editions are read and aligned
         assert not result.ephemeral
         pages = await all_pages(alice, result.response)
         first = pages[0]
@@ -172,14 +171,12 @@ class TestANewEdition:
 
     async def test_the_history_grows_when_an_edition_is_added(self, simcord_env, channel, alice, bot_config):
         before = await alice.slash(channel, "rule", query="history 702.29")
-        assert callbacks(simcord_env)[0]["type"] == 5  # typed "history": deferred too while indexing
         assert before.response.embeds[0].footer.text.startswith("Comprehensive Rules history: 6 editions")
 
         # What the updater does when the rules change: keep the new edition beside the others.
         os.symlink(CR_2026, editions_dir(bot_config.data_dir) / "comprehensive-rules-2026-01-16.txt")
         after = await alice.slash(channel, "rule", query="702.29", history=True)
 
-        assert callbacks(simcord_env)[-1]["type"] == 5  # deferred again: the new edition is read and aligned
         embed = after.response.embeds[0]
         assert embed.footer.text.startswith("Comprehensive Rules history: 7 editions, 2009-10-01 to 2026-01-16")
         assert "702.29 (2022-11-18 to 2026-01-16)" in embed.description

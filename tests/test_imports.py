@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.source import parse
+
 ROOT = Path(__file__).resolve().parent.parent
 TOP = ("bot", "cogs")
 
@@ -46,7 +48,7 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     # A relative import starts from the module's package: the package itself for an ``__init__``.
     package = name.split(".") if is_package(path) else name.split(".")[:-1]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parse(path)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 found.add(_deepest(alias.name, modules))

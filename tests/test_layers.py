@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.source import parse
+
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ["bot/rules", "bot/cards", "bot/goldfish", "bot/scryfall", "bot/cycling.py", "bot/storage", "bot/config.py"]
 CORE += ["bot/text.py", "bot/limits.py", "bot/errors.py", "bot/carddb", "bot/matching.py", "bot/symbols.py"]
@@ -31,7 +33,7 @@ def core_modules() -> list[Path]:
 
 def imported_roots(source: str) -> set[str]:
     roots: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.Import):
             roots.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

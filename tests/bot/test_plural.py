@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from bot.text import plural
+from tests.support.source import parse
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,7 +28,7 @@ def test_plural_agrees_with_the_count(count, word, many, expected):
 
 
 def _texts(path: Path):
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parse(path)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             yield node.value
 

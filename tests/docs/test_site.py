@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from tests.docs.markers import REPO
+from tests.support.source import parse
 from tests.support.waits import CEILING
 
 DOCS = REPO / "docs"
@@ -112,7 +113,7 @@ def test_every_setting_the_bot_reads_is_on_the_configuration_page():
     page = (DOCS / "configuration.md").read_text(encoding="utf-8")
     read = set()
     for path in (REPO / "bot").rglob("*.py"):
-        read |= settings_read(ast.parse(path.read_text(encoding="utf-8")))
+        read |= settings_read(parse(path))
     assert {"DISCORD_TOKEN", "BOT_DATA_DIR", "DATABASE_URL", "SHARD_IDS"} <= read
     missing = {name for name in read if f"`{name}`" not in page}
     assert not missing, f"settings docs/configuration.md does not name: {sorted(missing)}"

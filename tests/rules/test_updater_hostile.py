@@ -17,6 +17,7 @@ from bot.rules.updater import GRACE_SECONDS, MAX_BYTES, UpdateError, allowed_hos
 from tests.data import CR_DIR
 from tests.support.hostile_host import Body, Drip, HostileHost, Huge, Redirect
 from tests.support.processes import linux_only
+from tests.support.waits import CEILING
 
 ROOT = Path(__file__).resolve().parents[2]
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
@@ -106,7 +107,7 @@ def test_a_300_mb_rules_body_grows_a_fresh_process_by_at_most_50_mb(host, tmp_pa
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=2 * CEILING,
         check=True,
     )
     figures = json.loads(measured.stdout)

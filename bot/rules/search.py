@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from wordfreq import zipf_frequency
 
-from bot.rules import confidence
+from bot.rules import chat, confidence
 from bot.rules.document import Document, Rule
 from bot.rules.entries import GLOSSARY, SUBRULE, Entries
 from bot.rules.features import COMMON, Question, Signals, associated, features
@@ -159,9 +159,10 @@ class Searcher:
         )
         return belief, not best.off_topic and belief >= GATE_THRESHOLD, found
 
-    def read(self, text: str, terms: list[str] | None = None) -> Question | None:
+    def read(self, text: str, terms: list[str] | None = None, *, typed: str | None = None) -> Question | None:
         """The question's words (``terms``, if already read) and what the text looks like, or None when it holds no
-        word the rules use."""
+        word the rules use. ``typed``: the text as typed, when ``text`` has its chat spellings written out (what
+        is chat is judged on what was typed: "thx" is chat, "thanks" in a question need not be)."""
         entries = self.entries
         terms = self.terms(text) if terms is None else terms
         stems = [stem(word) for word in terms]
@@ -191,7 +192,7 @@ class Searcher:
             weights,
             [(s, _alt(s), weight / total) for s, weight in weights.items()],
             known,
-            bool(raw & OFF_TOPIC) or OFF_TOPIC_RE.search(text.lower()) is not None,
+            bool((raw | set(words(typed or ""))) & OFF_TOPIC) or OFF_TOPIC_RE.search(text.lower()) is not None,
             asked,
         )
 
@@ -199,11 +200,12 @@ class Searcher:
         """The entries that may answer ``text``, each with its features (see :mod:`bot.rules.ranker`), or a
         finished :class:`Ranking` when the question names its topic outright or holds nothing to rank."""
         self.warm()
+        typed, text = text, chat.normalise(text)
         named = topics and not set(words(text)) & SPECIFIC
         terms = self.terms(text)
         if named and terms and (topic := self.topics.topic(tuple(stem(word) for word in terms))) is not None:
             return Ranking.named(topic)
-        question = self.read(text, terms)
+        question = self.read(text, terms, typed=typed)
         if question is None:
             return Ranking([], False)
         linked = self.topics.linked_rules(question.stems, question.weights)

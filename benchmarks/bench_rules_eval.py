@@ -29,7 +29,16 @@ from bot.rules.ask import lookup  # noqa: E402
 from bot.rules.document import load_document  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
-from tests.rules.evaluation import PARTS, QUESTIONS, TARGETS, evaluate, interval, load_questions  # noqa: E402
+from tests.rules.evaluation import (  # noqa: E402
+    PARTS,
+    QUESTIONS,
+    TARGETS,
+    add_phrasing_options,
+    evaluate,
+    interval,
+    load_questions,
+    phrasings_from,
+)
 
 DEFAULT_RULES = CR_2026
 P99_TARGET_MS = 5.0
@@ -44,13 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--runs", type=int, default=7, help="timing runs over the whole set (default 7)")
     parser.add_argument("--verbose", action="store_true", help="list every miss")
+    add_phrasing_options(parser)
     args = parser.parse_args(argv)
     for path in (args.rules, args.questions):
         if not path.is_file():
             print(f"error: no such file: {path}", file=sys.stderr)
             return 1
 
-    index = RulesIndex(load_document(args.rules))
+    index = RulesIndex(load_document(args.rules), phrasings=phrasings_from(args))
     index.warm()
     result = Report("/rule answers to chat questions")
     queries: list[str] = []

@@ -44,7 +44,7 @@ from bot.rules.query import stem  # noqa: E402
 from bot.rules.questions import shown_key  # noqa: E402
 from bot.rules.ranker import ASSOCIATIONS, FEATURES, GATE, WEIGHTS, gate_values  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
-from tests.rules.evaluation import QUESTIONS, STUDIED, load_set, matches, searched  # noqa: E402
+from tests.rules.evaluation import QUESTIONS, STUDIED, add_phrasing_options, load_set, matches, phrasings_from, searched  # noqa: E402
 
 DEFAULT_RULES = CR_2026
 GRID = (-2.0, -1.0, -0.6, -0.3, -0.15, -0.05, 0.0, 0.05, 0.15, 0.3, 0.6, 1.0, 1.5, 2.0, 3.0)
@@ -312,8 +312,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--without", default="", help="features to leave out (held at 0), comma-separated")
     parser.add_argument("--gate-without", default="", help="gate values to leave out (held at 0), comma-separated")
     parser.add_argument("--write", action="store_true", help=f"save the associations to {ASSOCIATIONS.name}")
+    add_phrasing_options(parser)
     args = parser.parse_args(argv)
-    index = RulesIndex(load_document(args.rules))
+    index = RulesIndex(load_document(args.rules), phrasings=phrasings_from(args))
     index.warm()
     entries = [entry for entry in load_set(args.questions)["questions"] if entry.get("part", "tune") == "tune"]
     items = [Item(index, entry, number) for number, entry in enumerate(entries)]

@@ -86,7 +86,9 @@ def features(
     meaning_total = sum(meaning.values())
     doc_stems, title_stems, norm = entries.stems, entries.title_stems, entries.masks.norm
     context_stems, doc_pairs = entries.context_stems, entries.pairs
+    phrase_stems = entries.phrase_stems
     covers: list[tuple[int, float, float, float, float]] = []
+    phrased: dict[int, tuple[float, float]] = {}
     for row in found:
         stems_here = doc_stems[row]
         cover = context = 0.0
@@ -96,7 +98,9 @@ def features(
                 cover += weight
             elif s in around:
                 context += weight
-        if cover:
+        if phrase_stems[row]:
+            phrased[row] = phrase_values(entries, row, weighted)
+        if cover or phrased.get(row, (0.0, 0.0))[0]:
             # As bm25 with the title weighted four times (an entry under "Mana Abilities" is about them).
             titled = title_stems[row]
             title_cover = (
@@ -143,8 +147,36 @@ def features(
             1.0 if any(is_under(key, ref) for ref in interactions) else 0.0,
             1.0 if key in defined else 0.0,
         )
-        out.append((Candidate(row, cover, share_ > 0, question.off_topic, question.asked), features))
+        phrase_cover, asked_like = phrased.get(row, (0.0, 0.0))
+        features += (phrase_cover, asked_like)
+        # How much of the question the entry holds, in its text or in the words players use for it.
+        whole = cover if not phrase_cover else _union_cover(entries, row, weighted)
+        out.append((Candidate(row, whole, share_ > 0, question.off_topic, question.asked), features))
     return out
+
+
+def phrase_values(entries: Entries, row: int, weighted: list[tuple[str, str, float]]) -> tuple[float, float]:
+    """How much of the question (by rarity) the row's phrasings hold, and how closely the question is one of the
+    questions they ask: the best ask's share of the question times the question's share of that ask's words."""
+    phrase = entries.phrase_stems[row]
+    cover = sum(weight for s, alternative, weight in weighted if s in phrase or alternative in phrase)
+    best = 0.0
+    if cover:
+        stems = {s for s, _a, _w in weighted} | {a for _s, a, _w in weighted}
+        for ask in entries.ask_stems[row]:
+            held = sum(weight for s, alternative, weight in weighted if s in ask or alternative in ask)
+            if held:
+                best = max(best, held * len(ask & stems) / len(ask))
+    return cover, best
+
+
+def _union_cover(entries: Entries, row: int, weighted: list[tuple[str, str, float]]) -> float:
+    text, phrase = entries.stems[row], entries.phrase_stems[row]
+    return sum(
+        weight
+        for s, alternative, weight in weighted
+        if s in text or alternative in text or s in phrase or alternative in phrase
+    )
 
 
 def associated(

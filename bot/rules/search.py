@@ -9,8 +9,9 @@ the variant and multiplayer rules (800–999) only when the question is about th
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from wordfreq import zipf_frequency
 
@@ -20,6 +21,7 @@ from bot.rules.entries import GLOSSARY, SUBRULE, Entries
 from bot.rules.features import COMMON, Question, Signals, associated, features
 from bot.rules.hits import Asked, Candidate, Hit, Ranking
 from bot.rules.interactions import proposed
+from bot.rules.phrasings import Phrasing, load_phrasings
 from bot.rules.query import (
     NUMBER_WORDS,
     OFF_TOPIC,
@@ -42,7 +44,11 @@ from bot.rules.ranker import (
 from bot.rules.topics import Topics
 from bot.rules.vocabulary import Vocabulary
 
+log = logging.getLogger(__name__)
+
 CANDIDATES = 30
+# The entries whose phrasings (the words players use for them) hold the most of the question, as candidates.
+PHRASED_CANDIDATES = 12
 LINKED_DOCS = 30
 # The entries of a rule the question's phrasing proposes (see bot.rules.interactions) taken as candidates.
 PROPOSED_DOCS = 8
@@ -74,12 +80,18 @@ def _alt(stem_: str) -> str:
 
 class Searcher:
     def __init__(
-        self, document: Document, context_title: Callable[[Rule], str], associations: Associations | None = None
+        self,
+        document: Document,
+        context_title: Callable[[Rule], str],
+        associations: Associations | None = None,
+        phrasings: Mapping[str, Phrasing] | None = None,
     ) -> None:
+        """``phrasings``: the words players use for the entries (see :mod:`bot.rules.phrasings`); the bundled ones
+        when None."""
         self.document = document
         # Which sections and rules answered the tuning questions holding each word (see bot/rules/ranker.py).
         self.associations = load_associations() if associations is None else associations
-        self.entries = Entries(document, context_title)
+        self.entries = Entries(document, context_title, load_phrasings() if phrasings is None else phrasings)
         self._under_cache: dict[str, list[int]] = {}
         self._topics: Topics | None = None
         self._vocabulary: Vocabulary | None = None
@@ -96,8 +108,16 @@ class Searcher:
         self.entries.warm()
         with self.entries.lock:
             if self._topics is None:
-                self._vocabulary = Vocabulary(self.entries.frequency)
+                self._vocabulary = Vocabulary(self.entries.vocabulary)
                 self._topics = Topics(self.document, self.entries)
+                unplaced = self.entries.unplaced
+                if unplaced and not self.document.is_excerpt:
+                    # An edition that renumbered or removed phrased rules: said once, never silently.
+                    log.warning(
+                        "%s phrasings name rules this edition lacks (%s); scripts/check_phrasings.py follows them",
+                        len(unplaced),
+                        ", ".join(unplaced[:5]) + (" …" if len(unplaced) > 5 else ""),
+                    )
 
     @property
     def topics(self) -> Topics:
@@ -215,6 +235,8 @@ class Searcher:
             if keyword is not None:
                 return Ranking.named(keyword)
         found = dict.fromkeys(self.entries.masks.candidates(question.weighted, CANDIDATES))
+        if self.entries.placed:
+            found.update(dict.fromkeys(self.entries.phrase_masks.candidates(question.weighted, PHRASED_CANDIDATES)))
         found.update(dict.fromkeys(self._linked_docs(linked)))
         interactions = proposed(text)
         for ref in interactions:

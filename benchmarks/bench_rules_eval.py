@@ -53,23 +53,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--runs", type=int, default=7, help="timing runs over the whole set (default 7)")
     parser.add_argument("--verbose", action="store_true", help="list every miss")
+    parser.add_argument(
+        "--replies", type=Path, help="a recorded model's replies (scripts/record_rules_picks.py): scored as it picked"
+    )
     add_phrasing_options(parser)
     args = parser.parse_args(argv)
-    for path in (args.rules, args.questions):
+    for path in (args.rules, args.questions, *([args.replies] if args.replies else [])):
         if not path.is_file():
             print(f"error: no such file: {path}", file=sys.stderr)
             return 1
 
     index = RulesIndex(load_document(args.rules), phrasings=phrasings_from(args))
     index.warm()
-    result = Report("/rule answers to chat questions")
+    replies = load_replies(args.replies) if args.replies else None
+    result = Report("/rule answers to chat questions" + (f", as recorded in {args.replies.name}" if replies else ""))
     queries: list[str] = []
     reports = {}
     for part, gathered in [(part, False) for part in PARTS] + [("tune", True)]:
         questions, not_rules = load_questions(args.questions, part=part, gathered=gathered)
         if not questions:
             continue
-        report = evaluate(index, questions, not_rules)
+        report = evaluate(index, questions, not_rules, replies)
         if gathered:
             part = GATHERED
         reports[part] = report

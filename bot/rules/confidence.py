@@ -77,3 +77,20 @@ def certainty(found: tuple[float, ...], weights: tuple[float, ...] = WEIGHTS, bi
     """How likely the best entry is right (0–1), from all the values (see VALUES); only the USED ones count."""
     total = bias + sum(weight * found[i] for weight, i in zip(weights, _USED, strict=True))
     return 1.0 / (1.0 + math.exp(-total))
+
+
+# What an operator's language model (bot/rules/picker.py) adds to how sure the first rule is, on the log-odds
+# scale: naming the same rule and saying it is sure, naming it unsure, naming another. These are priors, set so
+# that disagreement alone can take a lexical answer below SURE_AT and agreement alone can lift one just under it;
+# bench_rules_eval.py --replies measures them on a recorded model's replies.
+MODEL_AGREES_SURE, MODEL_AGREES, MODEL_DIFFERS = 1.5, 0.5, -2.0
+_EDGE = 1e-6
+
+
+def with_model(certainty: float, *, agrees: bool, sure: bool) -> float:
+    """``certainty`` once a model named the same first rule (``agrees``) or another, ``sure`` of it or not."""
+    if certainty >= 1.0:
+        return 1.0  # a topic named outright, a number or a term: nothing to add
+    shift = (MODEL_AGREES_SURE if sure else MODEL_AGREES) if agrees else MODEL_DIFFERS
+    p = min(1 - _EDGE, max(_EDGE, certainty))
+    return 1.0 / (1.0 + math.exp(-(math.log(p / (1 - p)) + shift)))

@@ -2,7 +2,8 @@
 
 The cog reads the interaction, asks the rules service (``bot.rules``) and sends the pages: a number or a term
 is answered at once; a question that may name cards, a rule's history and what changed wait on a pool or on
-files, so they acknowledge first ("thinking…" in the channel). A miss is shown only to whoever asked.
+files, so they acknowledge first ("thinking…" in the channel), as does a question an operator's language model
+reorders (``RULES_LLM_URL``). A miss is shown only to whoever asked, at once.
 """
 
 from __future__ import annotations
@@ -66,6 +67,14 @@ class Rules(commands.Cog):
         if self.service.waits(query, cards):
             await defer_public(interaction)  # card data, or the editions, are read first
         answer = await self.service.answer(query, examples=examples, cards=cards)
+        if self.service.wants_pick(answer):
+            # The operator's model reorders the lexical answer: "thinking…" in the channel while it reads. A miss
+            # never gets here: it goes privately at once.
+            if not interaction.response.is_done():
+                await defer_public(interaction)
+            answer = await self.service.ask_model(
+                answer, self.bot.admission, interaction.user.id, interaction.guild_id, examples=examples
+            )
         await send(interaction, answer_key(query, answer), answer, 0, examples=examples)
 
     @rule.autocomplete("query")

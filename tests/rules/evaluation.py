@@ -27,6 +27,8 @@ from bot.rules.ask import lookup
 from bot.rules.hits import is_under
 from bot.rules.index import RulesIndex
 from bot.rules.phrasings import Phrasing, load_phrasings, sample
+from bot.rules.picker import PickError, parse_pick
+from bot.rules.picking import with_pick
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.json"
 # The targets on the frozen test part's questions. The long-term aim stays hit@1 85 % and hit@3 95 %.
@@ -158,10 +160,38 @@ def searched(index: RulesIndex, text: str) -> str:
     return " ".join(index.searcher.terms(text))
 
 
-def evaluate(index: RulesIndex, questions: list[tuple[str, list[str]]], not_rules: list[str]) -> Report:
+def load_replies(path: Path) -> dict[str, object]:
+    """A recorded-replies file (``scripts/record_rules_picks.py``): each question → the model's reply (its JSON
+    content, or null where it gave none)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: a recorded-replies file is a JSON object, question → reply")
+    return data
+
+
+def answered(index: RulesIndex, text: str, replies: dict[str, object] | None = None):
+    """The answer to ``text``, reordered by the recorded model reply for it when ``replies`` hold one."""
+    answer = lookup(index, text)
+    reply = replies.get(" ".join(text.split())) if replies else None
+    if reply is None:
+        return answer
+    try:
+        pick = parse_pick(reply, answer.pool)
+    except PickError:
+        return answer  # as the bot does: a reply outside the list leaves the lexical answer
+    return with_pick(index, answer, pick)
+
+
+def evaluate(
+    index: RulesIndex,
+    questions: list[tuple[str, list[str]]],
+    not_rules: list[str],
+    replies: dict[str, object] | None = None,
+) -> Report:
+    """The rates of the answers to ``questions`` and ``not_rules``; with ``replies``, as a recorded model picked."""
     report = Report(questions=len(questions), not_rules=len(not_rules))
     for question, cited in questions:
-        answer = lookup(index, question)
+        answer = answered(index, question, replies)
         ranked = answer.ranked() if answer.found else []
         right = bool(ranked) and matches(index, ranked[0], cited)
         report.answered += answer.found
@@ -182,7 +212,7 @@ def evaluate(index: RulesIndex, questions: list[tuple[str, list[str]]], not_rule
         typed = searched(index, question)
         report.searched += bool(typed) and lookup(index, typed).found
     for text in not_rules:
-        answer = lookup(index, text)
+        answer = answered(index, text, replies)
         if not answer.found:
             report.refused += 1
         else:

@@ -37,6 +37,7 @@ from tests.rules.evaluation import (  # noqa: E402
     evaluate,
     interval,
     load_questions,
+    load_replies,
     phrasings_from,
 )
 

@@ -8,6 +8,7 @@ questions holding the same words were answered with, and whether the question's 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -111,6 +112,7 @@ def features(
         return []
     bm25_scale = 1.0 / (max(item[2] for item in covers) or 1.0)
     ancestors = entries.ancestors
+    distinct = distinctness(entries, [item[0] for item in covers], weighted)
     out: list[tuple[Candidate, tuple[float, ...]]] = []
     for row, cover, bm25, title_cover, context in covers:
         share_ = 0.0
@@ -148,10 +150,43 @@ def features(
             1.0 if key in defined else 0.0,
         )
         phrase_cover, asked_like = phrased.get(row, (0.0, 0.0))
-        features += (phrase_cover, asked_like)
+        features += (phrase_cover, asked_like, distinct.get(row, 0.0))
         # How much of the question the entry holds, in its text or in the words players use for it.
         whole = cover if not phrase_cover else _union_cover(entries, row, weighted)
         out.append((Candidate(row, whole, share_ > 0, question.off_topic, question.asked), features))
+    return out
+
+
+def distinctness(entries: Entries, rows: list[int], weighted: list[tuple[str, str, float]]) -> dict[int, float]:
+    """For each row, how well its own words answer the question against the other candidates of its section (its
+    opening rule, its parent, its neighbouring rules and steps): each of the question's words it holds counts by
+    its weight and by how few of those candidates hold it; the value is the row's share of the best in its section,
+    1 for the rule that states the answer in its own words rather than around them."""
+    by_section: dict[str, list[int]] = {}
+    for row in rows:
+        section = entries.ancestors[row][-2:-1]
+        if section:
+            by_section.setdefault(section[0], []).append(row)
+    out: dict[int, float] = {}
+    stems = entries.stems
+    for family in by_section.values():
+        if len(family) < 2:
+            out[family[0]] = 1.0
+            continue
+        held = {
+            s: sum(1 for row in family if s in stems[row] or alternative in stems[row])
+            for s, alternative, _w in weighted
+        }
+        values = {
+            row: sum(
+                weight * math.log(1 + len(family) / held[s])
+                for s, alternative, weight in weighted
+                if s in stems[row] or alternative in stems[row]
+            )
+            for row in family
+        }
+        best = max(values.values()) or 1.0
+        out.update((row, value / best) for row, value in values.items())
     return out
 
 

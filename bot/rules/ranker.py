@@ -39,9 +39,11 @@ FEATURES = (
     "defines",  # the question asks what a term means ("count as dying") and the entry is the term's rule
     "phrased",  # the share of the question's words (by rarity) the entry's phrasings hold (players' words for it)
     "asked_like",  # how closely the question is one its phrasings ask (see features.phrase_values)
+    "distinct",  # how well its own words answer the question against its section's other candidates (its parent,
+    # its neighbours: see features.distinctness)
 )
 
-WEIGHTS = (0.3, 0.6, -0.3, -0.3, -2, -0.05, 0, 0.15, 1.5, 0.3, -0.05, 0.05, -0.15, 0.15, 0.6, 3, 3, 0.6, 1, 0.6, 1)
+WEIGHTS = (0.3, 0.6, -0.3, -0.3, -2, -0.05, 0, 0.15, 1.5, 0.3, -0.05, 0.05, -0.15, 0.15, 0.6, 3, 3, 0.6, 1, 0.6, 1, 0)
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
 # much is a black lotus worth"): a logistic model over these values (see gate_values), fitted on the

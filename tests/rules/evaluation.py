@@ -32,7 +32,7 @@ from bot.rules.picking import with_pick
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.json"
 # The targets on the frozen test part's questions. The long-term aim stays hit@1 85 % and hit@3 95 %.
-TARGETS = {"hit@1": 0.55, "hit@3": 0.70, "sure precision": 0.90, "sure coverage": 0.40}
+TARGETS = {"hit@1": 0.55, "hit@3": 0.75, "sure precision": 0.90, "sure coverage": 0.45, "refused": 0.90}
 PARTS = ("tune", "test")
 # Questions the project was built on and the examples its issues quoted: studied already, so never test items;
 # the rest were gathered from public pages.

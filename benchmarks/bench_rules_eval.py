@@ -1,6 +1,7 @@
 """Benchmark /rule answers to questions players type: hit@1, hit@3, how often a sure answer is right, latency.
 
 Usage: python benchmarks/bench_rules_eval.py [--rules CR.txt] [--questions SET.json] [--runs N] [--verbose]
+       [--replies RECORDED.json] [--phrasing-share S] [--phrasing-seed N]
 Defaults: the 2026 CR in tests/data/cr/ and tests/rules/questions.json.
 See tests/rules/evaluation.py for the set's format and how an answer is scored.
 
@@ -8,9 +9,11 @@ The set is split by source into a tuning part (weights, synonyms and rules were 
 test part (scored here, never studied). Both parts are reported, with the precision of sure answers at each
 coverage (the curve); the targets apply to the test part: hit@1 ≥ 55 %, hit@3 ≥ 75 %, sure answers right
 ≥ 90 % of the time, ≥ 45 % of the questions answered sure, and ≥ 90 % of the non-questions refused; a lookup
-takes ≤ 5 ms p99 (CPU time, the median of the per-run p99s, over both parts). Exits 1 when any target is missed. ``--verbose``
-lists the tuning part's misses only: the test part's are counted, never printed. The tuning part is also
-reported for its questions gathered from public pages alone (as all the test part's are).
+takes ≤ 5 ms p99 (CPU time, the median of the per-run p99s, over both parts). Exits 1 when any target is
+missed. ``--verbose`` lists the tuning part's misses only: the test part's are counted, never printed. The
+tuning part is also reported for its questions gathered from public pages alone (as all the test part's are).
+``--replies`` scores the answers as a recorded model picked (scripts/record_rules_picks.py); ``--phrasing-share``
+ranks with a seeded random share of the phrased rules (the learning curve).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Fit the question ranker (bot/rules/ranker.py): its weights, word associations and gate, on the tuning part.
 
 Usage: python benchmarks/fit_rules_ranker.py [--rules CR.txt] [--passes N] [--folds K] [--gate-without NAMES] [--write]
+       [--score-test] [--phrasing-share S] [--phrasing-seed N]
 
 Three things are learnt from the tuning part, never from the frozen test part (bench_rules_eval.py scores it):
 - the word associations: for each word stem of the tuning questions, how often a question holding it was
@@ -328,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--without", default="", help="features to leave out (held at 0), comma-separated")
     parser.add_argument("--gate-without", default="", help="gate values to leave out (held at 0), comma-separated")
     parser.add_argument("--write", action="store_true", help=f"save the associations to {ASSOCIATIONS.name}")
+    parser.add_argument(
+        "--score-test", action="store_true", help="also score the frozen test part once with the weights fitted here"
+    )
     add_phrasing_options(parser)
     args = parser.parse_args(argv)
     index = RulesIndex(load_document(args.rules), phrasings=phrasings_from(args))
@@ -358,6 +362,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"after:  hit@1 {after[0]:.1%}, hit@3 {after[1]:.1%}")
     print("WEIGHTS = (" + ", ".join(f"{value:g}" for value in weights) + ")")
     print("  # " + ", ".join(f"{name}={value:g}" for name, value in zip(FEATURES, weights, strict=True)))
+    if args.score_test:
+        # Scored, never studied: only the two rates are printed (the first ranked rule, the gate aside).
+        tests = [Item(index, entry, n) for n, entry in enumerate(load_set(args.questions)["questions"])]
+        tests = [
+            item
+            for item, entry in zip(tests, load_set(args.questions)["questions"], strict=True)
+            if entry.get("part", "tune") == "test"
+        ]
+        hit1, hit3 = objective(tables(index, tests, items), weights)
+        print(f"frozen test part with these weights: hit@1 {hit1:.1%}, hit@3 {hit3:.1%} ({len(tests)} questions)")
     not_rules = [
         (text, f"{source}#{number}" if source in STUDIED else source_key(source))
         for number, item in enumerate(load_set(args.questions)["not_rules"])

@@ -22,6 +22,7 @@ from bot.rules.hits import Candidate
 from bot.rules.ranker import FEATURES
 
 SECTION_WORDS, TOPIC = FEATURES.index("section_words"), FEATURES.index("topic")
+PHRASED, ASKED_LIKE = FEATURES.index("phrased"), FEATURES.index("asked_like")
 
 VALUES = (
     "belief",  # the gate's belief that the text is a rules question its best entry answers
@@ -35,6 +36,8 @@ VALUES = (
     "length",  # how long the question is (log of its words)
     "subrule",  # the best entry is a subrule
     "glossary",  # the best entry is a glossary entry
+    "phrased",  # the share of the question the best entry's phrasings hold (players' words for it)
+    "asked_like",  # how closely the question is one its phrasings ask
 )
 USED = ("share", "section_words", "subrule")
 WEIGHTS = (4.55, 8.4, 0.843)
@@ -70,6 +73,8 @@ def values(
         math.log(1 + words) / 4,
         1.0 if subrule else 0.0,
         1.0 if glossary else 0.0,
+        best_features[PHRASED],
+        best_features[ASKED_LIKE],
     )
 
 

@@ -128,8 +128,10 @@ def gate_value(row, weights: np.ndarray) -> tuple[tuple[float, ...] | None, bool
     if features is None:
         return None, bool(extra)
     scores = features @ weights
-    best = extra[int(np.argmax(scores))]
-    return (None if best.off_topic else gate_values(best, list(map(float, scores)))), False
+    top = int(np.argmax(scores))
+    best = extra[top]
+    values = gate_values(best, list(map(float, scores)), tuple(map(float, features[top])))
+    return (None if best.off_topic else values), False
 
 
 def logistic(

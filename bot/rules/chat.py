@@ -150,6 +150,7 @@ IDIOMS = (
     r"long story short",
     r"in a nutshell",
     r"good game",
+    r"magic:? the gathering",  # the game's own name, as questions often end ("… in Magic: The Gathering?")
 )
 IDIOM_RE = re.compile(r"\b(?:" + "|".join(IDIOMS) + r")\b", re.IGNORECASE)
 

@@ -192,16 +192,21 @@ def distinctness(entries: Entries, rows: list[int], weighted: list[tuple[str, st
 
 def phrase_values(entries: Entries, row: int, weighted: list[tuple[str, str, float]]) -> tuple[float, float]:
     """How much of the question (by rarity) the row's phrasings hold, and how closely the question is one of the
-    questions they ask: the best ask's share of the question times the question's share of that ask's words."""
+    questions they ask: the cosine of the question and its closest ask, each word weighted by its rarity (a long
+    ask holding the question's words among many others is less alike than a short one)."""
     phrase = entries.phrase_stems[row]
     cover = sum(weight for s, alternative, weight in weighted if s in phrase or alternative in phrase)
     best = 0.0
     if cover:
-        stems = {s for s, _a, _w in weighted} | {a for _s, a, _w in weighted}
+        idf, unknown = entries.idf, entries.max_idf
+        rarity = {s: idf.get(s, unknown) for s, _a, _w in weighted}
+        spelled = {alternative: s for s, alternative, _w in weighted if alternative != s}
+        norm = math.sqrt(sum(value * value for value in rarity.values()))
         for ask in entries.ask_stems[row]:
-            held = sum(weight for s, alternative, weight in weighted if s in ask or alternative in ask)
+            held = {s for s in rarity if s in ask} | {s for alternative, s in spelled.items() if alternative in ask}
             if held:
-                best = max(best, held * len(ask & stems) / len(ask))
+                size = math.sqrt(sum(idf.get(s, unknown) ** 2 for s in ask))
+                best = max(best, sum(rarity[s] ** 2 for s in held) / (norm * size))
     return cover, best
 
 

@@ -43,7 +43,7 @@ FEATURES = (
     # its neighbours: see features.distinctness)
 )
 
-WEIGHTS = (0.3, 0.6, -0.3, -0.3, -2, -0.05, 0, 0.15, 1.5, 0.3, -0.05, 0.05, -0.15, 0.15, 0.6, 3, 3, 0.6, 1, 0.6, 1, 0)
+WEIGHTS = (0, 0.6, 0.15, -0.15, -2, -0.15, 0.3, 0.15, 0.6, -0.6, -1, 0.05, 0, 0.15, 0.6, 3, 3, 0.6, 1, 0.6, 1, 0)
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
 # much is a black lotus worth"): a logistic model over these values (see gate_values), fitted on the
@@ -64,24 +64,27 @@ GATE = (
     "plain_whole",
     "plain_unknown",
     "plain_jargon",
+    "asked_like",  # how closely the text is a question the best entry's phrasings ask (players' words)
 )
-GATE_WEIGHTS = (3.36, -0.198, 1.6, 3.11, -3.45, 0.787, 0.777, -1.59, 2.46, -0.825, 0.225, 0.998, -0.345, -0.303, 1.05)
-GATE_BIAS = -4.76
-GATE_THRESHOLD = 0.47
+GATE_WEIGHTS = (4.98, -0.8, 1.12, 4.65, -4.83, 0.976, 0.792, -2.35, 3.48, -1.12, -0.0034, 2.08, -0.455, 1.72, 0.956)
+GATE_WEIGHTS = GATE_WEIGHTS + (0.0,)  # asked_like: not fitted yet
+GATE_BIAS = -5.95
+GATE_THRESHOLD = 0.58
 
 # How much the best entry stands out is its share of the softmax over the best five scores (see share()).
 SURE_AMONG = 5
 
 
+ASKED_LIKE = FEATURES.index("asked_like")
 # Counting a question's topic words stops here: a long question is as much a question as a longer one.
 GATE_TERMS = 12
 # An entry holding this much of the question (by rarity) holds all of it, rounding aside.
 WHOLE_COVER = 0.999
 
 
-def gate_values(best: Candidate, scores: list[float]) -> tuple[float, ...]:
+def gate_values(best: Candidate, scores: list[float], features: tuple[float, ...]) -> tuple[float, ...]:
     """The values :func:`believed` weighs to tell a rules question its best entry answers from a message about
-    something else (see GATE)."""
+    something else (see GATE); ``features`` are the best entry's (see FEATURES)."""
     asked = best.asked
     whole = 1.0 if best.cover >= WHOLE_COVER else 0.0
     # Words typed as a search, without a question's phrasing, are judged by what they are alone.
@@ -102,6 +105,7 @@ def gate_values(best: Candidate, scores: list[float]) -> tuple[float, ...]:
         plain * whole,
         plain * asked.unknown,
         plain * asked.jargon,
+        features[ASKED_LIKE],
     )
 
 

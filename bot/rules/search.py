@@ -162,7 +162,7 @@ class Searcher:
         entries = self.entries
         _value, best, best_features = ranked[0]
         scores = [value for value, _c, _f in ranked]
-        belief = 0.0 if best.off_topic else believed(gate_values(best, scores))
+        belief = 0.0 if best.off_topic else believed(gate_values(best, scores, best_features))
         section = entries.ancestors[best.row][-2:-1]
         agree = sum(entries.ancestors[c.row][-2:-1] == section for _v, c, _f in ranked[1:4]) / 3 if section else 0.0
         kind = entries.row_kind[best.row]

@@ -61,6 +61,7 @@ def test_typo_correction_leaves_a_word_of_the_english_dictionary_alone(full_inde
         ("turns out my opponent had a blocker", "my opponent had a blocker"),
         ("what happens in the end step", "what happens in the end step"),  # the rules' own "end step" stays
         ("first of all, how does first strike work", ", how does first strike work"),
+        ("what is an illegal target in magic: the gathering?", "what is an illegal target in ?"),
     ],
 )
 def test_idioms_are_not_read_as_rules_terms(idiom, kept):

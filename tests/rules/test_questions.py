@@ -11,7 +11,7 @@ from bot.rules.ask import lookup
 from bot.rules.hits import Asked, Candidate
 from bot.rules.numbers import NumberRef, find_numbers
 from bot.rules.query import names
-from bot.rules.ranker import GATE_THRESHOLD, believed, gate_values
+from bot.rules.ranker import FEATURES, GATE_THRESHOLD, believed, gate_values
 from tests.rules.evaluation import STUDIED, TARGETS, evaluate, load_questions, load_set, matches
 
 
@@ -129,12 +129,14 @@ def test_chat_made_of_words_the_rules_also_use_is_refused(full_index, query):
 
 def test_the_gate_believes_a_question_more_the_more_of_it_the_best_entry_holds():
     asked = Asked(terms=4, unknown=0.0, mark=True, asks=True, rarest=0.6, jargon=0.5)
+    features = (0.0,) * len(FEATURES)
     believed_at = [
-        believed(gate_values(Candidate(0, cover, False, False, asked), [2.0, 1.0])) for cover in (0.2, 0.6, 1.0)
+        believed(gate_values(Candidate(0, cover, False, False, asked), [2.0, 1.0], features))
+        for cover in (0.2, 0.6, 1.0)
     ]
     assert believed_at == sorted(believed_at) and believed_at[0] < GATE_THRESHOLD <= believed_at[-1]
     unknown = Asked(terms=4, unknown=0.75, mark=True, asks=True, rarest=0.6, jargon=0.5)
-    assert believed(gate_values(Candidate(0, 0.6, False, False, unknown), [2.0, 1.0])) < believed_at[1]
+    assert believed(gate_values(Candidate(0, 0.6, False, False, unknown), [2.0, 1.0], features)) < believed_at[1]
 
 
 def test_names_are_words_capitalised_inside_a_sentence_or_cards_in_brackets():

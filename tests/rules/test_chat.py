@@ -80,3 +80,15 @@ def test_a_card_named_in_brackets_is_not_read_as_a_rules_term(full_index):
         "can it put a creature with flying onto the battlefield"
     )
     assert "flash" not in searcher.terms("does [[Flash]] work with evoke")
+
+
+def test_the_entry_stating_the_answer_in_its_own_words_stands_out_in_its_section(full_index):
+    from bot.rules.features import distinctness
+
+    searcher = full_index.searcher
+    entries = searcher.entries
+    rows = [entries.rule_row[key] for key in ("505.1", "505.6b", "505.5")]
+    weighted = [(s, s, 1 / 3) for s in ("land", "play", "main")]
+    found = distinctness(entries, rows, weighted)
+    assert found[entries.rule_row["505.6b"]] == 1.0  # "play a land" is its own words
+    assert found[entries.rule_row["505.1"]] < 1.0

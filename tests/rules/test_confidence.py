@@ -60,3 +60,14 @@ def test_every_rate_of_a_report_has_its_90_per_cent_interval():
     rates, intervals = report.rates(), report.intervals()
     assert set(intervals) == set(rates)
     assert all(low <= rates[name] <= high for name, (low, high) in intervals.items())
+
+
+def test_a_model_agreeing_makes_an_answer_surer_and_disagreeing_less_sure():
+    from bot.rules.confidence import with_model
+
+    for certainty in (0.2, 0.5, 0.7):
+        assert with_model(certainty, agrees=True, sure=True) > with_model(certainty, agrees=True, sure=False)
+        assert (
+            with_model(certainty, agrees=True, sure=False) > certainty > with_model(certainty, agrees=False, sure=True)
+        )
+    assert with_model(1.0, agrees=False, sure=True) == 1.0  # a number or a named topic stays as it is

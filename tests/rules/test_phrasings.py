@@ -161,3 +161,11 @@ def test_keys_trading_places_keep_their_words():
 
 def test_sure_answers_stay_sure_with_the_phrasings_702_19(document):
     assert lookup(RulesIndex(document), "how does trample work").confidence == SURE
+
+
+def test_a_key_naming_no_rule_of_the_edition_is_reported(document):
+    from bot.rules.phrasing_check import UNKNOWN, check, problems
+
+    found = check({"999.99": Phrasing("999.99", ("x",), (), ("9.toml",)), "702.19": Phrasing("702.19")}, document)
+    assert [(f.key, f.status) for f in problems(found)] == [("999.99", UNKNOWN)]
+    assert problems(found)[0].line() == "999.99 is no rule of the edition it was written for (9.toml)"

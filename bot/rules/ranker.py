@@ -43,7 +43,7 @@ FEATURES = (
     # its neighbours: see features.distinctness)
 )
 
-WEIGHTS = (0, 0.6, 0.15, -0.15, -2, -0.15, 0.3, 0.15, 0.6, -0.6, -1, 0.05, 0, 0.15, 0.6, 3, 3, 0.6, 1, 0.6, 1, 0)
+WEIGHTS = (0.05, 0.15, -0.3, -0.05, -2, 0.05, -0.3, 0.15, 0.6, 0.3, -1, 0.3, 0, 0.15, 0.6, 3, 3, 0.6, 1.5, 1, 0.6, 0)
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
 # much is a black lotus worth"): a logistic model over these values (see gate_values), fitted on the
@@ -66,10 +66,26 @@ GATE = (
     "plain_jargon",
     "asked_like",  # how closely the text is a question the best entry's phrasings ask (players' words)
 )
-GATE_WEIGHTS = (4.98, -0.8, 1.12, 4.65, -4.83, 0.976, 0.792, -2.35, 3.48, -1.12, -0.0034, 2.08, -0.455, 1.72, 0.956)
-GATE_WEIGHTS = GATE_WEIGHTS + (0.0,)  # asked_like: not fitted yet
-GATE_BIAS = -5.95
-GATE_THRESHOLD = 0.58
+GATE_WEIGHTS = (
+    3.99,
+    -0.808,
+    0.816,
+    5.12,
+    -4.38,
+    0.963,
+    0.739,
+    -2.69,
+    3.7,
+    -0.716,
+    -0.0369,
+    1.82,
+    -0.103,
+    1.89,
+    0.952,
+    1.94,
+)
+GATE_BIAS = -6.28
+GATE_THRESHOLD = 0.5
 
 # How much the best entry stands out is its share of the softmax over the best five scores (see share()).
 SURE_AMONG = 5

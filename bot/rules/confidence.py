@@ -39,10 +39,10 @@ VALUES = (
     "phrased",  # the share of the question the best entry's phrasings hold (players' words for it)
     "asked_like",  # how closely the question is one its phrasings ask
 )
-USED = ("share", "section_words", "subrule")
-WEIGHTS = (4.55, 8.4, 0.843)
-BIAS = -2.75
-SURE_AT = 0.74
+USED = ("belief", "share", "section_words", "topic")
+WEIGHTS = (1.11, 4.16, 4.12, 2.08)
+BIAS = -2.93
+SURE_AT = 0.87
 MARGIN_CAP = 2.0
 _USED = tuple(VALUES.index(name) for name in USED)
 

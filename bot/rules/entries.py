@@ -7,6 +7,7 @@ other, what surrounds a row) are built once, on first use or by :meth:`Entries.w
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sqlite3
@@ -63,9 +64,11 @@ def negated_bases(found: list[str], vocabulary: Counter[str]) -> set[str]:
     }
 
 
-def phrase_stems(text: str) -> list[str]:
-    """A phrasing's word stems, read as a question's are (chat spellings and abbreviations written out)."""
-    return [stem(word) for word in expand(normalise(text)) if word and word not in STOPWORDS]
+@functools.lru_cache(maxsize=65536)
+def phrase_stems(text: str) -> tuple[str, ...]:
+    """A phrasing's word stems, read as a question's are (chat spellings and abbreviations written out); each
+    text is read once per process, however many editions are indexed."""
+    return tuple(stem(word) for word in expand(normalise(text)) if word and word not in STOPWORDS)
 
 
 class Entries:

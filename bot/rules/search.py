@@ -89,9 +89,9 @@ class Searcher:
         """``phrasings``: the words players use for the entries (see :mod:`bot.rules.phrasings`); the bundled ones
         when None."""
         self.document = document
+        self.entries = Entries(document, context_title, load_phrasings() if phrasings is None else phrasings)
         # Which sections and rules answered the tuning questions holding each word (see bot/rules/ranker.py).
         self.associations = load_associations() if associations is None else associations
-        self.entries = Entries(document, context_title, load_phrasings() if phrasings is None else phrasings)
         self._under_cache: dict[str, list[int]] = {}
         self._topics: Topics | None = None
         self._vocabulary: Vocabulary | None = None

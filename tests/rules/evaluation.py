@@ -26,7 +26,7 @@ from bot.rules.answer import SURE
 from bot.rules.ask import lookup
 from bot.rules.hits import is_under
 from bot.rules.index import RulesIndex
-from bot.rules.phrasings import Phrasing, load_phrasings, sample
+from bot.rules.phrasings import PHRASINGS, Phrasing, load_phrasings, sample
 from bot.rules.picker import PickError, parse_pick
 from bot.rules.picking import with_pick
 
@@ -111,10 +111,11 @@ def add_phrasing_options(parser: argparse.ArgumentParser) -> None:
     (the learning curve: how much each share of it helps)."""
     parser.add_argument("--phrasing-share", type=float, default=1.0, help="share of the phrased rules used (0-1)")
     parser.add_argument("--phrasing-seed", type=int, default=0, help="seed choosing them (default 0)")
+    parser.add_argument("--phrasings", type=Path, default=PHRASINGS, help="the phrasing files (default: bundled)")
 
 
 def phrasings_from(args: argparse.Namespace) -> dict[str, Phrasing]:
-    found = load_phrasings()
+    found = load_phrasings(args.phrasings)
     return found if args.phrasing_share >= 1 else sample(found, max(0.0, args.phrasing_share), args.phrasing_seed)
 
 

@@ -39,10 +39,10 @@ VALUES = (
     "phrased",  # the share of the question the best entry's phrasings hold (players' words for it)
     "asked_like",  # how closely the question is one its phrasings ask
 )
-USED = ("belief", "share", "section_words", "topic")
-WEIGHTS = (1.11, 4.16, 4.12, 2.08)
-BIAS = -2.93
-SURE_AT = 0.87
+USED = ("share", "cover", "in_topic", "section_words", "phrased")
+WEIGHTS = (4.89, 2.78, 0.677, 6.13, -1.24)
+BIAS = -3.39
+SURE_AT = 0.9
 MARGIN_CAP = 2.0
 _USED = tuple(VALUES.index(name) for name in USED)
 

@@ -43,7 +43,30 @@ FEATURES = (
     # its neighbours: see features.distinctness)
 )
 
-WEIGHTS = (0.05, 0.15, -0.3, -0.05, -2, 0.05, -0.3, 0.15, 0.6, 0.3, -1, 0.3, 0, 0.15, 0.6, 3, 3, 0.6, 1.5, 1, 0.6, 0)
+WEIGHTS = (
+    0.05,
+    -0.05,
+    -0.3,
+    -0.05,
+    -2,
+    0.05,
+    -0.3,
+    0.15,
+    0.6,
+    0.3,
+    -2,
+    0.3,
+    0,
+    0.15,
+    0.6,
+    3,
+    3,
+    0.6,
+    1.5,
+    1,
+    0.6,
+    0.05,
+)
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
 # much is a black lotus worth"): a logistic model over these values (see gate_values), fitted on the
@@ -67,24 +90,24 @@ GATE = (
     "asked_like",  # how closely the text is a question the best entry's phrasings ask (players' words)
 )
 GATE_WEIGHTS = (
-    3.99,
-    -0.808,
-    0.816,
-    5.12,
-    -4.38,
-    0.963,
-    0.739,
-    -2.69,
-    3.7,
-    -0.716,
-    -0.0369,
-    1.82,
-    -0.103,
-    1.89,
-    0.952,
-    1.94,
+    4.01,
+    -0.82,
+    0.799,
+    5.09,
+    -4.44,
+    0.899,
+    0.749,
+    -2.68,
+    3.68,
+    -0.756,
+    -0.0725,
+    1.78,
+    -0.0925,
+    1.85,
+    0.951,
+    1.85,
 )
-GATE_BIAS = -6.28
+GATE_BIAS = -6.14
 GATE_THRESHOLD = 0.5
 
 # How much the best entry stands out is its share of the softmax over the best five scores (see share()).

@@ -36,7 +36,7 @@ from bot.rules.document import load_document  # noqa: E402
 from bot.rules.index import RulesIndex  # noqa: E402
 from bot.rules.ranker import WEIGHTS  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
-from tests.rules.evaluation import QUESTIONS, STUDIED, interval, load_set  # noqa: E402
+from tests.rules.evaluation import QUESTIONS, STUDIED, add_phrasing_options, interval, load_set, phrasings_from  # noqa: E402
 
 L2 = (0.01, 0.003, 0.001, 0.0003, 0.0001)
 DROP_COST = 0.001  # held-out log-likelihood per question a value must be worth to stay
@@ -192,8 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--passes", type=int, default=4)
     parser.add_argument("--folds", type=int, default=5)
+    add_phrasing_options(parser)
     args = parser.parse_args(argv)
-    index = RulesIndex(load_document(args.rules))
+    index = RulesIndex(load_document(args.rules), phrasings=phrasings_from(args))
     index.warm()
     entries = [entry for entry in load_set(args.questions)["questions"] if entry.get("part", "tune") == "tune"]
     items = [Item(index, entry, number) for number, entry in enumerate(entries)]

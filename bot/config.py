@@ -17,6 +17,9 @@ LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
 DATABASE_SCHEMES = ("postgresql://", "postgres://")
+DEFAULT_RULES_LLM_TIMEOUT = 5.0
+# An answer waits on the model at most this long: Discord shows "thinking…" meanwhile, and people stop waiting.
+MAX_RULES_LLM_TIMEOUT = 60.0
 
 
 class Secret(str):
@@ -87,6 +90,31 @@ def _optional_url(environ: Mapping[str, str], name: str, schemes: tuple[str, ...
     return value or None
 
 
+def _rules_llm(environ: Mapping[str, str]) -> dict:
+    """RULES_LLM_URL, RULES_LLM_MODEL, RULES_LLM_KEY and RULES_LLM_TIMEOUT: the optional model that picks."""
+    url = _optional_url(environ, "RULES_LLM_URL", ("http://", "https://"))
+    model = environ.get("RULES_LLM_MODEL", "").strip() or None
+    key = environ.get("RULES_LLM_KEY", "").strip()
+    timeout_text = environ.get("RULES_LLM_TIMEOUT", "").strip()
+    try:
+        timeout = float(timeout_text) if timeout_text else DEFAULT_RULES_LLM_TIMEOUT
+    except ValueError:
+        timeout = -1.0
+    if not 0 < timeout <= MAX_RULES_LLM_TIMEOUT:
+        raise ConfigError(
+            f"RULES_LLM_TIMEOUT must be seconds, more than 0 and at most {MAX_RULES_LLM_TIMEOUT:g} "
+            f"(got {timeout_text!r})"
+        )
+    if url and not model:
+        raise ConfigError("RULES_LLM_URL needs RULES_LLM_MODEL, the name of the model the endpoint serves")
+    return {
+        "rules_llm_url": url,
+        "rules_llm_model": model if url else None,
+        "rules_llm_key": Secret(key) if key else None,
+        "rules_llm_timeout": timeout,
+    }
+
+
 def _shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
     """SHARD_COUNT and SHARD_IDS ("0-1", "0,2", "3"): how many shards the bot has in all, and which run here."""
     count_text, ids_text = environ.get("SHARD_COUNT", "").strip(), environ.get("SHARD_IDS", "").strip()
@@ -146,6 +174,12 @@ class Config:
     discord_gateway_url: str | None = None
     # PostgreSQL shared by several processes (postgresql://user:password@host:port/db); unset: SQLite in data_dir.
     database_url: Secret | None = field(default=None, repr=False)
+    # An operator's language model behind an OpenAI-compatible chat endpoint, asked to pick among the ranking's
+    # rules (bot/rules/picker.py). Unset: no request is ever made.
+    rules_llm_url: str | None = None
+    rules_llm_model: str | None = None
+    rules_llm_key: Secret | None = field(default=None, repr=False)
+    rules_llm_timeout: float = DEFAULT_RULES_LLM_TIMEOUT
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, load_dotenv: bool = True) -> Config:
@@ -188,6 +222,7 @@ class Config:
             discord_api_base=discord_api_base,
             discord_gateway_url=discord_gateway_url,
             database_url=_database_url(environ),
+            **_rules_llm(environ),
         )
 
     def require_token(self) -> Secret:
@@ -216,8 +251,10 @@ class Config:
 
     @property
     def secrets(self) -> tuple[str, ...]:
-        """What must never reach a log: the bot token and the database password."""
+        """What must never reach a log: the bot token, the database password and the language model's key."""
         found = [str(self.token)] if self.token else []
+        if self.rules_llm_key:
+            found.append(str(self.rules_llm_key))
         if self.database_url:
             password = urlsplit(str(self.database_url)).password
             if password:

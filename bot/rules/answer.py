@@ -107,6 +107,8 @@ class Answer:
     # How likely the first rule cited is right, as the ranking believes (1 for a number or a term looked up):
     # a question is answered sure from bot.rules.confidence.SURE_AT on.
     certainty: float = 1.0
+    # A question's lexical candidates, best first (rule numbers): what a language model may pick among.
+    pool: list[str] = field(default_factory=list)
 
     @property
     def found(self) -> bool:

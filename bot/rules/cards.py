@@ -26,7 +26,7 @@ from bot.rules.answer import Answer, clip
 from bot.rules.index import RulesIndex
 from bot.rules.interactions import proposed
 from bot.rules.query import STOPWORDS, stem, words
-from bot.rules.questions import shown_key, sure_answer, unsure_answer
+from bot.rules.questions import POOL, RANKED, cited_number, pool, shown_key, sure_answer, unsure_answer
 
 RULINGS_SHOWN = 3
 # Two replacement effects meeting one event: the affected object's controller or owner orders them (616.1).
@@ -332,8 +332,8 @@ def answer_with_cards(index: RulesIndex, text: str, asked: str, cards: list[Card
         own = rules.for_card(card, question)
         cited += own
         shown.append(CardShown(card, tuple(rank_rulings(question, card.rulings, idf)), tuple(r.number for r in own)))
-    ranking = searcher.rank(asked) if question else None
-    asked_hits = [shown_key(index, hit, asked) for hit in ranking.hits] if ranking is not None else []
+    ranking = searcher.rank(asked, POOL) if question else None
+    asked_hits = [shown_key(index, hit, asked) for hit in ranking.hits[:RANKED]] if ranking is not None else []
     named = [rule.number for rule in cited if rule.named]
     others = [rule.number for rule in cited if not rule.named]
     confident = ranking is not None and ranking.confident and bool(asked_hits)
@@ -355,4 +355,9 @@ def answer_with_cards(index: RulesIndex, text: str, asked: str, cards: list[Card
     answer.kind = "cards"
     answer.cards = shown
     answer.more_cards = more
+    if not named and ranking is not None:
+        answer.certainty = ranking.certainty
+    lexical = pool(index, ranking.hits, asked) if ranking is not None else []
+    answer.pool = list(dict.fromkeys([*(cited_number(index, key) for key in order), *lexical]))[:POOL]
+    answer.pool = [number for number in answer.pool if number]
     return answer

@@ -22,6 +22,7 @@ from bot.rules.hits import Candidate
 from bot.rules.ranker import FEATURES
 
 SECTION_WORDS, TOPIC = FEATURES.index("section_words"), FEATURES.index("topic")
+PHRASED, ASKED_LIKE = FEATURES.index("phrased"), FEATURES.index("asked_like")
 
 VALUES = (
     "belief",  # the gate's belief that the text is a rules question its best entry answers
@@ -35,11 +36,13 @@ VALUES = (
     "length",  # how long the question is (log of its words)
     "subrule",  # the best entry is a subrule
     "glossary",  # the best entry is a glossary entry
+    "phrased",  # the share of the question the best entry's phrasings hold (players' words for it)
+    "asked_like",  # how closely the question is one its phrasings ask
 )
-USED = ("share", "section_words", "subrule")
-WEIGHTS = (4.55, 8.4, 0.843)
-BIAS = -2.75
-SURE_AT = 0.74
+USED = ("share", "cover", "in_topic", "section_words", "phrased")
+WEIGHTS = (4.89, 2.78, 0.677, 6.13, -1.24)
+BIAS = -3.39
+SURE_AT = 0.9
 MARGIN_CAP = 2.0
 _USED = tuple(VALUES.index(name) for name in USED)
 
@@ -70,6 +73,8 @@ def values(
         math.log(1 + words) / 4,
         1.0 if subrule else 0.0,
         1.0 if glossary else 0.0,
+        best_features[PHRASED],
+        best_features[ASKED_LIKE],
     )
 
 
@@ -77,3 +82,20 @@ def certainty(found: tuple[float, ...], weights: tuple[float, ...] = WEIGHTS, bi
     """How likely the best entry is right (0–1), from all the values (see VALUES); only the USED ones count."""
     total = bias + sum(weight * found[i] for weight, i in zip(weights, _USED, strict=True))
     return 1.0 / (1.0 + math.exp(-total))
+
+
+# What an operator's language model (bot/rules/picker.py) adds to how sure the first rule is, on the log-odds
+# scale: naming the same rule and saying it is sure, naming it unsure, naming another. These are priors, set so
+# that disagreement alone can take a lexical answer below SURE_AT and agreement alone can lift one just under it;
+# bench_rules_eval.py --replies measures them on a recorded model's replies.
+MODEL_AGREES_SURE, MODEL_AGREES, MODEL_DIFFERS = 1.5, 0.5, -2.0
+_EDGE = 1e-6
+
+
+def with_model(certainty: float, *, agrees: bool, sure: bool) -> float:
+    """``certainty`` once a model named the same first rule (``agrees``) or another, ``sure`` of it or not."""
+    if certainty >= 1.0:
+        return 1.0  # a topic named outright, a number or a term: nothing to add
+    shift = (MODEL_AGREES_SURE if sure else MODEL_AGREES) if agrees else MODEL_DIFFERS
+    p = min(1 - _EDGE, max(_EDGE, certainty))
+    return 1.0 / (1.0 + math.exp(-(math.log(p / (1 - p)) + shift)))

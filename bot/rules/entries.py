@@ -7,19 +7,22 @@ other, what surrounds a row) are built once, on first use or by :meth:`Entries.w
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import chain
 
 from wordfreq import zipf_frequency
 
+from bot.rules.chat import normalise
 from bot.rules.document import Document, Rule
 from bot.rules.masks import StemMasks
-from bot.rules.query import STOPWORDS, stem, words
+from bot.rules.phrasings import Phrasing
+from bot.rules.query import STOPWORDS, expand, stem, words
 
 # What kind of entry a row is.
 RULE, SUBRULE, FIRST, GLOSSARY = 0, 1, 2, 3
@@ -61,11 +64,25 @@ def negated_bases(found: list[str], vocabulary: Counter[str]) -> set[str]:
     }
 
 
-class Entries:
-    """The rows a question is ranked over, a full-text index of them, and their word statistics."""
+@functools.lru_cache(maxsize=65536)
+def phrase_stems(text: str) -> tuple[str, ...]:
+    """A phrasing's word stems, read as a question's are (chat spellings and abbreviations written out); each
+    text is read once per process, however many editions are indexed."""
+    return tuple(stem(word) for word in expand(normalise(text)) if word and word not in STOPWORDS)
 
-    def __init__(self, document: Document, context_title: Callable[[Rule], str]) -> None:
+
+class Entries:
+    """The rows a question is ranked over, a full-text index of them, and their word statistics; each row has two
+    fields, its text and its phrasings (the words players use for it, see :mod:`bot.rules.phrasings`)."""
+
+    def __init__(
+        self,
+        document: Document,
+        context_title: Callable[[Rule], str],
+        phrasings: Mapping[str, Phrasing] | None = None,
+    ) -> None:
         self.document = document
+        self.phrasings = dict(phrasings or {})
         self.lock = threading.Lock()
         self.db = sqlite3.connect(":memory:", check_same_thread=False)
         self.db.execute(
@@ -82,6 +99,18 @@ class Entries:
         self.db.commit()
         self.rule_row = {key: row for row, (kind, key, _t, _b) in enumerate(self.docs) if kind == "rule"}
         self.ready = False
+
+    def row_of(self, key: str) -> int | None:
+        """The row a phrasing of ``key`` belongs to: the entry itself, or for a rule shown with its subrules (702.19
+        Trample) or a heading, its first entry (702.19a), whose answer shows the whole rule."""
+        row = self.rule_row.get(key)
+        if row is not None:
+            return row
+        for rule in self.document.descendants(key):
+            row = self.rule_row.get(rule.number)
+            if row is not None:
+                return row
+        return None
 
     def warm(self) -> None:
         """Build the statistics (about 0.3 s; done once)."""
@@ -111,15 +140,16 @@ class Entries:
             if title_stems is None:  # a few hundred titles stand over 3,000 entries
                 title_stems = titles[title] = frozenset(stem(word) for word in words(title))
             self.title_stems.append(title_stems)
+        self._build_phrasings(frequency)
         document_frequency: Counter[str] = Counter()
-        for stems in self.stems:
-            document_frequency.update(stems)
+        for stems, phrased in zip(self.stems, self.phrase_stems, strict=True):
+            document_frequency.update(stems | phrased)
         total = len(self.docs)
         self.document_frequency = document_frequency
         self.idf = {s: math.log(1 + total / count) for s, count in document_frequency.items()}
         self.max_idf = math.log(1 + total)
         self.masks = StemMasks(self.stems, self.lengths)
-        self.frequency = frequency
+        self.phrase_masks = StemMasks(self.phrase_stems, [len(found) for found in self.phrase_stems])
         self.ancestors: list[tuple[str, ...]] = []
         self.row_kind: list[int] = []
         self.variant: list[float] = []
@@ -155,6 +185,28 @@ class Entries:
             self.context_stems.append(context)
             self.length.append(math.log(1 + length) / 5)
         zipf_frequency("rule", "en")  # loads the English word table (about 0.1 s, once) now, not mid-question
+
+    def _build_phrasings(self, frequency: Counter[str]) -> None:
+        """Each row's phrasing field: the stems of its words and asks, and each ask's stems apart (a question may
+        be asked much as one of them is). Their words join the vocabulary typos are corrected to."""
+        empty: frozenset[str] = frozenset()
+        self.phrase_stems: list[frozenset[str]] = [empty] * len(self.docs)
+        self.ask_stems: list[tuple[frozenset[str], ...]] = [()] * len(self.docs)
+        self.vocabulary = Counter(frequency)
+        self.placed: dict[str, int] = {}
+        self.unplaced: list[str] = []
+        for key, phrasing in sorted(self.phrasings.items()):
+            row = self.row_of(key)
+            if row is None:
+                self.unplaced.append(key)  # a rule this edition lacks (scripts/check_phrasings.py follows it)
+                continue
+            self.placed[key] = row
+            for text in phrasing.texts:
+                self.vocabulary.update(word for word in words(normalise(text)) if word.isalpha())
+            found = [frozenset(phrase_stems(text)) for text in phrasing.texts]
+            self.phrase_stems[row] = self.phrase_stems[row].union(*found)
+            self.ask_stems[row] += tuple(ask for ask in found[len(phrasing.words) :] if ask)
+        self.frequency = frequency
 
     def df_share(self, stem_: str) -> float:
         """The share of the rows holding ``stem_``."""

@@ -8,6 +8,7 @@ questions holding the same words were answered with, and whether the question's 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -86,7 +87,9 @@ def features(
     meaning_total = sum(meaning.values())
     doc_stems, title_stems, norm = entries.stems, entries.title_stems, entries.masks.norm
     context_stems, doc_pairs = entries.context_stems, entries.pairs
+    phrase_stems = entries.phrase_stems
     covers: list[tuple[int, float, float, float, float]] = []
+    phrased: dict[int, tuple[float, float]] = {}
     for row in found:
         stems_here = doc_stems[row]
         cover = context = 0.0
@@ -96,7 +99,9 @@ def features(
                 cover += weight
             elif s in around:
                 context += weight
-        if cover:
+        if phrase_stems[row]:
+            phrased[row] = phrase_values(entries, row, weighted)
+        if cover or phrased.get(row, (0.0, 0.0))[0]:
             # As bm25 with the title weighted four times (an entry under "Mana Abilities" is about them).
             titled = title_stems[row]
             title_cover = (
@@ -107,6 +112,7 @@ def features(
         return []
     bm25_scale = 1.0 / (max(item[2] for item in covers) or 1.0)
     ancestors = entries.ancestors
+    distinct = distinctness(entries, [item[0] for item in covers], weighted)
     out: list[tuple[Candidate, tuple[float, ...]]] = []
     for row, cover, bm25, title_cover, context in covers:
         share_ = 0.0
@@ -143,8 +149,74 @@ def features(
             1.0 if any(is_under(key, ref) for ref in interactions) else 0.0,
             1.0 if key in defined else 0.0,
         )
-        out.append((Candidate(row, cover, share_ > 0, question.off_topic, question.asked), features))
+        phrase_cover, asked_like = phrased.get(row, (0.0, 0.0))
+        features += (phrase_cover, asked_like, distinct.get(row, 0.0))
+        # How much of the question the entry holds, in its text or in the words players use for it.
+        whole = cover if not phrase_cover else _union_cover(entries, row, weighted)
+        out.append((Candidate(row, whole, share_ > 0, question.off_topic, question.asked), features))
     return out
+
+
+def distinctness(entries: Entries, rows: list[int], weighted: list[tuple[str, str, float]]) -> dict[int, float]:
+    """For each row, how well its own words answer the question against the other candidates of its section (its
+    opening rule, its parent, its neighbouring rules and steps): each of the question's words it holds counts by
+    its weight and by how few of those candidates hold it; the value is the row's share of the best in its section,
+    1 for the rule that states the answer in its own words rather than around them."""
+    by_section: dict[str, list[int]] = {}
+    for row in rows:
+        section = entries.ancestors[row][-2:-1]
+        if section:
+            by_section.setdefault(section[0], []).append(row)
+    out: dict[int, float] = {}
+    stems = entries.stems
+    for family in by_section.values():
+        if len(family) < 2:
+            out[family[0]] = 1.0
+            continue
+        held = {
+            s: sum(1 for row in family if s in stems[row] or alternative in stems[row])
+            for s, alternative, _w in weighted
+        }
+        values = {
+            row: sum(
+                weight * math.log(1 + len(family) / held[s])
+                for s, alternative, weight in weighted
+                if s in stems[row] or alternative in stems[row]
+            )
+            for row in family
+        }
+        best = max(values.values()) or 1.0
+        out.update((row, value / best) for row, value in values.items())
+    return out
+
+
+def phrase_values(entries: Entries, row: int, weighted: list[tuple[str, str, float]]) -> tuple[float, float]:
+    """How much of the question (by rarity) the row's phrasings hold, and how closely the question is one of the
+    questions they ask: the cosine of the question and its closest ask, each word weighted by its rarity (a long
+    ask holding the question's words among many others is less alike than a short one)."""
+    phrase = entries.phrase_stems[row]
+    cover = sum(weight for s, alternative, weight in weighted if s in phrase or alternative in phrase)
+    best = 0.0
+    if cover:
+        idf, unknown = entries.idf, entries.max_idf
+        rarity = {s: idf.get(s, unknown) for s, _a, _w in weighted}
+        spelled = {alternative: s for s, alternative, _w in weighted if alternative != s}
+        norm = math.sqrt(sum(value * value for value in rarity.values()))
+        for ask in entries.ask_stems[row]:
+            held = {s for s in rarity if s in ask} | {s for alternative, s in spelled.items() if alternative in ask}
+            if held:
+                size = math.sqrt(sum(idf.get(s, unknown) ** 2 for s in ask))
+                best = max(best, sum(rarity[s] ** 2 for s in held) / (norm * size))
+    return cover, best
+
+
+def _union_cover(entries: Entries, row: int, weighted: list[tuple[str, str, float]]) -> float:
+    text, phrase = entries.stems[row], entries.phrase_stems[row]
+    return sum(
+        weight
+        for s, alternative, weight in weighted
+        if s in text or alternative in text or s in phrase or alternative in phrase
+    )
 
 
 def associated(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from datetime import datetime
 
 from bot.rules.answer import EXCERPT, FULL, Choice, Edition, clip
@@ -17,6 +18,7 @@ from bot.rules.document import Document, GlossaryEntry, Rule
 from bot.rules.hits import is_under, name_stems
 from bot.rules.numbers import find_numbers
 from bot.rules.outline import Outline, load_outline
+from bot.rules.phrasings import Phrasing
 from bot.rules.query import words
 from bot.rules.search import Searcher
 
@@ -49,9 +51,12 @@ def edition_of(document: Document) -> Edition:
 
 
 class RulesIndex:
-    def __init__(self, document: Document, outline: Outline | None = None) -> None:
+    def __init__(
+        self, document: Document, outline: Outline | None = None, phrasings: Mapping[str, Phrasing] | None = None
+    ) -> None:
         """``outline``: the full edition's rule numbers, titles and terms, for an excerpt (the bundled one by
-        default) to name what it does not hold."""
+        default) to name what it does not hold; ``phrasings``: the words players use for its rules (the bundled
+        ones by default, see :mod:`bot.rules.phrasings`)."""
         self.document = document
         self.edition = edition_of(document)
         self.outline = outline if outline is not None or not document.is_excerpt else load_outline()
@@ -66,7 +71,7 @@ class RulesIndex:
         self._defining: dict[str, str | None] = {}
         self._refs: list[tuple[str, ...] | None] = [None] * len(document.entries)
         self.completer = Completer(document)
-        self.searcher = Searcher(document, self.context_title)
+        self.searcher = Searcher(document, self.context_title, phrasings=phrasings)
 
     def warm(self) -> None:
         """Build what the first question would otherwise build (word statistics for ranking)."""

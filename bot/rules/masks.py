@@ -29,7 +29,7 @@ class StemMasks:
                     bitmap = bitmaps[stem_] = bytearray(size)
                 bitmap[place >> 3] |= 1 << (place & 7)
         self._masks = {stem_: int.from_bytes(bitmap, "little") for stem_, bitmap in bitmaps.items()}
-        average = sum(lengths) / max(1, len(lengths))
+        average = sum(lengths) / max(1, len(lengths)) or 1.0
         # BM25's length normalisation (k1 = 1.2, b = 0.75) for a word that occurs once.
         self.norm = [2.2 / (1 + 1.2 * (0.25 + 0.75 * length / average)) for length in lengths]
 

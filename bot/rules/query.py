@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import re
 
+from bot.rules.chat import without_idioms
+
 WORD_RE = re.compile(r"[a-z0-9]+")
 # A change to power and toughness ("+1/+1", "-2/-0") is one word, as the rules use it: "p1p1", "m2m0".
 PT_CHANGE_RE = re.compile(r"([+-])\s*(\d+)\s*/\s*([+-])\s*(\d+)")
@@ -222,7 +224,7 @@ def names(text: str) -> frozenset[str]:
 
 def expand(text: str) -> list[str]:
     """The words of a question with phrases and abbreviations rewritten into the rules' own words."""
-    text = text.lower().replace("’", "'")
+    text = without_idioms(text.lower().replace("’", "'"))
     for pattern, replacement in PHRASES:
         text = pattern.sub(replacement, text)
     out: list[str] = []

@@ -17,6 +17,8 @@ from bot.rules.query import stem
 from bot.rules.ranker import GATE_THRESHOLD
 
 CANDIDATES = 5  # rules listed by an unsure answer, at most
+RANKED = 6  # the ranking's entries an answer is built from
+POOL = 20  # ... and the candidates a language model may pick among (bot.rules.picker)
 FEW_CANDIDATES = 3  # ... at least, when there are that many
 # A miss lists the ranking's candidates only when the gate nearly believed the text a question this much.
 CLOSE = 0.5
@@ -63,15 +65,22 @@ def deciding_subrule(index: RulesIndex, number: str, text: str) -> str | None:
 
 def question_answer(index: RulesIndex, text: str, *, examples: bool = True) -> Answer:
     """The answer to a question in words (never raises for what people type)."""
-    ranking = index.searcher.rank(text)
+    ranking = index.searcher.rank(text, POOL)
     if index.document.is_excerpt and (pointer := _named_elsewhere(index, text, ranking)) is not None:
         return pointer_answer(index, pointer, text)
     if not ranking.hits or not ranking.confident:
         return question_miss(index, text, ranking)
-    keys = list(dict.fromkeys(shown_key(index, hit, text) for hit in ranking.hits))
+    keys = list(dict.fromkeys(shown_key(index, hit, text) for hit in ranking.hits[:RANKED]))
     answer = sure_answer(index, text, keys, examples=examples) if ranking.sure else unsure_answer(index, text, keys)
     answer.certainty = ranking.certainty
+    answer.pool = pool(index, ranking.hits, text)
     return answer
+
+
+def pool(index: RulesIndex, hits: list[Hit], text: str) -> list[str]:
+    """The rules the ranking's entries cite, best first, each once (a glossary term as the rule defining it)."""
+    numbers = (cited_number(index, shown_key(index, hit, text)) for hit in hits)
+    return list(dict.fromkeys(number for number in numbers if number))[:POOL]
 
 
 def sure_answer(index: RulesIndex, text: str, keys: list[str], *, examples: bool = True) -> Answer:

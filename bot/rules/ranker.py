@@ -37,9 +37,36 @@ FEATURES = (
     "rule_words",  # ... to the entry's rule
     "proposed",  # the entry is (under) a rule the question's phrasing proposes: two effects meeting
     "defines",  # the question asks what a term means ("count as dying") and the entry is the term's rule
+    "phrased",  # the share of the question's words (by rarity) the entry's phrasings hold (players' words for it)
+    "asked_like",  # how closely the question is one its phrasings ask (see features.phrase_values)
+    "distinct",  # how well its own words answer the question against its section's other candidates (its parent,
+    # its neighbours: see features.distinctness)
 )
 
-WEIGHTS = (0.3, 0.6, -0.3, -0.3, -2, -0.05, 0, 0.15, 1.5, 0.3, -0.05, 0.05, -0.15, 0.15, 0.6, 3, 3, 0.6, 1)
+WEIGHTS = (
+    0.05,
+    -0.05,
+    -0.3,
+    -0.05,
+    -2,
+    0.05,
+    -0.3,
+    0.15,
+    0.6,
+    0.3,
+    -2,
+    0.3,
+    0,
+    0.15,
+    0.6,
+    3,
+    3,
+    0.6,
+    1.5,
+    1,
+    0.6,
+    0.05,
+)
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
 # much is a black lotus worth"): a logistic model over these values (see gate_values), fitted on the
@@ -60,24 +87,43 @@ GATE = (
     "plain_whole",
     "plain_unknown",
     "plain_jargon",
+    "asked_like",  # how closely the text is a question the best entry's phrasings ask (players' words)
 )
-GATE_WEIGHTS = (3.36, -0.198, 1.6, 3.11, -3.45, 0.787, 0.777, -1.59, 2.46, -0.825, 0.225, 0.998, -0.345, -0.303, 1.05)
-GATE_BIAS = -4.76
-GATE_THRESHOLD = 0.47
+GATE_WEIGHTS = (
+    4.01,
+    -0.82,
+    0.799,
+    5.09,
+    -4.44,
+    0.899,
+    0.749,
+    -2.68,
+    3.68,
+    -0.756,
+    -0.0725,
+    1.78,
+    -0.0925,
+    1.85,
+    0.951,
+    1.85,
+)
+GATE_BIAS = -6.14
+GATE_THRESHOLD = 0.5
 
 # How much the best entry stands out is its share of the softmax over the best five scores (see share()).
 SURE_AMONG = 5
 
 
+ASKED_LIKE = FEATURES.index("asked_like")
 # Counting a question's topic words stops here: a long question is as much a question as a longer one.
 GATE_TERMS = 12
 # An entry holding this much of the question (by rarity) holds all of it, rounding aside.
 WHOLE_COVER = 0.999
 
 
-def gate_values(best: Candidate, scores: list[float]) -> tuple[float, ...]:
+def gate_values(best: Candidate, scores: list[float], features: tuple[float, ...]) -> tuple[float, ...]:
     """The values :func:`believed` weighs to tell a rules question its best entry answers from a message about
-    something else (see GATE)."""
+    something else (see GATE); ``features`` are the best entry's (see FEATURES)."""
     asked = best.asked
     whole = 1.0 if best.cover >= WHOLE_COVER else 0.0
     # Words typed as a search, without a question's phrasing, are judged by what they are alone.
@@ -98,6 +144,7 @@ def gate_values(best: Candidate, scores: list[float]) -> tuple[float, ...]:
         plain * whole,
         plain * asked.unknown,
         plain * asked.jargon,
+        features[ASKED_LIKE],
     )
 
 

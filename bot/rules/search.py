@@ -9,17 +9,19 @@ the variant and multiplayer rules (800–999) only when the question is about th
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from wordfreq import zipf_frequency
 
-from bot.rules import confidence
+from bot.rules import chat, confidence
 from bot.rules.document import Document, Rule
 from bot.rules.entries import GLOSSARY, SUBRULE, Entries
 from bot.rules.features import COMMON, Question, Signals, associated, features
 from bot.rules.hits import Asked, Candidate, Hit, Ranking
 from bot.rules.interactions import proposed
+from bot.rules.phrasings import Phrasing, load_phrasings
 from bot.rules.query import (
     NUMBER_WORDS,
     OFF_TOPIC,
@@ -42,7 +44,11 @@ from bot.rules.ranker import (
 from bot.rules.topics import Topics
 from bot.rules.vocabulary import Vocabulary
 
+log = logging.getLogger(__name__)
+
 CANDIDATES = 30
+# The entries whose phrasings (the words players use for them) hold the most of the question, as candidates.
+PHRASED_CANDIDATES = 12
 LINKED_DOCS = 30
 # The entries of a rule the question's phrasing proposes (see bot.rules.interactions) taken as candidates.
 PROPOSED_DOCS = 8
@@ -74,12 +80,18 @@ def _alt(stem_: str) -> str:
 
 class Searcher:
     def __init__(
-        self, document: Document, context_title: Callable[[Rule], str], associations: Associations | None = None
+        self,
+        document: Document,
+        context_title: Callable[[Rule], str],
+        associations: Associations | None = None,
+        phrasings: Mapping[str, Phrasing] | None = None,
     ) -> None:
+        """``phrasings``: the words players use for the entries (see :mod:`bot.rules.phrasings`); the bundled ones
+        when None."""
         self.document = document
+        self.entries = Entries(document, context_title, load_phrasings() if phrasings is None else phrasings)
         # Which sections and rules answered the tuning questions holding each word (see bot/rules/ranker.py).
         self.associations = load_associations() if associations is None else associations
-        self.entries = Entries(document, context_title)
         self._under_cache: dict[str, list[int]] = {}
         self._topics: Topics | None = None
         self._vocabulary: Vocabulary | None = None
@@ -96,8 +108,16 @@ class Searcher:
         self.entries.warm()
         with self.entries.lock:
             if self._topics is None:
-                self._vocabulary = Vocabulary(self.entries.frequency)
+                self._vocabulary = Vocabulary(self.entries.vocabulary)
                 self._topics = Topics(self.document, self.entries)
+                unplaced = self.entries.unplaced
+                if unplaced and not self.document.is_excerpt:
+                    # An edition that renumbered or removed phrased rules: said once, never silently.
+                    log.warning(
+                        "%s phrasings name rules this edition lacks (%s); scripts/check_phrasings.py follows them",
+                        len(unplaced),
+                        ", ".join(unplaced[:5]) + (" …" if len(unplaced) > 5 else ""),
+                    )
 
     @property
     def topics(self) -> Topics:
@@ -142,7 +162,7 @@ class Searcher:
         entries = self.entries
         _value, best, best_features = ranked[0]
         scores = [value for value, _c, _f in ranked]
-        belief = 0.0 if best.off_topic else believed(gate_values(best, scores))
+        belief = 0.0 if best.off_topic else believed(gate_values(best, scores, best_features))
         section = entries.ancestors[best.row][-2:-1]
         agree = sum(entries.ancestors[c.row][-2:-1] == section for _v, c, _f in ranked[1:4]) / 3 if section else 0.0
         kind = entries.row_kind[best.row]
@@ -159,9 +179,10 @@ class Searcher:
         )
         return belief, not best.off_topic and belief >= GATE_THRESHOLD, found
 
-    def read(self, text: str, terms: list[str] | None = None) -> Question | None:
+    def read(self, text: str, terms: list[str] | None = None, *, typed: str | None = None) -> Question | None:
         """The question's words (``terms``, if already read) and what the text looks like, or None when it holds no
-        word the rules use."""
+        word the rules use. ``typed``: the text as typed, when ``text`` has its chat spellings written out (what
+        is chat is judged on what was typed: "thx" is chat, "thanks" in a question need not be)."""
         entries = self.entries
         terms = self.terms(text) if terms is None else terms
         stems = [stem(word) for word in terms]
@@ -191,7 +212,7 @@ class Searcher:
             weights,
             [(s, _alt(s), weight / total) for s, weight in weights.items()],
             known,
-            bool(raw & OFF_TOPIC) or OFF_TOPIC_RE.search(text.lower()) is not None,
+            bool((raw | set(words(typed or ""))) & OFF_TOPIC) or OFF_TOPIC_RE.search(text.lower()) is not None,
             asked,
         )
 
@@ -199,11 +220,12 @@ class Searcher:
         """The entries that may answer ``text``, each with its features (see :mod:`bot.rules.ranker`), or a
         finished :class:`Ranking` when the question names its topic outright or holds nothing to rank."""
         self.warm()
+        typed, text = text, chat.normalise(text)
         named = topics and not set(words(text)) & SPECIFIC
         terms = self.terms(text)
         if named and terms and (topic := self.topics.topic(tuple(stem(word) for word in terms))) is not None:
             return Ranking.named(topic)
-        question = self.read(text, terms)
+        question = self.read(text, terms, typed=typed)
         if question is None:
             return Ranking([], False)
         linked = self.topics.linked_rules(question.stems, question.weights)
@@ -213,6 +235,8 @@ class Searcher:
             if keyword is not None:
                 return Ranking.named(keyword)
         found = dict.fromkeys(self.entries.masks.candidates(question.weighted, CANDIDATES))
+        if self.entries.placed:
+            found.update(dict.fromkeys(self.entries.phrase_masks.candidates(question.weighted, PHRASED_CANDIDATES)))
         found.update(dict.fromkeys(self._linked_docs(linked)))
         interactions = proposed(text)
         for ref in interactions:

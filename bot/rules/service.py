@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict
 from pathlib import Path
 
+from bot.admission import Admission, Busy
 from bot.config import Config
 from bot.rules import updater
 from bot.rules.answer import NONE, SURE, Answer, Cited, Line, clip
@@ -23,9 +25,14 @@ from bot.rules.history import HistoryCache
 from bot.rules.history_text import history_for, history_subject, number_from_answer, parse_history_query
 from bot.rules.index import RulesIndex
 from bot.rules.numbers import find_numbers
+from bot.rules.picker import PICKS, Pick, Picker, PickerSettings
+from bot.rules.picking import candidates, cards_of, wants_pick, with_pick
 from bot.rules.sources import LoadedRules, downloaded_path, edition_paths, load_configured, previous_path
 
 log = logging.getLogger(__name__)
+
+# The model's picks kept, by question, so that turning a page rebuilds the answer the asker saw.
+REMEMBERED_PICKS = 512
 
 
 def build_index(document: Document) -> RulesIndex:
@@ -41,6 +48,17 @@ class RulesService:
         self.histories = HistoryCache()
         self.refresh_task: asyncio.Task | None = None
         self._diff: tuple[tuple[float, int], EditionDiff] | None = None
+        # The operator's language model that picks among the ranking's candidates; None: never asked.
+        self.picker = (
+            Picker(
+                PickerSettings(
+                    config.rules_llm_url, config.rules_llm_model, config.rules_llm_key, config.rules_llm_timeout
+                )
+            )
+            if config.rules_llm_url and config.rules_llm_model
+            else None
+        )
+        self._picks: OrderedDict[str, Pick] = OrderedDict()
 
     @classmethod
     async def open(cls, config: Config) -> RulesService:
@@ -96,7 +114,34 @@ class RulesService:
             return await self.history_answer(query)
         if kind == CHANGES:
             return await self.changes_answer(query)
-        return await answer_about(index, query, cards, examples=examples)
+        answer = await answer_about(index, query, cards, examples=examples)
+        return with_pick(index, answer, self._picks.get(answer.query), examples=examples)
+
+    # ------------------------------------------------------------------ the model that picks
+
+    def wants_pick(self, answer: Answer) -> bool:
+        """Whether the operator's model would be asked about ``answer`` (never for a miss, never unconfigured)."""
+        return self.picker is not None and answer.query not in self._picks and wants_pick(answer)
+
+    async def ask_model(
+        self, answer: Answer, admission: Admission, user_id: int, guild_id: int | None, *, examples: bool = True
+    ) -> Answer:
+        """``answer`` as the model reorders it, within ``RULES_LLM_TIMEOUT``; the lexical answer as it is when the
+        model is not configured, fails, is slow, or its share (``picker.PICKS``) is taken: never "busy"."""
+        if not self.wants_pick(answer):
+            return answer
+        try:
+            ticket = admission.enter(PICKS, user_id, guild_id)
+        except Busy:
+            return answer
+        with ticket:
+            pick = await self.picker.pick(answer.query, cards_of(answer), candidates(self.index, answer))
+        if pick is None:
+            return answer
+        self._picks[answer.query] = pick
+        while len(self._picks) > REMEMBERED_PICKS:
+            self._picks.popitem(last=False)
+        return with_pick(self.index, answer, pick, examples=examples)
 
     async def history_answer(self, query: str) -> Answer:
         """A rule's history across the editions kept ("history 702.29", "history of cycling", "… in 2009")."""
@@ -188,6 +233,8 @@ class RulesService:
             wait = updater.REFRESH_INTERVAL
 
     async def close(self) -> None:
+        if self.picker is not None:
+            await self.picker.close()
         task, self.refresh_task = self.refresh_task, None
         if task is not None:
             task.cancel()

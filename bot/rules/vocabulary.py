@@ -8,8 +8,14 @@ from collections import Counter
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
+from wordfreq import zipf_frequency
 
+from bot.rules.chat import normalise, without_card_references
 from bot.rules.query import STOPWORDS, expand
+
+# A word this common in everyday English (wordfreq's Zipf scale: once in a million words) is a word of the
+# language, not a typo: it is never corrected into a rules term ("nice" stays nice; "frist", at 2.4, is first).
+ENGLISH_ZIPF = 3.0
 
 
 class Vocabulary:
@@ -27,7 +33,7 @@ class Vocabulary:
     def _correct(self, word: str) -> str:
         """A word the rules never use, corrected to a close one they do ("frist" → "first"), else itself."""
         # Short words are too often another real word ("nice" is one letter from "nine").
-        if word in self.words or len(word) < 5 or not word.isalpha():
+        if word in self.words or len(word) < 5 or not word.isalpha() or zipf_frequency(word, "en") >= ENGLISH_ZIPF:
             return word
         candidates = self._by_letter.get(word[0], [])
         if word[1:2]:
@@ -38,9 +44,10 @@ class Vocabulary:
         return found[0] if found else word
 
     def terms(self, text: str) -> list[str]:
-        """The question's topic words, rewritten and corrected, in order (no stop words)."""
+        """The question's topic words, rewritten and corrected, in order (no stop words, no card's name in
+        ``[[…]]``, no idiom's words)."""
         out: list[str] = []
-        found = expand(text)
+        found = expand(without_card_references(normalise(text)))
         for i, word in enumerate(found):
             if word in STOPWORDS or not word:
                 continue

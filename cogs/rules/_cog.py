@@ -2,8 +2,8 @@
 
 The cog reads the interaction, asks the rules service (``bot.rules``) and sends the pages: a number or a term
 is answered at once; a question that may name cards, a rule's history and what changed wait on a pool or on
-files, so they are deferred if not answered within a second ("thinking…" in the channel, ``in_time``). A miss is
-shown only to whoever asked.
+files, so they are deferred if not answered within a second ("thinking…" in the channel, ``in_time``), as is at
+once a question an operator's language model reorders (``RULES_LLM_URL``). A miss is shown only to whoever asked.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.rules import LoadedRules, RulesIndex, RulesService, clip, is_history_query
-from cogs._ui import in_time
+from cogs._ui import acknowledge_now, in_time
 from cogs.rules._components import SELECT_LIMIT, PageButton, RelatedSelect, answer_key, question_cards, send
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,13 @@ class Rules(commands.Cog):
         # read first may take longer: deferred then, publicly (an answer helps the table; a miss is private).
         async with in_time(interaction, public=True):
             answer = await self.service.answer(query, examples=examples, cards=cards)
+            if self.service.wants_pick(answer):
+                # The operator's model reorders the lexical answer: "thinking…" in the channel at once while it
+                # reads. A miss never gets here: it goes privately at once.
+                await acknowledge_now(interaction)
+                answer = await self.service.ask_model(
+                    answer, self.bot.admission, interaction.user.id, interaction.guild_id, examples=examples
+                )
             await send(interaction, answer_key(query, answer), answer, 0, examples=examples)
 
     @rule.autocomplete("query")

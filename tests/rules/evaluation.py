@@ -16,6 +16,7 @@ coverage the share of all the questions; each comes with its 90 % interval (Wils
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 from dataclasses import dataclass, field
@@ -25,10 +26,13 @@ from bot.rules.answer import SURE
 from bot.rules.ask import lookup
 from bot.rules.hits import is_under
 from bot.rules.index import RulesIndex
+from bot.rules.phrasings import PHRASINGS, Phrasing, load_phrasings, sample
+from bot.rules.picker import PickError, parse_pick
+from bot.rules.picking import with_pick
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.json"
 # The targets on the frozen test part's questions. The long-term aim stays hit@1 85 % and hit@3 95 %.
-TARGETS = {"hit@1": 0.55, "hit@3": 0.70, "sure precision": 0.90, "sure coverage": 0.40}
+TARGETS = {"hit@1": 0.55, "hit@3": 0.75, "sure precision": 0.90, "sure coverage": 0.45, "refused": 0.90}
 PARTS = ("tune", "test")
 # Questions the project was built on and the examples its issues quoted: studied already, so never test items;
 # the rest were gathered from public pages.
@@ -102,6 +106,19 @@ class Report:
         return [f"{name} {rates[name]:.1%} < {goal:.0%}" for name, goal in TARGETS.items() if rates[name] < goal]
 
 
+def add_phrasing_options(parser: argparse.ArgumentParser) -> None:
+    """``--phrasing-share`` and ``--phrasing-seed``: rank with a seeded random share of the phrasing data's rules
+    (the learning curve: how much each share of it helps)."""
+    parser.add_argument("--phrasing-share", type=float, default=1.0, help="share of the phrased rules used (0-1)")
+    parser.add_argument("--phrasing-seed", type=int, default=0, help="seed choosing them (default 0)")
+    parser.add_argument("--phrasings", type=Path, default=PHRASINGS, help="the phrasing files (default: bundled)")
+
+
+def phrasings_from(args: argparse.Namespace) -> dict[str, Phrasing]:
+    found = load_phrasings(args.phrasings)
+    return found if args.phrasing_share >= 1 else sample(found, max(0.0, args.phrasing_share), args.phrasing_seed)
+
+
 def load_set(path: Path = QUESTIONS) -> dict:
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
@@ -144,10 +161,38 @@ def searched(index: RulesIndex, text: str) -> str:
     return " ".join(index.searcher.terms(text))
 
 
-def evaluate(index: RulesIndex, questions: list[tuple[str, list[str]]], not_rules: list[str]) -> Report:
+def load_replies(path: Path) -> dict[str, object]:
+    """A recorded-replies file (``scripts/record_rules_picks.py``): each question → the model's reply (its JSON
+    content, or null where it gave none)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: a recorded-replies file is a JSON object, question → reply")
+    return data
+
+
+def answered(index: RulesIndex, text: str, replies: dict[str, object] | None = None):
+    """The answer to ``text``, reordered by the recorded model reply for it when ``replies`` hold one."""
+    answer = lookup(index, text)
+    reply = replies.get(" ".join(text.split())) if replies else None
+    if reply is None:
+        return answer
+    try:
+        pick = parse_pick(reply, answer.pool)
+    except PickError:
+        return answer  # as the bot does: a reply outside the list leaves the lexical answer
+    return with_pick(index, answer, pick)
+
+
+def evaluate(
+    index: RulesIndex,
+    questions: list[tuple[str, list[str]]],
+    not_rules: list[str],
+    replies: dict[str, object] | None = None,
+) -> Report:
+    """The rates of the answers to ``questions`` and ``not_rules``; with ``replies``, as a recorded model picked."""
     report = Report(questions=len(questions), not_rules=len(not_rules))
     for question, cited in questions:
-        answer = lookup(index, question)
+        answer = answered(index, question, replies)
         ranked = answer.ranked() if answer.found else []
         right = bool(ranked) and matches(index, ranked[0], cited)
         report.answered += answer.found
@@ -168,7 +213,7 @@ def evaluate(index: RulesIndex, questions: list[tuple[str, list[str]]], not_rule
         typed = searched(index, question)
         report.searched += bool(typed) and lookup(index, typed).found
     for text in not_rules:
-        answer = lookup(index, text)
+        answer = answered(index, text, replies)
         if not answer.found:
             report.refused += 1
         else:

@@ -31,9 +31,9 @@ def test_the_model_weighs_only_the_values_it_kept_and_each_of_them_counts():
     assert set(confidence.USED) <= set(confidence.VALUES)
     assert len(confidence.WEIGHTS) == len(confidence.USED)
     assert all(weight != 0 for weight in confidence.WEIGHTS)
-    # The gate's belief was dropped: it no longer moves the certainty.
-    assert "belief" not in confidence.USED
-    assert certainty(belief=0.5) == certainty(belief=0.99)
+    # A value the model kept moves the certainty; one it dropped does not.
+    assert (certainty(belief=0.5) != certainty(belief=0.99)) == ("belief" in confidence.USED)
+    assert (certainty(subrule=False) != certainty(subrule=True)) == ("subrule" in confidence.USED)
 
 
 def test_an_answer_is_surer_the_more_its_entry_stands_out_and_the_question_s_words_point_to_its_section():
@@ -60,3 +60,14 @@ def test_every_rate_of_a_report_has_its_90_per_cent_interval():
     rates, intervals = report.rates(), report.intervals()
     assert set(intervals) == set(rates)
     assert all(low <= rates[name] <= high for name, (low, high) in intervals.items())
+
+
+def test_a_model_agreeing_makes_an_answer_surer_and_disagreeing_less_sure():
+    from bot.rules.confidence import with_model
+
+    for certainty in (0.2, 0.5, 0.7):
+        assert with_model(certainty, agrees=True, sure=True) > with_model(certainty, agrees=True, sure=False)
+        assert (
+            with_model(certainty, agrees=True, sure=False) > certainty > with_model(certainty, agrees=False, sure=True)
+        )
+    assert with_model(1.0, agrees=False, sure=True) == 1.0  # a number or a named topic stays as it is

@@ -1,6 +1,7 @@
-"""A circuit breaker for Scryfall's API: after :data:`CIRCUIT_FAILURES` failed requests in a row (from any callers),
-nothing is sent for a while (doubled while it keeps failing, up to :data:`MAX_CIRCUIT_SECONDS`), so a storm of errors
-is answered at once instead of multiplied by the retries of everyone queued behind it. A success closes it."""
+"""A circuit breaker for a service the bot calls (Scryfall's API, an operator's language model): after
+:data:`CIRCUIT_FAILURES` failed requests in a row (from any callers), nothing is sent for a while (doubled while it
+keeps failing, up to :data:`MAX_CIRCUIT_SECONDS`), so a storm of errors is answered at once instead of multiplied by
+the retries of everyone queued behind it. A success closes it."""
 
 from __future__ import annotations
 

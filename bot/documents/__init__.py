@@ -5,6 +5,8 @@ What is particular to one document (its headings, its short names) lives with it
 judges' documents); this package is what every document shares.
 """
 
+from bot.documents.answers import list_answer, miss, section_answer
+from bot.documents.history import history_lines
 from bot.documents.model import (
     APPENDIX,
     CHAPTER,
@@ -17,7 +19,9 @@ from bot.documents.model import (
     long_date,
 )
 from bot.documents.pdftext import clean_lines, extract_pages, paragraphs
+from bot.documents.search import SectionIndex, normal
 from bot.documents.sectioning import Layout, split_sections
+from bot.documents.versions import Refused, Versions, check_pdf, check_sections
 
 __all__ = [
     "APPENDIX",
@@ -27,7 +31,17 @@ __all__ = [
     "DocumentFormatError",
     "Layout",
     "Part",
+    "Refused",
     "Section",
+    "SectionIndex",
+    "Versions",
+    "check_pdf",
+    "check_sections",
+    "history_lines",
+    "list_answer",
+    "miss",
+    "normal",
+    "section_answer",
     "clean_lines",
     "effective_date",
     "extract_pages",

@@ -19,6 +19,8 @@ from urllib.parse import urljoin, urlsplit
 from bot.documents import Document, DocumentFormatError, Refused, Versions, check_pdf, check_sections, extract_pages
 from bot.download import Downloader, DownloadFailed, Limits
 from bot.judge.catalog import Spec, parse_pages
+from bot.sandbox import Limits as SandboxLimits
+from bot.sandbox import SandboxError, run_limited
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +31,7 @@ PAGE_LIMITS = Limits(deadline=30.0, min_rate=2_000.0, grace=5.0, max_bytes=5 * 1
 # The MTR's PDF is about 1 MB; a file past the cap is not it.
 PDF_LIMITS = Limits(deadline=120.0, min_rate=10_000.0, grace=10.0, max_bytes=30 * 1024 * 1024)
 # What reading one PDF may take in its child process: seconds of wall-clock and processor time, bytes of memory.
-EXTRACT_WALL, EXTRACT_CPU, EXTRACT_MEMORY = 60.0, 60.0, 768 * 1024 * 1024
+EXTRACT_WALL, EXTRACT_CPU, EXTRACT_MEMORY = 60.0, 60, 768 * 1024 * 1024
 # The date in a file name: MTG_MTR_2025_Nov10_EN.pdf, MTG_IPG_2024Sep23_EN.pdf.
 FILE_DATE_RE = re.compile(r"(\d{4})_?([A-Za-z]{3})_?(\d{1,2})")
 # Where a link on the page starts: after a quote, a bracket, an equals sign or white space.
@@ -89,19 +91,17 @@ def find_pdf(spec: Spec, page: str, page_url: str) -> str:
     return newest
 
 
-async def _get(downloader: Downloader, url: str, limits: Limits, page_url: str, what: str) -> bytes:
+async def _get(downloader: Downloader, url: str, limits: Limits, what: str) -> bytes:
+    """``url``'s body. Its host was checked; a redirect is not followed (it could lead anywhere): it fails the
+    download with its status."""
     try:
-        return await downloader.get_async(url, limits, allowed_hosts=lambda host: allowed(host, page_url))
+        return await downloader.get_async(url, limits, allow_redirects=False)
     except DownloadFailed as error:
         raise UpdateError(f"could not download {what} from {urlsplit(url).hostname}: {error}") from None
 
 
 async def extract(data: bytes) -> list[str]:
     """The PDF's pages' text, read in a child process that may take 60 s and 768 MB at most."""
-    # Imported here: only an update reads PDFs, and the sandbox starts processes.
-    from bot.sandbox import Limits as SandboxLimits
-    from bot.sandbox import SandboxError, run_limited
-
     limits = SandboxLimits(wall=EXTRACT_WALL, cpu=EXTRACT_CPU, memory=EXTRACT_MEMORY)
     try:
         return await run_limited(extract_pages, data, limits=limits)
@@ -124,9 +124,9 @@ async def update(spec: Spec, data_dir: Path, page_url: str, downloader: Download
     """Download, read, check and keep the newest version of ``spec``'s document."""
     versions = Versions(folder(data_dir), spec.key)
     versions.sweep()
-    page = await _get(downloader, page_url, PAGE_LIMITS, page_url, "the rules-documents page")
+    page = await _get(downloader, page_url, PAGE_LIMITS, "the rules-documents page")
     link = find_pdf(spec, page.decode("utf-8", errors="replace"), page_url)
-    data = await _get(downloader, link, PDF_LIMITS, page_url, f"the {spec.short}")
+    data = await _get(downloader, link, PDF_LIMITS, f"the {spec.short}")
     try:
         check_pdf(data)
     except Refused as error:

@@ -77,14 +77,15 @@ def find_pdf(spec: Spec, page: str, page_url: str) -> str:
     """The address of the newest PDF of ``spec`` the page links to. The page keeps its links in escaped JSON too
     (``\\u002F`` for "/")."""
     text = page.replace("\\u002F", "/").replace("\\/", "/")
-    found: list[tuple[datetime, str]] = []
+    found: list[tuple[datetime, bool, str]] = []
     for match in spec.file_re.finditer(text):
         start = LINK_START_RE.search(text[: match.start()])
-        link = urljoin(page_url, (start.group(0) if start else "") + match.group(0))
-        found.append((_file_date(match.group(0)), link))
+        prefix = start.group(0) if start else ""
+        # A file name alone (a title) is a link only when nothing names its address.
+        found.append((_file_date(match.group(0)), bool(prefix), urljoin(page_url, prefix + match.group(0))))
     if not found:
         raise UpdateError(f"no {spec.short} PDF is linked from {page_url}; set JUDGE_DOCS_URL to Wizards' page")
-    newest = max(found, key=lambda item: item[0])[1]
+    newest = max(found, key=lambda item: item[:2])[2]
     host = urlsplit(newest).hostname or ""
     if not allowed(host, page_url) or urlsplit(newest).scheme not in ("https", "http"):
         raise UpdateError(f"the {spec.short} link leads to {host or newest[:60]}, not to one of Wizards' hosts")

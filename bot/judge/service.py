@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from datetime import date
 from pathlib import Path
@@ -42,8 +43,20 @@ def load(spec: Spec, data_dir: Path) -> Loaded:
 
 
 def versions_of(spec: Spec, data_dir: Path) -> list[Document]:
-    """Every version kept that parses, oldest first (the bundled outline first when it is older than them all)."""
+    """Every version kept that parses, oldest first."""
     versions = Versions(updater.folder(data_dir), spec.key)
+    return _parsed(spec, versions.folder, _identity(versions.paths()))
+
+
+def _identity(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
+    """What changes when a version is added, removed or rewritten (stat only)."""
+    return tuple((str(path), stat.st_size, stat.st_mtime_ns) for path in paths if (stat := path.stat()))
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(spec: Spec, folder: Path, identity: tuple[tuple[str, int, int], ...]) -> list[Document]:
+    """The versions parsed, once for each set of files (a history asked again reads nothing)."""
+    versions = Versions(folder, spec.key)
     found: list[Document] = []
     for path in versions.paths():
         try:

@@ -7,6 +7,7 @@ the page they asked for. The documents are reached through the bot (``interactio
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import discord
@@ -43,7 +44,7 @@ async def send(interaction: discord.Interaction, doc: str, query: str, page: int
     docs = documents_of(interaction)
     if docs.waits(query) and not interaction.response.is_done():
         await (interaction.response.defer(ephemeral=True, thinking=True) if ephemeral else defer_public(interaction))
-    answer = docs.answer(doc, query)
+    answer = await answer_of(docs, doc, query)
     pages = render_pages(answer)
     page = max(0, min(page, len(pages) - 1))
     private = ephemeral or not answer.found
@@ -54,14 +55,27 @@ async def send(interaction: discord.Interaction, doc: str, query: str, page: int
         await reply(interaction, embed=pages[page], view=view or discord.utils.MISSING)
 
 
+async def answer_of(docs: JudgeDocs, doc: str, query: str) -> Answer:
+    """The answer, from memory at once; a history, which reads the versions kept, in a thread."""
+    if docs.waits(query):
+        return await asyncio.to_thread(docs.answer, doc, query)
+    return docs.answer(doc, query)
+
+
 async def turn(interaction: discord.Interaction, doc: str, key: str, page: int, owner: int) -> None:
     """Turn the message under a button to ``page``."""
-    answer = documents_of(interaction).answer(doc, key)
+    docs = documents_of(interaction)
+    if docs.waits(key):
+        await interaction.response.defer()
+    answer = await answer_of(docs, doc, key)
     pages = render_pages(answer)
     page = max(0, min(page, len(pages) - 1))
     private = interaction.message is not None and interaction.message.flags.ephemeral
     view = answer_view(doc, answer, key, page, len(pages), owner=owner, private=private)
-    await interaction.response.edit_message(embed=pages[page], view=view)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(embed=pages[page], view=view)
+    else:
+        await interaction.response.edit_message(embed=pages[page], view=view)
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_ID):

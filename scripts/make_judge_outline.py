@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     text = outline_text(outline_data(document, args.source))
     path = outline_path(args.document)
     path.write_text(text, encoding="utf-8")
-    print(f"wrote {path.relative_to(REPO)}: {len(document.sections)} sections, effective {document.label}")
+    print(f"wrote {path.name}: {len(document.sections)} sections, effective {document.label}")
     return 0
 
 

@@ -33,9 +33,10 @@ def stale_note(document: Document, today: date) -> str:
     )
 
 
-def _notes(document: Document, today: date) -> str:
+def _notes(document: Document, today: date, *, said: bool = False) -> str:
+    """What an answer says last: that the text is not loaded (unless ``said`` already), that it may be old."""
     notes = [stale_note(document, today)]
-    if not document.full:
+    if not document.full and not said:
         notes.insert(0, NOT_LOADED)
     return " ".join(note for note in notes if note)
 
@@ -85,7 +86,7 @@ def section_answer(
         label = next((line.number for line in whole if line.text == chosen), "")
         first.append(Line(chosen, label))
     elif not document.full:
-        first.append(Line(f"{document.title}, section {section.heading()}."))
+        first.append(Line(NOT_LOADED))
     related: list[Choice] = []
     if section.kind == CHAPTER:
         children = document.children.get(section.number, [])
@@ -102,7 +103,7 @@ def section_answer(
         whole=f"{short} {section.number} in full",
         cited=[Cited(section.number, section.title)],
         related=related,
-        note=_notes(document, today),
+        note=_notes(document, today, said=not document.full and not chosen),
         url=document.url,
     )
     if [line.text for line in whole] == [chosen] or not whole:

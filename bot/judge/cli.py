@@ -85,16 +85,15 @@ def run_update(args: argparse.Namespace) -> int:
 
     async def update_all() -> int:
         service = JudgeDocs.load(config)
-        failed = 0
         try:
-            for key in SPECS:
-                try:
-                    print((await service.update(key)).line())
-                except UpdateError as error:
-                    failed += 1
-                    print(f"error: {error}", file=sys.stderr)
+            results = await service.update_all()
         finally:
             await service.close()
-        return EXIT_FAILED if failed else 0
+        for result in results:
+            if isinstance(result, UpdateError):
+                print(f"error: {result}", file=sys.stderr)
+            else:
+                print(result.line())
+        return EXIT_FAILED if any(isinstance(result, UpdateError) for result in results) else 0
 
     return asyncio.run(update_all())

@@ -145,10 +145,25 @@ class JudgeDocs:
             self._downloader = Downloader({"User-Agent": f"{BOT_NAME}/{__version__}"}, name="judge-docs-downloads")
         return self._downloader
 
-    async def update(self, key: str) -> updater.Outcome:
+    async def update_all(self) -> list[updater.Outcome | updater.UpdateError]:
+        """Check every document now, the page read once: each one's outcome, or why it was not updated."""
+        try:
+            page = await updater.read_page(self.downloader(), self.config.judge_docs_url)
+        except updater.UpdateError as error:
+            return [error]
+        results: list[updater.Outcome | updater.UpdateError] = []
+        for key in SPECS:
+            try:
+                results.append(await self.update(key, page))
+            except updater.UpdateError as error:
+                results.append(error)
+        return results
+
+    async def update(self, key: str, page: str | None = None) -> updater.Outcome:
         """Check for a new version of one document now; switch to it when one is kept."""
         spec = SPECS[key]
-        outcome = await updater.update(spec, self.config.data_dir, self.config.judge_docs_url, self.downloader())
+        config = self.config
+        outcome = await updater.update(spec, config.data_dir, config.judge_docs_url, self.downloader(), page)
         if outcome.kept or not self.loaded[key].document.full:
             self.loaded[key] = await asyncio.to_thread(index_of, spec, outcome.document)
         return outcome
@@ -158,17 +173,18 @@ class JudgeDocs:
         failures = 0
         while True:
             await asyncio.sleep(wait)
+            try:
+                results = await self.update_all()
+            except Exception as error:
+                results = [updater.UpdateError(f"the update failed unexpectedly: {type(error).__name__}")]
+                log.warning("The judges' documents' update failed unexpectedly", exc_info=error)
             failed = False
-            for key in SPECS:
-                try:
-                    outcome = await self.update(key)
-                    log.info("%s", outcome.line())
-                except updater.UpdateError as error:
+            for result in results:
+                if isinstance(result, updater.UpdateError):
                     failed = True
-                    log.log(logging.WARNING if failures == 0 else logging.DEBUG, "%s", error)
-                except Exception as error:
-                    failed = True
-                    log.warning("The %s update failed unexpectedly", key, exc_info=error)
+                    log.log(logging.WARNING if failures == 0 else logging.DEBUG, "Judges' documents: %s", result)
+                else:
+                    log.info("%s", result.line())
             failures = failures + 1 if failed else 0
             wait = min(RETRY_MAX, RETRY_FIRST * 2 ** min(failures - 1, 20)) if failed else DAY
 

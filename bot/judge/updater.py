@@ -98,7 +98,13 @@ async def _get(downloader: Downloader, url: str, limits: Limits, what: str) -> b
     try:
         return await downloader.get_async(url, limits, allow_redirects=False)
     except DownloadFailed as error:
-        raise UpdateError(f"could not download {what} from {urlsplit(url).hostname}: {error}") from None
+        host = urlsplit(url).hostname
+        if "Connector" in str(error) or "Connection" in str(error):
+            raise UpdateError(
+                f"could not download {what}: {host} cannot be reached (no network connection, or a wrong address); "
+                "check the connection or JUDGE_DOCS_URL and try again"
+            ) from None
+        raise UpdateError(f"could not download {what} from {host}: {error}") from None
 
 
 async def extract(data: bytes) -> list[str]:
@@ -121,12 +127,19 @@ def newest_kept(spec: Spec, versions: Versions) -> Document | None:
     return None
 
 
-async def update(spec: Spec, data_dir: Path, page_url: str, downloader: Downloader) -> Outcome:
-    """Download, read, check and keep the newest version of ``spec``'s document."""
+async def read_page(downloader: Downloader, page_url: str) -> str:
+    """Wizards' rules-documents page (or the one configured), read once for every document."""
+    page = await _get(downloader, page_url, PAGE_LIMITS, "the rules-documents page")
+    return page.decode("utf-8", errors="replace")
+
+
+async def update(spec: Spec, data_dir: Path, page_url: str, downloader: Downloader, page: str | None = None) -> Outcome:
+    """Download, read, check and keep the newest version of ``spec``'s document (``page``: the page, if read)."""
     versions = Versions(folder(data_dir), spec.key)
     versions.sweep()
-    page = await _get(downloader, page_url, PAGE_LIMITS, "the rules-documents page")
-    link = find_pdf(spec, page.decode("utf-8", errors="replace"), page_url)
+    if page is None:
+        page = await read_page(downloader, page_url)
+    link = find_pdf(spec, page, page_url)
     data = await _get(downloader, link, PDF_LIMITS, f"the {spec.short}")
     try:
         check_pdf(data)

@@ -68,8 +68,18 @@ class SectionIndex:
         self._lengths = [sum(counts.values()) for counts in self._texts]
         self._average = sum(self._lengths) / max(1, len(self._lengths)) or 1.0
         frequency: Counter[str] = Counter()
-        for title, text in zip(self._titles, self._texts, strict=True):
-            frequency.update(set(title) | set(text))
+        # Which sections hold each word: a question's words are scored only where they stand.
+        self._holding: dict[str, list[int]] = {}
+        for row, (title, text) in enumerate(zip(self._titles, self._texts, strict=True)):
+            held = set(title) | set(text)
+            frequency.update(held)
+            for word in held:
+                self._holding.setdefault(word, []).append(row)
+        # Each paragraph's words, for the one that best answers (read once, not per question).
+        self._paragraphs: dict[str, list[tuple[str, frozenset[str]]]] = {
+            section.number: [(paragraph, frozenset(_stems(paragraph))) for paragraph in section.paragraphs]
+            for section in document.sections
+        }
         total = len(document.sections)
         self._idf = {word: math.log(1 + (total - n + 0.5) / (n + 0.5)) for word, n in frequency.items()}
 
@@ -107,26 +117,23 @@ class SectionIndex:
             if " " in name and f" {name} " in typed:
                 for number in numbers:
                     scores[number] += TITLE_BONUS
-        for row, section in enumerate(self.document.sections):
-            score = 0.0
-            for word in stems:
-                idf = self._idf.get(word)
-                if idf is None:
-                    continue
+        sections = self.document.sections
+        for word in stems:
+            idf = self._idf.get(word)
+            for row in self._holding.get(word, ()):
+                section = sections[row]
                 tf = self._texts[row][word] + TITLE_WEIGHT * self._titles[row][word]
                 norm = K1 * (1 - B + B * self._lengths[row] / self._average)
-                score += idf * tf * (K1 + 1) / (tf + norm) if tf else 0.0
-            if score:
-                scores[section.number] += score * (APPENDIX_WEIGHT if section.kind == APPENDIX else 1.0)
+                weight = APPENDIX_WEIGHT if section.kind == APPENDIX else 1.0
+                scores[section.number] += weight * idf * tf * (K1 + 1) / (tf + norm)
         return [Found(number, "words", score) for number, score in scores.most_common(limit)]
 
     def best_paragraph(self, section: Section, text: str) -> str:
         """The paragraph of ``section`` holding most of the question's rarer words (its first if none does)."""
         stems = set(_stems(text))
         best, best_score = "", 0.0
-        for paragraph in section.paragraphs:
-            held = stems & set(_stems(paragraph))
-            score = sum(self._idf.get(word, 0.0) for word in held)
+        for paragraph, words_of in self._paragraphs.get(section.number, ()):
+            score = sum(self._idf.get(word, 0.0) for word in stems & words_of)
             if score > best_score:
                 best, best_score = paragraph, score
         return best or (section.paragraphs[0] if section.paragraphs else "")

@@ -120,3 +120,37 @@ async def test_nonsense_with_markdown_and_mentions_is_answered_privately_escaped
     assert "@everyone" not in (embed.description or "")
     assert "https://evil.example" not in (embed.description or "")
     assert not simcord_env.errors
+
+
+class TestHistory:
+    @pytest.fixture
+    async def simcord_bot(self, bot_config, pages):
+        from datetime import date
+
+        from tests.judge.conftest import keep
+
+        keep(bot_config.data_dir, "mtr", pages["mtr"])
+        newer = [
+            page.replace("nor completely obscure any card", "nor obscure any card").replace(
+                "Effective November 10, 2025", "Effective February 27, 2026"
+            )
+            for page in pages["mtr"]
+        ]
+        keep(bot_config.data_dir, "mtr", newer, date(2026, 2, 27))
+        bot = CycleBot(bot_config)
+        yield bot
+        await bot.close()
+
+    async def test_history_true_acknowledges_first_then_shows_the_words_changed_struck_and_bold(
+        self, simcord_env, channel, alice
+    ):
+        result = await alice.slash(channel, "mtr", query="3.8", history=True)
+
+        callbacks = [r.json for r in simcord_env.http_requests if r.path.endswith("/callback")]
+        assert callbacks[0]["type"] == 5  # deferred while the versions are read
+        assert not result.ephemeral
+        embed = result.response.embeds[0]
+        assert embed.title == "MTR 3.8 Game Markers · history"
+        assert "~~completely~~" in embed.description
+        assert embed.footer.text == "Magic Tournament Rules: 2 versions kept, November 10, 2025 to February 27, 2026"
+        assert not simcord_env.errors

@@ -12,6 +12,11 @@ from bot.judge.catalog import SPECS
 
 EXIT_NOT_FOUND = 1
 EXIT_FAILED = 1
+UPDATE_HELP = (
+    "Read Wizards' rules-documents page (JUDGE_DOCS_URL), download the current MTR and IPG PDFs, read them and keep "
+    "each as a dated version. A document that fails keeps its last good copy and gets one line saying why; the exit "
+    "code is 1 when any failed."
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,17 +38,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         )
         command.set_defaults(handler=run_lookup, document=spec.key)
     docs = subparsers.add_parser("judge-docs", help="manage the judges' documents (MTR, IPG)")
-    actions = docs.add_subparsers(title="actions", metavar="ACTION")
-    update = actions.add_parser(
-        "update",
-        help="download the current MTR and IPG into BOT_DATA_DIR",
-        description="Read Wizards' rules-documents page (JUDGE_DOCS_URL), download the current MTR and IPG PDFs, "
-        "read them and keep each as a dated version. A document that fails keeps its last good copy and gets one "
-        "line saying why; the exit code is 1 when any failed.",
-    )
-    update.add_argument("--url", help="the rules-documents page (default: JUDGE_DOCS_URL, else Wizards' page)")
-    update.set_defaults(handler=run_update)
     docs.set_defaults(handler=lambda args: _usage(docs))
+    update = docs.add_subparsers(title="actions", metavar="ACTION").add_parser(
+        "update", help="download the current MTR and IPG into BOT_DATA_DIR", description=UPDATE_HELP
+    )
+    update.set_defaults(handler=run_update)
+    update.add_argument("--url", help="the rules-documents page (default: JUDGE_DOCS_URL, else Wizards' page)")
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

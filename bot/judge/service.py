@@ -8,7 +8,6 @@ version once it is kept; the terminal's ``cyclebot judge-docs update`` does the 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from datetime import date
@@ -192,8 +191,7 @@ class JudgeDocs:
         task, self.refresh_task = self.refresh_task, None
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await asyncio.gather(task, return_exceptions=True)  # its cancellation is not an error of close()
         if self._downloader is not None:
             await asyncio.to_thread(self._downloader.close)
             self._downloader = None

@@ -111,15 +111,12 @@ class OpenSelect(discord.ui.DynamicItem[discord.ui.Select], template=OPEN_ID):
     """Opens a section the answer lists, privately, for whoever picks it."""
 
     def __init__(self, doc: str, answer: Answer | None = None) -> None:
-        choices = (answer.related if answer else [])[: limits.SELECT_OPTIONS]
-        options = [discord.SelectOption(label=clip(c.name, 100), value=c.value[:100]) for c in choices]
-        super().__init__(
-            discord.ui.Select(
-                placeholder="Open a section…",
-                options=options or [discord.SelectOption(label="-")],
-                custom_id=f"jd:{doc}:open",
-            )
-        )
+        select = discord.ui.Select(placeholder="Open a section…", custom_id=f"jd:{doc}:open")
+        for choice in (answer.related if answer else [])[: limits.SELECT_OPTIONS]:
+            select.add_option(label=clip(choice.name, 100), value=choice.value[:100])
+        if not select.options:  # rebuilt from its custom id: the options come with the interaction
+            select.add_option(label="-")
+        super().__init__(select)
         self.doc = doc
 
     @classmethod

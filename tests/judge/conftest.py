@@ -30,6 +30,17 @@ def keep(data_dir: Path, key: str, pages: list[str], day: date | None = None) ->
     return Versions(folder(data_dir), key).keep(day, pages, f"https://media.wizards.com/{key}.pdf", date(2026, 1, 2))
 
 
+def newer(pages: list[str]) -> list[str]:
+    """The MTR's pages as a later version, effective February 27, 2026, with one word of 3.8 gone."""
+    changes = {"nor completely obscure any card": "nor obscure any card", "November 10, 2025": "February 27, 2026"}
+    edited = []
+    for page in pages:
+        for old, new in changes.items():
+            page = page.replace(old, new)
+        edited.append(page)
+    return edited
+
+
 @pytest.fixture
 def downloaded(data_dir, pages) -> Path:
     """Both documents downloaded before the bot starts."""

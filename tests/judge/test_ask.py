@@ -11,7 +11,7 @@ from bot.judge.catalog import IPG, MTR, parse_pages
 from bot.judge.service import JudgeDocs, index_of
 from bot.rules import NONE, SURE, UNSURE
 from bot.rules.layout import text
-from tests.judge.conftest import keep
+from tests.judge.conftest import keep, newer
 
 TODAY = date(2026, 11, 28)
 
@@ -104,12 +104,7 @@ def test_nonsense_too_long_and_empty_are_misses(full):
 
 def test_history_shows_what_changed_in_a_section_between_the_versions_kept(bot_config, pages):
     keep(bot_config.data_dir, "mtr", pages["mtr"])
-    changed = [
-        page.replace("nor completely obscure any card", "nor obscure any card").replace(
-            "Effective November 10, 2025", "Effective February 27, 2026"
-        )
-        for page in pages["mtr"]
-    ]
+    changed = newer(pages["mtr"])
     keep(bot_config.data_dir, "mtr", changed, date(2026, 2, 27))
     service = JudgeDocs.load(bot_config)
 

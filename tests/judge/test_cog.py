@@ -9,9 +9,8 @@ from bot.client import CycleBot
 from bot.rules.layout import PAGE_ONE
 from tests.rules.phone import visible, visible_length
 
-
-def buttons(message) -> list[dict]:
-    return [item for row in message.components for item in row.get("components", [])]
+# Turning an answer's pages and reading its buttons, as /rule's tests do.
+from tests.rules.test_cog_history import all_pages, buttons
 
 
 def within_discord_limits(embed) -> None:
@@ -21,14 +20,6 @@ def within_discord_limits(embed) -> None:
     assert len(data.get("fields", [])) <= limits.EMBED_FIELDS
     assert all(len(field["value"]) <= limits.EMBED_FIELD_VALUE for field in data.get("fields", []))
     assert len(visible(embed)) <= limits.EMBED_TOTAL
-
-
-async def all_pages(alice, message) -> list:
-    embeds = [message.embeds[0]]
-    while any(b.get("label") == "Next" and not b.get("disabled") for b in buttons(message)):
-        message = (await alice.click(message, label="Next")).response
-        embeds.append(message.embeds[0])
-    return embeds
 
 
 async def test_ipg_lec_from_the_bundled_outline_names_the_infraction_its_penalty_and_says_once_the_text_is_not_loaded(
@@ -127,16 +118,10 @@ class TestHistory:
     async def simcord_bot(self, bot_config, pages):
         from datetime import date
 
-        from tests.judge.conftest import keep
+        from tests.judge.conftest import keep, newer
 
         keep(bot_config.data_dir, "mtr", pages["mtr"])
-        newer = [
-            page.replace("nor completely obscure any card", "nor obscure any card").replace(
-                "Effective November 10, 2025", "Effective February 27, 2026"
-            )
-            for page in pages["mtr"]
-        ]
-        keep(bot_config.data_dir, "mtr", newer, date(2026, 2, 27))
+        keep(bot_config.data_dir, "mtr", newer(pages["mtr"]), date(2026, 2, 27))
         bot = CycleBot(bot_config)
         yield bot
         await bot.close()

@@ -19,15 +19,10 @@ class _Handler(BaseHTTPRequestHandler):
     server_fake: FakeJudgeDocs
 
     def do_GET(self):  # noqa: N802 (http.server's naming)
-        fake = self.server_fake
-        fake.requested.append(self.path)
-        status, content_type, body = fake.routes.get(self.path, (404, "text/plain", b"not found"))
+        status, headers, body = self.server_fake.respond(self.path)
         self.send_response(status)
-        if status in (301, 302):
-            self.send_header("Location", body.decode())
-            body = b""
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
+        for name, value in {**headers, "Content-Length": str(len(body))}.items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
 
@@ -43,6 +38,14 @@ class FakeJudgeDocs(ThreadedHTTPFake):
         super().__init__()
         self.routes: dict[str, tuple[int, str, bytes]] = {}
         self.requested: list[str] = []
+
+    def respond(self, path: str) -> tuple[int, dict[str, str], bytes]:
+        """What a GET of ``path`` answers: a route's status, type and body; a redirect's body is its Location."""
+        self.requested.append(path)
+        status, content_type, body = self.routes.get(path, (404, "text/plain", b"not found"))
+        if status in (301, 302):
+            return status, {"Location": body.decode(), "Content-Type": content_type}, b""
+        return status, {"Content-Type": content_type}, body
 
     @property
     def page_url(self) -> str:

@@ -37,7 +37,6 @@ def full(env, key: str) -> bool:
     return env.bot.judge_docs.loaded[key].document.full
 
 
-@pytest.mark.simcord(settle_timeout=5.0)
 class TestFirstStartDownload:
     @pytest.fixture
     def simcord_bot(self, bot_config, fake, pdfs):

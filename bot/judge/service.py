@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 DAY = 24 * 3600.0
 RETRY_FIRST, RETRY_MAX = 60.0, 6 * 3600.0
+# A bot with only the outlines checks this long after it starts: it connects and syncs its commands first.
+FIRST_CHECK = 30.0
 
 
 def index_of(spec: Spec, document: Document) -> Loaded:
@@ -80,10 +82,10 @@ class JudgeDocs:
     @classmethod
     async def open(cls, config: Config) -> JudgeDocs:
         """The documents as kept, indexed in a thread; with updates on, the daily check starts in the background
-        (at once when nothing was ever downloaded)."""
+        (half a minute after the start when a document has only its outline)."""
         service = await asyncio.to_thread(cls.load, config)
         if config.judge_docs_auto_update:
-            first = DAY if all(loaded.document.full for loaded in service.loaded.values()) else 0.0
+            first = DAY if all(loaded.document.full for loaded in service.loaded.values()) else FIRST_CHECK
             service.refresh_task = asyncio.create_task(service._keep_current(first), name="judge-docs-refresh")
         return service
 

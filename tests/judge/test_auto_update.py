@@ -49,6 +49,8 @@ class TestFirstStartDownload:
         return CycleBot(config)
 
     async def test_the_text_replaces_the_outlines_once_downloaded_and_read(self, simcord_env, channel, alice):
+        assert not full(simcord_env, "mtr")  # the outlines answer while the bot starts
+        await simcord_env.advance_time(judge_service.FIRST_CHECK)
         await wait_for(lambda: full(simcord_env, "mtr") and full(simcord_env, "ipg"))
 
         result = await alice.slash(channel, "ipg", query="lec")
@@ -66,6 +68,7 @@ class TestDownloadFails:
     @pytest.fixture
     def simcord_bot(self, bot_config, fake, monkeypatch):
         monkeypatch.setattr(judge_service, "RETRY_FIRST", 0.05)
+        monkeypatch.setattr(judge_service, "FIRST_CHECK", 0.0)
         config = dataclasses.replace(bot_config, judge_docs_auto_update=True, judge_docs_url=fake.page_url)
         return CycleBot(config)
 

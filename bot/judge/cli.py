@@ -76,6 +76,8 @@ def run_update(args: argparse.Namespace) -> int:
     import asyncio
     import dataclasses
 
+    import pypdf  # noqa: F401 (the PDFs are read by it in a child process: a Python without it says so first)
+
     from bot.judge.service import JudgeDocs
     from bot.judge.updater import UpdateError
 

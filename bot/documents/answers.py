@@ -22,14 +22,14 @@ def edition(document: Document) -> Edition:
 
 
 def stale_note(document: Document, today: date) -> str:
-    """Said when the copy answering is more than a year old: a newer version may be out."""
-    if not document.is_stale(today):
+    """Said when a bundled outline is more than a year old: a newer version may be out. (A downloaded copy is the
+    newest Wizards' page linked when the bot last looked, however old its date.)"""
+    if document.full or not document.is_stale(today):
         return ""
-    what = "This outline" if not document.full else "This copy"
     when = document.label or "on an unknown date"
     return (
-        f"{what} is effective {when}, more than a year ago: it may be out of date (Wizards' rules-documents page "
-        "has the current one)."
+        f"This outline is effective {when}, more than a year ago: it may be out of date (Wizards' rules-documents "
+        "page has the current one)."
     )
 
 

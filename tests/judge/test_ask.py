@@ -93,6 +93,8 @@ def test_words_answer_unsure_with_the_best_sections_paragraph_first(full):
     assert answer.confidence == UNSURE
     assert answer.ranked()[0] == "2.11"
     assert answer.lead[0].text.startswith("Players are allowed to take written notes during a match")
+    # The copy downloaded is the newest Wizards links, however old its date: no "may be out of date" note.
+    assert "out of date" not in text(full.answer("ipg", "lec", today=TODAY))
 
 
 def test_nonsense_too_long_and_empty_are_misses(full):

@@ -13,7 +13,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-PAGE_BREAK = "\f"
+# The MTR is about 60 pages and 150 KB of text: a PDF with far more is not one of these documents, and is not read
+# to the end (its text would cross from the child process to the bot).
+MAX_PAGES, MAX_TEXT = 400, 4 * 1024 * 1024
 LIGATURES = str.maketrans(
     {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st", "\u00ad": "", "\u00a0": " "}
 )
@@ -32,11 +34,21 @@ FULL_LINE = 0.8
 
 
 def extract_pages(data: bytes) -> list[str]:
-    """Each page's text as the PDF lays it out (pypdf). Module-level, so that a child process can run it."""
-    from pypdf import PdfReader
+    """Each page's text as the PDF lays it out (pypdf). Module-level, so that a child process can run it; raises
+    ValueError for a PDF with more pages or text than any of these documents has."""
+    from pypdf import PdfReader  # here: only the update's child process reads PDFs
 
     reader = PdfReader(io.BytesIO(data))
-    return [page.extract_text() or "" for page in reader.pages]
+    if len(reader.pages) > MAX_PAGES:
+        raise ValueError(f"{len(reader.pages)} pages, more than {MAX_PAGES}")
+    pages: list[str] = []
+    size = 0
+    for page in reader.pages:
+        pages.append(page.extract_text() or "")
+        size += len(pages[-1])
+        if size > MAX_TEXT:
+            raise ValueError(f"more than {MAX_TEXT // (1024 * 1024)} MB of text")
+    return pages
 
 
 def _shape(line: str) -> str:

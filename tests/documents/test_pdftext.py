@@ -1,9 +1,12 @@
 """What a PDF's layout adds to its words, taken out again: running headers and footers, page numbers, hyphenation
-across lines, ligatures; wrapped lines joined into paragraphs."""
+across lines, ligatures; wrapped lines joined into paragraphs; a PDF far larger than the documents not read."""
 
 from __future__ import annotations
 
-from bot.documents import clean_lines, paragraphs
+import pytest
+from fpdf import FPDF
+
+from bot.documents import clean_lines, paragraphs, pdftext
 from bot.documents.pdftext import dehyphenate
 
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike".split()
@@ -50,3 +53,12 @@ def test_wrapped_lines_join_into_paragraphs_ending_short_of_the_full_width_and_b
         "A. A player arrives late.",
         "B. A player leaves before the match is over.",
     ]
+
+
+def test_a_pdf_with_far_more_pages_than_any_document_is_not_read(monkeypatch):
+    pdf = FPDF()
+    for _ in range(5):
+        pdf.add_page()
+    monkeypatch.setattr(pdftext, "MAX_PAGES", 4)
+    with pytest.raises(ValueError, match="5 pages, more than 4"):
+        pdftext.extract_pages(bytes(pdf.output()))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from bot import BOT_NAME, __version__
 from bot.config import Config, setup_logging
 from bot.errors import ConfigError
+from bot.lifeline import end_children
 from bot.storage import StorageError, backup, data_dir_lock, restore
 
 if TYPE_CHECKING:
@@ -201,7 +202,12 @@ def run_bot(args: argparse.Namespace) -> int:
 
     try:
         with data_dir_lock(config.data_dir, purpose="start"):
-            asyncio.run(runner())
+            try:
+                asyncio.run(runner())
+            finally:
+                # The last net: a worker pool started while the bot was stopping (its cog already closed) would
+                # outlive it otherwise.
+                end_children()
     except discord.LoginFailure:
         print(
             "error: Discord rejected DISCORD_TOKEN. Copy the token again from the Developer Portal "

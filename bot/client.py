@@ -129,6 +129,8 @@ class CycleBot(commands.AutoShardedBot):
         if self.config.card_data_auto_update:
             self.card_data.start()
         self.card_source = CardSource.of(self)  # local first, the API as fallback
+        # What an interrupted drawing of the symbols left; the rules service does the same for its updates.
+        await asyncio.to_thread(symbols.remove_interrupted, self.config.data_dir)
         if self.config.mana_emoji:
             self._symbols = asyncio.create_task(self.prepare_symbols(), name="mana-symbols")
         # The Comprehensive Rules: the configured file, the downloaded copy or the bundled excerpt.

@@ -4,7 +4,9 @@ A timeout per socket read (what ``requests`` offers) never ends a body that tric
 check made after each chunk arrives waits for chunks that take hours. Here the whole request (connecting, the
 headers, the body) runs under one deadline (aiohttp's total timeout), each wait for more of the body ends at the
 moment the body would fall below :attr:`Limits.min_rate` (averaged from the start, after a grace period), and
-the body is dropped past :attr:`Limits.max_bytes` (a declared length past it is refused before reading).
+the body is dropped past :attr:`Limits.max_bytes` (a declared length past it is refused before reading). Given
+``allowed_hosts``, the link and every redirect are followed only to those hosts, checked at each hop before anything
+is sent.
 
 The deadlines are wall-clock time: a :class:`Downloader` runs its downloads on an event loop of its own, in a
 thread of its own, with one HTTP session, so they end on time whatever the caller's loop is doing (the bot's
@@ -19,23 +21,32 @@ import concurrent.futures
 import contextlib
 import contextvars
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 import aiohttp
 
 READ_BYTES = 64 * 1024
+MAX_REDIRECTS = 5
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
 STOP_POLL_SECONDS = 0.25
 
 
 class DownloadFailed(Exception):
     """The download was given up; ``str(e)`` says why in a few words (never the body). ``status``: the HTTP
-    status when the host answered with something other than 200."""
+    status when the host answered with something other than 200; ``unreachable``: no connection could be made (a
+    wrong name, no network, nobody listening); ``passing``: a failure of the host or the network (unreachable, out of
+    time, too slow, a 5xx or a 429) that says nothing about what was asked for, worth trying again later."""
 
-    def __init__(self, reason: str, status: int | None = None) -> None:
+    def __init__(
+        self, reason: str, status: int | None = None, *, unreachable: bool = False, passing: bool = False
+    ) -> None:
         super().__init__(reason)
         self.status = status
+        self.unreachable = unreachable
+        self.passing = passing or unreachable or (status is not None and (status >= 500 or status == 429))
 
 
 class Stopped(DownloadFailed):
@@ -61,45 +72,82 @@ async def fetch(
     *,
     headers: Mapping[str, str] | None = None,
     allow_redirects: bool = True,
+    allowed_hosts: Collection[str] | None = None,
     stop: threading.Event | None = None,
+    on_response: Callable[[str, Mapping[str, str]], object] | None = None,
 ) -> int:
     """``GET url`` with its body handed to ``sink`` piece by piece; the number of bytes. Raises
-    :class:`DownloadFailed` (its reason: a status, too slow, too big, out of time, a connection error)."""
+    :class:`DownloadFailed` (its reason: a status, too slow, too big, out of time, a host not allowed, a connection
+    error).
+
+    ``allowed_hosts``: the only hosts (``host`` or ``host:port``, as in the address) the link and every redirect
+    may lead to, checked at each hop before anything is sent there. ``on_response(url, headers)`` hears where the
+    body comes from (after the redirects) before it is read."""
     loop = asyncio.get_running_loop()
     started = loop.time()
     received = 0
-    timeout = aiohttp.ClientTimeout(total=limits.deadline)
     try:
-        async with session.get(url, headers=headers, timeout=timeout, allow_redirects=allow_redirects) as response:
-            if response.status != 200:
-                raise DownloadFailed(f"HTTP {response.status}", response.status)
-            if response.content_length is not None and response.content_length > limits.max_bytes:
-                raise DownloadFailed(f"{response.content_length} bytes declared, more than {limits.max_bytes}")
-            while True:
-                # The body must keep to the minimum rate: with ``received`` bytes so far, more is due by
-                # ``started + grace + received / min_rate``, and all of it by the deadline.
-                now = loop.time()
-                due = min(started + limits.grace + received / limits.min_rate, started + limits.deadline)
-                if now >= due:
-                    raise DownloadFailed(_slow(received, now - started, limits))
-                if stop is not None and stop.is_set():
-                    raise Stopped("stopped")
-                wait = due - now if stop is None else min(due - now, STOP_POLL_SECONDS)
-                try:
-                    chunk = await asyncio.wait_for(response.content.readany(), wait)
-                except TimeoutError:
-                    continue  # checked again above: too slow, out of time, or only the poll for ``stop``
-                if not chunk:
-                    break
-                received += len(chunk)
-                if received > limits.max_bytes:
-                    raise DownloadFailed(f"more than {limits.max_bytes} bytes")
-                sink(chunk)
+        for _ in range(MAX_REDIRECTS + 1):
+            check_host(url, allowed_hosts)
+            # One deadline for the whole download, redirects included.
+            timeout = aiohttp.ClientTimeout(total=max(0.001, started + limits.deadline - loop.time()))
+            follow = allow_redirects and allowed_hosts is None  # with a list of hosts, each hop is checked here
+            async with session.get(url, headers=headers, timeout=timeout, allow_redirects=follow) as response:
+                if allow_redirects and not follow and response.status in REDIRECTS:
+                    location = response.headers.get("Location")
+                    if not location:
+                        raise DownloadFailed(f"HTTP {response.status} without a Location", response.status)
+                    url = urljoin(str(response.url), location)
+                    continue
+                if response.status != 200:
+                    raise DownloadFailed(f"HTTP {response.status}", response.status)
+                if response.content_length is not None and response.content_length > limits.max_bytes:
+                    raise DownloadFailed(f"{response.content_length} bytes declared, more than {limits.max_bytes}")
+                if on_response is not None:
+                    on_response(str(response.url), response.headers)
+                while True:
+                    # The body must keep to the minimum rate: with ``received`` bytes so far, more is due by
+                    # ``started + grace + received / min_rate``, and all of it by the deadline.
+                    now = loop.time()
+                    due = min(started + limits.grace + received / limits.min_rate, started + limits.deadline)
+                    if now >= due:
+                        raise DownloadFailed(_slow(received, now - started, limits), passing=True)
+                    if stop is not None and stop.is_set():
+                        raise Stopped("stopped")
+                    wait = due - now if stop is None else min(due - now, STOP_POLL_SECONDS)
+                    try:
+                        chunk = await asyncio.wait_for(response.content.readany(), wait)
+                    except TimeoutError:
+                        continue  # checked again above: too slow, out of time, or only the poll for ``stop``
+                    if not chunk:
+                        return received
+                    received += len(chunk)
+                    if received > limits.max_bytes:
+                        raise DownloadFailed(f"more than {limits.max_bytes} bytes")
+                    sink(chunk)
+        raise DownloadFailed(f"more than {MAX_REDIRECTS} redirects")
     except TimeoutError:
-        raise DownloadFailed(f"no answer within {limits.deadline:g} s") from None
+        raise DownloadFailed(f"no answer within {limits.deadline:g} s", passing=True) from None
     except aiohttp.ClientError as error:
-        raise DownloadFailed(type(error).__name__) from None
-    return received
+        unreachable = isinstance(error, aiohttp.ClientConnectorError)
+        raise DownloadFailed(type(error).__name__, unreachable=unreachable, passing=True) from None
+
+
+def host_of(url: str) -> str:
+    """``host`` or ``host:port`` of an address, lower case (what ``allowed_hosts`` lists)."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    return f"{host}:{parts.port}" if parts.port else host
+
+
+def check_host(url: str, allowed_hosts: Collection[str] | None) -> None:
+    """Raise :class:`DownloadFailed` unless ``url`` is http(s) and, when ``allowed_hosts`` is given, on one of
+    them."""
+    scheme = urlsplit(url).scheme.lower()
+    if scheme not in ("http", "https"):
+        raise DownloadFailed(f"not a web address ({scheme or 'no'} scheme)")
+    if allowed_hosts is not None and host_of(url) not in {host.lower() for host in allowed_hosts}:
+        raise DownloadFailed(f"refusing {host_of(url) or 'an address without a host'}: not an allowed host")
 
 
 def _cancel_soon(loop: asyncio.AbstractEventLoop, task: asyncio.Task) -> None:
@@ -137,7 +185,8 @@ class Downloader:
 
     async def _fetch(self, url: str, limits: Limits, sink: Callable[[bytes], object], options: dict) -> int:
         if self._session is None:
-            self._session = aiohttp.ClientSession(headers=self.headers)
+            # trust_env: HTTPS_PROXY and NO_PROXY are honoured, as requests honours them for the API.
+            self._session = aiohttp.ClientSession(headers=self.headers, trust_env=True)
         return await fetch(self._session, url, limits, sink, **options)
 
     def submit(

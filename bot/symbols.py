@@ -1,44 +1,59 @@
-"""Mana and card symbols as pictures: Scryfall's symbology rendered to PNG once, kept in the data folder.
+"""Mana and card symbols as pictures: Scryfall's symbology drawn to PNG, kept in the data folder as each is done.
 
-``await prepare(data_dir, client)`` asks Scryfall's ``GET /symbology`` for every symbol and its SVG, renders each
-SVG to a PNG with resvg (``resvg-py``: a self-contained wheel, no system library), and keeps the PNGs with a
-manifest in ``BOT_DATA_DIR/symbols``. Later starts read the folder and ask Scryfall nothing. The Discord side
-(``bot.app_emoji``) uploads the PNGs as the application's emoji; the goldfish picture draws them itself.
+``await prepare(data_dir, client)`` asks Scryfall's ``GET /symbology`` for every symbol and its SVG, checks each SVG
+against an allowlist (:func:`bot.svg.sanitise`), draws it as a PNG with resvg in a sandboxed child process
+(:mod:`bot.sandbox`: a symbol that freezes, crashes or fills the renderer takes only the child with it), and keeps
+each PNG in ``BOT_DATA_DIR/symbols`` the moment it is drawn. Every SVG is downloaded through :mod:`bot.download`: a
+deadline, a minimum rate, a 256 KB cap while it streams, and only from Scryfall's SVG host (or the API's own).
 
-:class:`SymbolText` turns ``{2}{G}`` into whatever stands for each symbol where it is shown (the emoji's markup
-on Discord); a symbol it has nothing for stays text, and so does all of it in the terminal. Nothing here imports
-discord.
+A symbol that can't be made is skipped (its text form stays) and the failure is remembered for a day
+(:data:`FAILURE_DAYS`). The manifest names every symbol the symbology listed, so a later start knows a partial set
+for what it is: it draws only the symbols missing and those whose failure is more than a day old, and asks Scryfall
+nothing when there are none. A download that fails for a passing reason (a timeout, a 5xx) is not remembered: the
+symbol is missing, tried again at the next start.
+
+The Discord side (``bot.app_emoji``) uploads the PNGs as the application's emoji; the goldfish picture draws them
+itself. :class:`SymbolText` turns ``{2}{G}`` into whatever stands for each symbol where it is shown (the emoji's
+markup on Discord); a symbol it has nothing for stays text, and so does all of it in the terminal. Nothing here
+imports discord.
 """
 
 from __future__ import annotations
 
-import io
+import asyncio
 import json
 import logging
-import os
 import re
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
-import requests
-from PIL import Image
-
+from bot import sandbox
+from bot.atomic import remove_leftovers, store_atomically
+from bot.download import Downloader, DownloadFailed, Limits, host_of
 from bot.scryfall import default_user_agent
+from bot.svg import PNG_SIZE, SvgRefused, render_many, sanitise
 
 if TYPE_CHECKING:
     from bot.scryfall import ScryfallClient
 
 log = logging.getLogger(__name__)
 
+__all__ = ["PNG_SIZE"]
+
 DIRECTORY = "symbols"
 MANIFEST = "symbols.json"
-PNG_SIZE = 128  # Discord shows emoji at up to 48 px (96 on large screens); it keeps them at 128
 MAX_SVG_BYTES = 256 * 1024
 SVG_HOSTS = frozenset({"svgs.scryfall.io"})
+SVG_LIMITS = Limits(deadline=20.0, min_rate=1024, grace=5.0, max_bytes=MAX_SVG_BYTES)
+# A batch of symbols is drawn by one child; real ones take about 15 ms each. When a batch fails, each of its symbols
+# is drawn alone, so one hostile SVG costs only itself.
+BATCH = 15
+DRAW_LIMITS = sandbox.Limits(wall=15.0, cpu=10, memory=512 << 20)
+FAILURE_DAYS = 1.0
+PASSING_FAILURES_IN_A_ROW = 3  # then the SVG host is down: the rest waits for the next start
 SYMBOL = re.compile(r"\{[^{}\s]{1,12}\}")
 # Symbols that are not mana get a word a screen reader says well.
 WORDS = {
@@ -53,10 +68,12 @@ WORDS = {
     "∞": "infinity",
     "H": "half",
 }
+# Between two SVG downloads: Scryfall asks for 50-100 ms between requests.
+SVG_PAUSE = 0.05
 
 
 class SymbolsUnavailable(Exception):
-    """The symbols could not be fetched or rendered; ``str(e)`` says why (the text form is used instead)."""
+    """No symbol could be made; ``str(e)`` says why (the text form is used instead)."""
 
 
 def emoji_name(symbol: str) -> str:
@@ -84,115 +101,178 @@ class SymbolImage:
         return self.path.read_bytes()
 
 
-def render_png(svg: bytes | str, size: int = PNG_SIZE) -> bytes:
-    """An SVG drawn as a ``size``×``size`` PNG with a transparent background; raises SymbolsUnavailable."""
-    import resvg_py
+@dataclass
+class Kept:
+    """What the symbols folder holds: the names the symbology listed (None before it was first read), the symbols
+    drawn, and the failures with when they happened and why."""
 
-    text = svg.decode("utf-8") if isinstance(svg, bytes) else svg
-    try:
-        drawn = bytes(resvg_py.svg_to_bytes(svg_string=text, width=size, height=size, skip_system_fonts=True))
-        with Image.open(io.BytesIO(drawn)) as image:
-            if image.size == (size, size):
-                return drawn
-            # A symbol drawn a pixel short of square (its viewBox) is centred on a square, as emoji are.
-            square = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-            square.paste(image.convert("RGBA"), ((size - image.width) // 2, (size - image.height) // 2))
-    except (ValueError, OSError) as error:
-        raise SymbolsUnavailable(f"an SVG could not be drawn ({error})") from None
-    out = io.BytesIO()
-    square.save(out, "PNG", optimize=True)
-    return out.getvalue()
+    folder: Path
+    listed: list[str] | None = None
+    drawn: dict[str, dict] = field(default_factory=dict)  # by emoji name: symbol, name, english, file
+    failed: dict[str, dict] = field(default_factory=dict)  # by emoji name: symbol, at, why
+
+    @classmethod
+    def read(cls, data_dir: Path) -> Kept:
+        folder = Path(data_dir) / DIRECTORY
+        try:
+            manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+            listed = manifest.get("listed")
+            drawn = {item["name"]: item for item in manifest["symbols"] if (folder / item["file"]).is_file()}
+            failed = {
+                name: item
+                for name, item in (manifest.get("failed") or {}).items()
+                if isinstance(item, dict) and isinstance(item.get("at"), int | float)
+            }
+            return cls(folder, [str(name) for name in listed] if isinstance(listed, list) else None, drawn, failed)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return cls(folder)
+
+    def images(self) -> dict[str, SymbolImage]:
+        return {
+            item["symbol"]: SymbolImage(
+                item["symbol"], item["name"], item.get("english", ""), self.folder / item["file"]
+            )
+            for item in self.drawn.values()
+        }
+
+    def waiting(self, now: float) -> list[str] | None:
+        """The listed names to draw now (missing, or failed more than a day ago); None when the list is unknown."""
+        if self.listed is None:
+            return None
+        recent = {name for name, item in self.failed.items() if now - item["at"] < FAILURE_DAYS * 86400}
+        return [name for name in self.listed if name not in self.drawn and name not in recent]
+
+    def keep(self, symbol: dict, png: bytes) -> None:
+        name = emoji_name(symbol["symbol"])
+        store_atomically(self.folder / f"{name}.png", png)
+        self.drawn[name] = {
+            "symbol": symbol["symbol"],
+            "name": name,
+            "english": symbol.get("english") or "",
+            "file": f"{name}.png",
+        }
+        self.failed.pop(name, None)
+        self.write()
+
+    def fail(self, symbol: dict, why: str, now: float) -> None:
+        log.warning("Mana symbol %s stays as text for a day: %s", symbol["symbol"], why)
+        self.failed[emoji_name(symbol["symbol"])] = {"symbol": symbol["symbol"], "at": now, "why": why}
+        self.write()
+
+    def write(self) -> None:
+        manifest = {"listed": self.listed, "symbols": list(self.drawn.values()), "failed": self.failed}
+        store_atomically(self.folder / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1).encode("utf-8"))
 
 
 def load(data_dir: Path) -> dict[str, SymbolImage]:
-    """The symbols rendered before (empty when there are none, or the folder is damaged)."""
+    """The symbols drawn before (whatever part of the set was made; empty when none, or the folder is damaged)."""
+    return Kept.read(data_dir).images()
+
+
+def remove_interrupted(data_dir: Path) -> int:
+    """Delete the temporary files of interrupted writes in the symbols folder; how many there were."""
     folder = Path(data_dir) / DIRECTORY
+    old = folder / (MANIFEST + ".writing")  # what earlier versions wrote the manifest to first
+    found = old.is_file()
+    old.unlink(missing_ok=True)
+    return remove_leftovers(folder) + found
+
+
+def downloader() -> Downloader:
+    return Downloader({"User-Agent": default_user_agent(), "Accept": "image/svg+xml"}, name="symbol-downloads")
+
+
+async def fetch_svg(svgs: Downloader, url: str, api_url: str) -> bytes:
+    """One SVG, from Scryfall's SVG host or the API's own host (a test double, a proxy) and nowhere else; raises
+    DownloadFailed."""
+    return await svgs.get_async(url, SVG_LIMITS, allowed_hosts=SVG_HOSTS | {host_of(api_url)})
+
+
+async def _listed(client: ScryfallClient) -> list[dict]:
+    answer = await client.get_uri(f"{client.base_url}/symbology")
+    symbols, seen = [], set()
+    for item in answer.data.get("data") or []:
+        if not isinstance(item, dict) or not SYMBOL.fullmatch(str(item.get("symbol") or "")):
+            continue
+        name = emoji_name(item["symbol"])
+        if name and name not in seen and isinstance(item.get("svg_uri"), str):
+            seen.add(name)
+            symbols.append(item)
+    if not symbols:
+        raise SymbolsUnavailable("Scryfall's symbology listed no symbols")
+    return symbols
+
+
+async def _download(kept: Kept, symbols: list[dict], api_url: str) -> list[tuple[dict, bytes]]:
+    """The waiting symbols' SVGs, checked; each refused one remembered as failed."""
+    clean: list[tuple[dict, bytes]] = []
+    svgs = downloader()
+    passing = 0
     try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        images = {
-            item["symbol"]: SymbolImage(item["symbol"], item["name"], item.get("english", ""), folder / item["file"])
-            for item in manifest["symbols"]
-        }
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-    return images if all(image.path.is_file() for image in images.values()) else {}
-
-
-# Between two SVG downloads: Scryfall asks for 50-100 ms between requests.
-SVG_PAUSE = 0.05
-
-
-def _svg_allowed(url: str, api_url: str) -> bool:
-    """Scryfall's SVG host, or the API's own host (a test double, a proxy): nothing else is fetched."""
-    parts, api = urlsplit(url), urlsplit(api_url)
-    return parts.scheme in ("https", "http") and (parts.netloc in SVG_HOSTS or parts.netloc == api.netloc)
-
-
-def _fetch_svgs(urls: list[str], api_url: str, *, timeout: float = 10.0) -> list[bytes]:
-    """Each SVG, one after another (``SVG_PAUSE`` between them, to be polite), with the project's User-Agent."""
-    with requests.Session() as session:
-        session.headers.update({"User-Agent": default_user_agent(), "Accept": "image/svg+xml"})
-        found = []
-        for url in urls:
-            if not _svg_allowed(url, api_url):
-                raise SymbolsUnavailable(f"refusing an SVG from {urlsplit(url).netloc or 'nowhere'}")
+        for symbol in symbols:
             try:
-                response = session.get(url, timeout=timeout, allow_redirects=False)
-            except requests.RequestException as error:
-                raise SymbolsUnavailable(f"an SVG could not be fetched ({type(error).__name__})") from None
-            if response.status_code != 200 or len(response.content) > MAX_SVG_BYTES:
-                raise SymbolsUnavailable(f"an SVG could not be fetched (HTTP {response.status_code})")
-            found.append(response.content)
-            time.sleep(SVG_PAUSE)
-        return found
+                clean.append((symbol, sanitise(await fetch_svg(svgs, symbol["svg_uri"], api_url))))
+                passing = 0
+            except SvgRefused as refused:
+                await asyncio.to_thread(kept.fail, symbol, f"its SVG holds {refused}", time.time())
+            except DownloadFailed as error:
+                if not error.passing:
+                    await asyncio.to_thread(
+                        kept.fail, symbol, f"its SVG could not be downloaded ({error})", time.time()
+                    )
+                    continue
+                passing += 1
+                log.info("Mana symbol %s not downloaded (%s); tried again at the next start", symbol["symbol"], error)
+                if passing >= PASSING_FAILURES_IN_A_ROW:
+                    log.warning(
+                        "Scryfall's symbol host is failing (%s): the other symbols wait for the next start", error
+                    )
+                    break
+            await asyncio.sleep(SVG_PAUSE)
+    finally:
+        await asyncio.to_thread(svgs.close)
+    return clean
 
 
-def _save(folder: Path, rendered: list[tuple[dict, bytes]]) -> dict[str, SymbolImage]:
-    folder.mkdir(parents=True, exist_ok=True)
-    items = []
-    for symbol, png in rendered:
-        name = emoji_name(symbol["symbol"])
-        (folder / f"{name}.png").write_bytes(png)
-        items.append(
-            {"symbol": symbol["symbol"], "name": name, "english": symbol.get("english") or "", "file": f"{name}.png"}
-        )
-    temp = folder / (MANIFEST + ".writing")
-    temp.write_text(json.dumps({"symbols": items}, ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(temp, folder / MANIFEST)  # the manifest last: a half-written folder is never read as complete
-    return load(folder.parent)
-
-
-def _render_all(symbols: list[dict], svgs: list[bytes]) -> list[tuple[dict, bytes]]:
-    return [(symbol, render_png(svg)) for symbol, svg in zip(symbols, svgs, strict=True)]
+async def _draw(kept: Kept, batch: list[tuple[dict, bytes]]) -> None:
+    """Draw ``batch`` in one sandboxed child; when it fails, each symbol alone, so that only the culprit fails."""
+    try:
+        drawn = await sandbox.run_limited(render_many, [svg for _, svg in batch], limits=DRAW_LIMITS)
+    except sandbox.SandboxError as error:
+        if len(batch) == 1:
+            await asyncio.to_thread(kept.fail, batch[0][0], f"it could not be drawn: {error}", time.time())
+            return
+        for one in batch:
+            await _draw(kept, [one])
+        return
+    for (symbol, _), png in zip(batch, drawn, strict=True):
+        if isinstance(png, bytes):
+            await asyncio.to_thread(kept.keep, symbol, png)
+        else:
+            await asyncio.to_thread(kept.fail, symbol, f"it could not be drawn: {png}", time.time())
 
 
 async def prepare(data_dir: Path, client: ScryfallClient) -> dict[str, SymbolImage]:
-    """The symbols' PNGs: the kept ones, else fetched from Scryfall's symbology and rendered now (once).
+    """The symbols' PNGs: the kept ones, and those missing drawn now (each kept as soon as it is drawn).
 
-    Raises SymbolsUnavailable (or the client's ScryfallErrors) when they can't be made; nothing is kept then.
+    Raises SymbolsUnavailable (or the client's ScryfallErrors) when not one symbol can be had.
     """
-    import asyncio
-
-    kept = await asyncio.to_thread(load, data_dir)
-    if kept:
-        return kept
-    answer = await client.get_uri(f"{client.base_url}/symbology")
-    symbols = [
-        item
-        for item in answer.data.get("data") or []
-        if isinstance(item, dict) and SYMBOL.fullmatch(str(item.get("symbol") or "")) and item.get("svg_uri")
-    ]
-    symbols = [item for item in symbols if emoji_name(item["symbol"])]
-    if not symbols:
-        raise SymbolsUnavailable("Scryfall's symbology listed no symbols")
-    names = [emoji_name(item["symbol"]) for item in symbols]
-    if len(set(names)) != len(names):
-        seen: set[str] = set()
-        symbols = [item for item, name in zip(symbols, names, strict=True) if not (name in seen or seen.add(name))]
-    svgs = await asyncio.to_thread(_fetch_svgs, [item["svg_uri"] for item in symbols], client.base_url)
-    rendered = await asyncio.to_thread(_render_all, symbols, svgs)
-    images = await asyncio.to_thread(_save, Path(data_dir) / DIRECTORY, rendered)
-    log.info("Rendered %d card symbols from Scryfall's symbology", len(images))
+    await asyncio.to_thread(remove_interrupted, data_dir)
+    kept = await asyncio.to_thread(Kept.read, data_dir)
+    if kept.waiting(time.time()) == []:
+        return kept.images()
+    symbols = await _listed(client)
+    kept.listed = [emoji_name(symbol["symbol"]) for symbol in symbols]
+    await asyncio.to_thread(kept.write)
+    waiting = set(kept.waiting(time.time()) or ())
+    clean = await _download(kept, [s for s in symbols if emoji_name(s["symbol"]) in waiting], client.base_url)
+    for start in range(0, len(clean), BATCH):
+        await _draw(kept, clean[start : start + BATCH])
+    images = kept.images()
+    if not images:
+        failures = "; ".join(f"{item['symbol']}: {item['why']}" for item in list(kept.failed.values())[:3])
+        raise SymbolsUnavailable(f"no symbol could be made ({failures or 'the SVG host is failing'})")
+    log.info("%d of %d card symbols drawn from Scryfall's symbology", len(images), len(symbols))
     return images
 
 

@@ -2,24 +2,21 @@
 passes before it is kept.
 
 A version is one JSON file, ``<key>-<YYYY-MM-DD>.json``: the text of each page as extracted (so that a better
-parser reads old versions better too), the address it came from and when. It is written atomically: a download
-or a write cut short leaves at most a hidden temporary file, swept when the store is opened. The newest version is
-the one answers come from; the older ones are what a section's history is read from.
+parser reads old versions better too), the address it came from and when. It is written atomically
+(:mod:`bot.atomic`): a download or a write cut short leaves at most a hidden temporary file, swept before the next
+update. The newest version is the one answers come from; the older ones are what a section's history is read from.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import re
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from bot.atomic import remove_leftovers, store_atomically
 from bot.documents.model import Document, DocumentFormatError
-from bot.rules import store_atomically
-
-log = logging.getLogger(__name__)
 
 VERSION_RE = re.compile(r"^(?P<key>[a-z]+)-(?P<day>\d{4}-\d{2}-\d{2})\.json$")
 # A new version with fewer sections than this share of the last good one is refused (truncated, or misread).
@@ -72,10 +69,8 @@ class Versions:
         self.key = key
 
     def sweep(self) -> None:
-        """Remove what an interrupted write left (hidden temporary files)."""
-        for leftover in self.folder.glob(f".{self.key}-*.tmp"):
-            leftover.unlink(missing_ok=True)
-            log.info("Removed %s, left by an interrupted write", leftover.name)
+        """Remove what interrupted writes left (hidden temporary files no writer holds)."""
+        remove_leftovers(self.folder)
 
     def paths(self) -> list[Path]:
         """The kept versions, oldest first."""

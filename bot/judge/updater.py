@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from bot.documents import Document, DocumentFormatError, Refused, Versions, check_pdf, check_sections, extract_pages
-from bot.download import Downloader, DownloadFailed, Limits
+from bot.download import Downloader, DownloadFailed, Limits, host_of
 from bot.judge.catalog import Spec, parse_pages
 from bot.sandbox import Limits as SandboxLimits
 from bot.sandbox import SandboxError, run_limited
@@ -25,8 +25,12 @@ from bot.sandbox import SandboxError, run_limited
 log = logging.getLogger(__name__)
 
 FOLDER = "judge-docs"
-# Wizards' page (a web app) and its PDFs are on wizards.com and its subdomains (wpn., media.).
+# Wizards' page (a web app) and its PDFs are on wizards.com and its subdomains (wpn., media.): a link must lead
+# there, and a redirect to one of the hosts Wizards serves these from.
 WIZARDS_DOMAIN = "wizards.com"
+WIZARDS_HOSTS = frozenset(
+    {"wizards.com", "www.wizards.com", "wpn.wizards.com", "media.wizards.com", "magic.wizards.com"}
+)
 PAGE_LIMITS = Limits(deadline=30.0, min_rate=2_000.0, grace=5.0, max_bytes=5 * 1024 * 1024)
 # The MTR's PDF is about 1 MB; a file past the cap is not it.
 PDF_LIMITS = Limits(deadline=120.0, min_rate=10_000.0, grace=10.0, max_bytes=30 * 1024 * 1024)
@@ -92,19 +96,24 @@ def find_pdf(spec: Spec, page: str, page_url: str) -> str:
     return newest
 
 
-async def _get(downloader: Downloader, url: str, limits: Limits, what: str) -> bytes:
-    """``url``'s body. Its host was checked; a redirect is not followed (it could lead anywhere): it fails the
-    download with its status."""
+async def _get(downloader: Downloader, url: str, limits: Limits, what: str, hosts: set[str]) -> bytes:
+    """``url``'s body, the link and every redirect only to ``hosts``."""
     try:
-        return await downloader.get_async(url, limits, allow_redirects=False)
+        return await downloader.get_async(url, limits, allowed_hosts=hosts)
     except DownloadFailed as error:
         host = urlsplit(url).hostname
-        if "Connector" in str(error) or "Connection" in str(error):
+        if error.unreachable:
             raise UpdateError(
                 f"could not download {what}: {host} cannot be reached (no network connection, or a wrong address); "
                 "check the connection or JUDGE_DOCS_URL and try again"
             ) from None
         raise UpdateError(f"could not download {what} from {host}: {error}") from None
+
+
+def hosts_for(page_url: str, *links: str) -> set[str]:
+    """Where downloads may go, redirects included: Wizards' hosts, the configured page's, and the links' (which
+    :func:`find_pdf` checked are Wizards')."""
+    return {*WIZARDS_HOSTS, host_of(page_url), *(host_of(link) for link in links)}
 
 
 async def extract(data: bytes) -> list[str]:
@@ -129,18 +138,18 @@ def newest_kept(spec: Spec, versions: Versions) -> Document | None:
 
 async def read_page(downloader: Downloader, page_url: str) -> str:
     """Wizards' rules-documents page (or the one configured), read once for every document."""
-    page = await _get(downloader, page_url, PAGE_LIMITS, "the rules-documents page")
+    page = await _get(downloader, page_url, PAGE_LIMITS, "the rules-documents page", hosts_for(page_url))
     return page.decode("utf-8", errors="replace")
 
 
 async def update(spec: Spec, data_dir: Path, page_url: str, downloader: Downloader, page: str | None = None) -> Outcome:
     """Download, read, check and keep the newest version of ``spec``'s document (``page``: the page, if read)."""
     versions = Versions(folder(data_dir), spec.key)
-    versions.sweep()
+    versions.sweep()  # what an interrupted update left
     if page is None:
         page = await read_page(downloader, page_url)
     link = find_pdf(spec, page, page_url)
-    data = await _get(downloader, link, PDF_LIMITS, f"the {spec.short}")
+    data = await _get(downloader, link, PDF_LIMITS, f"the {spec.short}", hosts_for(page_url, link))
     try:
         check_pdf(data)
     except Refused as error:

@@ -9,7 +9,6 @@ from bot.rules.layout import text as answer_text
 from bot.rules.query import STOPWORDS, stem, words
 from bot.rules.service import RulesService
 from bot.rules.sources import LoadedRules
-from bot.rules.updater import store_atomically
 
 __all__ = [
     "LoadedRules",
@@ -23,7 +22,7 @@ __all__ = [
     "RulesService",
     "pages",
     # Shared with other documents (bot.documents) until the generic machinery moves there: the answer and its
-    # phone layout, the words of a query, a word diff, an atomic write.
+    # phone layout, the words of a query, a word diff.
     "FULL",
     "NONE",
     "SURE",
@@ -35,7 +34,6 @@ __all__ = [
     "STOPWORDS",
     "answer_text",
     "stem",
-    "store_atomically",
     "word_diff",
     "words",
 ]

@@ -44,7 +44,9 @@ class RulesService:
 
     @classmethod
     async def open(cls, config: Config) -> RulesService:
-        """The rules as configured, indexed; with nothing configured, the first download starts in the background."""
+        """The rules as configured, indexed; with nothing configured, the first download starts in the background.
+        What an interrupted update left (a kill during ``cyclebot rules update``) is removed first."""
+        await asyncio.to_thread(updater.remove_interrupted, config.data_dir)
         loaded = await asyncio.to_thread(load_configured, config.rules_file, config.data_dir)
         await asyncio.to_thread(loaded.index.warm)
         log.info("Rules ready: %s (%s, %s)", loaded.description(), loaded.origin, loaded.path)

@@ -2,31 +2,40 @@
 
 The text file's address changes with every release, so the official rules page is read for its
 ``.txt`` link. ``RULES_URL`` may point at such a page or straight at a ``.txt`` file.
+
+Both downloads go through :mod:`bot.download`: a deadline for each, a minimum rate (a host sending a byte every
+few seconds is let go after ``GRACE_SECONDS``), and a byte cap while the body streams, so a huge or endless body
+never fills the bot's memory. The page's link and every redirect are followed only to the configured host (Wizards'
+own two for the official page): a page that was tampered with can't send the bot anywhere else.
 """
 
 from __future__ import annotations
 
 import html
 import logging
-import os
 import re
-import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit
-
-import requests
+from urllib.parse import urljoin
 
 from bot import BOT_NAME, __version__
+from bot.atomic import remove_leftovers, store_atomically
+from bot.download import Downloader, DownloadFailed, Limits, host_of
 from bot.rules.document import Document, RulesFormatError, parse_bytes
 from bot.rules.editions import effective_date
-from bot.rules.sources import downloaded_path, edition_path, previous_path
+from bot.rules.sources import downloaded_path, edition_path, editions_dir, previous_path
 
 log = logging.getLogger(__name__)
 
 OFFICIAL_RULES_PAGE = "https://magic.wizards.com/en/rules"
-TIMEOUT = 30
-MAX_BYTES = 20 * 1024 * 1024
+# The official page lives on one host and links to the text on the other.
+WIZARDS_HOSTS = frozenset({"magic.wizards.com", "media.wizards.com"})
+DEADLINE_SECONDS = 60.0  # for the page, and again for the text
+GRACE_SECONDS = 10.0
+MIN_RATE = 4096  # bytes a second, on average since the start, once the grace is over
+# The text is about 1 MB (2 MB in UTF-16): eight is room enough, and little enough to hold while it is checked.
+MAX_BYTES = 8 * 1024 * 1024
 # A full CR has about 3,000 rules and 700 glossary entries; anything far smaller is truncated or wrong.
 MIN_RULES = 1000
 MIN_GLOSSARY = 200
@@ -80,68 +89,77 @@ def validate(document: Document) -> None:
         raise UpdateError("the downloaded text is not a complete Comprehensive Rules document: " + "; ".join(problems))
 
 
-def _unreachable(url: str, error: requests.RequestException) -> UpdateError:
-    """One sentence for a request that never got an answer: what happened and what to do, without the
-    library's own exception text (it is logged at debug level)."""
-    host = urlsplit(url).netloc or url
-    log.debug("Request to %s failed: %s", url, error)
-    if isinstance(error, requests.Timeout):
-        return UpdateError(f"could not download the rules: {host} did not answer within {TIMEOUT} s; try again later")
-    if isinstance(error, requests.ConnectionError):
+def allowed_hosts(url: str) -> frozenset[str]:
+    """Where the rules may come from: the configured address's host, and Wizards' two for their own page."""
+    host = host_of(url)
+    return WIZARDS_HOSTS | {host} if host in WIZARDS_HOSTS else frozenset({host})
+
+
+def _failed(url: str, error: DownloadFailed) -> UpdateError:
+    """One sentence for a download given up: what happened and what to do."""
+    host = host_of(url) or url
+    if error.unreachable:
         return UpdateError(
             f"could not download the rules: {host} cannot be reached (no network connection, or a wrong address); "
             "check the connection or RULES_URL and try again"
         )
-    return UpdateError(f"could not download the rules from {host}: {type(error).__name__}; check RULES_URL")
+    if error.status is not None:
+        return UpdateError(f"could not download {url}: HTTP {error.status}")
+    return UpdateError(f"could not download the rules from {host}: {error}; try again later or check RULES_URL")
 
 
-def _get(session: requests.Session, url: str) -> requests.Response:
+@dataclass(frozen=True)
+class _Body:
+    data: bytes
+    url: str
+    content_type: str
+
+
+def _get(downloader: Downloader, url: str, limits: Limits, hosts: frozenset[str]) -> _Body:
+    landed = {"url": url, "type": ""}
+
+    def heard(final: str, headers: Mapping[str, str]) -> None:
+        landed.update(url=final, type=headers.get("Content-Type", ""))
+
     try:
-        response = session.get(url, timeout=TIMEOUT, headers={"User-Agent": f"{BOT_NAME}/{__version__}"})
-    except requests.RequestException as error:
-        raise _unreachable(url, error) from error
-    if response.status_code != 200:
-        raise UpdateError(f"could not download {url}: HTTP {response.status_code}")
-    if len(response.content) > MAX_BYTES:
-        raise UpdateError(f"{url} is larger than {MAX_BYTES // (1024 * 1024)} MB; not a rules text")
-    return response
+        data = downloader.get(url, limits, allowed_hosts=hosts, on_response=heard)
+    except DownloadFailed as error:
+        raise _failed(url, error) from None
+    return _Body(data, landed["url"], landed["type"].lower())
 
 
-def _looks_like_html(response: requests.Response) -> bool:
-    content_type = response.headers.get("Content-Type", "").lower()
-    head = response.content[:512].lstrip().lower()
-    return "html" in content_type or head.startswith((b"<!doctype", b"<html"))
+def _looks_like_html(body: _Body) -> bool:
+    head = body.data[:512].lstrip().lower()
+    return "html" in body.content_type or head.startswith((b"<!doctype", b"<html"))
 
 
-def fetch_rules_text(url: str | None = None, *, session: requests.Session | None = None) -> tuple[bytes, str]:
+# For the page and for the text alike: RULES_URL may name either.
+LIMITS = Limits(deadline=DEADLINE_SECONDS, min_rate=MIN_RATE, grace=GRACE_SECONDS, max_bytes=MAX_BYTES)
+
+
+def fetch_rules_text(url: str | None = None, *, downloader: Downloader | None = None) -> tuple[bytes, str]:
     """The bytes of the rules text and the address they came from (following the page's .txt link)."""
-    if session is None:
-        with requests.Session() as own:
-            return fetch_rules_text(url, session=own)
+    if downloader is None:
+        headers = {"User-Agent": f"{BOT_NAME}/{__version__}", "Accept": "text/html, text/plain"}
+        with Downloader(headers, name="rules-download") as own:
+            return fetch_rules_text(url, downloader=own)
     url = url or OFFICIAL_RULES_PAGE
-    response = _get(session, url)
-    if _looks_like_html(response):
-        url = find_txt_link(response.text, response.url or url)
+    hosts = allowed_hosts(url)
+    body = _get(downloader, url, LIMITS, hosts)
+    if _looks_like_html(body):
+        url = find_txt_link(body.data.decode("utf-8", "replace"), body.url)
+        if host_of(url) not in hosts:
+            raise UpdateError(f"the rules page links to {host_of(url) or url}, not to {', '.join(sorted(hosts))}")
         log.info("Rules page links to %s", url)
-        response = _get(session, url)
-        if _looks_like_html(response):
+        body = _get(downloader, url, LIMITS, hosts)
+        if _looks_like_html(body):
             raise UpdateError(f"{url} is a web page, not the rules text")
-    return response.content, url
+    return body.data, url
 
 
-def store_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path`` and rename it over ``path`` in one step."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+def remove_interrupted(data_dir: Path) -> int:
+    """Delete what interrupted updates left (their temporary files); how many there were."""
+    return remove_leftovers(Path(data_dir)) + remove_leftovers(editions_dir(data_dir))
 
 
 def _keep_edition(data_dir: Path, data: bytes, document: Document | None = None) -> None:
@@ -165,12 +183,13 @@ def _keep_edition(data_dir: Path, data: bytes, document: Document | None = None)
         log.warning("Could not keep the %s rules edition in %s: %s", effective, path, error)
 
 
-def update_rules(data_dir: Path, url: str | None = None, *, session: requests.Session | None = None) -> UpdateResult:
+def update_rules(data_dir: Path, url: str | None = None, *, downloader: Downloader | None = None) -> UpdateResult:
     """Download, parse and validate the current rules, then replace the stored copy.
 
     Raises :class:`UpdateError` (and leaves any stored copy untouched) if anything is wrong.
     """
-    data, source = fetch_rules_text(url, session=session)
+    remove_interrupted(data_dir)
+    data, source = fetch_rules_text(url, downloader=downloader)
     try:
         document = parse_bytes(data)
     except RulesFormatError as error:

@@ -100,10 +100,13 @@ class Goldfish(Coaching, TableActions, commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        # The worker processes first: nothing that fails below may leave them running.
         close_simulations(self)
-        await self.pictures.close()
-        await self.save_tables()
         close_coach(self)
+        try:
+            await self.pictures.close()
+        finally:
+            await self.save_tables()
 
     # ------------------------------------------------------------ /goldfish start
 

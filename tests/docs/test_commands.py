@@ -179,6 +179,7 @@ NEEDED_BY = {
     "matplotlib": ".venv/bin/cyclebot goldfish simulate --games 20 --chart chart.png",
     "requests_cache": ".venv/bin/cyclebot card sanctum plow",
     "resvg_py": ".venv/bin/cyclebot symbols",
+    "defusedxml": ".venv/bin/cyclebot symbols",
     "pypdf": ".venv/bin/cyclebot judge-docs update",
 }
 

@@ -123,13 +123,29 @@ async def test_a_link_away_from_wizards_hosts_is_not_followed(fake, downloader, 
     assert fake.requested == ["/en/rules-documents"]
 
 
-async def test_a_redirect_is_not_followed(fake, downloader, data_dir):
+async def test_a_redirect_away_from_wizards_hosts_is_refused_before_it_is_asked(fake, downloader, data_dir):
     path = PDF_PATH + file_name("ipg", IPG_DATE)
     fake.serve_page(path)
     fake.routes[path] = (302, "text/plain", b"https://files.example.net/ipg.pdf")
 
-    with pytest.raises(UpdateError, match=r"could not download the IPG from 127.0.0.1: HTTP 302"):
+    with pytest.raises(UpdateError) as refused:
         await update(IPG, data_dir, fake.page_url, downloader)
+
+    assert str(refused.value) == (
+        "could not download the IPG from 127.0.0.1: refusing files.example.net: not an allowed host"
+    )
+
+
+async def test_a_redirect_to_the_same_host_is_followed(fake, downloader, data_dir, pdfs):
+    moved = PDF_PATH + "moved/" + file_name("ipg", IPG_DATE)
+    fake.serve_pdf(moved, pdfs["ipg"])
+    path = PDF_PATH + file_name("ipg", IPG_DATE)
+    fake.serve_page(path)
+    fake.routes[path] = (302, "text/plain", (fake.base_url + moved).encode())
+
+    outcome = await update(IPG, data_dir, fake.page_url, downloader)
+
+    assert outcome.kept and fake.requested[-2:] == [path, moved]
 
 
 def test_wizards_hosts_and_the_configured_page_s_own_are_allowed_and_no_other():

@@ -77,39 +77,19 @@ def test_rules_update_without_a_network_exits_1_with_one_sentence_saying_what_to
 
 
 def test_rules_update_with_no_name_resolution_is_one_sentence_too(capsys, monkeypatch, data_dir):
-    import requests
-
-    class Offline(requests.Session):
-        def get(self, url, **kwargs):
-            raise requests.ConnectionError(
-                "HTTPSConnectionPool(host='magic.wizards.com', port=443): Max retries "
-                "exceeded (Caused by NameResolutionError: Failed to resolve)"
-            )
-
-    monkeypatch.setattr("bot.rules.updater.requests.Session", Offline)
+    monkeypatch.setenv("RULES_URL", "https://rules.invalid/en/rules")  # .invalid never resolves
     assert main(["rules", "update"]) == 1
     err = capsys.readouterr().err.strip()
     assert err == (
-        "error: rules not updated: could not download the rules: magic.wizards.com cannot be reached (no network "
+        "error: rules not updated: could not download the rules: rules.invalid cannot be reached (no network "
         "connection, or a wrong address); check the connection or RULES_URL and try again"
     )
 
 
-def test_rules_update_uses_rules_url_and_exits_0(capsys, monkeypatch, data_dir):
-    # A stand-in session answers for RULES_URL (the loopback-server tests are in test_updater.py).
-    import requests
-
-    class FileSession(requests.Session):
-        def get(self, url, **kwargs):
-            response = requests.Response()
-            response.status_code = 200
-            response._content = CR_2026.read_bytes()
-            response.url = url
-            response.headers["Content-Type"] = "text/plain"
-            return response
-
-    monkeypatch.setattr("bot.rules.updater.requests.Session", FileSession)
-    monkeypatch.setenv("RULES_URL", "https://rules.example/cr.txt")
+def test_rules_update_uses_rules_url_and_exits_0(capsys, monkeypatch, data_dir, server):
+    base, routes, _requested = server
+    routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
+    monkeypatch.setenv("RULES_URL", f"{base}/cr.txt")
     assert main(["rules", "update"]) == 0
     assert "effective January 16, 2026" in capsys.readouterr().out
     assert downloaded_path(data_dir).read_bytes() == CR_2026.read_bytes()

@@ -126,6 +126,8 @@ class FakeDiscord:
         self.requests: list[Recorded] = []
         self.unexpected: list[Recorded] = []
         self.gateway_received: list[dict] = []
+        self.heartbeat_interval = 41250  # milliseconds, as HELLO tells the bot (Discord's: 41.25 s)
+        self.heartbeats: list[float] = []  # when each heartbeat arrived (time.monotonic()); each is acknowledged
         self.gateway_close_codes: list[int | None] = []  # how each gateway connection ended
         self.commands: dict[str, list[dict]] = {}  # "global" or a guild id -> commands as Discord stores them
         self.interactions: dict[str, dict] = {}
@@ -602,7 +604,7 @@ class FakeDiscord:
             if request.query.get("v") != "10" or request.query.get("encoding") != "json":
                 await self._close(ws, 4012, b"Invalid API version")
                 return ws
-            await send({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+            await send({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval}, "s": None, "t": None})
             identified = False
             session: Session | None = None
             async for frame in ws:
@@ -613,6 +615,7 @@ class FakeDiscord:
                 await self._notify()
                 op, data = payload.get("op"), payload.get("d") or {}
                 if op == 1:
+                    self.heartbeats.append(time.monotonic())
                     await send({"op": 11, "d": None, "s": None, "t": None})
                 elif op in (2, 6) and identified:
                     await self._close(ws, 4005, b"Already authenticated")

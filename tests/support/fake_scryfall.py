@@ -613,6 +613,7 @@ class FakeScryfall(ThreadedHTTPFake):
         if cards_path is not None:
             self.bulk.cards.extend(digital_and_paper())
         self.api_refused: int | None = None
+        self.symbol_answers: dict[str, Fault] = {}
         self.enforce_limits = enforce_limits
         self.limit_retry_after = limit_retry_after
         self.hang_seconds = hang_seconds
@@ -688,6 +689,19 @@ class FakeScryfall(ThreadedHTTPFake):
             raise ValueError(f"unknown fault {fault!r}")
         with self._lock:
             self._state.rules.append(_Rule("break", count, path, seconds=seconds, fault=fault))
+
+    def serve_symbol(
+        self, name: str, body: bytes = b"", *, stream: Callable[[], Iterable[bytes]] | None = None, status: int = 200
+    ) -> None:
+        """Serve ``body`` (or the chunks of ``stream``, sent as they are made) as the SVG of ``/card-symbols/NAME.svg``
+        instead of the real one: what a compromised symbol host would send. ``forget_symbols()`` serves them all
+        again."""
+        with self._lock:
+            self.symbol_answers[name] = Fault(status, "image/svg+xml", body, stream=stream)
+
+    def forget_symbols(self) -> None:
+        with self._lock:
+            self.symbol_answers.clear()
 
     def reset(self) -> None:
         """Forget recorded requests, violations and scripted failures."""
@@ -851,6 +865,10 @@ class FakeScryfall(ThreadedHTTPFake):
         """One card symbol's SVG, as svgs.scryfall.io serves it."""
         from tests.data import CARD_SYMBOLS
 
+        with self._lock:
+            served = self.symbol_answers.get(name)
+        if served is not None:
+            return served.status, served, {}
         path = CARD_SYMBOLS / f"{name}.svg"
         if not path.is_file():
             return 404, Fault(404, "text/html; charset=utf-8", b"<html><body>Not Found</body></html>"), {}

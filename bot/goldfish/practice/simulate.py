@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from bot.goldfish.engine import Action, Deck, Game, IllegalAction
 from bot.goldfish.practice import policy
+from bot.lifeline import end_pool, start_worker
 from bot.text import plural
 
 log = logging.getLogger(__name__)
@@ -339,8 +340,8 @@ class SimulationPool:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=_context(),
-                initializer=os.nice if self.nice else None,
-                initargs=(self.nice,) if self.nice else (),
+                initializer=start_worker,
+                initargs=(self.nice, os.getpid()),
             )
             log.info("Started a simulation pool of %s worker processes", self.workers)
         return self._executor
@@ -388,7 +389,8 @@ class SimulationPool:
         return Report.from_tally(deck.name, settings, total)
 
     def close(self) -> None:
-        """Stop the workers (games not started are cancelled); a later simulation starts new ones."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        """Stop the workers at once (the games they are playing are dropped, those not started cancelled), so that
+        a stopping bot never waits for them; a later simulation starts new ones."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            end_pool(executor)

@@ -70,7 +70,7 @@ class CycleBot(commands.AutoShardedBot):
     scryfall: ScryfallClient
     card_data: CardData
     rules: RulesService
-    judge_docs: JudgeDocs
+    judge_docs: JudgeDocs | None
     card_images: CardImages
     pagers: Pagers
 
@@ -141,7 +141,12 @@ class CycleBot(commands.AutoShardedBot):
             log.exception("Could not load the Comprehensive Rules")
             self.rules = RulesService(self.config)
         # The judges' documents (MTR, IPG): the newest versions kept, else their bundled outlines.
-        self.judge_docs = await JudgeDocs.open(self.config)
+        try:
+            self.judge_docs = await JudgeDocs.open(self.config)
+        except Exception:
+            # Documents that cannot be read leave /mtr and /ipg saying so, not the whole bot down.
+            log.exception("Could not load the judges' documents")
+            self.judge_docs = None
         # Card images for the goldfish table's picture: memory, then disk, then Scryfall's image host.
         self.card_images = await CardImages.open(self.config.data_dir / IMAGES_DIRECTORY, self.config.scryfall_api_url)
         self.pagers = Pagers()  # every feature's Previous/Next pages in memory

@@ -139,3 +139,26 @@ class TestHistory:
         assert "~~completely~~" in embed.description
         assert embed.footer.text == "Magic Tournament Rules: 2 versions kept, November 10, 2025 to February 27, 2026"
         assert not simcord_env.errors
+
+
+class TestUnreadable:
+    @pytest.fixture
+    async def simcord_bot(self, bot_config, monkeypatch):
+        from bot.judge import outline
+
+        monkeypatch.setattr(outline, "OUTLINES", bot_config.data_dir / "nowhere")
+        bot = CycleBot(bot_config)
+        yield bot
+        await bot.close()
+
+    async def test_documents_that_cannot_be_read_leave_the_bot_up_and_the_commands_saying_so(
+        self, simcord_env, channel, alice
+    ):
+        result = await alice.slash(channel, "mtr", query="3.8")
+
+        assert result.ephemeral
+        assert "not loaded right now" in (result.response.content or result.response.embeds[0].description)
+        # The one error path answered it: the tree's on_error, with the user-facing error's own sentence.
+        assert ["not loaded right now" in str(error) for error in simcord_env.errors] == [True]
+        assert (await alice.slash(channel, "rule", query="702.29")).response.embeds[0].title == "702.29 Cycling"
+        assert await alice.autocomplete(channel, "ipg", "query", "hce") == []

@@ -27,6 +27,9 @@ NAME_BONUS, TITLE_BONUS = 8.0, 4.0
 # Appendices (the changes from the last version, quick references) repeat every section's words: they count less.
 APPENDIX_WEIGHT = 0.5
 SUGGESTIONS = 25
+# The passage that leads an answer to words: a sentence and the ones after it, up to this many characters.
+PASSAGE = 400
+SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(])")
 
 
 def normal(text: str) -> str:
@@ -128,15 +131,30 @@ class SectionIndex:
                 scores[section.number] += weight * idf * tf * (K1 + 1) / (tf + norm)
         return [Found(number, "words", score) for number, score in scores.most_common(limit)]
 
-    def best_paragraph(self, section: Section, text: str) -> str:
-        """The paragraph of ``section`` holding most of the question's rarer words (its first if none does)."""
+    def best_passage(self, section: Section, text: str) -> str:
+        """What of ``section`` answers the question: the paragraph holding most of its rarer words (the first if
+        none does), and of a long paragraph (a PDF's paragraphs run together where a line ends at the margin) the
+        sentence holding most of them, with the ones after it up to :data:`PASSAGE` characters."""
         stems = set(_stems(text))
-        best, best_score = "", 0.0
-        for paragraph, words_of in self._paragraphs.get(section.number, ()):
-            score = sum(self._idf.get(word, 0.0) for word in stems & words_of)
-            if score > best_score:
-                best, best_score = paragraph, score
-        return best or (section.paragraphs[0] if section.paragraphs else "")
+
+        def score(words_of: frozenset[str]) -> float:
+            return sum(self._idf.get(word, 0.0) for word in stems & words_of)
+
+        scored = [(score(words_of), paragraph) for paragraph, words_of in self._paragraphs.get(section.number, ())]
+        if not scored:
+            return ""
+        best_score, best = max(scored, key=lambda item: item[0])
+        best = best if best_score else scored[0][1]
+        if len(best) <= PASSAGE:
+            return best
+        sentences = SENTENCE_RE.split(best)
+        start = max(range(len(sentences)), key=lambda i: score(frozenset(_stems(sentences[i])))) if best_score else 0
+        passage = sentences[start]
+        for sentence in sentences[start + 1 :]:
+            if len(passage) + 1 + len(sentence) > PASSAGE:
+                break
+            passage = f"{passage} {sentence}"
+        return passage
 
     # ------------------------------------------------------------------ completion
 

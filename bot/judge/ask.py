@@ -91,7 +91,7 @@ def answer(loaded: Loaded, query: str, today: date | None = None) -> Answer:
     sections = [document.get(hit.number) for hit in found]
     best = sections[0]
     lead = []
-    if document.full and (paragraph := index.best_paragraph(best, cleaned)):
+    if document.full and (paragraph := index.best_passage(best, cleaned)):
         lead = [Line(paragraph, best.number)]
     return list_answer(
         document, sections, cleaned, title=f"{spec.short}: sections that may answer", lead=lead, **common

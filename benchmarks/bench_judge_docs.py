@@ -86,7 +86,8 @@ def hits(service: JudgeDocs, part: str) -> tuple[float, float, int]:
     questions = [q for q in json.loads(QUESTIONS.read_text(encoding="utf-8"))["questions"] if q["part"] == part]
     first = three = 0
     for question in questions:
-        ranked = service.answer(question["document"], question["question"]).ranked()
+        # The sections in the order the answer lists them (a chapter listed does not hide its sections).
+        ranked = [cited.number for cited in service.answer(question["document"], question["question"]).cited]
         first += bool(ranked[:1] and ranked[0] in question["cited"])
         three += any(number in question["cited"] for number in ranked[:3])
     return first / len(questions), three / len(questions), len(questions)

@@ -105,16 +105,19 @@ class _Child:
             with self._lock:
                 if self._killed:
                     raise SandboxError("failed", f"{self.name} was cancelled before it started")
-                self._process = process = subprocess.Popen(
-                    [sys.executable, "-I", "-c", BOOT],
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=stderr,
-                    env=_environment(),
-                    cwd=tempfile.gettempdir(),
-                    close_fds=True,
-                    start_new_session=True,  # a Ctrl-C in the terminal is the bot's to handle, not the child's
-                )
+                try:
+                    self._process = process = subprocess.Popen(
+                        [sys.executable, "-I", "-c", BOOT],
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        stderr=stderr,
+                        env=_environment(),
+                        cwd=tempfile.gettempdir(),
+                        close_fds=True,
+                        start_new_session=True,  # a Ctrl-C in the terminal is the bot's to handle, not the child's
+                    )
+                except OSError as error:  # no process to be had: too many, no memory, no interpreter
+                    raise SandboxError("failed", f"{self.name} could not start a child ({error.strerror})") from None
             try:
                 out, _ = process.communicate(pickle.dumps(header) + payload, timeout=self.limits.wall)
             except subprocess.TimeoutExpired:

@@ -34,14 +34,12 @@ from bot import sandbox
 from bot.atomic import remove_leftovers, store_atomically
 from bot.download import Downloader, DownloadFailed, Limits, host_of
 from bot.scryfall import default_user_agent
-from bot.svg import PNG_SIZE, SvgRefused, render_many, sanitise
+from bot.svg import SvgRefused, render_many, sanitise
 
 if TYPE_CHECKING:
     from bot.scryfall import ScryfallClient
 
 log = logging.getLogger(__name__)
-
-__all__ = ["PNG_SIZE"]
 
 DIRECTORY = "symbols"
 MANIFEST = "symbols.json"
@@ -216,18 +214,15 @@ async def _download(kept: Kept, symbols: list[dict], api_url: str) -> list[tuple
             except SvgRefused as refused:
                 await asyncio.to_thread(kept.fail, symbol, f"its SVG holds {refused}", time.time())
             except DownloadFailed as error:
-                if not error.passing:
-                    await asyncio.to_thread(
-                        kept.fail, symbol, f"its SVG could not be downloaded ({error})", time.time()
-                    )
-                    continue
-                passing += 1
-                log.info("Mana symbol %s not downloaded (%s); tried again at the next start", symbol["symbol"], error)
-                if passing >= PASSING_FAILURES_IN_A_ROW:
-                    log.warning(
-                        "Scryfall's symbol host is failing (%s): the other symbols wait for the next start", error
-                    )
-                    break
+                if error.passing:
+                    passing += 1
+                    log.info("Mana symbol %s not downloaded (%s); tried at the next start", symbol["symbol"], error)
+                    if passing >= PASSING_FAILURES_IN_A_ROW:
+                        log.warning("Scryfall's symbol host is failing (%s): the rest waits for the next start", error)
+                        break
+                else:
+                    why = f"its SVG could not be downloaded ({error})"
+                    await asyncio.to_thread(kept.fail, symbol, why, time.time())
             await asyncio.sleep(SVG_PAUSE)
     finally:
         await asyncio.to_thread(svgs.close)

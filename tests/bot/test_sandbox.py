@@ -41,13 +41,14 @@ async def test_a_call_that_holds_the_gil_leaves_the_event_loop_running_and_is_ki
     started = time.monotonic()
     try:
         with pytest.raises(SandboxError) as raised:
-            await run_limited(sandboxed.hold_the_gil, 60.0, limits=Limits(wall=2.0, cpu=60, memory=512 << 20))
+            await run_limited(sandboxed.hold_the_gil, 60.0, limits=Limits(wall=4.0, cpu=60, memory=512 << 20))
     finally:
         ticker.cancel()
-    assert raised.value.reason == "timeout" and str(raised.value) == "hold_the_gil took more than 2 s"
-    assert 2.0 <= time.monotonic() - started < CEILING
-    # In a thread of this process the loop would stand still for the whole two seconds.
-    assert len(gaps) > 20 and max(gaps) < 1.0, max(gaps)
+    assert raised.value.reason == "timeout" and str(raised.value) == "hold_the_gil took more than 4 s"
+    assert 4.0 <= time.monotonic() - started < CEILING
+    # In a thread of this process the loop would stand still for the whole four seconds; a busy machine may hold
+    # it back for a moment, never for half of that.
+    assert len(gaps) > 20 and max(gaps) < 2.0, max(gaps)
 
 
 def test_a_call_past_its_cpu_seconds_is_stopped_by_the_kernel():
@@ -78,6 +79,14 @@ def test_a_function_that_cannot_be_sent_is_refused_before_any_child_starts():
     with pytest.raises(SandboxError) as raised:
         run_limited_sync(lambda: 1, limits=ROOMY)
     assert raised.value.reason == "failed" and "can't be sent to a child process" in str(raised.value)
+
+
+def test_a_child_that_cannot_be_started_is_a_sandbox_error_too(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python-here"))
+    with pytest.raises(SandboxError) as raised:
+        run_limited_sync(sandboxed.add, 1, 2, limits=ROOMY)
+    assert raised.value.reason == "failed"
+    assert str(raised.value) == "add could not start a child (No such file or directory)"
 
 
 @linux_only

@@ -1,26 +1,33 @@
 """How much a download of a hostile body grows a fresh process: ``python -m tests.support.peak_memory KIND URL
 WARM_URL DATA_DIR`` downloads WARM_URL first (so that the libraries, the downloads' thread and its loop are in
-place), then URL as the bot would (KIND: ``rules`` or ``symbol``), and prints one JSON line: how far the peak
-resident size rose above the resident size before, in MB; what the download raised; and how long it took. Linux
-(``ru_maxrss`` in kilobytes, ``/proc/self/statm``)."""
+place), then URL as the bot would (KIND: ``rules`` or ``symbol``), and prints one JSON line: how far the resident
+size rose during the download at its peak, in MB; what the download raised; and how long it took. Linux: the peak
+is the kernel's (``VmHWM``), reset just before the download."""
 
 from __future__ import annotations
 
 import json
-import resource
 import sys
 import time
 from pathlib import Path
 
 
+def _status_mb(field: str) -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024  # kB
+    raise LookupError(field)
+
+
+def start_measuring() -> float:
+    """The resident size now, with the kernel's record of the peak reset to it (``clear_refs`` 5), so that the peak
+    read afterwards is this download's, not the imports' before it."""
+    Path("/proc/self/clear_refs").write_text("5")
+    return _status_mb("VmRSS")
+
+
 def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def resident_mb() -> float:
-    """The resident size now (the peak can be higher: what the imports held for a moment and let go)."""
-    pages = int(Path("/proc/self/statm").read_text().split()[1])
-    return pages * resource.getpagesize() / (1024 * 1024)
+    return _status_mb("VmHWM")
 
 
 def main(kind: str, url: str, warm_url: str, data_dir: str) -> None:
@@ -47,7 +54,7 @@ def main(kind: str, url: str, warm_url: str, data_dir: str) -> None:
         attempt(warm_url)
     except expected:
         pass
-    before = resident_mb()  # against the peak after: the growth at its largest
+    before = start_measuring()
     started = time.monotonic()
     error = ""
     try:

@@ -44,6 +44,7 @@ async def test_a_hostile_symbol_neither_freezes_nor_crashes_the_bot_nor_publishe
 ):
     fake_scryfall.serve_symbol("G", local_image(local_file(tmp_path)) if hostile == "local-file" else HOSTILE[hostile])
     fake_discord.heartbeat_interval = HEARTBEAT_MS
+    fake_discord.wait_timeout = CEILING  # a bot starting on a busy machine: seconds, never this many
     bot = await spawn_bot(
         SCRYFALL_API_URL=fake_scryfall.base_url, MANA_EMOJI="1", CARD_DATA_AUTO_UPDATE="0", RULES_AUTO_UPDATE="0"
     )

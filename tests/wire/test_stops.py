@@ -138,3 +138,25 @@ async def test_workers_of_a_bot_killed_with_sigkill_exit_by_themselves(spawn_bot
     took = await wait_until_ended(started, ORPHAN_CEILING)
 
     print(f"SIGKILL: the bot's {len(started)} children ended {took:.1f} s after it")
+
+
+async def test_the_temporary_files_of_interrupted_updates_are_removed_when_the_bot_starts(
+    spawn_bot, fake_discord: FakeDiscord, tmp_path
+):
+    data = tmp_path / "data"
+    leftovers = [
+        data / ".comprehensive-rules.txt.k9x2ab.tmp",  # kill -9 during `cyclebot rules update`
+        data / "rules-editions" / ".comprehensive-rules-2026-01-16.txt.q1w2e3.tmp",
+        data / "symbols" / ".mana_G.png.z8y7x6.tmp",  # a bot killed while it drew its symbols
+        data / "symbols" / ".symbols.json.a1b2c3.tmp",
+    ]
+    for leftover in leftovers:
+        leftover.parent.mkdir(parents=True, exist_ok=True)
+        leftover.write_bytes(b"half of something")
+    kept = data / "symbols" / "mana_U.png"
+    kept.write_bytes(b"a picture drawn before")
+
+    await ready(spawn_bot, fake_discord)
+
+    assert [leftover.name for leftover in leftovers if leftover.exists()] == []
+    assert kept.read_bytes() == b"a picture drawn before"

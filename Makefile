@@ -38,7 +38,7 @@ test: lint
 # The core alone (rules, cards, card data, goldfish engine): no PostgreSQL, no wire tests, under a minute.
 check: $(VENV)/.installed
 	$(BIN)/pytest -n $(WORKERS) -m "not discord and not postgres and not wire and not slow" \
-		tests/rules tests/carddb tests/cards tests/goldfish tests/test_layers.py
+		tests/rules tests/documents tests/judge tests/carddb tests/cards tests/goldfish tests/test_layers.py
 
 # The site in site/ (the dev group includes the docs tools). The theme's banner about its successor is noise here.
 docs: $(VENV)/.installed

@@ -24,7 +24,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Each module has ``register(subparsers)``; its sub-commands need no Discord token.
-FEATURE_COMMANDS: tuple[str, ...] = ("bot.rules.cli", "bot.cards.cli", "bot.carddb.cli", "bot.goldfish.cli")
+FEATURE_COMMANDS: tuple[str, ...] = (
+    "bot.rules.cli",
+    "bot.judge.cli",
+    "bot.cards.cli",
+    "bot.carddb.cli",
+    "bot.goldfish.cli",
+)
 
 EXIT_CONFIG = 2
 

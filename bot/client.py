@@ -26,6 +26,7 @@ from bot.cards import CardSource
 from bot.config import Config
 from bot.images import DIRECTORY as IMAGES_DIRECTORY
 from bot.images import CardImages
+from bot.judge import JudgeDocs
 from bot.memory import return_freed_memory
 from bot.rules import RulesService
 from bot.scryfall import PostgresBudget, ScryfallClient, ScryfallError
@@ -79,6 +80,7 @@ class CycleBot(commands.AutoShardedBot):
     scryfall: ScryfallClient
     card_data: CardData
     rules: RulesService
+    judge_docs: JudgeDocs | None
     card_images: CardImages
     pagers: Pagers
 
@@ -148,6 +150,13 @@ class CycleBot(commands.AutoShardedBot):
             # A rules file that cannot be read leaves /rule unavailable, not the whole bot.
             log.exception("Could not load the Comprehensive Rules")
             self.rules = RulesService(self.config)
+        # The judges' documents (MTR, IPG): the newest versions kept, else their bundled outlines.
+        try:
+            self.judge_docs = await JudgeDocs.open(self.config)
+        except Exception:
+            # Documents that cannot be read leave /mtr and /ipg saying so, not the whole bot down.
+            log.exception("Could not load the judges' documents")
+            self.judge_docs = None
         # Card images for the goldfish table's picture: memory, then disk, then Scryfall's image host.
         self.card_images = await CardImages.open(self.config.data_dir / IMAGES_DIRECTORY, self.config.scryfall_api_url)
         self.pagers = Pagers()  # every feature's Previous/Next pages in memory
@@ -389,6 +398,9 @@ class CycleBot(commands.AutoShardedBot):
             rules = getattr(self, "rules", None)
             if rules is not None:
                 await rules.close()
+            judge_docs = getattr(self, "judge_docs", None)
+            if judge_docs is not None:
+                await judge_docs.close()
             card_data = getattr(self, "card_data", None)
             if card_data is not None:
                 await card_data.close()

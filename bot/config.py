@@ -13,6 +13,8 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from bot.errors import ConfigError
 
 DEFAULT_SCRYFALL_API_URL = "https://api.scryfall.com"
+# Wizards' page linking the current Magic Tournament Rules and Infraction Procedure Guide.
+DEFAULT_JUDGE_DOCS_URL = "https://wpn.wizards.com/en/rules-documents"
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
@@ -150,6 +152,10 @@ class Config:
     # Download the full rules in the background when none are configured. RULES_AUTO_UPDATE defaults to on;
     # a Config built in code (tests, tools) stays off the network unless it asks.
     rules_auto_update: bool = False
+    # Where the judges' documents (MTR, IPG) are found, and whether to keep them current (daily); like the rules,
+    # on by default from the environment, off for a Config built in code.
+    judge_docs_url: str = DEFAULT_JUDGE_DOCS_URL
+    judge_docs_auto_update: bool = False
     guild_id: int | None = None
     # The shards this process runs (shard_ids) out of the bot's shard_count. From the environment, neither set
     # means every shard Discord recommends (shard_count None: asked at start); a Config built in code runs one
@@ -209,6 +215,8 @@ class Config:
             rules_file=Path(rules_file) if rules_file else None,
             rules_url=environ.get("RULES_URL", "").strip() or None,
             rules_auto_update=_flag(environ, "RULES_AUTO_UPDATE", default=True),
+            judge_docs_url=_optional_url(environ, "JUDGE_DOCS_URL", ("http://", "https://")) or DEFAULT_JUDGE_DOCS_URL,
+            judge_docs_auto_update=_flag(environ, "JUDGE_DOCS_AUTO_UPDATE", default=True),
             guild_id=_optional_int(environ, "DISCORD_GUILD_ID"),
             shard_count=shard_count,
             shard_ids=shard_ids,

@@ -26,6 +26,7 @@ COLOUR = discord.Colour.dark_teal()
 GUIDE = (
     ("Cards", "`/card lightning bolt` · `[[bolt]]` in chat · `/search t:creature c:g mv<=2` · `/cycling`"),
     ("Rules", "`/rule 702.29` · `/rule cycling` · `/rule can I cycle a land from my hand?`"),
+    ("Judges", "`/ipg hce` · `/ipg 2.2` · `/mtr 3.8` · `/mtr taking notes`"),
     ("Goldfish", "`/goldfish start` a practice game here · `/goldfish odds` · `/goldfish simulate`"),
     ("More", "`/help command:goldfish` for one command's options · `/about` for the version and data"),
 )
@@ -79,6 +80,19 @@ class About(commands.Cog):
             "text with `cyclebot rules update`, or names a file in `RULES_FILE`."
         )
 
+    def judge_docs(self) -> str:
+        """The MTR's and IPG's versions in use, and how they stay current."""
+        docs = getattr(self.bot, "judge_docs", None)
+        if docs is None:
+            return "not loaded"
+        config = getattr(self.bot, "config", None)
+        how = (
+            "The bot checks Wizards' rules-documents page daily."
+            if getattr(config, "judge_docs_auto_update", False)
+            else "Updates are off (`JUDGE_DOCS_AUTO_UPDATE=0`): `cyclebot judge-docs update` downloads them."
+        )
+        return f"{docs.description()}\n{how}"
+
     def card_data_description(self) -> str:
         card_data = getattr(self.bot, "card_data", None)
         info = card_data.info() if card_data is not None else None
@@ -102,14 +116,15 @@ class About(commands.Cog):
         embed = discord.Embed(
             title=f"{BOT_NAME} {self.bot.version}",
             description=(
-                "Magic: The Gathering help in chat: Comprehensive Rules lookups, Scryfall card "
-                "search with a soft spot for cycling, and goldfish games to practise cycling. "
+                "Magic: The Gathering help in chat: Comprehensive Rules and tournament documents lookups, "
+                "Scryfall card search with a soft spot for cycling, and goldfish games to practise cycling. "
                 "`/help` shows what to type."
             ),
             colour=COLOUR,
         )
         rules = f"{self.rules_edition()}\n{self.rules_source()}"
         embed.add_field(name="Comprehensive Rules", value=clip(rules, limits.EMBED_FIELD_VALUE), inline=False)
+        embed.add_field(name="Tournament documents", value=clip(self.judge_docs(), 1024), inline=False)
         embed.add_field(name="Card data", value=clip(self.card_data_description(), 1024), inline=False)
         embed.add_field(name="Shards", value=clip(self.shards_description(), 1024), inline=False)
         failed = getattr(self.bot, "failed_extensions", {})

@@ -28,6 +28,8 @@ SLOW_MODULES = {
     "tests/goldfish/test_cli.py",
     "tests/goldfish/practice/test_coach.py",
     "tests/goldfish/practice/test_simulate.py",
+    "tests/judge/test_cli.py",
+    "tests/judge/test_updater.py",
     "tests/rules/test_history_cli.py",
 }
 ROOT = Path(__file__).resolve().parent.parent

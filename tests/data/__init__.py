@@ -38,3 +38,10 @@ DIGITAL_AND_PAPER_CARDS = DATA / "scryfall" / "digital-and-paper.jsonl"
 # Real Scryfall card objects of every layout (split, adventure, flip, transform, modal and reversible double-faced,
 # meld, tokens, emblems, art series, planes, schemes…), for tests that load them beside the sample cards.
 LAYOUT_CARDS = DATA / "scryfall" / "layouts.jsonl"
+
+# A few real sections of the judges' documents (the MTR of November 10, 2025 and the IPG of September 23, 2024), as
+# the bot's parser read them: the tests' PDFs carry their text (tests/support/judge_pdfs.py).
+JUDGE_SECTIONS = {
+    "mtr": DATA / "judge" / "mtr-2025-11-10-sections.json",
+    "ipg": DATA / "judge" / "ipg-2024-09-23-sections.json",
+}

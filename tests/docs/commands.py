@@ -16,7 +16,7 @@ FENCED = re.compile(
 CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(?P<code>.+?)(?<!`)\1(?!`)")
 MAKE = re.compile(r"^make (?P<target>[a-z][a-z0-9-]*)\b")
 # Commands of two words: the rows of the exit-code table name them so.
-TWO_WORDS = ("rules", "cards", "db")
+TWO_WORDS = ("rules", "cards", "db", "judge-docs")
 
 
 @dataclass(frozen=True)

@@ -181,6 +181,7 @@ NEEDED_BY = {
     "requests_cache": ".venv/bin/cyclebot card sanctum plow",
     "resvg_py": ".venv/bin/cyclebot symbols",
     "defusedxml": ".venv/bin/cyclebot symbols",
+    "pypdf": ".venv/bin/cyclebot judge-docs update",
 }
 
 

@@ -1,0 +1,14 @@
+"""/mtr and /ipg: the judges' documents (the answering is done in bot.judge). Private modules: the cog and its
+buttons."""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from cogs.judge._cog import JudgeDocuments
+
+__all__ = ["JudgeDocuments", "setup"]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(JudgeDocuments(bot))

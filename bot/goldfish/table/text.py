@@ -84,7 +84,7 @@ def hand_lines(game: Game) -> list[str]:
         cast = casts.get(card.iid)
         if cast is not None:
             mark = "" if cast.modelled else " (effect not modelled)"
-            if cast.affordable:
+            if cast.affordable or game.phase == "mulligan":  # nothing is castable before a hand is kept
                 parts.append(f"cast {escape(cast.cost)}{mark}")
             else:
                 why = why_not(game, cast.reason, game.cast_symbols(card.name, 0))

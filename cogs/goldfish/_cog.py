@@ -16,6 +16,7 @@ from bot.errors import UserFacingError
 from bot.goldfish import DisplayStore, GameService, GameStore, game_of, is_loadable
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Action, Game, IllegalAction
+from bot.goldfish.table import where_text
 from bot.text import escape, one_line, plural
 from cogs._ui import Paginator, reply, symbols_of, with_symbols
 from cogs.goldfish._actions import PendingStart, TableActions
@@ -153,7 +154,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             )
             if answer is interaction and decklist:
                 # Deferred ephemerally: the first follow-up answers privately, the second is the game.
-                await answer.followup.send(f"Deck ready: {escape(built.name)} ({built.size()} cards).", ephemeral=True)
+                await answer.followup.send(
+                    f"Deck ready: {escape(built.name)} ({plural(built.size(), 'card')}).", ephemeral=True
+                )
             await self.replaced(answer, record, existing)
 
         if not ask:
@@ -286,7 +289,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         async with Deferral(interaction, update=False, private=True):
             tables = self.tables.get(interaction.channel_id)
             record = await self.service.undo(interaction.channel_id, interaction.user.id, tables=tables)
-        await self.post(interaction, record)
+        await self.post(interaction, record, said=f"{record.events[0].text} · {where_text(record.game)}")
 
     @command(goldfish, "discard")
     @app_commands.describe(cards="The cards to discard down to seven, separated by commas")
@@ -326,7 +329,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             await self.run(interaction, Action("keep"), seen=None, edit=False)
             return
         if not bottom:
-            await self.post(interaction, record, mode=("bottom",))
+            count = plural(game.bottom_count(), "card")
+            said = f"Choose {count} to put on the bottom in the table's menu, or name them with `bottom:`."
+            await self.post(interaction, record, mode=("bottom",), said=said)
             return
         chosen = cards_named(game, bottom)
         if len(chosen) != game.bottom_count():

@@ -16,7 +16,7 @@ from bot.goldfish.engine import CardInstance, Deck, Game, IllegalAction
 from bot.goldfish.table import cycle_label
 from bot.matching import Entry, Matcher
 from bot.scryfall import ScryfallError, ScryfallUnavailable
-from bot.text import clip, escape, one_line
+from bot.text import clip, escape, one_line, plural
 
 FIND_NOTHING = "nothing"
 MAX_DECKLIST_CHARS = 6000
@@ -116,7 +116,7 @@ async def custom_deck(text: str, fetch: CollectionFetcher | None) -> Deck:
         raise IllegalAction(f"I couldn't read that decklist: {illegal}") from None
     total = sum(count for count, *_ in entries)
     if total > MAX_CARDS:
-        raise IllegalAction(f"That decklist has {total} cards; a goldfish deck can have at most {MAX_CARDS}.")
+        raise IllegalAction(f"That decklist has {plural(total, 'card')}; a goldfish deck can have at most {MAX_CARDS}.")
     if fetch is None:
         raise IllegalAction(
             "Custom decklists need the card lookup feature, which this bot doesn't have right now. "

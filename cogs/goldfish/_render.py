@@ -175,6 +175,15 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
     return view
 
 
+def find_asked(option: CycleOption) -> str:
+    """A typecycling typed without ``find:``: what it needs, privately, while the table offers the choice."""
+    what = f"a {escape(option.search)} card" if option.search else "a card"
+    return (
+        f"**{escape(option.name)}**'s {escape(cycle_label(option))} searches your library for {what}: choose what it "
+        "finds in the table's menu, or run the command again with `find:` (a card's name, or `nothing`)."
+    )
+
+
 def find_mode_note(option: CycleOption) -> str:
     what = f" for {escape(option.search)}" if option.search else ""
     return f"**{escape(option.name)}**: {escape(cycle_label(option))}. Choose what the search{what} finds."

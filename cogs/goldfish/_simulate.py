@@ -32,7 +32,7 @@ from bot.goldfish.practice import (
     odds_text,
     render_png,
 )
-from bot.text import clip, escape
+from bot.text import clip, escape, plural
 from cogs._ui import reply
 from cogs.goldfish._inputs import (
     DECK_OPTIONS,
@@ -162,7 +162,7 @@ class SimulationCommands:
             return
         rows = odds_table(copies, deck_size, wanted, turns)
         embed = discord.Embed(
-            title=f"At least {wanted} of {copies} in {deck_size} cards",
+            title=f"At least {wanted} of {copies} in {plural(deck_size, 'card')}",
             description=(
                 "Cards seen by each turn's draw: 7 + turn − 1 on the play (no first draw, CR 103.8a), "
                 "7 + turn on the draw; no mulligans, cycling or searches. **Seen**: on the play/on the draw."

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from bot.goldfish.practice.chart import PNG_SIGNATURE
 from tests.goldfish.cog_support import fake_collection
@@ -42,6 +45,7 @@ async def test_simulate_defers_then_answers_with_a_table_and_a_png_chart(simcord
     assert attachment.filename == "goldfish-odds.png"
     png = await attachment.read()
     assert png.startswith(PNG_SIGNATURE) and len(png) > 10_000
+    assert Image.open(io.BytesIO(png)).size[0] == 720  # twice a phone's 360 px: its text is measured there
     assert cog.simulations.chunks_run >= 2  # played in the worker processes
     assert not simcord_env.errors
 

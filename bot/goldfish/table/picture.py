@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
+from bot import limits
 from bot.goldfish.table.drawing import (
     BACKGROUND,
     BADGE,
@@ -50,7 +51,7 @@ from bot.goldfish.table.view import CardFace, CardKey, Pile, TableView
 __all__ = ["SMALLEST_FONT", "Pen", "draw_symbols", "font", "thumbnail", "wrap", "draw_table", "render_table"]
 
 WIDTH = 720
-PHONE_WIDTH = 360
+PHONE_WIDTH = limits.PHONE_IMAGE_WIDTH
 TITLE_FONT = 32
 TEXT_FONT = 24
 MARGIN = 14

@@ -39,6 +39,7 @@ from cogs.goldfish._inputs import (
     hand_card,
     lands_named,
     matching,
+    name_suggestions,
     one_deck,
     parse_card_value,
     permanent_named,
@@ -134,7 +135,8 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         if decklist:
             if not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=True, thinking=True)
-            built = await custom_deck(decklist, self.fetch_collection or collection_lookup(self.bot))
+            fetch = self.fetch_collection or collection_lookup(self.bot)
+            built = await custom_deck(decklist, fetch, name_suggestions(self.bot))
         else:
             built = preset(deck or DEFAULT_DECK)
         game_seed = secrets.randbelow(SEED_MAX) if seed is None else seed

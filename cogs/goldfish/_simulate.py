@@ -41,6 +41,7 @@ from cogs.goldfish._inputs import (
     DeckName,
     collection_lookup,
     custom_deck,
+    name_suggestions,
     one_deck,
     preset,
 )
@@ -126,7 +127,7 @@ class SimulationCommands:
         try:
             if built is None:
                 fetch = getattr(self, "fetch_collection", None) or collection_lookup(getattr(self, "bot", None))
-                built = await custom_deck(decklist or "", fetch)
+                built = await custom_deck(decklist or "", fetch, name_suggestions(getattr(self, "bot", None)))
             if built.size() == 0:
                 raise IllegalAction("That deck has no cards.")
             report = await pool.simulate(built, settings)

@@ -82,7 +82,7 @@ async def test_simulate_refusals_are_private_and_clear(simcord_env, channel, ali
 
     missing = await alice.slash(channel, "goldfish simulate", decklist="4 Flame Jetz; 30 Plains", games=10)
     # Looked up after the deferral: the "thinking…" message itself becomes the answer.
-    assert "couldn't find these cards: Flame Jetz" in missing.response.content
+    assert missing.response.content.startswith("I couldn't find 1 card of that decklist:\n• Flame Jetz")
     assert not missing.response.embeds and not missing.response.attachments
     assert not simcord_env.errors
 

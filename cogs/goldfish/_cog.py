@@ -18,7 +18,7 @@ from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.goldfish.table import where_text
 from bot.text import escape, one_line, plural
-from cogs._ui import Paginator, reply, symbols_of, with_symbols
+from cogs._ui import reply
 from cogs.goldfish._actions import PendingStart, TableActions
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
@@ -45,8 +45,9 @@ from cogs.goldfish._inputs import (
     permanent_named,
     preset,
 )
+from cogs.goldfish._looks import attach_looks
 from cogs.goldfish._picture import TablePictures
-from cogs.goldfish._render import game_embed, hand_embed, log_pages, stats_embed
+from cogs.goldfish._render import stats_embed
 from cogs.goldfish._simulate import attach, close_simulations
 from cogs.goldfish._view import attach_view
 
@@ -343,35 +344,6 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             )
         await self.run(interaction, record.key, Action("keep", bottom=chosen), seen=None, edit=False)
 
-    # ------------------------------------------------------------ looking at the game
-
-    @command(goldfish, "status")
-    async def status(self, interaction: discord.Interaction) -> None:
-        """Post your game's message again, with its buttons (another player's game: shown to you alone)."""
-        record, mine = await self.service.viewed(interaction.channel_id, interaction.user.id)
-        game_of(record)
-        if mine:
-            await self.post_table(interaction, record)
-            return
-        # Someone else's game: a look for the asker alone, without its controls, rather than a public copy.
-        said = f"That is <@{record.owner_id}>'s game; start your own with `/goldfish start`."
-        embed = game_embed(record, symbols=symbols_of(self.bot))
-        await reply(interaction, said, embed=embed, ephemeral=True)
-
-    @command(goldfish, "hand")
-    async def hand(self, interaction: discord.Interaction) -> None:
-        """Your hand, with each cycling cost and what it would search for (only you see it)."""
-        record, _ = await self.service.viewed(interaction.channel_id, interaction.user.id)
-        await reply(interaction, embed=hand_embed(game_of(record), symbols_of(self.bot)), ephemeral=True)
-
-    @command(goldfish, "log")
-    async def log_command(self, interaction: discord.Interaction) -> None:
-        """The whole game log, page by page (only you see it)."""
-        record, _ = await self.service.viewed(interaction.channel_id, interaction.user.id)
-        symbols = symbols_of(self.bot)  # "Paid {U}" reads as on the table's "What happened"
-        pages = [with_symbols(page, symbols) for page in log_pages(game_of(record), shared=record.shared)]
-        await Paginator(pages, interaction.user.id).send(interaction, ephemeral=True)
-
     @command(goldfish, "end")
     @app_commands.describe(player="Whose game to end (needs Manage Messages); default: yours, or the shared game")
     async def end(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
@@ -411,4 +383,5 @@ class Goldfish(Coaching, TableActions, commands.Cog):
 
 attach(Goldfish.goldfish)
 attach_view(Goldfish.goldfish)
+attach_looks(Goldfish.goldfish)
 attach_coach(Goldfish.goldfish)

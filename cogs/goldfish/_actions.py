@@ -42,6 +42,14 @@ class PendingStart:
     begin: Callable[[discord.Interaction], Awaitable[None]]
 
 
+def replace_question(existing: StoredGame, user_id: int) -> str:
+    """Asked before a new game replaces one in progress: the player's own, or the channel's shared one."""
+    if not existing.shared:
+        return "You already have a goldfish game in progress in this channel. Replace it with a new one?"
+    owner = "you" if existing.owner_id == user_id else f"<@{existing.owner_id}>"
+    return f"This channel's shared goldfish game, started by {owner}, is in progress. Replace it?"
+
+
 class TableActions(Tables):
     """Post/show the game message and handle its components; needs ``service`` and ``pending``."""
 

@@ -19,7 +19,7 @@ from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.goldfish.table import where_text
 from bot.text import escape, one_line, plural
 from cogs._ui import reply
-from cogs.goldfish._actions import PendingStart, TableActions
+from cogs.goldfish._actions import PendingStart, TableActions, replace_question
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
 from cogs.goldfish._components import DYNAMIC_ITEMS, Deferral, replace_view
@@ -49,6 +49,7 @@ from cogs.goldfish._looks import attach_looks
 from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import stats_embed
 from cogs.goldfish._simulate import attach, close_simulations
+from cogs.goldfish._threads import open_thread, thread_problem
 from cogs.goldfish._view import attach_view
 
 log = logging.getLogger(__name__)
@@ -116,6 +117,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         seed="Shuffle seed, to replay the same game",
         play_first="Be on the play (default) or on the draw",
         shared="Let anyone in this channel play the game (default: only you)",
+        thread="Play in a new thread of this channel (where the bot may create threads)",
     )
     async def start(
         self,
@@ -125,12 +127,17 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
         play_first: bool = True,
         shared: bool = False,
+        thread: bool = False,
     ) -> None:
         """Start a goldfish game in this channel: a preset deck or your own decklist."""
         one_deck(deck, decklist)
+        if thread and (problem := thread_problem(interaction)):
+            raise IllegalAction(problem)
         key = GameKey.of(interaction.channel_id, interaction.user.id, shared)
-        async with Deferral(interaction, update=False):
-            existing = await self.service.replaceable(key, interaction.user.id, self.can_manage(interaction))
+        existing = None
+        if not thread:  # a new thread holds no game to replace
+            async with Deferral(interaction, update=False):
+                existing = await self.service.replaceable(key, interaction.user.id, self.can_manage(interaction))
         ask = existing is not None and is_loadable(existing) and existing.game.phase != "over"
         if decklist:
             if not interaction.response.is_done():
@@ -146,20 +153,27 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             raise IllegalAction(f"I can't start a game with that deck: {illegal}") from None
 
         async def begin(answer: discord.Interaction) -> None:
-            record = await self.service.start(
-                channel_id=answer.channel_id,
-                guild_id=answer.guild_id,
-                owner_id=answer.user.id,
-                shared=shared,
-                game=game,
-                replace_version=existing.version if existing else None,
-            )
+            async with Deferral(answer, update=False, private=True):
+                place = await open_thread(answer, shared=shared) if thread else None
+                record = await self.service.start(
+                    channel_id=place.id if place else answer.channel_id,
+                    guild_id=answer.guild_id,
+                    owner_id=answer.user.id,
+                    shared=shared,
+                    game=game,
+                    replace_version=existing.version if existing else None,
+                )
             if answer is interaction and decklist:
                 # Deferred ephemerally: the first follow-up answers privately, the second is the game.
                 await answer.followup.send(
                     f"Deck ready: {escape(built.name)} ({plural(built.size(), 'card')}).", ephemeral=True
                 )
-            await self.replaced(answer, record, existing)
+            if place is None:
+                await self.replaced(answer, record, existing)
+                return
+            await self.post_in(place, record)
+            whose = "The shared game" if shared else "Your goldfish game"
+            await reply(answer, f"{whose} is in its own thread: {place.jump_url}", ephemeral=True)
 
         if not ask:
             await begin(interaction)
@@ -168,12 +182,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         if len(self.pending) >= PENDING_STARTS:
             self.pending.pop(next(iter(self.pending)))
         self.pending[token] = PendingStart(interaction.user.id, begin)
-        if not shared:
-            asked = "You already have a goldfish game in progress in this channel. Replace it with a new one?"
-        else:
-            owner = "you" if existing.owner_id == interaction.user.id else f"<@{existing.owner_id}>"
-            asked = f"This channel's shared goldfish game, started by {owner}, is in progress. Replace it?"
-        await reply(interaction, asked, view=replace_view(token), ephemeral=True)
+        await reply(
+            interaction, replace_question(existing, interaction.user.id), view=replace_view(token), ephemeral=True
+        )
 
     @start.autocomplete("deck")
     async def deck_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -118,6 +118,15 @@ class Tables:
         else:
             await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
             message = await interaction.original_response()
+        await self.posted(record, message)
+
+    async def post_in(self, channel: discord.abc.Messageable, record: StoredGame) -> None:
+        """A new game's table, sent to ``channel`` (its own thread) rather than as an interaction's answer."""
+        embed, view = game_embed(record, symbols=symbols_of(self.bot)), game_view(record)
+        await self.posted(record, await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS))
+
+    async def posted(self, record: StoredGame, message: discord.Message) -> None:
+        """``message`` is the game's table now: followed by its picture, saved with the game."""
         forgotten = self.remember(record.key, message.id)
         self.pictures.follow(record, message.id)
         self.unsaved.add(record.key)  # saved with the game's next write, or when the bot stops

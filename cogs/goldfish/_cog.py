@@ -153,7 +153,8 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             raise IllegalAction(f"I can't start a game with that deck: {illegal}") from None
 
         async def begin(answer: discord.Interaction) -> None:
-            async with Deferral(answer, update=False, private=True):
+            # A thread's game is announced privately (its table goes to the thread); else the table is the answer.
+            async with Deferral(answer, update=False, private=thread):
                 place = await open_thread(answer, shared=shared) if thread else None
                 record = await self.service.start(
                     channel_id=place.id if place else answer.channel_id,

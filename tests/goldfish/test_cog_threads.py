@@ -3,7 +3,11 @@ threads, and the game then lives in the thread."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import discord
+import pytest
 
 from tests.goldfish.cog_support import SLIDE_SIMPLE, game_of, stored, table, updated
 
@@ -43,3 +47,26 @@ async def test_without_permission_to_create_threads_the_game_says_so_and_starts_
 
     inside = await alice.slash(closed, "goldfish start", deck="slide")  # without a thread it starts as ever
     assert not inside.ephemeral and await stored(simcord_env, closed) is not None
+
+
+@pytest.mark.parametrize("thread", [False, True])
+async def test_a_slow_database_acknowledges_a_start_as_public_as_its_answer(simcord_env, channel, alice, thread):
+    store = simcord_env.bot.get_cog("Goldfish").store
+    create = store.create
+
+    async def slow_create(**kwargs):
+        await asyncio.to_thread(time.sleep, 2.0)  # past the 1.5 s after which the interaction is acknowledged
+        return await create(**kwargs)
+
+    store.create = slow_create
+    try:
+        started = await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE, thread=thread)
+    finally:
+        store.create = create
+
+    callbacks = [r.json for r in simcord_env.http_requests if r.path.endswith("/callback")]
+    assert callbacks[-1]["type"] == 5  # "thinking…" first
+    assert bool((callbacks[-1].get("data") or {}).get("flags", 0) & 64) is thread  # private only when the table goes elsewhere
+    answer = started.followups[-1] if started.followups else started.response
+    assert answer.ephemeral is thread
+    assert bool(answer.embeds) is not thread  # the table itself is the public answer, or the thread's link is said

@@ -66,7 +66,8 @@ async def test_a_slow_database_acknowledges_a_start_as_public_as_its_answer(simc
 
     callbacks = [r.json for r in simcord_env.http_requests if r.path.endswith("/callback")]
     assert callbacks[-1]["type"] == 5  # "thinking…" first
-    assert bool((callbacks[-1].get("data") or {}).get("flags", 0) & 64) is thread  # private only when the table goes elsewhere
+    # Private only when the table goes elsewhere (the thread).
+    assert bool((callbacks[-1].get("data") or {}).get("flags", 0) & 64) is thread
     answer = started.followups[-1] if started.followups else started.response
     assert answer.ephemeral is thread
     assert bool(answer.embeds) is not thread  # the table itself is the public answer, or the thread's link is said

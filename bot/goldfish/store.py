@@ -78,7 +78,7 @@ class StoredGame:
     updated_at: str
     events: tuple[Event, ...] = field(default=(), compare=False)
 
-    @property
+    @cached_property
     def key(self) -> GameKey:
         return GameKey(self.channel_id, self.player_id)
 

@@ -7,6 +7,7 @@ import json
 
 from simcord.components import walk_components
 
+from bot.goldfish import GameKey
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.decks.decklist import trim_card
 from bot.goldfish.decks.presets import bundled_cards
@@ -35,13 +36,19 @@ def sample_cards(*extras: dict) -> dict[str, dict]:
     return found
 
 
-async def stored(env, channel):
-    """The channel's stored record, or None."""
-    return await env.bot.get_cog("Goldfish").store.load(channel.id)
+async def stored(env, channel, player=None):
+    """The stored record of ``player``'s game in the channel (a member, or 0 for the shared game); without
+    ``player``, of the channel's only game. None when there is none."""
+    store = env.bot.get_cog("Goldfish").store
+    if player is not None:
+        return await store.load(GameKey(channel.id, getattr(player, "id", player)))
+    games = await store.in_channel(channel.id)
+    assert len(games) <= 1, f"{len(games)} games in the channel: say whose"
+    return games[0] if games else None
 
 
-async def game_of(env, channel) -> Game:
-    record = await stored(env, channel)
+async def game_of(env, channel, player=None) -> Game:
+    record = await stored(env, channel, player)
     assert record is not None, "no game stored for this channel"
     return Game.from_dict(record.state, preset_decks())
 
@@ -57,9 +64,15 @@ def table(channel):
     return games[-1]
 
 
-def updated(result) -> None:
-    """A slash command that acted answered privately, pointing at the table it updated."""
-    assert result.ephemeral and "the table above is updated" in result.response.content
+def updated(result, did: str | None = None) -> str:
+    """A slash command that acted answered privately: first what it did and where the game is now ("Played Plains ·
+    turn 1, main phase, land drop used"), then a link to the table it updated. Returns the first line."""
+    assert result.ephemeral
+    first, link = result.response.content.split("\n")
+    assert " · " in first and "/channels/" in link, result.response.content
+    if did is not None:
+        assert first.startswith(did), first
+    return first
 
 
 def controls(message) -> list[dict]:

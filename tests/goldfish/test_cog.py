@@ -6,6 +6,7 @@ import json
 import re
 
 from bot.client import CycleBot
+from bot.goldfish import GameKey
 from tests.goldfish.cog_support import (
     LANDCYCLING_ENT,
     SLIDE_FULL,
@@ -170,7 +171,10 @@ async def test_slash_cycle_by_typed_name_without_find_asks_what_to_find(simcord_
 
     result = await alice.slash(channel, "goldfish cycle", card="generous ent")
 
-    assert result.ephemeral and "asks for your choice" in result.response.content
+    assert result.ephemeral
+    first = result.response.content.splitlines()[0]
+    assert first.startswith("**Generous Ent**'s Forestcycling {1} searches your library for a Forest card")
+    assert "`find:`" in first
     assert table(channel).id == message.id and control(message, "gf:find:")
     assert (await game_of(simcord_env, channel)).stats["cards_cycled"] == 0
 
@@ -236,7 +240,8 @@ async def test_concurrent_actions_on_one_channel_are_serialised(simcord_env, cha
     version = (await stored(simcord_env, channel)).version
 
     results = await asyncio.gather(
-        *(cog.service.act(channel.id, alice.id, Action("next"), version) for _ in range(5)), return_exceptions=True
+        *(cog.service.act(GameKey(channel.id, alice.id), alice.id, Action("next"), version) for _ in range(5)),
+        return_exceptions=True,
     )
 
     assert sum(not isinstance(r, BaseException) for r in results) == 1
@@ -319,9 +324,9 @@ async def test_a_write_from_elsewhere_in_between_is_not_overwritten(simcord_env,
     store = simcord_env.bot.get_cog("Goldfish").store
     save = store.save
 
-    async def another_process_wrote_first(channel_id, state, expected_version, **kwargs):
-        await save(channel_id, dict(json.loads(state), elsewhere=True), expected_version)  # the text the bot wrote
-        return await save(channel_id, state, expected_version, **kwargs)
+    async def another_process_wrote_first(key, state, expected_version, **kwargs):
+        await save(key, dict(json.loads(state), elsewhere=True), expected_version)  # the text the bot wrote
+        return await save(key, state, expected_version, **kwargs)
 
     store.save = another_process_wrote_first
     try:

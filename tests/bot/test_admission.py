@@ -10,6 +10,7 @@ import pytest
 
 from bot.admission import LOOKUPS, OUTSIDE, SEARCHES, Admission, Busy
 from bot.pace import Budgets, Pace
+from tests.support.waits import CEILING
 
 ONE_PLACE = replace(LOOKUPS, name="one", places=1, per_user=1, per_guild=1, outside=1, reserve=0)
 FAR = 1e9  # a deadline that never comes
@@ -39,7 +40,7 @@ async def served_order(admission: Admission, share, asks: list[tuple[str, int, i
         tasks.append(asyncio.create_task(ask(label, user, guild)))
         await asyncio.sleep(0)  # each in the queue before the next arrives
     blocker.release()
-    await asyncio.wait_for(asyncio.gather(*tasks), 30)
+    await asyncio.wait_for(asyncio.gather(*tasks), CEILING)
     return order
 
 
@@ -114,12 +115,12 @@ async def test_two_busy_servers_never_hold_every_place_for_long():
     third = asyncio.create_task(admission.wait(SEARCHES, 6, 3, FAR))
     await asyncio.sleep(0)
     two.release()
-    ticket = await asyncio.wait_for(third, 10)
+    ticket = await asyncio.wait_for(third, CEILING)
     assert ticket.group == 3 and not any(task.done() for task in waiting)
     for held in (one, three, ticket):
         held.release()
     for task in waiting:
-        (await asyncio.wait_for(task, 10)).release()
+        (await asyncio.wait_for(task, CEILING)).release()
     assert admission.in_flight(SEARCHES) == 0
 
 
@@ -131,7 +132,7 @@ async def test_a_waiter_cancelled_gives_its_place_on():
     await asyncio.sleep(0)
     cancelled.cancel()
     held.release()
-    assert (await asyncio.wait_for(after, 10)).user_id == 3
+    assert (await asyncio.wait_for(after, CEILING)).user_id == 3
     assert admission.waiting(ONE_PLACE) == 0
 
 

@@ -60,7 +60,7 @@ async def test_a_garbled_command_gets_one_private_line_and_one_log_line(
     # Refusals a stranger can cause are logged at most once a minute: a fresh minute for each case.
     monkeypatch.setattr(_gate, "quiet", RateLimitedLog(_gate.log))
     result = deliver(simcord_env, alice, channel, slash_data(simcord_env, alice, channel, command, options))
-    await simcord_env.settle(timeout=30)
+    await simcord_env.settle()
 
     answer = result.response
     assert answer.ephemeral and answer.content.startswith("That command reached me garbled: ")
@@ -80,7 +80,7 @@ async def test_a_garbled_command_gets_one_private_line_and_one_log_line(
 async def test_a_well_formed_command_passes_the_gate(simcord_env, channel, alice):
     options = [{"name": "query", "type": 3, "value": "702.29"}, {"name": "examples", "type": 5, "value": False}]
     result = deliver(simcord_env, alice, channel, slash_data(simcord_env, alice, channel, "rule", options))
-    await simcord_env.settle(timeout=30)
+    await simcord_env.settle()
     assert result.response.embeds[0].title.startswith("702.29")
 
 
@@ -103,7 +103,7 @@ async def test_one_users_flood_of_autocompletes_is_cut_short_and_another_user_is
         for _ in range(3 * RATE)
     ]
     choices = await bob.autocomplete(channel, "rule", "query", "cycl")
-    await simcord_env.settle(timeout=30)
+    await simcord_env.settle()
 
     assert choices  # Bob's suggestions, while Alice's flood was under way
     answered = [choices_sent(simcord_env, r) for r in flood]
@@ -124,6 +124,6 @@ async def test_a_newer_request_replaces_the_older_one_still_waiting(simcord_env,
     assert choices_sent(simcord_env, older) == [] and gate.superseded == 1
 
     gate.done()  # the running one finished: Alice's latest takes the turn
-    await simcord_env.settle(timeout=30)
+    await simcord_env.settle()
     assert [c["value"] for c in choices_sent(simcord_env, newer)]
     assert not gate.running

@@ -29,11 +29,11 @@ from bot.cards import (
 )
 from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
-from bot.symbols import SymbolText
 from bot.text import clip, escape, one_line
 from cogs._admission import asker_of, fair_share
 from cogs._pagers import Pagers
-from cogs._ui import NO_MENTIONS, defer_public, reply_private, symbols_of
+from cogs._symbols import symbols_for
+from cogs._ui import NO_MENTIONS, defer_public, reply_private
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_message
 from cogs.cards._inline import InlineLookups
 from cogs.cards._pages import COG_NAME, PageButton, send_pages
@@ -141,11 +141,6 @@ class Cards(commands.Cog, name=COG_NAME):
         return self.bot.card_source
 
     @property
-    def symbols(self) -> SymbolText:
-        """How mana symbols show now: the application's emoji once uploaded, else ``{2}{G}``."""
-        return symbols_of(self.bot)
-
-    @property
     def pagers(self) -> Pagers:
         """The bot's pagers: the bot owns them, so a button finds its pages without asking for this cog."""
         return self.bot.pagers
@@ -204,7 +199,7 @@ class Cards(commands.Cog, name=COG_NAME):
         except ScryfallError as error:
             await reply_private(interaction, failure_text(error))
             return
-        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **card_message(answer, self.symbols))
+        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **card_message(answer, symbols_for(interaction)))
 
     # ---------------------------------------------------------- /cycling
 
@@ -231,7 +226,7 @@ class Cards(commands.Cog, name=COG_NAME):
         except (QueryError, ScryfallError) as error:
             await reply_private(interaction, search_failure_text(error, f"No cards with {label} match that search."))
             return
-        pages = SearchSource(self.source, heading, found, symbols=self.symbols)
+        pages = SearchSource(self.source, heading, found, symbols=symbols_for(interaction))
         await send_pages(interaction, self.pagers, pages)
 
     # ---------------------------------------------------------- /search
@@ -267,7 +262,7 @@ class Cards(commands.Cog, name=COG_NAME):
             return
         if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
             pages = SearchSource(
-                self.source, echo(query, 200), found, title="Search", line=result_line, symbols=self.symbols
+                self.source, echo(query, 200), found, title="Search", line=result_line, symbols=symbols_for(interaction)
             )
             await send_pages(interaction, self.pagers, pages)
             return
@@ -277,7 +272,7 @@ class Cards(commands.Cog, name=COG_NAME):
             return
         await interaction.followup.send(
             allowed_mentions=NO_MENTIONS,
-            **search_message(self.source, query, found, interaction.user.id, symbols=self.symbols),
+            **search_message(self.source, query, found, interaction.user.id, symbols=symbols_for(interaction)),
         )
 
     # ---------------------------------------------------------- inline [[card]]

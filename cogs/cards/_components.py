@@ -25,7 +25,8 @@ from bot.errors import UserFacingError
 from bot.scryfall import ScryfallError
 from bot.symbols import PLAIN, SymbolText
 from bot.text import one_line
-from cogs._ui import NO_MENTIONS, GuardedView, guarded, reply, symbols_of, with_symbols
+from cogs._symbols import one_rendering, symbols_for, with_symbols
+from cogs._ui import NO_MENTIONS, GuardedView, guarded, reply
 from cogs.cards._pages import ListSource, send_pages
 from cogs.cards._render import (
     RESULTS_PER_PAGE,
@@ -85,7 +86,7 @@ async def show_info(interaction: discord.Interaction, action: str, card_id: str)
     card = answer.card
     if action == "rulings":
         name = card.get("name") or "this card"
-        symbols = symbols_of(interaction.client)
+        symbols = symbols_for(interaction)
         pages = [with_symbols(page, symbols) for page in rulings_embeds(name, await source.rulings(card))]
         if not pages:
             await interaction.followup.send(f"Scryfall has no rulings for {echo(name)}.", ephemeral=True)
@@ -96,9 +97,8 @@ async def show_info(interaction: discord.Interaction, action: str, card_id: str)
     elif action == "prices":
         await interaction.followup.send(embed=prices_embed(card, answer.prices_date), ephemeral=True)
     else:
-        symbols = symbols_of(interaction.client)
         faces = render_faces(card)[: limits.EMBEDS_PER_MESSAGE]
-        embeds = [with_symbols(to_embed(display), symbols) for display in faces]
+        embeds = one_rendering([to_embed(display) for display in faces], symbols_for(interaction))
         await interaction.followup.send(embeds=embeds, ephemeral=True)
 
 
@@ -146,9 +146,7 @@ class CandidatePicker(GuardedView):
         await interaction.edit_original_response(
             content=f"Picked **{echo(answer.card.get('name') or name)}**.", view=None
         )
-        await interaction.followup.send(
-            allowed_mentions=NO_MENTIONS, **card_message(answer, symbols_of(interaction.client))
-        )
+        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **card_message(answer, symbols_for(interaction)))
 
 
 class SearchSource:

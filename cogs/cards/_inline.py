@@ -15,10 +15,12 @@ from bot.admission import LOOKUPS, SEARCHES, Busy
 from bot.carddb import Asker, QueryError, SearchPage
 from bot.cards import MAX_REFERENCES, CardReference, CardSource, find_references, miss_suggestions, origin_text
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
-from bot.symbols import SymbolText
+from bot.symbols import PLAIN, SymbolText
 from bot.text import clip
 from cogs._admission import MessageShares, asker_of
-from cogs._ui import NO_MENTIONS, symbols_of, with_symbols
+from cogs._permissions import MissingNotes, channel_permissions
+from cogs._symbols import as_text, one_rendering, symbols_of
+from cogs._ui import NO_MENTIONS
 from cogs.cards._render import echo, failure_text, page_count, reference_embed, results_embed
 from cogs.cards._search import query_error_text, result_line, search_embed
 
@@ -39,6 +41,7 @@ class InlineLookups:
         self.shares = MessageShares(LOOKUPS, SEARCHES)
         self.clock = time.monotonic
         self.told_until: dict[int, float] = {}  # channel → end of the cooldown already explained there
+        self.notes = MissingNotes()
 
     @property
     def source(self) -> CardSource:
@@ -56,18 +59,22 @@ class InlineLookups:
         if not references:
             return
         references, left_out = references[:MAX_REFERENCES], references[MAX_REFERENCES:]
+        permissions = channel_permissions(message.channel, self.bot)
+        if not permissions.send_messages:
+            self.notes.note(message.channel, "send_messages", "inline cards not answered")
+            return
         now = self.clock()
         bucket = self.cooldown.get_bucket(message, now)
         if bucket is not None and (retry_after := bucket.update_rate_limit(now)):
             log.info("Inline card lookups in channel %s are cooling down", message.channel.id)
-            await self.held_back(message, retry_after, now)
+            await self.held_back(message, retry_after, now, permissions)
             return
         searches = sum(reference.mode == "search" for reference in references)
         try:  # the author's own share, across channels
             shares = (LOOKUPS, SEARCHES) if searches else (LOOKUPS,)
             tickets = self.shares.admit(self.bot, message, *shares, uses={SEARCHES: searches})
         except Busy as busy:
-            await self.held_back(message, busy.retry_after, now)
+            await self.held_back(message, busy.retry_after, now, permissions)
             return
         try:
             results = await self.answers(references, asker_of(message))
@@ -95,33 +102,57 @@ class InlineLookups:
             lines.append(f"I look up {MAX_REFERENCES} cards a message; not looked up: {names}{more}")
         if not embeds and not lines:
             return
-        try:
-            await message.reply(
-                content=clip("\n".join(lines), limits.MESSAGE_CONTENT) or None,
-                embeds=embeds,
-                mention_author=False,
-                allowed_mentions=NO_MENTIONS,
-            )
-        except discord.HTTPException:
-            log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
+        await self.send(message, "\n".join(lines), embeds, permissions)
 
-    async def held_back(self, message: discord.Message, retry_after: float, now: float) -> None:
-        """Never silent: a lookup held back by the cooldown gets ⏳ (once: each message is seen once). Where the bot
-        may not react, one short reply says so, once per cooldown in the channel."""
+    async def send(
+        self, message: discord.Message, content: str, embeds: list[discord.Embed], permissions: discord.Permissions
+    ) -> None:
+        """The answer as the channel allows: embeds, or text without Embed Links; a reply, or a plain message
+        without Read Message History; symbols as emoji only with Use External Emojis, and all one way."""
+        symbols = self.symbols if permissions.use_external_emojis else PLAIN
+        if permissions.embed_links:
+            embeds = one_rendering(embeds, symbols)
+        else:
+            self.notes.note(message.channel, "embed_links", "inline cards sent as text")
+            cards = as_text(embeds, limits.MESSAGE_CONTENT - len(content) - 2)
+            content, embeds = "\n\n".join(part for part in (content, cards) if part), []
+            shown = symbols.full(content)
+            content = shown if shown is not None and len(shown) <= limits.MESSAGE_CONTENT else content
+        kwargs = {"content": clip(content, limits.MESSAGE_CONTENT) or None, "embeds": embeds}
         try:
-            await message.add_reaction(HELD_BACK)
-            return
+            await self.post(message, permissions, **kwargs)
         except discord.HTTPException as error:
-            log.info("Could not react to a held-back lookup in channel %s (%s)", message.channel.id, error.status)
+            log.warning("Could not answer inline lookups in channel %s (HTTP %s)", message.channel.id, error.status)
+
+    async def post(self, message: discord.Message, permissions: discord.Permissions, **kwargs) -> None:
+        """A reply to ``message``, or a plain message in its channel where the bot may not read the history a reply
+        points to."""
+        if permissions.read_message_history:
+            await message.reply(**kwargs, mention_author=False, allowed_mentions=NO_MENTIONS)
+            return
+        self.notes.note(message.channel, "read_message_history", "inline cards sent as messages, not replies")
+        await message.channel.send(**kwargs, allowed_mentions=NO_MENTIONS)
+
+    async def held_back(
+        self, message: discord.Message, retry_after: float, now: float, permissions: discord.Permissions
+    ) -> None:
+        """Never silent: a lookup held back by the cooldown gets ⏳ (once: each message is seen once). Where the bot
+        may not react (reacting needs Add Reactions and Read Message History), one short line says so, once per
+        cooldown in the channel."""
+        if permissions.add_reactions and permissions.read_message_history:
+            try:
+                await message.add_reaction(HELD_BACK)
+                return
+            except discord.HTTPException as error:
+                log.info("Could not react to a held-back lookup in channel %s (%s)", message.channel.id, error.status)
+        else:
+            self.notes.note(message.channel, "add_reactions", "held-back lookups told in a line, not with ⏳")
         if self.told_until.get(message.channel.id, 0.0) > now:
             return
         self.told_until[message.channel.id] = now + retry_after
         try:
-            await message.reply(
-                f"{HELD_BACK} Card lookups here are paused for {retry_after:.0f} s (three every 30 s).",
-                mention_author=False,
-                allowed_mentions=NO_MENTIONS,
-            )
+            text = f"{HELD_BACK} Card lookups here are paused for {retry_after:.0f} s (three every 30 s)."
+            await self.post(message, permissions, content=text)
         except discord.HTTPException:
             log.warning("Could not say that inline lookups in channel %s are paused", message.channel.id)
 
@@ -153,25 +184,21 @@ class InlineLookups:
         """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""
         if reference.mode != "search":
             answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
-            return with_symbols(reference_embed(reference.mode, answer), self.symbols)
+            return reference_embed(reference.mode, answer)
         found = await self.source.search(reference.name, page_size=INLINE_RESULTS, asker=asker)
         if isinstance(found, SearchPage):
             if not found.total:
                 raise CardNotFound("No cards match that search.", status=404, code="not_found", type="local")
-            embed = search_embed(reference.name, found, origin_text("local", self.source.data_date()))
-            return with_symbols(embed, self.symbols)
+            return search_embed(reference.name, found, origin_text("local", self.source.data_date()))
         lines = [result_line(card) for card in found.cards[:INLINE_RESULTS]]
-        return with_symbols(
-            results_embed(
-                f"Search: {echo(reference.name, 200)}",
-                lines,
-                found.total,
-                0,
-                page_count(found.total),
-                found.warnings,
-                found.origin,
-            ),
-            self.symbols,
+        return results_embed(
+            f"Search: {echo(reference.name, 200)}",
+            lines,
+            found.total,
+            0,
+            page_count(found.total),
+            found.warnings,
+            found.origin,
         )
 
     async def miss(self, reference: CardReference, error: ScryfallError) -> str:

@@ -58,9 +58,7 @@ async def test_without_read_message_history_inline_cards_are_a_plain_message(sim
     assert said == ["no Read Message History in #quiet: inline cards sent as messages, not replies"]
 
 
-async def test_without_send_messages_the_bot_stays_quiet_and_says_so_once_in_the_log(
-    simcord_env, guild, alice, caplog
-):
+async def test_without_send_messages_the_bot_stays_quiet_and_says_so_once_in_the_log(simcord_env, guild, alice, caplog):
     muted = lacking(guild, "muted", send_messages=False)
     with caplog.at_level(logging.INFO):
         for _ in range(3):

@@ -65,7 +65,8 @@ class RulesIndex:
         self._titles: dict[str, str] = {}
         self._defining: dict[str, str | None] = {}
         self._refs: list[tuple[str, ...] | None] = [None] * len(document.entries)
-        self.completer = Completer(document)
+        # An excerpt's autocomplete offers the full edition's terms too, as its lookup answers them ("frist").
+        self.completer = Completer(document, self.outline.terms if document.is_excerpt and self.outline else None)
         self.searcher = Searcher(document, self.context_title)
 
     def warm(self) -> None:

@@ -135,6 +135,18 @@ class RulesIndex:
                     refs.append(ref)
         return refs
 
+    def referring_to(self, number: str, limit: int = 20) -> list[str]:
+        """The rules whose own text refers to ``number`` (the reverse of :meth:`references`), in the document's order:
+        what a rule the excerpt lacks is related to ("702.7 First Strike": the combat damage rules that name it)."""
+        found = []
+        for rule in self.document.entries:
+            text = "\n".join([rule.text, *rule.examples])
+            if number in text and any(number in (m.group(1), m.group(2)) for m in REFERENCE_RE.finditer(text)):
+                found.append(rule.number)
+                if len(found) >= limit:
+                    break
+        return found
+
     def find_references(self, text: str) -> tuple[str, ...]:
         found: dict[str, None] = {}
         ranges = {m.start(): m for m in REFERENCE_RANGE_RE.finditer(text)}

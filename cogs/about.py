@@ -126,7 +126,7 @@ class About(commands.Cog):
 
     @app_commands.command(name="about")
     async def about(self, interaction: discord.Interaction) -> None:
-        """The bot's version, its rules edition and card data, what it lacks here, and where its data comes from."""
+        """The bot's version, rules edition and card data, what it lacks here, and its sources."""
         here = app_permissions(interaction) if interaction.guild_id is not None else None
         await interaction.response.send_message(embed=self.build_embed(here), ephemeral=True)
 

@@ -1,5 +1,6 @@
 """Card lookups and cycling searches: rendering, query building and inline references, free of Discord."""
 
+from bot.cards.colours import card_colour
 from bot.cards.inline import MAX_REFERENCES, CardReference, find_references
 from bot.cards.lookup import CardAnswer, CardList, CardSource, as_card, origin_text, prices_note
 from bot.cards.misses import DISCORD as DISCORD_MARKS
@@ -9,7 +10,6 @@ from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, 
 from bot.cards.questions import QuestionCards, stored_question_cards
 from bot.cards.render import (
     CardDisplay,
-    card_colour,
     cycling_result_line,
     image_url,
     is_multi_faced,

@@ -55,6 +55,7 @@ class TestFirstStartDownload:
         first = rules_lines(start_logs)[0]
         assert first == "Rules: bundled excerpt; downloading the full rules in the background"
         assert not any("Loaded" in line for line in rules_lines(start_logs))
+        await wait_for(lambda: rules_cog(simcord_env).loaded.origin == "downloaded")  # the download it announced
 
     async def test_the_full_rules_replace_the_excerpt_once_they_parse(self, simcord_env, channel, alice, bot_config):
         await wait_for(lambda: rules_cog(simcord_env).loaded.origin == "downloaded")

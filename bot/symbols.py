@@ -203,8 +203,9 @@ async def prepare(data_dir: Path, client: ScryfallClient) -> dict[str, SymbolIma
 class SymbolText:
     """``{2}{G}`` with each symbol replaced by what stands for it where the text is shown.
 
-    ``SymbolText({"{G}": "<:mana_G:1>"})``; a symbol without an entry stays as text, and ``SymbolText()`` changes
-    nothing (the terminal, or before the emoji are uploaded).
+    ``SymbolText({"{G}": "<:mana_G:1>"})``; ``full`` converts a whole text or says it can't (a symbol without an
+    entry), so that a message shows its symbols one way; ``SymbolText()`` changes nothing (the terminal, or before
+    the emoji are uploaded).
     """
 
     def __init__(self, markup: Mapping[str, str] | None = None) -> None:

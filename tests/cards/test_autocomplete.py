@@ -135,3 +135,18 @@ def store_matcher(tmp_path_factory):
         yield matcher, sorted({entry.value for entry in matcher.entries if entry.rank == 0})
     finally:
         store.close()
+
+
+def test_a_first_word_begun_with_two_letters_swapped_still_gives_its_card_first(store_matcher):
+    """ "nAcient Excavation" offered Sacred Excavation first: the words, sorted, put the typo'd word last and the
+    name's other words first. The card is the first choice now, for every name the sample has."""
+    matcher, names = store_matcher
+    cases = [
+        (" ".join([words[0][1] + words[0][0] + words[0][2:], *words[1:]]), name)
+        for name in names
+        for words in [name.split()]
+        if len(words) >= 2 and len(words[0]) >= 4 and words[0].isalpha()
+    ]
+    assert len(cases) > 150
+    first = [(typed, name) for typed, name in cases if [e.value for e in matcher.complete(typed, 1)] != [name]]
+    assert first == []

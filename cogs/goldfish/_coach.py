@@ -286,8 +286,9 @@ class Coaching:
                 try:
                     # The controls are sent again: a finished game's table keeps New game and Replay, an ended one none.
                     view = game_view(record) if game.phase == "over" else None
+                    symbols = symbols_in(self.bot.get_channel(record.channel_id), self.bot)
                     await channel.get_partial_message(message_id).edit(
-                        embeds=one_rendering([table, embed], symbols_in(channel, self.bot)), view=view
+                        embeds=one_rendering([table, embed], symbols), view=view
                     )
                     posted = True
                 except discord.HTTPException:

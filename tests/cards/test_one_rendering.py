@@ -128,3 +128,15 @@ async def test_a_rules_miss_quotes_the_typed_braces_as_text(emoji, channel, alic
     title = miss.embeds[0].title
 
     assert "{\u2060G}" in title and not EMOJI_SYMBOL.search(title)
+
+
+async def test_the_hand_and_the_log_show_symbols_one_way(emoji, channel, alice):
+    started = await alice.slash(channel, "goldfish start", deck="slide", seed=12)
+    await alice.click(started.response.message, label="Keep")
+    await alice.slash(channel, "goldfish play", card="Plains")
+    await alice.slash(channel, "goldfish cycle", card="Secluded Steppe")  # pays {W}: "Paid {W}" in the log
+
+    hand = (await alice.slash(channel, "goldfish hand")).response.message
+    log = (await alice.slash(channel, "goldfish log")).response.message
+    assert as_emoji(hand) and as_emoji(log), (texts(hand), texts(log))
+    assert rendering_faults == []

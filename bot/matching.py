@@ -171,8 +171,12 @@ class Matcher:
             choices = {index: self.keys[index] for index in candidates}
             hits = process.extract(query, choices, scorer=fuzz.WRatio, limit=limit * 2, score_cutoff=FUZZY_CUTOFF)
             # WRatio scores a name holding every typed word as highly as one made of exactly those words; the
-            # words in any order, and nothing else, settle such ties ("wraith street" → Street Wraith).
-            return [(index, 0.6 * score + 0.4 * fuzz.token_sort_ratio(query, key)) for key, score, index in hits]
+            # words in any order, and nothing else, settle such ties ("wraith street" → Street Wraith). In the order
+            # typed too: sorting the words moves a first word with a typo in its first letter ("satral drift").
+            return [
+                (index, 0.6 * score + 0.4 * max(fuzz.token_sort_ratio(query, key), fuzz.ratio(query, key)))
+                for key, score, index in hits
+            ]
         # No word is close: compare whole names (a missing space, "bloatedtoad").
         hits = process.extract(query, self.keys, scorer=fuzz.QRatio, limit=limit, score_cutoff=FUZZY_CUTOFF + 7)
         return [(index, score) for _, score, index in hits]

@@ -14,13 +14,26 @@ from discord.ext import commands
 from bot import limits
 from bot.admission import LOOKUPS, SEARCHES, Busy
 from bot.carddb import Asker, QueryError, SearchPage
-from bot.cards import MAX_REFERENCES, CardReference, CardSource, find_references, miss_suggestions, origin_text
+from bot.cards import (
+    DISCORD_MARKS,
+    MAX_REFERENCES,
+    CardReference,
+    CardSource,
+    find_references,
+    miss_suggestions,
+    miss_text,
+    no_set_text,
+    origin_text,
+    unknown_sets,
+)
 from bot.pace import Pace
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
-from bot.symbols import SymbolText
+from bot.symbols import PLAIN, SymbolText
 from bot.text import clip
 from cogs._admission import MessageShares, asker_of, quiet
-from cogs._ui import NO_MENTIONS, symbols_of, with_symbols
+from cogs._permissions import MissingNotes, channel_permissions
+from cogs._symbols import as_text, one_rendering, symbols_of
+from cogs._ui import NO_MENTIONS
 from cogs.cards._render import echo, failure_text, page_count, reference_embed, results_embed
 from cogs.cards._search import query_error_text, result_line, search_embed
 
@@ -48,6 +61,8 @@ class InlineLookups:
         self.bot = bot
         self.pace = Pace(CHANNEL_RATE, CHANNEL_PER, LONGEST_WAIT)
         self.shares = MessageShares()
+        self.told_until: dict[int, float] = {}  # channel → until when a held-back line was said there
+        self.notes = MissingNotes()
 
     @property
     def source(self) -> CardSource:
@@ -67,29 +82,33 @@ class InlineLookups:
         if not references:
             return
         references, left_out = references[:MAX_REFERENCES], references[MAX_REFERENCES:]
+        permissions = channel_permissions(message.channel, self.bot)
+        if not permissions.send_messages:
+            self.notes.note(message.channel, "send_messages", "inline cards not answered")
+            return
         searches = sum(reference.mode == "search" for reference in references)
         shares = (LOOKUPS, SEARCHES) if searches else (LOOKUPS,)
         try:  # the author's own budget first, across channels and commands: a flood never spends the channel's
             self.shares.spend(self.bot, message, *shares, uses={SEARCHES: searches})
         except Busy:
-            await self.react(message, HELD_BACK)
+            await self.held_back(message, permissions)
             return
         turn = self.pace.turn(message.channel.id)
         if turn is None:
             log.info("Inline card lookups in channel %s are past their pace", message.channel.id)
-            await self.tell(message, self.too_many())
+            await self.tell(message, self.too_many(), permissions)
             return
         deadline = sent_at(message) + self.pace.longest_wait
         held = turn > time.monotonic()
         if held:  # its turn comes later: ⏳ until then, so nobody wonders
-            await self.react(message, HELD_BACK)
+            held = await self.held_back(message, permissions)
             await asyncio.sleep(turn - time.monotonic())
         try:
             tickets = await self.shares.places(self.bot, message, *shares, deadline=deadline)
         except Busy:
             quiet.warning("Inline card lookups were past their deadline in the lookup queue")
             await self.unreact(message, held)
-            await self.tell(message, self.too_many())
+            await self.tell(message, self.too_many(), permissions)
             return
         try:
             results = await self.answers(references, asker_of(message))
@@ -97,7 +116,7 @@ class InlineLookups:
             for ticket in tickets:
                 ticket.release()
         await self.unreact(message, held)
-        await self.send(message, references, results, left_out)
+        await self.send(message, references, results, left_out, permissions)
 
     async def send(
         self,
@@ -105,11 +124,12 @@ class InlineLookups:
         references: list[CardReference],
         results: list[discord.Embed | BaseException],
         left_out: list[CardReference],
+        permissions: discord.Permissions,
     ) -> None:
         embeds, misses, trouble = [], [], None
         for reference, result in zip(references, results, strict=True):
             if isinstance(result, QueryError):
-                misses.append(f"?{echo(reference.name, 60)} ({query_error_text(result)})")
+                misses.append(f"?{echo(reference.name, 60)}: {query_error_text(result)}")
             elif isinstance(result, CardNotFound | AmbiguousCard):
                 misses.append(await self.miss(reference, result))
             elif isinstance(result, ScryfallError):
@@ -119,7 +139,7 @@ class InlineLookups:
                 trouble = "Something went wrong looking that up."
             else:
                 embeds.append(result)
-        lines = (["No single card found for: " + "; ".join(misses)] if misses else []) + ([trouble] if trouble else [])
+        lines = misses + ([trouble] if trouble else [])
         if left_out:
             # Never silent: the references past the limit are named, so nobody waits for them.
             names = ", ".join(echo(reference.name, 60) for reference in left_out[: LEFT_OUT_SHOWN - 1])
@@ -127,25 +147,56 @@ class InlineLookups:
             lines.append(f"I look up {MAX_REFERENCES} cards a message; not looked up: {names}{more}")
         if not embeds and not lines:
             return
-        try:
-            await message.reply(
-                content=clip("\n".join(lines), limits.MESSAGE_CONTENT) or None,
-                embeds=embeds,
-                mention_author=False,
-                allowed_mentions=NO_MENTIONS,
-            )
-        except discord.HTTPException:
-            log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
+        await self.deliver(message, "\n".join(lines), embeds, permissions)
 
-    async def react(self, message: discord.Message, emoji: str) -> bool:
-        """Never silent: a reaction where the bot may add one, else nothing more (a reply to each message of a
-        flood would be the flood)."""
+    async def deliver(
+        self, message: discord.Message, content: str, embeds: list[discord.Embed], permissions: discord.Permissions
+    ) -> None:
+        """The answer as the channel allows: embeds, or text without Embed Links; a reply, or a plain message
+        without Read Message History; symbols as emoji only with Use External Emojis, and all one way."""
+        symbols = self.symbols if permissions.use_external_emojis else PLAIN
+        if permissions.embed_links:
+            embeds = one_rendering(embeds, symbols)
+        else:
+            self.notes.note(message.channel, "embed_links", "inline cards sent as text")
+            cards = as_text(embeds, limits.MESSAGE_CONTENT - len(content) - 2)
+            content, embeds = "\n\n".join(part for part in (content, cards) if part), []
+            shown = symbols.full(content)
+            content = shown if shown is not None and len(shown) <= limits.MESSAGE_CONTENT else content
+        kwargs = {"content": clip(content, limits.MESSAGE_CONTENT) or None, "embeds": embeds}
         try:
-            await message.add_reaction(emoji)
+            await self.post(message, permissions, **kwargs)
         except discord.HTTPException as error:
-            log.info("Could not react to a held-back lookup in channel %s (%s)", message.channel.id, error.status)
-            return False
-        return True
+            log.warning("Could not answer inline lookups in channel %s (HTTP %s)", message.channel.id, error.status)
+
+    async def post(self, message: discord.Message, permissions: discord.Permissions, **kwargs) -> None:
+        """A reply to ``message``, or a plain message in its channel where the bot may not read the history a reply
+        points to."""
+        if permissions.read_message_history:
+            await message.reply(**kwargs, mention_author=False, allowed_mentions=NO_MENTIONS)
+            return
+        self.notes.note(message.channel, "read_message_history", "inline cards sent as messages, not replies")
+        await message.channel.send(**kwargs, allowed_mentions=NO_MENTIONS)
+
+    async def held_back(self, message: discord.Message, permissions: discord.Permissions) -> bool:
+        """Never silent: ⏳ on a held-back message, where the bot may react (reacting needs Add Reactions and Read
+        Message History); else one short line, once in a while per channel (a reply to each message of a flood
+        would be the flood). Whether the ⏳ was added."""
+        if permissions.add_reactions and permissions.read_message_history:
+            try:
+                await message.add_reaction(HELD_BACK)
+                return True
+            except discord.HTTPException as error:
+                log.info("Could not react to a held-back lookup in channel %s (%s)", message.channel.id, error.status)
+        else:
+            self.notes.note(message.channel, "add_reactions", "held-back lookups told in a line, not with ⏳")
+        now = time.monotonic()
+        if self.told_until.get(message.channel.id, 0.0) <= now:
+            self.told_until[message.channel.id] = now + self.pace.per
+            await self.tell(
+                message, f"{HELD_BACK} Card lookups here are held back: ask again in a moment.", permissions
+            )
+        return False
 
     async def unreact(self, message: discord.Message, held: bool) -> None:
         if not held:
@@ -159,10 +210,10 @@ class InlineLookups:
         rate, per = self.pace.rate, self.pace.per
         return f"{HELD_BACK} Too many card lookups here right now ({rate} every {per:.0f} s): ask again in a moment."
 
-    async def tell(self, message: discord.Message, line: str) -> None:
+    async def tell(self, message: discord.Message, line: str, permissions: discord.Permissions) -> None:
         """One line answering ``message`` instead of its cards."""
         try:
-            await message.reply(line, mention_author=False, allowed_mentions=NO_MENTIONS)
+            await self.post(message, permissions, content=line)
         except discord.HTTPException:
             log.warning("Could not say that inline lookups in channel %s are held back", message.channel.id)
 
@@ -194,35 +245,35 @@ class InlineLookups:
         """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""
         if reference.mode != "search":
             answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
-            return with_symbols(reference_embed(reference.mode, answer), self.symbols)
+            return reference_embed(reference.mode, answer)
         found = await self.source.search(reference.name, page_size=INLINE_RESULTS, asker=asker)
         if isinstance(found, SearchPage):
             if not found.total:
                 raise CardNotFound("No cards match that search.", status=404, code="not_found", type="local")
-            embed = search_embed(reference.name, found, origin_text("local", self.source.data_date()))
-            return with_symbols(embed, self.symbols)
+            return search_embed(reference.name, found, origin_text("local", self.source.data_date()))
         lines = [result_line(card) for card in found.cards[:INLINE_RESULTS]]
-        return with_symbols(
-            results_embed(
-                f"Search: {echo(reference.name, 200)}",
-                lines,
-                found.total,
-                0,
-                page_count(found.total),
-                found.warnings,
-                found.origin,
-            ),
-            self.symbols,
+        return results_embed(
+            f"Search: {echo(reference.name, 200)}",
+            lines,
+            found.total,
+            0,
+            page_count(found.total),
+            found.warnings,
+            found.origin,
         )
 
     async def miss(self, reference: CardReference, error: ScryfallError) -> str:
-        """A name that found no single card, with the cards it could have meant."""
-        candidates = getattr(error, "candidates", None) or []
-        if reference.mode == "search":
-            return f"?{echo(reference.name, 60)} (no cards match)"
-        if not candidates and not reference.printing:
-            candidates = await miss_suggestions(self.source, reference.name)
+        """A reference that found no single card, explained as /card explains it: the set named when it is the
+        problem, a nickname's card, the cards it could have meant."""
         shown = echo(reference.name, 60)
-        if not candidates:
-            return shown
-        return f"{shown} (did you mean {', '.join(echo(name, 60) for name in candidates[:5])}?)"
+        if reference.mode == "search":
+            missing = await unknown_sets(self.source, reference.name)
+            return f"?{shown}: " + (no_set_text(missing, DISCORD_MARKS) if missing else "no cards match.")
+        candidates = getattr(error, "candidates", None) or []
+        if isinstance(error, AmbiguousCard) and not candidates:
+            candidates = await miss_suggestions(self.source, reference.name)
+        if candidates:
+            names = ", ".join(f"**{echo(name, 60)}**" for name in candidates[:5])
+            return f"“{shown}” matches several cards: {names}. Which one?"
+        said = await miss_text(self.source, reference.name, reference.set_code, error, DISCORD_MARKS)
+        return said.replace("\n", " ")

@@ -43,9 +43,11 @@ from bot.goldfish.practice import (
     review_in_pool,
     review_lines,
 )
+from bot.symbols import PLAIN
 from bot.text import clip, escape, plural
 from cogs._admission import fair_share
-from cogs._ui import NO_MENTIONS, reply, symbols_of, with_symbols
+from cogs._symbols import one_rendering, symbols_for, symbols_in, with_symbols
+from cogs._ui import NO_MENTIONS, reply
 from cogs.goldfish._render import game_embed, game_view
 from cogs.goldfish._simulate import simulation_pool
 
@@ -260,7 +262,7 @@ class CoachCommands:
         except IllegalAction as refusal:
             await reply(interaction, str(refusal))
             return
-        await reply(interaction, embed=with_symbols(hint_embed(game, advice), symbols_of(self.bot)))
+        await reply(interaction, embed=with_symbols(hint_embed(game, advice), symbols_for(interaction)))
 
 
 def attach(group: app_commands.Group) -> None:
@@ -332,13 +334,14 @@ class Coaching:
             and message_id is not None
             and await self._still_this_game(record)
         ):
-            table = game_embed(record, symbols=symbols_of(self.bot))
+            table = game_embed(record, symbols=PLAIN)
             if len(table) + len(embed) <= limits.EMBED_TOTAL:
                 try:
                     # The controls are sent again: a finished game's table keeps New game and Replay, an ended one none.
                     view = game_view(record) if game.phase == "over" else None
+                    symbols = symbols_in(self.bot.get_channel(record.channel_id), self.bot)
                     message = channel.get_partial_message(message_id)
-                    await message.edit(embeds=[table, embed], view=view)
+                    await message.edit(embeds=one_rendering([table, embed], symbols), view=view)
                     return message
                 except discord.HTTPException:
                     log.info("The table of a finished goldfish game in channel %s is gone", record.channel_id)

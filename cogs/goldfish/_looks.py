@@ -12,7 +12,8 @@ from discord import app_commands
 
 from bot.errors import UserFacingError
 from bot.goldfish import game_of
-from cogs._ui import Paginator, reply, symbols_of, with_symbols
+from cogs._symbols import symbols_for, with_symbols
+from cogs._ui import Paginator, reply
 from cogs.goldfish._render import game_embed, hand_embed, log_pages
 
 
@@ -30,14 +31,14 @@ class LookCommands:
             await self.post_table(interaction, record)
             return
         said = f"That is <@{record.owner_id}>'s game; start your own with `/goldfish start`."
-        await reply(interaction, said, embed=game_embed(record, symbols=symbols_of(self.bot)), ephemeral=True)
+        await reply(interaction, said, embed=game_embed(record, symbols=symbols_for(interaction)), ephemeral=True)
 
     @app_commands.command(name="hand")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand, with each cycling cost and what it would search for (only you see it)."""
         try:
             record, _ = await self.service.viewed(interaction.channel_id, interaction.user.id)
-            embed = hand_embed(game_of(record), symbols_of(self.bot))
+            embed = hand_embed(game_of(record), symbols_for(interaction))
         except UserFacingError as refusal:
             await reply(interaction, str(refusal), ephemeral=True)
             return
@@ -52,7 +53,7 @@ class LookCommands:
         except UserFacingError as refusal:
             await reply(interaction, str(refusal), ephemeral=True)
             return
-        symbols = symbols_of(self.bot)  # "Paid {U}" reads as on the table's "What happened"
+        symbols = symbols_for(interaction)  # "Paid {U}" reads as on the table's "What happened"
         pages = [with_symbols(page, symbols) for page in log_pages(game, shared=record.shared)]
         await Paginator(pages, interaction.user.id).send(interaction, ephemeral=True)
 

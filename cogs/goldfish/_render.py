@@ -12,7 +12,7 @@ from bot.goldfish.engine import CycleOption, Game, cost_text
 from bot.goldfish.table import cycle_label, hand_lines, log_lines, table_text
 from bot.symbols import PLAIN, SymbolText
 from bot.text import chunk_lines, clip, discord_time, escape, fit_lines, plural
-from cogs._ui import with_symbols
+from cogs._symbols import with_symbols
 from cogs.goldfish._components import GoldfishButton, GoldfishSelect, Stamp
 from cogs.goldfish._drafts import draft_view
 from cogs.goldfish._inputs import FIND_NOTHING
@@ -91,7 +91,7 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
     if game.phase == "cleanup":
         count = len(game.zones.hand) - 7
         options = [_option(card.name, str(card.iid)) for card in game.zones.hand]
-        placeholder = f"Discard {plural(count, 'card')} down to seven (CR 514.1)…"
+        placeholder = f"Discard {plural(count, 'card')} down to seven (514.1)…"
         payers = game.optional_payers()
         if payers:
             names = ", ".join(payers)

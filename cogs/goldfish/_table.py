@@ -19,7 +19,8 @@ from bot.errors import UserFacingError
 from bot.goldfish import TABLE_COPIES, GameKey, GameService, StoredGame, is_loadable
 from bot.goldfish.engine import IllegalAction
 from bot.text import plural
-from cogs._ui import NO_MENTIONS, reply, symbols_of
+from cogs._symbols import symbols_for, symbols_in
+from cogs._ui import NO_MENTIONS, reply
 from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import game_embed, game_view
 
@@ -107,7 +108,8 @@ class Tables:
         ``deferred``: the command was acknowledged privately, so the table goes to the channel and
         the acknowledgement becomes the private note (``said`` first: what the move did).
         """
-        embed, view = game_embed(record, note=note, symbols=symbols_of(self.bot)), game_view(record, mode=mode)
+        embed, view = game_embed(record, note=note, symbols=symbols_for(interaction)), game_view(record, mode=mode)
+        await self.pictures.without_picture(interaction, record, embed)
         if deferred:
             channel = self.bot.get_partial_messageable(interaction.channel_id)  # type: ignore[attr-defined]
             message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
@@ -122,7 +124,7 @@ class Tables:
 
     async def post_in(self, channel: discord.abc.Messageable, record: StoredGame) -> None:
         """A new game's table, sent to ``channel`` (its own thread) rather than as an interaction's answer."""
-        embed, view = game_embed(record, symbols=symbols_of(self.bot)), game_view(record)
+        embed, view = game_embed(record, symbols=symbols_in(channel, self.bot)), game_view(record)
         await self.posted(record, await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS))
 
     async def posted(self, record: StoredGame, message: discord.Message) -> None:
@@ -140,10 +142,10 @@ class Tables:
         the game is now, or what the table asks for) with a link to the table; a new table if it's gone."""
         tables = self.known_tables(record)
         if tables:
+            embed = game_embed(record, note=note, symbols=symbols_for(interaction))
+            await self.pictures.without_picture(interaction, record, embed)
             try:
-                await self.partial(record.channel_id, tables[-1]).edit(
-                    embed=game_embed(record, note=note, symbols=symbols_of(self.bot)), view=game_view(record, mode=mode)
-                )
+                await self.partial(record.channel_id, tables[-1]).edit(embed=embed, view=game_view(record, mode=mode))
             except discord.NotFound:
                 log.info("Goldfish table in channel %s was deleted; posting it again", record.channel_id)
             else:

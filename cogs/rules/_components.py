@@ -17,6 +17,7 @@ from bot import limits
 from bot.cards import QuestionCards
 from bot.errors import UserFacingError
 from bot.rules import Answer, RulesService, clip
+from cogs._symbols import symbols_for
 from cogs._ui import guarded, in_time, reply, reply_private
 from cogs.rules._render import render_pages
 
@@ -63,7 +64,7 @@ async def send(
     ephemeral: bool = False,
 ) -> None:
     """A page of ``answer`` as a new message: public (or ``ephemeral``) when it answers, private when not."""
-    pages = render_pages(answer)
+    pages = render_pages(answer, symbols_for(interaction))
     page = max(0, min(page, len(pages) - 1))
     private = ephemeral or not answer.found
     view = answer_view(answer, key, page, len(pages), owner=interaction.user.id, examples=examples, ephemeral=private)
@@ -89,7 +90,7 @@ async def edit_key(interaction: discord.Interaction, key: str, page: int, *, own
     if rules.waits(key, cards):
         await interaction.response.defer()
     answer = await rules.answer(key, examples=examples, cards=cards)
-    pages = render_pages(answer)
+    pages = render_pages(answer, symbols_for(interaction))
     page = max(0, min(page, len(pages) - 1))
     private = interaction.message is not None and interaction.message.flags.ephemeral
     view = answer_view(answer, key, page, len(pages), owner=owner, examples=examples, ephemeral=private)
@@ -137,13 +138,18 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_ID):
             await send_key(interaction, self.key, target, examples=self.examples, ephemeral=True)
 
 
+def menu(answer: Answer | None) -> list:
+    """The rules the menu offers: the related ones, then the rule's own parts."""
+    return [*answer.related, *answer.parts] if answer is not None else []
+
+
 class RelatedSelect(discord.ui.DynamicItem[discord.ui.Select], template=RELATED_ID):
     """Opens a rule the answer names, privately, for whoever picks it."""
 
     def __init__(self, examples: bool, answer: Answer | None = None) -> None:
         options = [
             discord.SelectOption(label=clip(choice.name, 100), value=choice.value[:100])
-            for choice in (answer.related if answer else [])[:SELECT_LIMIT]
+            for choice in menu(answer)[:SELECT_LIMIT]
         ]
         super().__init__(
             discord.ui.Select(
@@ -182,6 +188,6 @@ def answer_view(
         view.add_item(PageButton("whole", 0, owner, examples, answer.whole_number))
     if ephemeral and answer.found and key:
         view.add_item(PageButton("show", page, owner, examples, key))
-    if answer.related:
+    if menu(answer):
         view.add_item(RelatedSelect(examples, answer))
     return view if view.children else None

@@ -7,7 +7,9 @@ import re
 import discord
 
 from bot.rules import Answer, Block, pages
+from bot.symbols import PLAIN, SymbolText
 from bot.text import escape
+from cogs._symbols import with_symbols
 
 # A history's word diff after escaping: "\[-old-\]" and "{+new+}" (see bot.rules.history_text.word_diff).
 _DELETED = re.compile(r"\\\[-(.+?)-\\\]")
@@ -47,16 +49,19 @@ def render_block(block: Block, *, diff: bool = False) -> str:
     return f"{text}{links}"
 
 
-def render_pages(answer: Answer) -> list[discord.Embed]:
-    """The answer's pages as embeds: one title line, page one within about 1,200 visible characters."""
+def render_pages(answer: Answer, symbols: SymbolText = PLAIN) -> list[discord.Embed]:
+    """The answer's pages as embeds: one title line, page one within about 1,200 visible characters; card costs and
+    the rules' own symbols (``{T}``) as ``symbols`` show them, as everywhere else."""
     colour = discord.Colour.dark_teal() if answer.found else discord.Colour.orange()
     diff = answer.kind == "history"
     out = []
     for page in pages(answer):
         description = "\n".join(rendered for block in page.blocks if (rendered := render_block(block, diff=diff)))
-        embed = discord.Embed(title=escape(page.title), description=description or None, colour=colour)
+        # A miss quotes what was asked in its title: a {G} typed there is the asker's text, not a symbol.
+        title = escape(page.title, typed=answer.kind == "none")
+        embed = discord.Embed(title=title, description=description or None, colour=colour)
         if answer.url:
             embed.url = answer.url
         embed.set_footer(text=page.footer)
-        out.append(embed)
+        out.append(with_symbols(embed, symbols))
     return out

@@ -63,6 +63,11 @@ async def _body(request: web.Request) -> Any:
 def _command_problem(item: Any, option: bool = False) -> str | None:
     """Why Discord would reject this command or option (400 Invalid Form Body), or None."""
     name = item.get("name") if isinstance(item, dict) else None
+    if not option and isinstance(item, dict) and item.get("type") in (2, 3):
+        # A user or message command ("Look up cards"): 1-32 characters, capitals and spaces allowed, nothing else.
+        if not isinstance(name, str) or not 1 <= len(name) <= 32:
+            return f"invalid name {name!r}"
+        return f"{name}: context menu commands take no description or options" if item.get("options") else None
     if not isinstance(name, str) or not COMMAND_NAME.match(name):
         return f"invalid name {name!r}"
     if (option or item.get("type", 1) == 1) and (
@@ -114,6 +119,7 @@ class FakeDiscord:
     def __init__(self, token: str, *, message_content_enabled: bool = False, shard_count: int = 1) -> None:
         self.token = token
         self.message_content_enabled = message_content_enabled
+        self.user_install_enabled = True  # the Developer Portal's Installation tab lets users add the app
         self.shard_count = shard_count  # what GET /gateway/bot recommends
         self._ids = itertools.count()
         self.app_id = self.bot_id = self.snowflake()
@@ -458,6 +464,13 @@ class FakeDiscord:
         problem = next(filter(None, map(_command_problem, body)), None)
         if problem:
             return _error(400, f"Invalid Form Body ({problem})", 50035)
+        for index, command in enumerate(body):
+            # User Install off on the Developer Portal's Installation tab: commands for user installs are refused.
+            if scope == "global" and not self.user_install_enabled and 1 in (command.get("integration_types") or []):
+                problem = {"code": "APPLICATION_COMMAND_INTEGRATION_TYPE_NOT_SUPPORTED"}
+                problem["message"] = "User install is not enabled for this application."
+                errors = {str(index): {"integration_types": {"_errors": [problem]}}}
+                return _json({"message": "Invalid Form Body", "code": 50035, "errors": errors}, 400)
         known = {c["name"]: c["id"] for c in self.commands.get(scope, [])}
         stored = []
         for command in body:

@@ -46,6 +46,7 @@ from cogs.goldfish._inputs import (
 from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import hand_embed, log_pages, stats_embed
 from cogs.goldfish._simulate import attach, close_simulations
+from cogs.goldfish._table import check_table_possible
 from cogs.goldfish._view import attach_view
 
 log = logging.getLogger(__name__)
@@ -78,9 +79,7 @@ TAP_HELP = 'The lands to tap, by name, separated by commas ("Swamp, Island"); de
 
 
 class Goldfish(Coaching, TableActions, commands.Cog):
-    goldfish = app_commands.Group(
-        name="goldfish", description="Practise cycling in a solitaire game in this channel", guild_only=True
-    )
+    goldfish = app_commands.Group(name="goldfish", description="Practise cycling in a solitaire game in this channel")
     stats = app_commands.Group(name="stats", description="Your goldfish statistics", parent=goldfish)
 
     def __init__(self, bot: commands.Bot) -> None:
@@ -104,6 +103,10 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         await self.pictures.close()
         await self.save_tables()
         close_coach(self)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        check_table_possible(interaction)
+        return True
 
     # ------------------------------------------------------------ /goldfish start
 

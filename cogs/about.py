@@ -25,6 +25,7 @@ COLOUR = discord.Colour.dark_teal()
 # The first page of /help: what to type for each thing the bot does, shortest first (a phone shows about 10 lines).
 GUIDE = (
     ("Cards", "`/card lightning bolt` · `[[bolt]]` in chat · `/search t:creature c:g mv<=2` · `/cycling`"),
+    ("Any message", "Apps › **Look up cards**: the cards a message names, in any chat"),
     ("Rules", "`/rule 702.29` · `/rule cycling` · `/rule can I cycle a land from my hand?`"),
     ("Goldfish", "`/goldfish start` a practice game here · `/goldfish odds` · `/goldfish simulate`"),
     ("More", "`/help command:goldfish` for one command's options · `/about` for the version and data"),
@@ -126,7 +127,8 @@ class About(commands.Cog):
     # ---------------------------------------------------------------- /help
 
     def top_level(self) -> list[app_commands.Command | app_commands.Group]:
-        return sorted(self.bot.tree.get_commands(), key=lambda c: c.name)
+        commands = self.bot.tree.get_commands(type=discord.AppCommandType.chat_input)
+        return sorted(commands, key=lambda c: c.name)
 
     def help_embed(self, name: str | None = None) -> discord.Embed:
         """The guide (what to type, feature by feature), or one command's options."""

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.carddb import FILE_NAME, CardData, CardDataUnavailable
+from bot.cards.inline import CardReference
 from bot.cards.mentions import CardNames
 from bot.rules import CardFacts, FoundCards, RulesIndex
 
@@ -24,6 +25,19 @@ async def card_names(card_data: CardData, index: RulesIndex) -> CardNames:
     """The names index of the loaded copy (built on first use; raises ``CardDataUnavailable`` without a copy)."""
     ordinary = index.ordinary_words
     return await card_data.derived(NAMES_KEY, lambda store: CardNames(store.name_rows(), ordinary))
+
+
+async def written_card_names(
+    card_data: CardData, index: RulesIndex, text: str, limit: int
+) -> tuple[list[CardReference], int]:
+    """The cards ``text`` names written out exactly (a chat message nobody wrote for the bot: no misspellings
+    guessed), as references in its order, and how many more it names past ``limit``; none without a local copy."""
+    try:
+        names = await card_names(card_data, index)
+    except CardDataUnavailable:
+        return [], 0
+    found = names.find(text, limit=limit, fuzzy=False)
+    return [CardReference(" ".join(text[m.start : m.end].split())) for m in found.mentions], found.more
 
 
 class QuestionCards:

@@ -106,6 +106,22 @@ class InlineLookups:
         results: list[discord.Embed | BaseException],
         left_out: list[CardReference],
     ) -> None:
+        content, embeds = await self.compose(references, results, left_out)
+        if not embeds and not content:
+            return
+        try:
+            await message.reply(content=content, embeds=embeds, mention_author=False, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:
+            log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
+
+    async def compose(
+        self,
+        references: list[CardReference],
+        results: list[discord.Embed | BaseException],
+        left_out: list[CardReference],
+    ) -> tuple[str | None, list[discord.Embed]]:
+        """The reply to a message's references: the cards' embeds, and a line for the misses, a failure and the
+        references past the limit (None when there is nothing to say but the cards)."""
         embeds, misses, trouble = [], [], None
         for reference, result in zip(references, results, strict=True):
             if isinstance(result, QueryError):
@@ -125,17 +141,7 @@ class InlineLookups:
             names = ", ".join(echo(reference.name, 60) for reference in left_out[: LEFT_OUT_SHOWN - 1])
             more = "…" if len(left_out) >= LEFT_OUT_SHOWN else ""
             lines.append(f"I look up {MAX_REFERENCES} cards a message; not looked up: {names}{more}")
-        if not embeds and not lines:
-            return
-        try:
-            await message.reply(
-                content=clip("\n".join(lines), limits.MESSAGE_CONTENT) or None,
-                embeds=embeds,
-                mention_author=False,
-                allowed_mentions=NO_MENTIONS,
-            )
-        except discord.HTTPException:
-            log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
+        return clip("\n".join(lines), limits.MESSAGE_CONTENT) or None, embeds
 
     async def react(self, message: discord.Message, emoji: str) -> bool:
         """Never silent: a reaction where the bot may add one, else nothing more (a reply to each message of a

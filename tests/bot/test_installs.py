@@ -143,3 +143,12 @@ async def test_without_user_install_on_the_portal_the_commands_still_sync_for_se
     places(simcord_env).user_install_enabled = True
     await simcord_env.restart_bot(CycleBot(bot_config))
     assert all(sorted(command["integration_types"]) == [0, 1] for command in synced(simcord_env).values())
+
+
+async def test_help_tells_of_look_up_cards_and_lists_the_slash_commands_alone(simcord_env, channel, alice):
+    result = await alice.slash(channel, "help")
+
+    fields = {field.name: field.value for field in result.response.embeds[0].fields}
+    assert "Look up cards" in fields["Any message"]
+    assert "Look up cards" not in fields["All commands"] and "/card" in fields["All commands"]
+    assert not simcord_env.errors

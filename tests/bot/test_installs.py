@@ -14,7 +14,9 @@ from tests.support.installs import (
     BOT_DM_PERMISSIONS,
     add_to_my_apps,
     group_chat,
+    click,
     places,
+    select,
     server_without_the_bot,
     slash,
 )
@@ -151,4 +153,23 @@ async def test_help_tells_of_look_up_cards_and_lists_the_slash_commands_alone(si
     fields = {field.name: field.value for field in result.response.embeds[0].fields}
     assert "Look up cards" in fields["Any message"]
     assert "Look up cards" not in fields["All commands"] and "/card" in fields["All commands"]
+    assert not simcord_env.errors
+
+
+async def test_rule_pages_and_show_in_channel_work_in_a_group_chat_through_the_interaction(simcord_env):
+    alice, bob = simcord_env.create_user("alice"), simcord_env.create_user("bob")
+    add_to_my_apps(simcord_env, alice)
+    chat = group_chat(simcord_env, alice, bob)
+
+    result = await slash(alice, chat, "rule", query="cycling")
+    private = await select(alice, result.response, ["702.29b"])
+    shown = await click(alice, private.response, label="Show in channel")
+    paged = await slash(alice, chat, "rule", query="how does trample work")
+    turned = await click(alice, paged.response, label="Next")
+
+    assert private.ephemeral and not shown.ephemeral
+    assert shown.response.embeds[0].title == "702.29b Cycling"
+    assert turned.response.embeds[0].description.startswith("**Rule 702.19 Trample**")
+    sent = [r.path for r in simcord_env.http_requests if r.method in ("POST", "PATCH")]
+    assert all(path.startswith(("/interactions/", "/webhooks/")) for path in sent), sent
     assert not simcord_env.errors

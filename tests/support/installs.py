@@ -157,6 +157,14 @@ async def click(actor, message, *, label: str | None = None, custom_id: str | No
         return await simcord.actors._component_click(actor, message, label=label, custom_id=custom_id)
 
 
+async def select(actor, message, values, *, custom_id: str | None = None) -> InteractionResult:
+    """A choice in a select menu of ``message``, wherever it is."""
+    if getattr(actor, "guild", None) is not None:
+        return await actor.select(message, values, custom_id=custom_id)
+    with _operation(actor._env, "select"):
+        return await simcord.actors._component_select(actor, message, values, custom_id=custom_id)
+
+
 @contextlib.contextmanager
 def _operation(env, name: str):
     """One simcord operation at a time, as its own actors take them."""

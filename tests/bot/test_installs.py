@@ -13,8 +13,8 @@ from bot.client import CycleBot
 from tests.support.installs import (
     BOT_DM_PERMISSIONS,
     add_to_my_apps,
-    group_chat,
     click,
+    group_chat,
     places,
     select,
     server_without_the_bot,

@@ -38,7 +38,9 @@ async def test_search_pages_turn_through_the_interaction(local_cards, simcord_en
 
 
 @pytest.mark.parametrize("where", ["group chat", "server"])
-async def test_card_buttons_answer_anyone_through_the_interaction(local_cards, simcord_env, places_without_the_bot, where):
+async def test_card_buttons_answer_anyone_through_the_interaction(
+    local_cards, simcord_env, places_without_the_bot, where
+):
     channel, alice, bob = places_without_the_bot[where]
 
     result = await slash(alice, channel, "card", name="Street Wraith")

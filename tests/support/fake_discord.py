@@ -342,6 +342,35 @@ class FakeDiscord:
                     return self._interaction(2, data, user, guild_id)
         raise AssertionError(f"/{name} was never synced to Discord")
 
+    def user_install_interaction(
+        self, name: str, *, user: str = "alice", guild_id: str | None = None, options: list | None = None
+    ) -> dict:
+        """A CHAT_INPUT interaction from someone who added the app to their own apps, where no server added it: in
+        the bot's DM (no ``guild_id``: Discord sends it to shard 0) or in a server the bot is not in (``guild_id``,
+        not one of the fake's guilds: sent to the shard that server maps to, though no shard has it)."""
+        command = next((c for c in self.commands.get("global", []) if c["name"] == name), None)
+        assert command is not None and 1 in (command.get("integration_types") or []), f"/{name} is not user-installable"
+        data = {"id": command["id"], "name": name, "type": 1, "options": options or []}
+        token, people = f"interaction-token-{self.snowflake()}", self.users[user]
+        interaction = {"id": self.snowflake(), "application_id": self.app_id, "type": 2, "data": data}
+        interaction |= {"token": token, "version": 1, "entitlements": [], "locale": "en-GB"}
+        interaction |= {"authorizing_integration_owners": {"1": people["id"]}}
+        interaction |= {"attachment_size_limit": ATTACHMENT_SIZE_LIMIT}
+        if guild_id is None:
+            channel = {"id": self.snowflake(), "type": 1, "recipients": [people], "flags": 0, "last_message_id": None}
+            # ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS, as documented for the bot's DM.
+            return (
+                interaction
+                | {"user": people, "channel_id": channel["id"], "channel": channel, "context": 1}
+                | {"app_permissions": str((1 << 15) | (1 << 14) | (1 << 17) | (1 << 18))}
+            )
+        channel = {"id": self.snowflake(), "type": 0, "guild_id": guild_id, "name": "general", "position": 0}
+        channel |= {"permission_overwrites": [], "nsfw": False, "rate_limit_per_user": 0, "flags": 0}
+        member = self._member(people) | {"permissions": PERMISSIONS}
+        interaction |= {"member": member, "guild_id": guild_id, "context": 0, "app_permissions": PERMISSIONS}
+        interaction |= {"guild": {"id": guild_id, "locale": "en-US", "features": []}, "guild_locale": "en-US"}
+        return interaction | {"channel_id": channel["id"], "channel": channel}
+
     def component_interaction(
         self, message: dict, custom_id: str, *, user: str = "alice", values: list[str] | None = None
     ) -> dict:
@@ -474,7 +503,9 @@ class FakeDiscord:
         known = {c["name"]: c["id"] for c in self.commands.get(scope, [])}
         stored = []
         for command in body:
-            entry = {"type": 1, "options": [], "default_member_permissions": None, "nsfw": False} | command
+            # Discord answers every command with a description, "" for user and message commands.
+            entry = {"type": 1, "description": "", "options": [], "default_member_permissions": None, "nsfw": False}
+            entry |= command
             entry |= {"id": known.get(command["name"]) or self.snowflake(), "application_id": self.app_id}
             entry |= {"version": self.snowflake()} | ({} if scope == "global" else {"guild_id": scope})
             stored.append(entry)

@@ -39,7 +39,11 @@ MANIFEST = "symbols.json"
 PNG_SIZE = 128  # Discord shows emoji at up to 48 px (96 on large screens); it keeps them at 128
 MAX_SVG_BYTES = 256 * 1024
 SVG_HOSTS = frozenset({"svgs.scryfall.io"})
-SYMBOL = re.compile(r"\{[^{}\s]{1,12}\}")
+# A card symbol: ``{G}``, ``{2/W}``. A brace a player typed carries a word joiner after it (``bot.text.escape``'s
+# ``typed``): it only looks like a symbol, and is never one.
+SYMBOL = re.compile(r"\{[^{}\s\u2060]{1,12}\}")
+# An emoji made by this module (its name from :func:`emoji_name`), as Discord's markup.
+SYMBOL_EMOJI = re.compile(r"<a?:(?:mana_\w+|tap|untap|energy|planeswalker|chaos|acorn|ticket):\d+>")
 # Symbols that are not mana get a word a screen reader says well.
 WORDS = {
     "T": "tap",
@@ -209,20 +213,21 @@ class SymbolText:
     def __bool__(self) -> bool:
         return bool(self.markup)
 
-    def inline(self, text: str | None, limit: int | None = None) -> str:
-        """``text`` with its symbols replaced, line by line while the whole stays within ``limit`` characters (the
-        lines after that keep the text form, which is shorter)."""
-        if not text or not self.markup:
+    def full(self, text: str | None) -> str | None:
+        """``text`` with every symbol replaced, or None when one of them has nothing to stand for it: a line must
+        not show some symbols as pictures and others as braces, so the caller keeps the text form for all."""
+        if not text or not self.markup or not SYMBOL.search(text):
             return text or ""
-        lines = text.split("\n")
-        room = (limit if limit is not None else 1 << 30) - len(text)
-        for index, line in enumerate(lines):
-            shown = SYMBOL.sub(lambda match: self.markup.get(match.group(0).upper(), match.group(0)), line)
-            if len(shown) - len(line) > room:
-                break
-            room -= len(shown) - len(line)
-            lines[index] = shown
-        return "\n".join(lines)
+        missing = False
+
+        def shown(match: re.Match[str]) -> str:
+            nonlocal missing
+            markup = self.markup.get(match.group(0).upper())
+            missing = missing or markup is None
+            return markup or match.group(0)
+
+        converted = SYMBOL.sub(shown, text)
+        return None if missing else converted
 
     def one(self, symbol: str) -> str | None:
         """The markup of one symbol (for a button or an option's ``emoji``), or None."""

@@ -16,59 +16,37 @@ from discord import app_commands
 
 from bot import limits
 from bot.errors import UserFacingError
-from bot.symbols import PLAIN, SYMBOL, SymbolText
+from bot.symbols import SYMBOL
 from bot.text import escape, one_line
+from cogs._symbols import one_rendering, shown_text, symbols_for
 
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def symbols_of(client: discord.Client | None) -> SymbolText:
-    """How the bot shows mana symbols now: its application emoji once they are ready, else the text form."""
-    return getattr(client, "mana", None) or PLAIN
-
-
-def with_symbols(embed: discord.Embed, symbols: SymbolText) -> discord.Embed:
-    """``embed`` with ``{2}{G}`` shown as emoji where Discord renders them: the title, the description and the
-    fields (footers and author lines show text, so they keep it). A part that would pass its limit keeps text."""
+def rendered(interaction: discord.Interaction, content: str | None, kwargs: dict) -> str | None:
+    """A reply's text and embeds (in ``kwargs``, changed in place) with card symbols shown one way for the whole
+    message: a refusal's "needs {R}" as the table beside it shows it. The text a player typed and the bot quotes
+    stays text (``escape(typed=True)``)."""
+    symbols = symbols_for(interaction)
     if not symbols:
-        return embed
-    original = embed.copy()
-    if embed.title:
-        _cost_out_of_title(embed, symbols)
-        embed.title = symbols.inline(embed.title, limits.EMBED_TITLE)
-    if embed.description:
-        embed.description = symbols.inline(embed.description, limits.EMBED_DESCRIPTION)
-    for index, field in enumerate(embed.fields):
-        embed.set_field_at(
-            index,
-            name=symbols.inline(field.name, limits.EMBED_FIELD_NAME),
-            value=symbols.inline(field.value, limits.EMBED_FIELD_VALUE),
-            inline=field.inline,
-        )
-    return embed if len(embed) <= limits.EMBED_TOTAL else original
-
-
-def _cost_out_of_title(embed: discord.Embed, symbols: SymbolText) -> None:
-    """A title whose symbols would pass its limit as emoji (a long name with a long cost, both faces' costs) keeps
-    its name, and the symbols open the description instead, unless it shows them already (each face's cost):
-    emoji there rather than braces in the title."""
-    title = embed.title or ""
-    found = SYMBOL.search(title)
-    if found is None or len(symbols.inline(title)) <= limits.EMBED_TITLE or not title[: found.start()].strip():
-        return
-    head, cost = title[: found.start()].rstrip(), title[found.start() :].strip()
-    description = embed.description or ""
-    if not all(part.strip() in description for part in cost.split("//")):
-        description = f"{cost}\n{description}".strip()
-    embed.title = head
-    embed.description = description
+        return content
+    one = "embed" in kwargs and kwargs["embed"] is not None
+    embeds = [kwargs["embed"]] if one else list(kwargs.get("embeds") or [])
+    shown = one_rendering(embeds, symbols)
+    text = symbols.full(content) if content else content
+    if text is None or len(text) > limits.MESSAGE_CONTENT or any(SYMBOL.search(shown_text(e)) for e in shown):
+        return content  # something must stay text, so all of it does
+    if embeds:
+        kwargs.update({"embed": shown[0]} if one else {"embeds": shown})
+    return text
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:
     """Answer an interaction whether or not it was already answered or deferred; never pings."""
     kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+    content = rendered(interaction, content, kwargs)
     async with _responding(interaction):
         if interaction.response.is_done():
             await interaction.followup.send(content, **kwargs)
@@ -97,6 +75,7 @@ async def reply_private(interaction: discord.Interaction, content: str | None = 
     "thinking…" message is deleted first, and the reply follows privately.
     """
     kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+    content = rendered(interaction, content, kwargs)
     async with _responding(interaction):
         if not interaction.response.is_done():
             await interaction.response.send_message(content, ephemeral=True, **kwargs)

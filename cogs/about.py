@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot import BOT_NAME, limits
 from bot.text import clip, escape, fit_lines, one_line
+from cogs._permissions import app_permissions, missing
 from cogs._ui import reply
 
 ATTRIBUTION = (
@@ -98,8 +99,9 @@ class About(commands.Cog):
         ]
         return f"{len(parts)} of {self.bot.shard_count} here · latency {', '.join(parts)}"
 
-    def build_embed(self) -> discord.Embed:
-        """What is running: version, rules, card data, shards, sources (the commands are /help's job)."""
+    def build_embed(self, permissions: discord.Permissions | None = None) -> discord.Embed:
+        """What is running: version, rules, card data, shards, sources (the commands are /help's job); with the
+        ``permissions`` of a server channel, what the bot lacks there and what that costs."""
         embed = discord.Embed(
             title=f"{BOT_NAME} {self.bot.version}",
             description=(
@@ -116,13 +118,18 @@ class About(commands.Cog):
         failed = getattr(self.bot, "failed_extensions", {})
         if failed:
             embed.add_field(name="Unavailable right now", value=clip(", ".join(sorted(failed)), 1024), inline=False)
+        gaps = missing(permissions) if permissions is not None else []
+        if gaps:
+            lines = [f"**{needed.label}**: {needed.without}" for needed in gaps]
+            embed.add_field(name="Missing in this channel", value=fit_lines(lines), inline=False)
         embed.add_field(name="Sources", value=ATTRIBUTION, inline=False)
         return embed
 
     @app_commands.command(name="about")
     async def about(self, interaction: discord.Interaction) -> None:
-        """The bot's version, its rules edition and card data, and where its data comes from."""
-        await interaction.response.send_message(embed=self.build_embed(), ephemeral=True)
+        """The bot's version, its rules edition and card data, what it lacks here, and where its data comes from."""
+        here = app_permissions(interaction) if interaction.guild_id is not None else None
+        await interaction.response.send_message(embed=self.build_embed(here), ephemeral=True)
 
     # ---------------------------------------------------------------- /help
 

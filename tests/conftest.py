@@ -71,6 +71,17 @@ def no_pause_between_symbol_downloads(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def one_rendering_per_message():
+    """Every message the bot sends or edits through simcord, in every test, shows card symbols one way: all as
+    emoji or all as text (tests/support/simcord_discord.py looks at each)."""
+    simcord_discord.rendering_faults.clear()
+    yield
+    faults = list(simcord_discord.rendering_faults)
+    simcord_discord.rendering_faults.clear()
+    assert not faults, "A message mixed two renderings of card symbols:\n" + "\n".join(faults)
+
+
+@pytest.fixture(autouse=True)
 async def close_databases(monkeypatch):
     """Close every database a test opened, restarted bots' included.
 

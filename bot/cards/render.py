@@ -85,6 +85,7 @@ class CardDisplay:
     image_url: str | None = None
     thumbnail_url: str | None = None
     footer: str = ""
+    colour: int | None = None
 
     def add_field(self, name: str, value: str) -> None:
         if value:
@@ -166,6 +167,35 @@ def cycling_line(card: Card) -> str:
     return describe_abilities(cycling_abilities(card))
 
 
+def cycling_field(card: Card) -> str:
+    """The cycling costs for a field of their own, or nothing when the rules text above shows each as it is
+    (``Cycling {2}`` said once): a field is for what the text words otherwise (a landcycler Scryfall only tags, a
+    face's ability, "Pay 2 life" after a dash)."""
+    line = cycling_line(card)
+    text = "\n".join(face.get("oracle_text") or "" for face in faces(card)).casefold()
+    if all(part.casefold() in text for part in line.split(", ")):
+        return ""
+    return line
+
+
+# Embed colours by the card's colours (Scryfall's ``colors``; a double-faced card's front face): the five mana
+# colours as printed frames show them, gold for several, grey for none (artifacts, lands).
+COLOURS = {"W": 0xF0E6C0, "U": 0x1E6FB8, "B": 0x4B3F4A, "R": 0xD0452B, "G": 0x2E8B4A}
+MULTICOLOURED = 0xC9A227
+COLOURLESS = 0x9AA3AD
+
+
+def card_colour(card: Card) -> int:
+    """The embed colour for ``card``."""
+    colours = card.get("colors")
+    if colours is None:
+        front = faces(card)[0]
+        colours = front.get("colors") or []
+    if len(colours) == 1 and colours[0] in COLOURS:
+        return COLOURS[colours[0]]
+    return MULTICOLOURED if len(colours) > 1 else COLOURLESS
+
+
 def set_line(card: Card) -> str:
     set_name = card.get("set_name") or ""
     code = (card.get("set") or "").upper()
@@ -218,16 +248,18 @@ def format_time(value: datetime | str | float | None) -> str:
 def render_card(
     card: Card, *, stale: bool = False, cached_at: datetime | str | float | None = None, origin: str = ""
 ) -> CardDisplay:
-    """Everything /card shows: cost, type, text, stats, cycling, set and rarity, link and image.
+    """Everything /card shows, a phone screen at most: cost, type, text, stats, cycling, set and rarity, link, and
+    the picture as a thumbnail (a tap opens it; the Picture button and ``[[!name]]`` show it full size).
 
     ``origin`` names where the answer came from and how old its data is, for the footer."""
     display = CardDisplay(
         title=title(card, markdown=True),
         url=scryfall_link(card),
         description=clip(oracle_block(card), DESCRIPTION_LIMIT),
-        image_url=image_url(card),
+        thumbnail_url=image_url(card),
+        colour=card_colour(card),
     )
-    display.add_field("Cycling", cycling_line(card))
+    display.add_field("Cycling", cycling_field(card))
     display.add_field("Set", set_line(card))
     footer = origin or "Data from Scryfall"
     if stale:
@@ -244,8 +276,9 @@ def render_compact(card: Card, *, origin: str = "") -> CardDisplay:
         description=clip(oracle_block(card), COMPACT_TEXT_LIMIT),
         thumbnail_url=image_url(card, "small"),
         footer=clip(origin, FOOTER_LIMIT),
+        colour=card_colour(card),
     )
-    display.add_field("Cycling", cycling_line(card))
+    display.add_field("Cycling", cycling_field(card))
     return display
 
 
@@ -263,6 +296,7 @@ def render_faces(card: Card) -> list[CardDisplay]:
                 description=clip("\n".join(face_lines(face, with_name=False)), DESCRIPTION_LIMIT),
                 image_url=face_image_url(face) or (image_url(card) if len(displays) == 0 else None),
                 footer=f"{card.get('name', '')} · face {len(displays) + 1} of {len(card_faces_)}",
+                colour=card_colour(face if face.get("colors") is not None else card),
             )
         )
     return displays
@@ -303,7 +337,11 @@ def render_text(
 def render_image(card: Card, *, origin: str = "") -> CardDisplay:
     """Only the card's image, for ``[[!name]]``."""
     return CardDisplay(
-        title=title(card, markdown=True), url=scryfall_link(card), image_url=image_url(card), footer=origin
+        title=title(card, markdown=True),
+        url=scryfall_link(card),
+        image_url=image_url(card),
+        footer=origin,
+        colour=card_colour(card),
     )
 
 

@@ -29,11 +29,11 @@ from bot.cards import (
 )
 from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
-from bot.symbols import SymbolText
 from bot.text import clip, escape, one_line
 from cogs._admission import asker_of, fair_share, place
 from cogs._pagers import Pagers
-from cogs._ui import in_time, reply, reply_private, symbols_of
+from cogs._symbols import symbols_for
+from cogs._ui import in_time, reply, reply_private
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_message
 from cogs.cards._inline import InlineLookups
 from cogs.cards._message import MessageLookups
@@ -143,11 +143,6 @@ class Cards(commands.Cog, name=COG_NAME):
         return self.bot.card_source
 
     @property
-    def symbols(self) -> SymbolText:
-        """How mana symbols show now: the application's emoji once uploaded, else ``{2}{G}``."""
-        return symbols_of(self.bot)
-
-    @property
     def pagers(self) -> Pagers:
         """The bot's pagers: the bot owns them, so a button finds its pages without asking for this cog."""
         return self.bot.pagers
@@ -211,7 +206,7 @@ class Cards(commands.Cog, name=COG_NAME):
             except ScryfallError as error:
                 await reply_private(interaction, failure_text(error))
                 return
-            await reply(interaction, **card_message(answer, self.symbols))
+            await reply(interaction, **card_message(answer, symbols_for(interaction)))
 
     # ---------------------------------------------------------- /cycling
 
@@ -240,7 +235,7 @@ class Cards(commands.Cog, name=COG_NAME):
                 failure = search_failure_text(error, f"No cards with {label} match that search.")
                 await reply_private(interaction, failure)
                 return
-            pages = SearchSource(self.source, heading, found, symbols=self.symbols)
+            pages = SearchSource(self.source, heading, found, symbols=symbols_for(interaction))
             await send_pages(interaction, self.pagers, pages)
 
     # ---------------------------------------------------------- /search
@@ -277,7 +272,12 @@ class Cards(commands.Cog, name=COG_NAME):
                 return
             if not isinstance(found, SearchPage):  # only Scryfall could answer: its pages, fetched as read
                 pages = SearchSource(
-                    self.source, echo(query, 200), found, title="Search", line=result_line, symbols=self.symbols
+                    self.source,
+                    echo(query, 200),
+                    found,
+                    title="Search",
+                    line=result_line,
+                    symbols=symbols_for(interaction),
                 )
                 await send_pages(interaction, self.pagers, pages)
                 return
@@ -286,7 +286,8 @@ class Cards(commands.Cog, name=COG_NAME):
                 await reply_private(interaction, clip(f"No cards match that search. {escape(note)}".strip(), 2000))
                 return
             await reply(
-                interaction, **search_message(self.source, query, found, interaction.user.id, symbols=self.symbols)
+                interaction,
+                **search_message(self.source, query, found, interaction.user.id, symbols=symbols_for(interaction)),
             )
 
     # ---------------------------------------------------------- inline [[card]]

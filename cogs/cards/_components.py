@@ -17,15 +17,18 @@ from bot.cards import (
     CardSource,
     as_card,
     cycling_result_line,
+    image_url,
     is_multi_faced,
     render_card,
     render_faces,
+    render_image,
 )
 from bot.errors import UserFacingError
 from bot.scryfall import ScryfallError
 from bot.symbols import PLAIN, SymbolText
 from bot.text import one_line
-from cogs._ui import NO_MENTIONS, GuardedView, guarded, reply, symbols_of, with_symbols
+from cogs._symbols import one_rendering, symbols_for, with_symbols
+from cogs._ui import NO_MENTIONS, GuardedView, guarded, reply
 from cogs.cards._pages import ListSource, send_pages
 from cogs.cards._render import (
     RESULTS_PER_PAGE,
@@ -40,14 +43,21 @@ from cogs.cards._render import (
 )
 
 CARD_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
-INFO_LABELS = {"rulings": "Rulings", "legality": "Legality", "prices": "Prices", "faces": "Other faces"}
+INFO_LABELS = {
+    "image": "Picture",
+    "rulings": "Rulings",
+    "legality": "Legality",
+    "prices": "Prices",
+    "faces": "Other faces",
+}
 
 
 class CardInfoButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"card:(?P<action>rulings|legality|prices|faces):(?P<card_id>{CARD_ID})",
+    template=rf"card:(?P<action>image|rulings|legality|prices|faces):(?P<card_id>{CARD_ID})",
 ):
-    """Rulings, Legality, Prices or Other faces of the card whose Scryfall id is in the custom id.
+    """The full-size Picture, Rulings, Legality, Prices or Other faces of the card whose Scryfall id is in the
+    custom id.
 
     Read-only information: anyone may press, and the answer is shown only to whoever pressed.
     """
@@ -85,20 +95,22 @@ async def show_info(interaction: discord.Interaction, action: str, card_id: str)
     card = answer.card
     if action == "rulings":
         name = card.get("name") or "this card"
-        symbols = symbols_of(interaction.client)
+        symbols = symbols_for(interaction)
         pages = [with_symbols(page, symbols) for page in rulings_embeds(name, await source.rulings(card))]
         if not pages:
             await interaction.followup.send(f"Scryfall has no rulings for {echo(name)}.", ephemeral=True)
             return
         await send_pages(interaction, interaction.client.pagers, ListSource(pages), ephemeral=True)
+    elif action == "image":
+        display = render_image(card, origin=answer.origin)
+        await interaction.followup.send(embed=with_symbols(to_embed(display), symbols_for(interaction)), ephemeral=True)
     elif action == "legality":
         await interaction.followup.send(embed=legality_embed(card), ephemeral=True)
     elif action == "prices":
         await interaction.followup.send(embed=prices_embed(card, answer.prices_date), ephemeral=True)
     else:
-        symbols = symbols_of(interaction.client)
         faces = render_faces(card)[: limits.EMBEDS_PER_MESSAGE]
-        embeds = [with_symbols(to_embed(display), symbols) for display in faces]
+        embeds = one_rendering([to_embed(display) for display in faces], symbols_for(interaction))
         await interaction.followup.send(embeds=embeds, ephemeral=True)
 
 
@@ -107,7 +119,7 @@ def card_buttons(card: dict) -> discord.ui.View | None:
     if not re.fullmatch(CARD_ID, card_id):
         return None
     view = discord.ui.View(timeout=None)
-    actions = ["rulings", "legality", "prices"]
+    actions = ["image", "rulings", "legality", "prices"] if image_url(card) else ["rulings", "legality", "prices"]
     if is_multi_faced(card):
         actions.append("faces")
     for action in actions:
@@ -146,9 +158,7 @@ class CandidatePicker(GuardedView):
         await interaction.edit_original_response(
             content=f"Picked **{echo(answer.card.get('name') or name)}**.", view=None
         )
-        await interaction.followup.send(
-            allowed_mentions=NO_MENTIONS, **card_message(answer, symbols_of(interaction.client))
-        )
+        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **card_message(answer, symbols_for(interaction)))
 
 
 class SearchSource:

@@ -1,6 +1,6 @@
 """Inline ``[[card]]`` lookups in chat: a short answer to each reference of a message, within the author's budget and
 the channel's pace, never silent when held back (⏳ while a message waits its turn, one line when its turn would
-come too late), misses named with what they could have meant."""
+come too late), misses named with what they could have meant, sent as the channel's permissions allow."""
 
 from __future__ import annotations
 
@@ -17,10 +17,12 @@ from bot.carddb import Asker, QueryError, SearchPage
 from bot.cards import MAX_REFERENCES, CardReference, CardSource, find_references, miss_suggestions, origin_text
 from bot.pace import Pace
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
-from bot.symbols import SymbolText
+from bot.symbols import PLAIN, SymbolText
 from bot.text import clip
 from cogs._admission import MessageShares, asker_of, quiet
-from cogs._ui import NO_MENTIONS, symbols_of, with_symbols
+from cogs._permissions import MissingNotes, channel_permissions
+from cogs._symbols import as_text, one_rendering, symbols_of
+from cogs._ui import NO_MENTIONS
 from cogs.cards._render import echo, failure_text, page_count, reference_embed, results_embed
 from cogs.cards._search import query_error_text, result_line, search_embed
 
@@ -42,12 +44,13 @@ def sent_at(message: discord.Message) -> float:
 
 class InlineLookups:
     """What the Cards cog's message listener does with a message: the author's budget (the one their /card spends),
-    the channel's pace, a place in the lookup queue, and the replies."""
+    the channel's pace, a place in the lookup queue, and the replies as the channel's permissions allow."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.pace = Pace(CHANNEL_RATE, CHANNEL_PER, LONGEST_WAIT)
         self.shares = MessageShares()
+        self.notes = MissingNotes()
 
     @property
     def source(self) -> CardSource:
@@ -67,29 +70,32 @@ class InlineLookups:
         if not references:
             return
         references, left_out = references[:MAX_REFERENCES], references[MAX_REFERENCES:]
+        permissions = channel_permissions(message.channel, self.bot)
+        if not permissions.send_messages:
+            self.notes.note(message.channel, "send_messages", "inline cards not answered")
+            return
         searches = sum(reference.mode == "search" for reference in references)
         shares = (LOOKUPS, SEARCHES) if searches else (LOOKUPS,)
         try:  # the author's own budget first, across channels and commands: a flood never spends the channel's
             self.shares.spend(self.bot, message, *shares, uses={SEARCHES: searches})
         except Busy:
-            await self.react(message, HELD_BACK)
+            await self.react(message, HELD_BACK, permissions)
             return
         turn = self.pace.turn(message.channel.id)
         if turn is None:
             log.info("Inline card lookups in channel %s are past their pace", message.channel.id)
-            await self.tell(message, self.too_many())
+            await self.tell(message, self.too_many(), permissions)
             return
         deadline = sent_at(message) + self.pace.longest_wait
-        held = turn > time.monotonic()
-        if held:  # its turn comes later: ⏳ until then, so nobody wonders
-            await self.react(message, HELD_BACK)
+        held = turn > time.monotonic() and await self.react(message, HELD_BACK, permissions)
+        if turn > time.monotonic():  # its turn comes later: ⏳ until then, so nobody wonders
             await asyncio.sleep(turn - time.monotonic())
         try:
             tickets = await self.shares.places(self.bot, message, *shares, deadline=deadline)
         except Busy:
             quiet.warning("Inline card lookups were past their deadline in the lookup queue")
             await self.unreact(message, held)
-            await self.tell(message, self.too_many())
+            await self.tell(message, self.too_many(), permissions)
             return
         try:
             results = await self.answers(references, asker_of(message))
@@ -97,22 +103,9 @@ class InlineLookups:
             for ticket in tickets:
                 ticket.release()
         await self.unreact(message, held)
-        await self.send(message, references, results, left_out)
-
-    async def send(
-        self,
-        message: discord.Message,
-        references: list[CardReference],
-        results: list[discord.Embed | BaseException],
-        left_out: list[CardReference],
-    ) -> None:
         content, embeds = await self.compose(references, results, left_out)
-        if not embeds and not content:
-            return
-        try:
-            await message.reply(content=content, embeds=embeds, mention_author=False, allowed_mentions=NO_MENTIONS)
-        except discord.HTTPException:
-            log.warning("Could not answer inline card lookups in channel %s", message.channel.id, exc_info=True)
+        if embeds or content:
+            await self.send(message, content or "", embeds, permissions)
 
     async def compose(
         self,
@@ -143,9 +136,41 @@ class InlineLookups:
             lines.append(f"I look up {MAX_REFERENCES} cards a message; not looked up: {names}{more}")
         return clip("\n".join(lines), limits.MESSAGE_CONTENT) or None, embeds
 
-    async def react(self, message: discord.Message, emoji: str) -> bool:
-        """Never silent: a reaction where the bot may add one, else nothing more (a reply to each message of a
-        flood would be the flood)."""
+    async def send(
+        self, message: discord.Message, content: str, embeds: list[discord.Embed], permissions: discord.Permissions
+    ) -> None:
+        """The answer as the channel allows: embeds, or text without Embed Links; a reply, or a plain message
+        without Read Message History; symbols as emoji only with Use External Emojis, and all one way."""
+        symbols = self.symbols if permissions.use_external_emojis else PLAIN
+        if permissions.embed_links:
+            embeds = one_rendering(embeds, symbols)
+        else:
+            self.notes.note(message.channel, "embed_links", "inline cards sent as text")
+            cards = as_text(embeds, limits.MESSAGE_CONTENT - len(content) - 2)
+            content, embeds = "\n\n".join(part for part in (content, cards) if part), []
+            shown = symbols.full(content)
+            content = shown if shown is not None and len(shown) <= limits.MESSAGE_CONTENT else content
+        kwargs = {"content": clip(content, limits.MESSAGE_CONTENT) or None, "embeds": embeds}
+        try:
+            await self.post(message, permissions, **kwargs)
+        except discord.HTTPException as error:
+            log.warning("Could not answer inline lookups in channel %s (HTTP %s)", message.channel.id, error.status)
+
+    async def post(self, message: discord.Message, permissions: discord.Permissions, **kwargs) -> None:
+        """A reply to ``message``, or a plain message in its channel where the bot may not read the history a reply
+        points to."""
+        if permissions.read_message_history:
+            await message.reply(**kwargs, mention_author=False, allowed_mentions=NO_MENTIONS)
+            return
+        self.notes.note(message.channel, "read_message_history", "inline cards sent as messages, not replies")
+        await message.channel.send(**kwargs, allowed_mentions=NO_MENTIONS)
+
+    async def react(self, message: discord.Message, emoji: str, permissions: discord.Permissions) -> bool:
+        """Never silent: a reaction where the bot may add one (Add Reactions and Read Message History), else nothing
+        more (a reply to each message of a flood would be the flood)."""
+        if not (permissions.add_reactions and permissions.read_message_history):
+            self.notes.note(message.channel, "add_reactions", "held-back lookups wait without ⏳")
+            return False
         try:
             await message.add_reaction(emoji)
         except discord.HTTPException as error:
@@ -165,10 +190,10 @@ class InlineLookups:
         rate, per = self.pace.rate, self.pace.per
         return f"{HELD_BACK} Too many card lookups here right now ({rate} every {per:.0f} s): ask again in a moment."
 
-    async def tell(self, message: discord.Message, line: str) -> None:
+    async def tell(self, message: discord.Message, line: str, permissions: discord.Permissions) -> None:
         """One line answering ``message`` instead of its cards."""
         try:
-            await message.reply(line, mention_author=False, allowed_mentions=NO_MENTIONS)
+            await self.post(message, permissions, content=line)
         except discord.HTTPException:
             log.warning("Could not say that inline lookups in channel %s are held back", message.channel.id)
 
@@ -200,25 +225,21 @@ class InlineLookups:
         """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""
         if reference.mode != "search":
             answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
-            return with_symbols(reference_embed(reference.mode, answer), self.symbols)
+            return reference_embed(reference.mode, answer)
         found = await self.source.search(reference.name, page_size=INLINE_RESULTS, asker=asker)
         if isinstance(found, SearchPage):
             if not found.total:
                 raise CardNotFound("No cards match that search.", status=404, code="not_found", type="local")
-            embed = search_embed(reference.name, found, origin_text("local", self.source.data_date()))
-            return with_symbols(embed, self.symbols)
+            return search_embed(reference.name, found, origin_text("local", self.source.data_date()))
         lines = [result_line(card) for card in found.cards[:INLINE_RESULTS]]
-        return with_symbols(
-            results_embed(
-                f"Search: {echo(reference.name, 200)}",
-                lines,
-                found.total,
-                0,
-                page_count(found.total),
-                found.warnings,
-                found.origin,
-            ),
-            self.symbols,
+        return results_embed(
+            f"Search: {echo(reference.name, 200)}",
+            lines,
+            found.total,
+            0,
+            page_count(found.total),
+            found.warnings,
+            found.origin,
         )
 
     async def miss(self, reference: CardReference, error: ScryfallError) -> str:

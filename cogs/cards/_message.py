@@ -17,8 +17,8 @@ from discord.ext import commands
 from bot.admission import LOOKUPS, SEARCHES, Share
 from bot.cards import MAX_REFERENCES, CardReference, find_references, written_card_names
 from cogs._admission import Refused, asker_of, place
+from cogs._permissions import may_answer_publicly
 from cogs._ui import describe_error, in_time, reply, reply_private
-from cogs._where import may_post_publicly
 from cogs.cards._inline import LEFT_OUT_SHOWN, InlineLookups
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ class MessageLookups:
         self.spend(interaction, {LOOKUPS: 1, SEARCHES: searches})
         # Public where the app may post (Discord shows it only to the asker where a server blocks external apps);
         # the cards are milliseconds from the local copy, so "thinking…" appears only past a wait or Scryfall.
-        public = may_post_publicly(interaction)
+        public = may_answer_publicly(interaction)
         async with in_time(interaction, public=public):
             async with place(interaction, LOOKUPS):
                 if searches:

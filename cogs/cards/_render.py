@@ -41,9 +41,8 @@ def failure_text(error: ScryfallError) -> str:
 
 
 def to_embed(display: CardDisplay) -> discord.Embed:
-    embed = discord.Embed(
-        title=display.title, url=display.url, description=display.description or None, colour=CARD_COLOUR
-    )
+    colour = discord.Colour(display.colour) if display.colour is not None else CARD_COLOUR
+    embed = discord.Embed(title=display.title, url=display.url, description=display.description or None, colour=colour)
     for name, value in display.fields:
         embed.add_field(name=name, value=value, inline=True)
     if display.image_url:

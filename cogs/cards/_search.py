@@ -20,9 +20,10 @@ from bot.cards import CardSource, as_card, origin_text, render_card, search_resu
 from bot.errors import UserFacingError
 from bot.scryfall import BadQuery, CardNotFound, ScryfallError
 from bot.symbols import PLAIN, SymbolText
-from bot.text import clip, escape, one_line
+from bot.text import clip, escape, one_line, plural
 from cogs._admission import asker_of, place
-from cogs._ui import guarded, reply, symbols_of, with_symbols
+from cogs._symbols import symbols_for, with_symbols
+from cogs._ui import guarded, reply
 from cogs.cards._pages import NOT_YOURS
 from cogs.cards._render import CARD_COLOUR, RESULTS_PER_PAGE, failure_text, to_embed
 
@@ -35,20 +36,23 @@ def result_line(card: CardRecord | dict[str, Any]) -> str:
     return search_result_line(as_card(card), markdown=True)
 
 
+WORD_JOINER = "\u2060"
+
+
 def query_of(message: discord.Message | None) -> str | None:
     """The search a results message shows: the last line of its first embed's footer."""
     if message is None or not message.embeds:
         return None
     footer = message.embeds[0].footer.text or ""
     _, newline, query = footer.rpartition("\n")
+    query = query.replace(WORD_JOINER, "")
     return query if newline and query else None
 
 
 def search_embed(query: str, found: SearchPage, origin: str, note: str = "") -> discord.Embed:
-    noun = "card" if found.total == 1 else "cards"
     lines = [result_line(card) for card in found.cards]
     embed = discord.Embed(
-        title=clip(f"Search: {found.total:,} {noun}", limits.EMBED_TITLE),
+        title=clip(f"Search: {plural(found.total, 'card')}", limits.EMBED_TITLE),
         description=clip("\n".join(lines), limits.EMBED_DESCRIPTION) or "No more results.",
         colour=CARD_COLOUR,
     )
@@ -60,9 +64,10 @@ def search_embed(query: str, found: SearchPage, origin: str, note: str = "") -> 
     if notes:  # they quote the search's own words: a {G} typed there stays text
         text = "\n".join(f"• {escape(one_line(n, 300), typed=True)}" for n in notes)
         embed.add_field(name="Note", value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
-    # Footers show no markdown and ping nobody: the search is kept there as typed, for the buttons to read.
-    stats = f"{found.total:,} {noun} · page {found.page + 1}/{found.page_count} · {origin}"
-    embed.set_footer(text=f"{stats}\n{query}")
+    # Footers show no markdown and ping nobody: the search is kept there as typed, for the buttons to read (a {G}
+    # typed there is the player's text, not a symbol: a word joiner after its brace, taken off when read back).
+    stats = f"{plural(found.total, 'card')} · page {found.page + 1}/{found.page_count} · {origin}"
+    embed.set_footer(text=f"{stats}\n{query.replace('{', '{' + WORD_JOINER)}")
     return embed
 
 
@@ -96,7 +101,7 @@ class SearchPageButton(
             found = await source.search(query, page=self.page, page_size=RESULTS_PER_PAGE, asker=asker_of(interaction))
         if not isinstance(found, SearchPage):
             raise UserFacingError("The local card data can't answer this search now; run /search again.")
-        symbols = symbols_of(interaction.client)
+        symbols = symbols_for(interaction)
         await interaction.edit_original_response(**search_message(source, query, found, self.owner, symbols=symbols))
 
 
@@ -126,7 +131,7 @@ class OpenCardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"searc
         await interaction.response.defer(ephemeral=True, thinking=True)
         answer = await source.by_id(card_id)
         display = render_card(answer.card, stale=answer.stale, origin=answer.origin)
-        embed = with_symbols(to_embed(display), symbols_of(interaction.client))
+        embed = with_symbols(to_embed(display), symbols_for(interaction))
         await interaction.followup.send(embed=embed, ephemeral=True)
 
 

@@ -15,7 +15,8 @@ from bot.errors import UserFacingError
 from bot.goldfish import GameService, GameStore, StoredGame, game_of, is_loadable
 from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.text import escape
-from cogs._ui import reply, symbols_of
+from cogs._symbols import symbols_for
+from cogs._ui import reply
 from cogs.goldfish._components import Deferral
 from cogs.goldfish._drafts import Draft, draft_note, needs_draft, with_phyrexian
 from cogs.goldfish._inputs import (
@@ -54,7 +55,8 @@ class TableActions(Tables):
 
     async def show(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
         """The clicked game message, updated in place (components), whether or not it was deferred."""
-        embed, view = game_embed(record, note=note, symbols=symbols_of(self.bot)), game_view(record, mode=mode)
+        embed, view = game_embed(record, note=note, symbols=symbols_for(interaction)), game_view(record, mode=mode)
+        await self.pictures.without_picture(interaction, record, embed)
         if interaction.response.is_done():
             await interaction.edit_original_response(embed=embed, view=view)
         else:

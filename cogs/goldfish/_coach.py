@@ -43,9 +43,11 @@ from bot.goldfish.practice import (
     review_in_pool,
     review_lines,
 )
+from bot.symbols import PLAIN
 from bot.text import clip, escape, plural
 from cogs._admission import fair_share
-from cogs._ui import NO_MENTIONS, reply, symbols_of, with_symbols
+from cogs._symbols import one_rendering, symbols_for, symbols_in, with_symbols
+from cogs._ui import NO_MENTIONS, reply
 from cogs.goldfish._render import game_embed, game_view
 from cogs.goldfish._simulate import simulation_pool
 
@@ -240,7 +242,7 @@ class CoachCommands:
         except IllegalAction as refusal:
             await reply(interaction, str(refusal))
             return
-        await reply(interaction, embed=with_symbols(hint_embed(game, advice), symbols_of(self.bot)))
+        await reply(interaction, embed=with_symbols(hint_embed(game, advice), symbols_for(interaction)))
 
 
 def attach(group: app_commands.Group) -> None:
@@ -288,12 +290,14 @@ class Coaching:
         channel = self.bot.get_partial_messageable(record.channel_id)  # type: ignore[attr-defined]
         posted = False
         if message_id is not None and await self._still_this_game(record):
-            table = game_embed(record, symbols=symbols_of(self.bot))
+            table = game_embed(record, symbols=PLAIN)
             if len(table) + len(embed) <= limits.EMBED_TOTAL:
                 try:
                     # The controls are sent again: a finished game's table keeps New game and Replay, an ended one none.
                     view = game_view(record) if game.phase == "over" else None
-                    await channel.get_partial_message(message_id).edit(embeds=[table, embed], view=view)
+                    await channel.get_partial_message(message_id).edit(
+                        embeds=one_rendering([table, embed], symbols_in(channel, self.bot)), view=view
+                    )
                     posted = True
                 except discord.HTTPException:
                     log.info("The table of a finished goldfish game in channel %s is gone", record.channel_id)

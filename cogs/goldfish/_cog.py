@@ -17,7 +17,8 @@ from bot.goldfish import DisplayStore, GameService, GameStore, game_of, is_loada
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.text import escape, one_line, plural
-from cogs._ui import Paginator, reply, symbols_of, with_symbols
+from cogs._symbols import symbols_for, with_symbols
+from cogs._ui import Paginator, reply
 from cogs.goldfish._actions import PendingStart, TableActions
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
@@ -351,13 +352,13 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand, with each cycling cost and what it would search for (only you see it)."""
         game = game_of(await self.service.peek(interaction.channel_id))
-        await reply(interaction, embed=hand_embed(game, symbols_of(self.bot)), ephemeral=True)
+        await reply(interaction, embed=hand_embed(game, symbols_for(interaction)), ephemeral=True)
 
     @command(goldfish, "log")
     async def log_command(self, interaction: discord.Interaction) -> None:
         """The whole game log, page by page (only you see it)."""
         record = await self.service.peek(interaction.channel_id)
-        symbols = symbols_of(self.bot)  # "Paid {U}" reads as on the table's "What happened"
+        symbols = symbols_for(interaction)  # "Paid {U}" reads as on the table's "What happened"
         pages = [with_symbols(page, symbols) for page in log_pages(game_of(record), shared=record.shared)]
         await Paginator(pages, interaction.user.id).send(interaction, ephemeral=True)
 

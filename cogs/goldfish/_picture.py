@@ -5,7 +5,8 @@ The text table answers first, as always; the picture follows by an edit once its
 under way. When the image host does not give every image, the table stays text alone (no error shown) and
 the next change tries again; a card the card data has no image for (or only one on another host) is drawn
 as a frame. Until a local copy of the card data is loaded (a first import under way) tables are text only. A player or a
-server that turned pictures off (``/goldfish view``) gets the text table only.
+server that turned pictures off (``/goldfish view``) gets the text table only. Where the bot may not attach files, no
+picture is drawn, and the table's footer says once what it needs.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from bot.goldfish import DisplayStore, StoredGame, is_loadable
 from bot.goldfish.table import CardImageSource, TableView, render_table, table_view
 from bot.storage import StorageUnavailable
 from bot.text import clip, plural
+from cogs._permissions import MissingNotes, app_permissions, channel_permissions
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +34,7 @@ PICTURED = 4096
 # Drawings at once: each is CPU work in a thread; more would only queue behind the cores.
 DRAWING_AT_ONCE = 2
 ALT_TEXT = 1024
+NO_PICTURE = "The picture of the table needs the Attach Files permission here."
 
 
 def alt_text(view: TableView) -> str:
@@ -60,6 +63,7 @@ class TablePictures:
         # channel → (the message showing a picture, the game version it shows)
         self._pictured: OrderedDict[int, tuple[int, int]] = OrderedDict()
         self._drawing = asyncio.Semaphore(DRAWING_AT_ONCE)
+        self.notes = MissingNotes()
 
     @property
     def images(self):
@@ -69,6 +73,9 @@ class TablePictures:
         """Draw ``record``'s table and attach it to ``message_id`` in the background (tracked, errors logged)."""
         if not self.source.ready or not is_loadable(record):
             return  # no card data yet (a first import under way): the text table alone
+        channel = self.bot.get_channel(record.channel_id)
+        if channel is not None and not channel_permissions(channel, self.bot).attach_files:
+            return  # the footer says so (``without_picture``)
         channel_id = record.channel_id
         if self._pictured.get(channel_id) == (message_id, record.version) and channel_id not in self.tasks:
             return  # the same game on the same message (a choice being made): the picture is already there
@@ -84,6 +91,19 @@ class TablePictures:
             del self.tasks[channel_id]
         if not task.cancelled() and task.exception() is not None:
             log.error("Drawing the goldfish table of channel %s failed", channel_id, exc_info=task.exception())
+
+    async def without_picture(self, interaction: discord.Interaction, record: StoredGame, embed: discord.Embed) -> None:
+        """Where the app may not attach files and the table would have a picture, its footer says what the picture
+        needs (the admin's log hears it once for the channel)."""
+        if app_permissions(interaction).attach_files or not self.source.ready or not is_loadable(record):
+            return
+        try:
+            if not await self.display.pictures_on(record.guild_id, record.owner_id):
+                return
+        except StorageUnavailable:
+            return
+        self.notes.note(interaction.channel, "attach_files", "goldfish tables shown without their picture")
+        embed.set_footer(text=clip(f"{embed.footer.text or ''}\n{NO_PICTURE}".strip(), 2048))
 
     async def settled(self) -> None:
         """Wait for the drawings under way."""

@@ -12,7 +12,7 @@ from bot.goldfish.engine import CycleOption, Game, cost_text
 from bot.goldfish.table import cycle_label, hand_lines, log_lines, table_text
 from bot.symbols import PLAIN, SymbolText
 from bot.text import chunk_lines, clip, discord_time, escape, fit_lines, plural
-from cogs._ui import with_symbols
+from cogs._symbols import with_symbols
 from cogs.goldfish._components import GoldfishButton, GoldfishSelect
 from cogs.goldfish._drafts import draft_view
 from cogs.goldfish._inputs import FIND_NOTHING

@@ -18,8 +18,9 @@ from bot.errors import UserFacingError
 from bot.goldfish import TABLE_COPIES, GameService, StoredGame, is_loadable
 from bot.goldfish.engine import IllegalAction
 from bot.text import plural
-from cogs._ui import NO_MENTIONS, reply, symbols_of
-from cogs._where import NotHere, bot_can_post
+from cogs._permissions import NotHere, bot_can_post
+from cogs._symbols import symbols_for
+from cogs._ui import NO_MENTIONS, reply
 from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import game_embed, game_view
 
@@ -116,7 +117,8 @@ class Tables:
         ``deferred``: the command was acknowledged privately, so the table goes to the channel and
         the acknowledgement becomes the private note.
         """
-        embed, view = game_embed(record, note=note, symbols=symbols_of(self.bot)), game_view(record, mode=mode)
+        embed, view = game_embed(record, note=note, symbols=symbols_for(interaction)), game_view(record, mode=mode)
+        await self.pictures.without_picture(interaction, record, embed)
         if deferred:
             channel = self.bot.get_partial_messageable(interaction.channel_id)  # type: ignore[attr-defined]
             message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
@@ -136,10 +138,10 @@ class Tables:
         """A slash command's answer: the table edited in place and a private note, or a new table if it's gone."""
         tables = self.known_tables(record)
         if tables:
+            embed = game_embed(record, note=note, symbols=symbols_for(interaction))
+            await self.pictures.without_picture(interaction, record, embed)
             try:
-                await self.partial(record.channel_id, tables[-1]).edit(
-                    embed=game_embed(record, note=note, symbols=symbols_of(self.bot)), view=game_view(record, mode=mode)
-                )
+                await self.partial(record.channel_id, tables[-1]).edit(embed=embed, view=game_view(record, mode=mode))
             except discord.NotFound:
                 log.info("Goldfish table in channel %s was deleted; posting it again", record.channel_id)
             else:

@@ -17,6 +17,7 @@ from bot import limits
 from bot.cards import QuestionCards
 from bot.errors import UserFacingError
 from bot.rules import Answer, RulesService, clip
+from cogs._symbols import symbols_for
 from cogs._ui import guarded, in_time, reply, reply_private
 from cogs.rules._render import render_pages
 
@@ -63,7 +64,7 @@ async def send(
     ephemeral: bool = False,
 ) -> None:
     """A page of ``answer`` as a new message: public (or ``ephemeral``) when it answers, private when not."""
-    pages = render_pages(answer)
+    pages = render_pages(answer, symbols_for(interaction))
     page = max(0, min(page, len(pages) - 1))
     private = ephemeral or not answer.found
     view = answer_view(answer, key, page, len(pages), owner=interaction.user.id, examples=examples, ephemeral=private)
@@ -89,7 +90,7 @@ async def edit_key(interaction: discord.Interaction, key: str, page: int, *, own
     if rules.waits(key, cards):
         await interaction.response.defer()
     answer = await rules.answer(key, examples=examples, cards=cards)
-    pages = render_pages(answer)
+    pages = render_pages(answer, symbols_for(interaction))
     page = max(0, min(page, len(pages) - 1))
     private = interaction.message is not None and interaction.message.flags.ephemeral
     view = answer_view(answer, key, page, len(pages), owner=owner, examples=examples, ephemeral=private)

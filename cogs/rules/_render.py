@@ -7,7 +7,9 @@ import re
 import discord
 
 from bot.rules import Answer, Block, pages
+from bot.symbols import PLAIN, SymbolText
 from bot.text import escape
+from cogs._symbols import with_symbols
 
 # A history's word diff after escaping: "\[-old-\]" and "{+new+}" (see bot.rules.history_text.word_diff).
 _DELETED = re.compile(r"\\\[-(.+?)-\\\]")
@@ -47,8 +49,9 @@ def render_block(block: Block, *, diff: bool = False) -> str:
     return f"{text}{links}"
 
 
-def render_pages(answer: Answer) -> list[discord.Embed]:
-    """The answer's pages as embeds: one title line, page one within about 1,200 visible characters."""
+def render_pages(answer: Answer, symbols: SymbolText = PLAIN) -> list[discord.Embed]:
+    """The answer's pages as embeds: one title line, page one within about 1,200 visible characters; card costs and
+    the rules' own symbols (``{T}``) as ``symbols`` show them, as everywhere else."""
     colour = discord.Colour.dark_teal() if answer.found else discord.Colour.orange()
     diff = answer.kind == "history"
     out = []
@@ -58,5 +61,5 @@ def render_pages(answer: Answer) -> list[discord.Embed]:
         if answer.url:
             embed.url = answer.url
         embed.set_footer(text=page.footer)
-        out.append(embed)
+        out.append(with_symbols(embed, symbols))
     return out

@@ -27,17 +27,17 @@ def labels(message) -> list[str]:
     ]
 
 
-async def test_exact_name_shows_the_card_with_its_cycling_cost_set_link_and_image(cards, channel, alice):
+async def test_exact_name_shows_the_card_with_its_cycling_cost_set_link_and_picture(cards, channel, alice):
     result = await alice.slash(channel, "card", name="Street Wraith")
 
     embed = result.response.embeds[0]
     assert embed.title == "Street Wraith {3}{B}{B}"
-    assert fields(embed)["Cycling"] == "Cycling—Pay 2 life"
+    assert embed.description.count("Cycling—Pay 2 life") == 1 and "Cycling" not in fields(embed)  # said once
     # The printing the card data holds: Masters 25.
     assert fields(embed)["Set"].startswith("Masters 25 (A25)")
     assert embed.url.startswith("https://scryfall.com/card/")
-    assert embed.image.url
-    assert labels(result.response) == ["Rulings", "Legality", "Prices"]
+    assert embed.thumbnail.url and not embed.image.url  # a thumbnail: the card fits a phone's screen
+    assert labels(result.response) == ["Picture", "Rulings", "Legality", "Prices"]
     assert not result.response.ephemeral
 
 
@@ -52,7 +52,7 @@ async def test_fuzzy_name_finds_the_card(cards, channel, alice):
     result = await alice.slash(channel, "card", name="sanctum plow")
     embed = result.response.embeds[0]
     assert embed.title.startswith("Sanctum Plowbeast")
-    assert fields(embed)["Cycling"] == "Plainscycling {2}, Islandcycling {2}"
+    assert "Plainscycling {2}, islandcycling {2}" in embed.description
 
 
 async def test_set_option_is_passed_to_scryfall(cards, channel, alice, fake_scryfall):
@@ -76,8 +76,8 @@ async def test_double_faced_card_shows_both_faces_and_an_other_faces_button(card
     embed = result.response.embeds[0]
     assert "**Delver of Secrets** {U}" in embed.description
     assert "**Insectile Aberration**" in embed.description
-    assert "delver-front" in embed.image.url
-    assert labels(result.response) == ["Rulings", "Legality", "Prices", "Other faces"]
+    assert "delver-front" in embed.thumbnail.url
+    assert labels(result.response) == ["Picture", "Rulings", "Legality", "Prices", "Other faces"]
 
     faces = await alice.click(result.response.message, label="Other faces")
     assert faces.ephemeral
@@ -122,7 +122,7 @@ async def test_ambiguous_name_offers_a_select_and_picking_shows_the_card(cards, 
     assert "Picked **Gempalm Incinerator**" in picker.content and not picker.components
     shown = picked.followups[-1]  # …the card they picked helps the table
     assert not shown.ephemeral and shown.embeds[0].title.startswith("Gempalm Incinerator")
-    assert labels(shown) == ["Rulings", "Legality", "Prices"]
+    assert labels(shown) == ["Picture", "Rulings", "Legality", "Prices"]
 
 
 async def test_only_the_requester_sees_the_ambiguous_list(cards, channel, alice, bob):
@@ -164,7 +164,7 @@ async def test_a_6000_character_name_cannot_be_sent(cards, channel, alice, fake_
 
 async def test_rulings_button_lists_scryfall_rulings_to_the_presser(cards, channel, alice, bob, fake_scryfall):
     result = await alice.slash(channel, "card", name="Test Xcycler")
-    assert fields(result.response.embeds[0])["Cycling"] == "Cycling {X}{U}"
+    assert "Cycling {X}{U}" in result.response.embeds[0].description
     assert not fake_scryfall.requests_to("/rulings")  # fetched only when asked
 
     rulings = await bob.click(result.response.message, label="Rulings")
@@ -263,3 +263,32 @@ async def test_the_bot_owns_the_scryfall_client_and_closes_it_on_close(cards, si
     await simcord_env.bot.close()
     with pytest.raises(RuntimeError):
         await client.named("Street Wraith")
+
+
+async def test_a_card_fits_a_phone_screen_with_its_picture_a_tap_away(cards, channel, alice, bob):
+    shown = (await alice.slash(channel, "card", name="Street Wraith")).response
+    embed = shown.embeds[0]
+    assert embed.thumbnail.url and not embed.image.url
+    lines = len(embed.description.split("\n")) + 2 * len(embed.fields)
+    assert lines <= 12, embed.description  # title, text and set: no full-size picture under them
+
+    picture = await bob.click(shown.message, label="Picture")
+    assert picture.ephemeral  # for whoever asked to see it
+    (full,) = picture.response.embeds
+    assert full.image.url and full.title == "Street Wraith {3}{B}{B}"
+
+
+async def test_the_embed_colour_follows_the_cards_colours(cards, channel, alice):
+    async def colour(name: str) -> int:
+        return (await alice.slash(channel, "card", name=name)).response.embeds[0].colour.value
+
+    black, green, blue = await colour("Street Wraith"), await colour("Krosan Tusker"), await colour("Test Xcycler")
+    colourless, gold = await colour("Ash Barrens"), await colour("Fire // Ice")
+    assert len({black, green, blue, colourless, gold}) == 5
+    assert green == await colour("Generous Ent")  # the same colour for every green card
+
+
+async def test_cycling_is_said_once_whether_the_text_says_it_or_not(cards, channel, alice):
+    toad = (await alice.slash(channel, "card", name="Bloated Toad")).response.embeds[0]
+    shown = "\n".join([toad.description, *(f"{f.name} {f.value}" for f in toad.fields)])
+    assert shown.count("Cycling {2}") == 1

@@ -36,7 +36,7 @@ async def test_card_is_answered_locally_with_the_data_date_in_the_footer(cards, 
 
     embed = result.response.embeds[0]
     assert embed.title == "Street Wraith {3}{B}{B}"
-    assert fields(embed)["Cycling"] == "Cycling—Pay 2 life"
+    assert "Cycling—Pay 2 life" in embed.description
     assert embed.footer.text == DATA_FOOTER
     assert fake_scryfall.api_requests() == []
 

@@ -5,13 +5,21 @@
   did before that fix.
 - Application emoji: their names are checked and unique, their images must be images, and there are at most
   2,000 (below).
+- A message the bot posts or edits in a server channel with its own token needs Embed Links for embeds, Attach
+  Files for files and Read Message History to reply (Discord answers 403, code 50013, Missing Permissions); simcord
+  checks only Send Messages.
+
+And one check of the bot rather than of Discord: every message it sends or edits shows card symbols one way, all as
+emoji or all as text (``rendering_faults``, which the suite's conftest asserts empty after each test).
 """
 
 from __future__ import annotations
 
 import base64
 import re
+from typing import Any
 
+import discord
 from simcord.backend import errors, serializers
 from simcord.http import router
 from simcord.http.routes import application, interactions
@@ -30,6 +38,8 @@ def _delete_original_response(ctx: router.RequestContext):
 
 
 def install() -> None:
+    if getattr(router.dispatch, "cyclebot_checked", False) is False:
+        router.dispatch = _checked(router.dispatch)
     _replace("POST", application.create_application_emoji, _create_application_emoji)
     routes = router._ROUTES["DELETE"]
     for position, (template, handler) in enumerate(routes):
@@ -90,3 +100,69 @@ def _replace(method: str, handler, replacement) -> None:
             return
     if not any(current is replacement for _, current in routes):
         raise RuntimeError("simcord's routes moved: review tests/support/simcord_discord.py")
+
+
+# -------------------------------------------------------------- what every message is checked for
+#
+# Discord (https://discord.com/developers/docs/resources/message#create-message): posting in a server channel needs
+# Send Messages, a reply (``message_reference``) Read Message History, embeds Embed Links and files Attach Files;
+# editing a message to add embeds or files needs the same. Interaction responses and follow-ups go through the
+# interaction's webhook and are not checked against the bot member's permissions.
+
+CHANNEL_MESSAGE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?")
+# A card symbol left as text, and one drawn as an application emoji (bot.symbols names them mana_*, tap, …). A brace
+# a player typed carries a word joiner after it: it is their text quoted, not a symbol.
+TEXT_SYMBOL = re.compile(r"\{[^{}\s\u2060]{1,12}\}")
+EMOJI_SYMBOL = re.compile(r"<a?:(?:mana_\w+|tap|untap|energy|planeswalker|chaos|acorn|ticket):\d+>")
+# Messages that showed some symbols as emoji and others as text, since the last clear (a test's own).
+rendering_faults: list[str] = []
+
+
+def _checked(dispatch):
+    def checked(backend, method: str, path: str, *, json: Any | None = None, files=None, **kwargs):
+        body = json if isinstance(json, dict) else {}
+        message = body.get("data") if isinstance(body.get("data"), dict) and "type" in body else body
+        if method in ("POST", "PATCH"):
+            _check_rendering(path, message)
+            found = CHANNEL_MESSAGE.fullmatch(path)
+            if found is not None:
+                _check_permissions(backend, int(found[1]), body, files, editing=method == "PATCH")
+        return dispatch(backend, method, path, json=json, files=files, **kwargs)
+
+    checked.cyclebot_checked = True
+    return checked
+
+
+def _check_permissions(backend, channel_id: int, body: dict, files, *, editing: bool) -> None:
+    channel = backend.channels.get(channel_id)
+    if channel is None or channel.guild_id is None:
+        return
+    needed = []
+    if body.get("embeds"):
+        needed.append("embed_links")
+    if files:
+        needed.append("attach_files")
+    if body.get("message_reference") and not editing:
+        needed.append("read_message_history")
+    granted = backend.compute_permissions(channel.guild_id, backend.bot_user.id, channel_id)
+    if any(not granted & getattr(discord.Permissions, name).flag for name in needed):
+        raise errors.missing_permissions()
+
+
+def _texts(message: dict) -> list[str]:
+    texts = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        if not isinstance(embed, dict):
+            continue
+        texts += [embed.get("title") or "", embed.get("description") or ""]
+        texts += [(embed.get("footer") or {}).get("text") or "", (embed.get("author") or {}).get("name") or ""]
+        for field in embed.get("fields") or []:
+            texts += [field.get("name") or "", field.get("value") or ""]
+    return texts
+
+
+def _check_rendering(path: str, message: dict) -> None:
+    texts = _texts(message)
+    as_text = [found for text in texts for found in TEXT_SYMBOL.findall(text)]
+    if as_text and any(EMOJI_SYMBOL.search(text) for text in texts):
+        rendering_faults.append(f"{path}: emoji next to {', '.join(sorted(set(as_text)))} in one message")

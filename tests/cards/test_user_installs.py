@@ -3,8 +3,13 @@ working through the interaction's webhook, and nothing is sent with the bot's ow
 
 from __future__ import annotations
 
+import discord
 import pytest
 
+from bot.admission import SEARCHES
+from tests.cards.conftest import only_refusals, start_slash, wait_until
+from tests.cards.test_fair_shares import SLOW, answered_at
+from tests.cards.test_one_rendering import as_emoji, as_text
 from tests.support.installs import add_to_my_apps, click, group_chat, server_without_the_bot, slash
 
 
@@ -59,3 +64,43 @@ def assert_only_through_interactions(env) -> None:
         r.path for r in sent
     ]
     assert not env.errors
+
+
+async def test_a_flood_from_a_group_chat_leaves_a_player_in_another_group_chat_served(local_cards, simcord_env):
+    """Group chats and DMs share one share, larger than a server's, served round-robin by user."""
+    flooder, other, friend = (simcord_env.create_user(name) for name in ("flooder", "other", "friend"))
+    add_to_my_apps(simcord_env, flooder, other)
+    flooding, quiet = group_chat(simcord_env, flooder, friend), group_chat(simcord_env, other, friend)
+    flood = [start_slash(simcord_env, flooder, flooding, "search", query=SLOW) for _ in range(5)]
+    flood += [start_slash(simcord_env, flooder, flooding, "card", name="Fling") for _ in range(12)]
+    await wait_until(lambda: simcord_env.bot.admission.in_flight(SEARCHES) > 0)
+    search = start_slash(simcord_env, other, quiet, "search", query="t:creature c:g pow>=4")
+    card = start_slash(simcord_env, other, quiet, "card", name="Street Wraith")
+    await simcord_env.settle(timeout=60)
+
+    assert search.response.embeds[0].title.startswith("Search: ")
+    assert card.response.embeds[0].title.startswith("Street Wraith")
+    assert max(answered_at(simcord_env, search), answered_at(simcord_env, card)) < max(
+        answered_at(simcord_env, r) for r in flood
+    )
+    assert only_refusals(simcord_env)
+
+
+async def test_symbols_are_text_where_app_permissions_lack_use_external_emojis(local_cards, simcord_env):
+    """Where only a player added the app, app_permissions is all the bot knows: a group chat's (documented without
+    Use External Emojis) and a server's whose @everyone may not use them get text symbols; the bot's DM, emoji."""
+    await simcord_env.bot.prepare_symbols()
+    assert simcord_env.bot.mana, "the symbols are the application's emoji"
+    alice, bob = simcord_env.create_user("alice"), simcord_env.create_user("bob")
+    add_to_my_apps(simcord_env, alice)
+    no_emoji = discord.Permissions(view_channel=True, send_messages=True, embed_links=True).value
+    server = await server_without_the_bot(simcord_env, app_permissions=no_emoji)
+    member = server.guild.add_member(alice)
+
+    in_dm = await alice.slash("card", name="Krosan Tusker")
+    in_chat = await slash(alice, group_chat(simcord_env, alice, bob), "card", name="Krosan Tusker")
+    in_server = await slash(member, server, "card", name="Krosan Tusker")
+
+    assert as_emoji(in_dm.response.message)
+    assert as_text(in_chat.response.message) and as_text(in_server.response.message)
+    assert not simcord_env.errors

@@ -173,3 +173,18 @@ async def test_rule_pages_and_show_in_channel_work_in_a_group_chat_through_the_i
     sent = [r.path for r in simcord_env.http_requests if r.method in ("POST", "PATCH")]
     assert all(path.startswith(("/interactions/", "/webhooks/")) for path in sent), sent
     assert not simcord_env.errors
+
+
+async def test_a_user_install_gets_five_follow_ups_an_interaction_as_on_discord(simcord_env):
+    """The fake's limit, which the bot's answers stay within: one response, a few follow-ups at most."""
+    alice, bob = simcord_env.create_user("alice"), simcord_env.create_user("bob")
+    add_to_my_apps(simcord_env, alice)
+    interactions = seen(simcord_env)
+    await slash(alice, group_chat(simcord_env, alice, bob), "rule", query="702.29")
+    [interaction] = interactions
+
+    for _ in range(5):
+        await interaction.followup.send("more", ephemeral=True)
+    with pytest.raises(discord.HTTPException) as refused:
+        await interaction.followup.send("one too many", ephemeral=True)
+    assert refused.value.code == 40094

@@ -15,6 +15,7 @@ group chats. Discord (https://discord.com/developers/docs/interactions/receiving
   interaction's own responses, follow-ups and webhook edits.
 * A server may stop its members from using external apps (the Use External Apps permission): their replies are
   then shown to the user alone (Discord makes them ephemeral).
+* A user install where the server did not add the app may send 5 follow-ups an interaction (40094 past them).
 * Commands declared for user installs (``integration_types`` with 1) are refused while User Install is off on the
   Developer Portal's Installation tab (400, 50035 Invalid Form Body, naming the field).
 * A command is offered only where its ``contexts`` and ``integration_types`` allow: in a group chat or a server
@@ -37,6 +38,7 @@ import simcord.backend.ops.base
 import simcord.gateway
 import simcord.interactions
 from simcord.backend import errors, serializers
+from simcord.backend.errors import BackendError
 from simcord.builders import ChannelHandle
 from simcord.enums import AppCommandType, InteractionType
 from simcord.http.routes import commands, interactions
@@ -46,6 +48,7 @@ GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
 GUILD_INSTALL, USER_INSTALL = "0", "1"
 GROUP_DM = 3  # Discord's channel type of a group chat (simcord's enum stops at the types it models)
 EPHEMERAL = 1 << 6
+FOLLOW_UPS = 5  # per interaction, for an app only a user installed there
 _P = discord.Permissions
 # The documented app_permissions outside servers.
 PRIVATE_PERMISSIONS = _P(attach_files=True, embed_links=True, mention_everyone=True).value
@@ -62,6 +65,7 @@ class Places:
     private: dict[int, list[int]] = field(default_factory=dict)  # group chat (or DM between users) -> members
     external_apps_blocked: set[int] = field(default_factory=set)  # servers whose members may not use external apps
     interactions: dict[int, dict[str, str]] = field(default_factory=dict)  # interaction id -> its owners
+    follow_ups: dict[int, int] = field(default_factory=dict)  # interaction id -> follow-ups sent
 
     def forced_private(self, record) -> bool:
         """Whether Discord shows this interaction's replies to its user alone (a server blocking external apps)."""
@@ -298,7 +302,13 @@ def _forced_private(original, *, callback: bool):
                 record = backend.interaction_by_token(ctx.args["token"])
             except Exception:  # a channel webhook's token: not an interaction
                 record = None
-        if record is not None and places(backend).forced_private(record) and isinstance(ctx.json, dict):
+        arranged = places(backend)
+        if not callback and record is not None and not record.loading:  # a new message, not the deferred answer
+            if GUILD_INSTALL not in arranged.interactions.get(record.id, {GUILD_INSTALL: ""}):
+                arranged.follow_ups[record.id] = sent = arranged.follow_ups.get(record.id, 0) + 1
+                if sent > FOLLOW_UPS:
+                    raise BackendError(400, 40094, "This interaction has hit the maximum number of follow up messages")
+        if record is not None and arranged.forced_private(record) and isinstance(ctx.json, dict):
             body = dict(ctx.json)
             if callback and body.get("type") in (4, 5):
                 data = dict(body.get("data") or {})

@@ -31,3 +31,6 @@ CHOICE_NAME = 100
 CHOICE_VALUE = 100
 
 INTERACTION_ACK_SECONDS = 3.0
+
+# How wide a phone shows an image in a message (CSS pixels): pictures and charts are laid out for it.
+PHONE_IMAGE_WIDTH = 360

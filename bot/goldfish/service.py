@@ -16,6 +16,7 @@ from collections import OrderedDict
 from bot.goldfish.engine import Action, Event, Game, IllegalAction, UnreadableGame
 from bot.goldfish.stats import StatsDelta
 from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StoredGame, encode_state
+from bot.goldfish.table import gone_text, undo_text
 
 log = logging.getLogger(__name__)
 
@@ -49,33 +50,6 @@ def is_loadable(record: StoredGame) -> bool:
 
 TABLE_COPIES = 5
 LIVE_GAMES = 1024  # about 40 KB each for a long game
-
-
-# What an undo took back, by the action's kind ({card}: the card it was taken on), in a player's words.
-UNDONE = {
-    "mulligan": "the mulligan",
-    "keep": "keeping the hand",
-    "cycle": "cycling {card}",
-    "play": "playing {card}",
-    "cast": "casting {card}",
-    "next": "moving on to the next step",
-    "discard": "the cleanup discard",
-    "echo": "the echo choice for {card}",
-    "activate": "activating {card}",
-}
-
-
-def undo_text(game: Game) -> str:
-    """What an undo took back ("Undid playing Plains"), not the action's internal kind; in a shared game the
-    line names who undid it, as the undone line named who acted."""
-    last = game.actions[-1] if game.actions else None
-    if last is None or last.kind not in UNDONE:
-        return "Undid the last action"
-    card = game.iid_names.get(last.iid) if last.iid is not None else None
-    what = UNDONE[last.kind]
-    if "{card}" in what:
-        what = what.format(card=card) if card else what.split(" {card}")[0].replace(" for", "")
-    return f"Undid {what}"
 
 
 class LiveGames:
@@ -152,17 +126,15 @@ class GameService:
         )
 
     @staticmethod
-    def check_fresh(record: StoredGame, action: Action | None, seen: int | None) -> None:
-        """Refuse an action on a finished game, on a card that left the hand, or from an outdated message."""
+    def check_fresh(record: StoredGame, action: Action | None, seen: int | None, user_id: int | None = None) -> None:
+        """Refuse an action on a finished game, on a card that left the hand (saying what is used up), or from an
+        outdated message."""
         game = game_of(record)
         if game.phase == "over":
             raise IllegalAction(GAME_OVER)
         kind = action.kind if action else "view"
         if kind in CARD_ACTIONS and action.iid is not None and all(c.iid != action.iid for c in game.zones.hand):
-            raise IllegalAction(
-                "That card is gone: it is no longer in the hand (it was probably just used). "
-                "The newest game message shows what you can do now."
-            )
+            raise IllegalAction(gone_text(game, action, user_id))
         if seen is not None and seen != record.version and kind not in CARD_ACTIONS:
             raise IllegalAction(
                 "The game has moved on since this message was posted, so nothing happened. "
@@ -185,7 +157,7 @@ class GameService:
         async with self.lock(channel_id):
             record = self.live.take(await self.load(channel_id))
             self.check_player(record, user_id)
-            self.check_fresh(record, action, seen)
+            self.check_fresh(record, action, seen, user_id)
             game = game_of(record)
             before = dict(game.stats)
             events = game.apply(action, actor=user_id)
@@ -250,7 +222,7 @@ class GameService:
                 )
             game = game_of(record)
             undone = game.undone()
-            event = Event("undo", undo_text(game), actor=user_id)
+            event = Event("undo", undo_text(game, shared=record.shared, by=user_id), actor=user_id)
             stats = self.taken_back(record, game, undone, user_id)
             return await self._save(record, undone, [event], user_id, stats, tables, nothing="nothing was undone")
 

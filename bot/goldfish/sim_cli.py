@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import IllegalAction
 from bot.goldfish.practice import DEFAULT_GAMES, DEFAULT_TURNS, Settings, SimulationPool, odds_table, odds_text
+from bot.text import plural
 
 
 def register_odds_commands(goldfish: argparse.ArgumentParser) -> None:
@@ -60,6 +61,8 @@ def run_odds(args: argparse.Namespace) -> int:
     except IllegalAction as refusal:
         print(f"Not allowed: {refusal}", file=sys.stderr)
         return 2
-    print(f"At least {args.wanted} of {args.copies} in {args.deck_size} cards (seen: on the play/on the draw):")
+    print(
+        f"At least {args.wanted} of {args.copies} in {plural(args.deck_size, 'card')} (seen: on the play/on the draw):"
+    )
     print(odds_text(rows))
     return 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.text import plural
+
 
 @dataclass(frozen=True)
 class Statistic:
@@ -15,10 +17,10 @@ class Statistic:
     label: str
     combine: str = "sum"
     from_game: str | None = None
-    unit: str = ""
+    unit: str = ""  # the word counted ("turn"), agreeing with the value through plural()
 
     def shown(self, value: int) -> str:
-        return f"{value}{self.unit}"
+        return plural(value, self.unit) if self.unit else str(value)
 
 
 PLAYER_STATS: tuple[Statistic, ...] = (
@@ -26,7 +28,7 @@ PLAYER_STATS: tuple[Statistic, ...] = (
     Statistic("cards_cycled", "Cards cycled", from_game="cards_cycled"),
     Statistic("typecycling_searches", "Typecycling searches", from_game="typecycling_searches"),
     Statistic("turns", "Turns played", from_game="turns"),
-    Statistic("longest_game", "Longest game", combine="max", from_game="turns", unit=" turns"),
+    Statistic("longest_game", "Longest game", combine="max", from_game="turns", unit="turn"),
 )
 KEYS: tuple[str, ...] = tuple(s.key for s in PLAYER_STATS)
 SUMS: tuple[str, ...] = tuple(s.key for s in PLAYER_STATS if s.combine == "sum")

@@ -14,6 +14,7 @@ import discord
 from bot.errors import UserFacingError
 from bot.goldfish import GameService, GameStore, StoredGame, game_of, is_loadable
 from bot.goldfish.engine import Action, Game, IllegalAction
+from bot.goldfish.table import done_text
 from bot.text import escape
 from cogs._symbols import symbols_for
 from cogs._ui import reply
@@ -28,7 +29,7 @@ from cogs.goldfish._inputs import (
     select_ints,
     typed_face,
 )
-from cogs.goldfish._render import find_mode_note, game_embed, game_view, zone_embed
+from cogs.goldfish._render import find_asked, find_mode_note, game_embed, game_view, zone_embed
 from cogs.goldfish._table import Tables
 
 
@@ -49,9 +50,11 @@ class TableActions(Tables):
 
     # ------------------------------------------------------------ answering
 
-    async def post(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
-        """A slash command's answer: the table updated in place, and a private note."""
-        await self.update_table(interaction, record, mode=mode, note=note)
+    async def post(
+        self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None, said: str | None = None
+    ) -> None:
+        """A slash command's answer: the table updated in place, and privately what happened (``said``)."""
+        await self.update_table(interaction, record, mode=mode, note=note, said=said)
 
     async def show(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
         """The clicked game message, updated in place (components), whether or not it was deferred."""
@@ -70,7 +73,10 @@ class TableActions(Tables):
         async with Deferral(interaction, update=edit, private=not edit):
             tables = self.tables.get(interaction.channel_id)
             record = await self.service.act(interaction.channel_id, interaction.user.id, action, seen, tables)
-        await (self.show if edit else self.post)(interaction, record)
+        if edit:
+            await self.show(interaction, record)
+        else:
+            await self.post(interaction, record, said=done_text(record.game, action))
 
     async def playable(self, interaction: discord.Interaction, seen: int | None = None, *, edit: bool = False):
         async with Deferral(interaction, update=edit, private=not edit):
@@ -215,7 +221,7 @@ class TableActions(Tables):
         async with Deferral(interaction, update=edit, private=not edit):
             record = await self.service.load(interaction.channel_id)
             self.service.check_player(record, interaction.user.id)
-            self.service.check_fresh(record, Action("cycle", iid, ability), version)
+            self.service.check_fresh(record, Action("cycle", iid, ability), version, interaction.user.id)
         game = record.game
         option = next((o for o in game.cycle_options() if o.iid == iid and o.ability_index == ability), None)
         if option is None:
@@ -223,13 +229,19 @@ class TableActions(Tables):
         if not option.affordable:
             raise IllegalAction(f"You can't cycle {escape(option.name)} now: {option.reason or 'you cannot pay'}.")
         if option.search and game.search_candidates(iid, ability):
-            note = find_mode_note(option)
-            await (self.show if edit else self.post)(interaction, record, mode=("find", iid, ability), note=note)
+            note, mode = find_mode_note(option), ("find", iid, ability)
+            if edit:
+                await self.show(interaction, record, mode=mode, note=note)
+            else:
+                await self.post(interaction, record, mode=mode, note=note, said=find_asked(option))
             return
         draft = Draft("k", iid, ability, tap=tap)
         if needs_draft(game, draft):
             note = draft_note(game, draft)
-            await (self.show if edit else self.post)(interaction, record, mode=("draft", draft), note=note)
+            if edit:
+                await self.show(interaction, record, mode=("draft", draft), note=note)
+            else:
+                await self.post(interaction, record, mode=("draft", draft), note=note, said=f"{note}\nOn the table:")
             return
         action = Action("cycle", iid, ability, find_nothing=bool(option.search), tap=tap)
         await self.run(interaction, action, seen=version, edit=edit)

@@ -16,6 +16,7 @@ from bot.errors import UserFacingError
 from bot.goldfish import DisplayStore, GameService, GameStore, game_of, is_loadable
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Action, Game, IllegalAction
+from bot.goldfish.table import where_text
 from bot.text import escape, one_line, plural
 from cogs._symbols import symbols_for, with_symbols
 from cogs._ui import Paginator, reply
@@ -39,6 +40,7 @@ from cogs.goldfish._inputs import (
     hand_card,
     lands_named,
     matching,
+    name_suggestions,
     one_deck,
     parse_card_value,
     permanent_named,
@@ -137,7 +139,8 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         if decklist:
             if not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=True, thinking=True)
-            built = await custom_deck(decklist, self.fetch_collection or collection_lookup(self.bot))
+            fetch = self.fetch_collection or collection_lookup(self.bot)
+            built = await custom_deck(decklist, fetch, name_suggestions(self.bot))
         else:
             built = preset(deck or DEFAULT_DECK)
         game_seed = secrets.randbelow(SEED_MAX) if seed is None else seed
@@ -157,7 +160,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             )
             if answer is interaction and decklist:
                 # Deferred ephemerally: the first follow-up answers privately, the second is the game.
-                await answer.followup.send(f"Deck ready: {escape(built.name)} ({built.size()} cards).", ephemeral=True)
+                await answer.followup.send(
+                    f"Deck ready: {escape(built.name)} ({plural(built.size(), 'card')}).", ephemeral=True
+                )
             await self.replaced(answer, record, existing)
 
         if not ask:
@@ -290,7 +295,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         async with Deferral(interaction, update=False, private=True):
             tables = self.tables.get(interaction.channel_id)
             record = await self.service.undo(interaction.channel_id, interaction.user.id, tables=tables)
-        await self.post(interaction, record)
+        await self.post(interaction, record, said=f"{record.events[0].text} · {where_text(record.game)}")
 
     @command(goldfish, "discard")
     @app_commands.describe(cards="The cards to discard down to seven, separated by commas")
@@ -330,7 +335,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             await self.run(interaction, Action("keep"), seen=None, edit=False)
             return
         if not bottom:
-            await self.post(interaction, record, mode=("bottom",))
+            count = plural(game.bottom_count(), "card")
+            said = f"Choose {count} to put on the bottom in the table's menu, or name them with `bottom:`."
+            await self.post(interaction, record, mode=("bottom",), said=said)
             return
         chosen = cards_named(game, bottom)
         if len(chosen) != game.bottom_count():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
@@ -11,12 +13,13 @@ from discord import app_commands
 
 from bot import limits
 from bot.carddb import normalise
+from bot.cards import CardSource, miss_suggestions
 from bot.goldfish.decks import MAX_CARDS, parse_decklist, preset_decks, resolve_decklist
 from bot.goldfish.engine import CardInstance, Deck, Game, IllegalAction
 from bot.goldfish.table import cycle_label
 from bot.matching import Entry, Matcher
-from bot.scryfall import ScryfallError, ScryfallUnavailable
-from bot.text import clip, escape, one_line
+from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError, ScryfallUnavailable
+from bot.text import clip, escape, one_line, plural
 
 FIND_NOTHING = "nothing"
 MAX_DECKLIST_CHARS = 6000
@@ -27,9 +30,14 @@ DeckName = app_commands.Range[str, 1, MAX_NAME_CHARS]
 Decklist = app_commands.Range[str, 1, MAX_DECKLIST_CHARS]
 DECK_OPTIONS = {
     "deck": "A preset deck: slide, landcycling or two-colour (default slide)",
-    "decklist": 'Your own list, entries separated by ";" or new lines: "4 Street Wraith; 4 Ash Barrens; 16 Plains"',
+    "decklist": 'Your own list, entries separated by commas: "4 Street Wraith, 4 Ash Barrens, 16 Plains"',
 }
 CollectionFetcher = Callable[[list[dict]], Awaitable[tuple[list[dict], list[Any]]]]
+Suggester = Callable[[str], Awaitable[list[str]]]
+MAX_UNKNOWN_SHOWN = 20
+MAX_SUGGESTED = 10  # names looked up for suggestions, at once (each answers within 2 s, or offers nothing)
+SUGGESTIONS_EACH = 3
+SUGGEST_SECONDS = 2.0
 CARD_VALUE = re.compile(r"\s*(\d{1,9})(?::(\d{1,2}))?\s*")
 FORGED = "That choice isn't one I offered, so nothing happened. Use the newest game message."
 
@@ -79,9 +87,26 @@ def select_card(values: Sequence[str]) -> tuple[int, int]:
     return parsed[0], parsed[1] or 0
 
 
-def split_decklist(text: str) -> str:
-    """A decklist typed in one line: entries may be separated by ``;`` as well as by newlines."""
-    return "\n".join(part.strip() for part in re.split(r"[;\n]", text) if part.strip())
+async def card_would_show(source: CardSource, name: str) -> list[str]:
+    """What /card answers for ``name``, as names: the card it finds (a typo the name matcher reads, "Bloated Todd"),
+    the candidates of a close call, or the suggestions of its miss (the same function); none when that takes over
+    :data:`SUGGEST_SECONDS` or the card lookup fails."""
+    try:
+        async with asyncio.timeout(SUGGEST_SECONDS):
+            try:
+                return [(await source.named(name)).card.get("name", "")]
+            except AmbiguousCard as error:
+                return error.candidates or await miss_suggestions(source, name)
+            except CardNotFound:
+                return await miss_suggestions(source, name)
+    except (TimeoutError, ScryfallError):
+        return []
+
+
+def name_suggestions(bot: object) -> Suggester | None:
+    """What /card would answer for a decklist's unknown name, from the bot's card source."""
+    source = getattr(bot, "card_source", None)
+    return None if source is None else functools.partial(card_would_show, source)
 
 
 def collection_lookup(bot: object) -> CollectionFetcher | None:
@@ -106,17 +131,39 @@ def preset(name: str) -> Deck:
     return decks[key]
 
 
-async def custom_deck(text: str, fetch: CollectionFetcher | None) -> Deck:
-    """A decklist read and resolved through Scryfall, or a refusal that says what is wrong with it."""
+async def unknown_text(unknown: Sequence[str], suggest: Suggester | None) -> str:
+    """The names no card was found for, one a line, each with what /card would suggest for it."""
+    shown = unknown[:MAX_UNKNOWN_SHOWN]
+    offered: list[list[str]] = [[] for _ in shown]
+    if suggest is not None:
+        found = await asyncio.gather(*(suggest(name) for name in shown[:MAX_SUGGESTED]), return_exceptions=True)
+        offered[: len(found)] = [[] if isinstance(names, BaseException) else names for names in found]
+    lines = [f"I couldn't find {plural(len(unknown), 'card')} of that decklist:"]
+    for name, names in zip(shown, offered, strict=True):
+        typed = escape(clip(name, 60), typed=True)
+        others = [n for n in names if normalise(n) != normalise(name)][:SUGGESTIONS_EACH]
+        if others:
+            lines.append(f"• {typed}: did you mean " + " or ".join(f"**{escape(n)}**" for n in others) + "?")
+        else:
+            lines.append(f"• {typed}: no card has that name")
+    if len(unknown) > len(shown):
+        lines.append(f"… and {plural(len(unknown) - len(shown), 'more name')}")
+    lines.append("Check the spelling and try again.")
+    return clip("\n".join(lines), limits.MESSAGE_CONTENT - 200)
+
+
+async def custom_deck(text: str, fetch: CollectionFetcher | None, suggest: Suggester | None = None) -> Deck:
+    """A decklist read and resolved through the card lookup, or a refusal that says what is wrong with it (with
+    ``suggest``, an unknown name gets what /card would suggest)."""
     if len(text) > MAX_DECKLIST_CHARS:
         raise IllegalAction(f"That decklist is too long: at most {MAX_DECKLIST_CHARS} characters.")
     try:
-        entries = parse_decklist(split_decklist(text))
+        entries = parse_decklist(text)
     except IllegalAction as illegal:
         raise IllegalAction(f"I couldn't read that decklist: {illegal}") from None
     total = sum(count for count, *_ in entries)
     if total > MAX_CARDS:
-        raise IllegalAction(f"That decklist has {total} cards; a goldfish deck can have at most {MAX_CARDS}.")
+        raise IllegalAction(f"That decklist has {plural(total, 'card')}; a goldfish deck can have at most {MAX_CARDS}.")
     if fetch is None:
         raise IllegalAction(
             "Custom decklists need the card lookup feature, which this bot doesn't have right now. "
@@ -129,9 +176,7 @@ async def custom_deck(text: str, fetch: CollectionFetcher | None) -> Deck:
     except (ScryfallError, ScryfallUnavailable) as error:
         raise IllegalAction(f"I couldn't look the decklist up on Scryfall: {error.user_message()}") from None
     if unknown:
-        names = ", ".join(escape(clip(name, 60)) for name in unknown[:20])
-        more = f" and {len(unknown) - 20} more" if len(unknown) > 20 else ""
-        raise IllegalAction(f"I couldn't find these cards: {names}{more}. Check the spelling and try again.")
+        raise IllegalAction(await unknown_text(unknown, suggest))
     return built
 
 

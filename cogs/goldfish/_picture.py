@@ -42,7 +42,13 @@ def alt_text(view: TableView) -> str:
     lands = sum(p.count for p in view.lands)
     tapped = sum(p.tapped for p in view.lands)
     others = ", ".join(p.card.title + (f" ×{p.count}" if p.count > 1 else "") for p in view.permanents)
-    hand = ", ".join(card.title for card in view.hand) or "empty"
+    hand = (
+        ", ".join(
+            card.title + (f" (cycling {' or '.join(c.text for c in card.cycling)})" if card.cycling else "")
+            for card in view.hand
+        )
+        or "empty"
+    )
     text = (
         f"Goldfish table, turn {view.turn}, {view.phase_label.lower()}. {'Players' if view.shared else 'You'} "
         f"{view.life}, opponent "

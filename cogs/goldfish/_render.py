@@ -56,7 +56,7 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
     if game.phase == "over":
         view.add_item(GoldfishButton.make("new", version, "New game", discord.ButtonStyle.success))
         view.add_item(GoldfishButton.make("replay", version, "Replay this seed", discord.ButtonStyle.secondary))
-        if game.actions and game.replayable:
+        if game.undo_problem is None:
             view.add_item(GoldfishButton.make("undo", version, "Undo", discord.ButtonStyle.secondary))
         return view
     if mode and mode[0] == "draft":
@@ -81,7 +81,7 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
         view.add_item(back)
         return view
     undo = GoldfishButton.make("undo", version, "Undo", discord.ButtonStyle.secondary)
-    can_undo = bool(game.actions) and game.replayable
+    can_undo = game.undo_problem is None
     if game.phase == "mulligan":
         keep = "Keep" if not game.bottom_count() else f"Keep (bottom {game.bottom_count()})"
         view.add_item(GoldfishButton.make("keep", version, keep, discord.ButtonStyle.success))
@@ -173,6 +173,15 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
     view.add_item(GoldfishButton.make("grave", version, "Graveyard", discord.ButtonStyle.secondary))
     view.add_item(GoldfishButton.make("lib", version, "Library", discord.ButtonStyle.secondary))
     return view
+
+
+def find_asked(option: CycleOption) -> str:
+    """A typecycling typed without ``find:``: what it needs, privately, while the table offers the choice."""
+    what = f"a {escape(option.search)} card" if option.search else "a card"
+    return (
+        f"**{escape(option.name)}**'s {escape(cycle_label(option))} searches your library for {what}: choose what it "
+        "finds in the table's menu, or run the command again with `find:` (a card's name, or `nothing`)."
+    )
 
 
 def find_mode_note(option: CycleOption) -> str:

@@ -32,7 +32,7 @@ from bot.goldfish.practice import (
     odds_text,
     render_png,
 )
-from bot.text import clip, escape
+from bot.text import clip, escape, plural
 from cogs._ui import reply
 from cogs.goldfish._inputs import (
     DECK_OPTIONS,
@@ -41,6 +41,7 @@ from cogs.goldfish._inputs import (
     DeckName,
     collection_lookup,
     custom_deck,
+    name_suggestions,
     one_deck,
     preset,
 )
@@ -126,7 +127,7 @@ class SimulationCommands:
         try:
             if built is None:
                 fetch = getattr(self, "fetch_collection", None) or collection_lookup(getattr(self, "bot", None))
-                built = await custom_deck(decklist or "", fetch)
+                built = await custom_deck(decklist or "", fetch, name_suggestions(getattr(self, "bot", None)))
             if built.size() == 0:
                 raise IllegalAction("That deck has no cards.")
             report = await pool.simulate(built, settings)
@@ -162,7 +163,7 @@ class SimulationCommands:
             return
         rows = odds_table(copies, deck_size, wanted, turns)
         embed = discord.Embed(
-            title=f"At least {wanted} of {copies} in {deck_size} cards",
+            title=f"At least {wanted} of {copies} in {plural(deck_size, 'card')}",
             description=(
                 "Cards seen by each turn's draw: 7 + turn − 1 on the play (no first draw, CR 103.8a), "
                 "7 + turn on the draw; no mulligans, cycling or searches. **Seen**: on the play/on the draw."

@@ -110,19 +110,27 @@ class Tables:
         )
 
     async def post_table(
-        self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None, deferred: bool = False
+        self,
+        interaction: discord.Interaction,
+        record: StoredGame,
+        *,
+        mode=None,
+        note=None,
+        deferred: bool = False,
+        said: str | None = None,
     ) -> None:
         """A new public table (start, status, or when the table is gone); older copies keep their place.
 
         ``deferred``: the command was acknowledged privately, so the table goes to the channel and
-        the acknowledgement becomes the private note.
+        the acknowledgement becomes the private note (``said`` first: what the move did).
         """
         embed, view = game_embed(record, note=note, symbols=symbols_for(interaction)), game_view(record, mode=mode)
         await self.pictures.without_picture(interaction, record, embed)
         if deferred:
             channel = self.bot.get_partial_messageable(interaction.channel_id)  # type: ignore[attr-defined]
             message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
-            await reply(interaction, f"The table was gone, so here it is again: {message.jump_url}", ephemeral=True)
+            again = f"The table was gone, so here it is again: {message.jump_url}"
+            await reply(interaction, f"{said}\n{again}" if said else again, ephemeral=True)
         elif interaction.response.is_done():
             message = await interaction.followup.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS, wait=True)
         else:
@@ -134,8 +142,11 @@ class Tables:
         # A copy pushed out of the remembered few would keep live controls nobody strips later.
         await self.strip(record.channel_id, forgotten)
 
-    async def update_table(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
-        """A slash command's answer: the table edited in place and a private note, or a new table if it's gone."""
+    async def update_table(
+        self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None, said: str | None = None
+    ) -> None:
+        """A slash command's answer: the table edited in place, and privately ``said`` (what the move did and where
+        the game is now, or what the table asks for) with a link to the table; a new table if it's gone."""
         tables = self.known_tables(record)
         if tables:
             embed = game_embed(record, note=note, symbols=symbols_for(interaction))
@@ -145,12 +156,13 @@ class Tables:
             except discord.NotFound:
                 log.info("Goldfish table in channel %s was deleted; posting it again", record.channel_id)
             else:
-                done = "Done — the table above is updated" if mode is None else "The table above asks for your choice"
-                await reply(interaction, f"{done}: {jump_url(interaction, tables[-1])}", ephemeral=True)
+                done = said or ("The table is updated" if mode is None else "The table asks for your choice")
+                await reply(interaction, f"{done}\n{jump_url(interaction, tables[-1])}", ephemeral=True)
                 self.pictures.follow(record, tables[-1])
                 await self.after_update(record)
                 return
-        await self.post_table(interaction, record, mode=mode, note=note, deferred=interaction.response.is_done())
+        deferred = interaction.response.is_done()
+        await self.post_table(interaction, record, mode=mode, note=note, deferred=deferred, said=said)
         await self.after_update(record)
 
     async def after_update(self, record: StoredGame) -> None:

@@ -57,9 +57,15 @@ def table(channel):
     return games[-1]
 
 
-def updated(result) -> None:
-    """A slash command that acted answered privately, pointing at the table it updated."""
-    assert result.ephemeral and "the table above is updated" in result.response.content
+def updated(result, did: str | None = None) -> str:
+    """A slash command that acted answered privately: first what it did and where the game is now ("Played Plains ·
+    turn 1, main phase, land drop used"), then a link to the table it updated. Returns the first line."""
+    assert result.ephemeral
+    first, link = result.response.content.split("\n")
+    assert " · " in first and "/channels/" in link, result.response.content
+    if did is not None:
+        assert first.startswith(did), first
+    return first
 
 
 def controls(message) -> list[dict]:

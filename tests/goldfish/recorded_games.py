@@ -160,7 +160,7 @@ def terminal_inputs(spec: dict[str, Any]) -> list[str]:
             lines.append(rng.choice(["hand", "status", "log", "lands", "graveyard", "library"]))
         elif roll < 0.08:
             lines.append(rng.choice(["frobnicate", "play 99", "cycle", "discard 1", "echo pay", "activate 1"]))
-        elif roll < 0.11 and game.actions:
+        elif roll < 0.11 and game.undo_problem is None:
             lines.append("undo")
             game = game.undone()
             continue
@@ -419,7 +419,7 @@ async def _next_step(table: DiscordTable, spec: dict[str, Any], rng: random.Rand
         return {"who": actor, "click": rng.choice([i for i in buttons if i.startswith(("gf:grave:", "gf:lib:"))])}
     if roll < 0.08 and not spec["shared"]:
         return {"who": "bob", "click": rng.choice(buttons)}
-    if roll < 0.10 and game.actions and game.replayable:
+    if roll < 0.10 and game.undo_problem is None:
         undo = [i for i in buttons if i.startswith("gf:undo:")]
         if undo and rng.random() < 0.5:
             return {"who": actor, "click": undo[0]}

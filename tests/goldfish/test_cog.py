@@ -170,7 +170,10 @@ async def test_slash_cycle_by_typed_name_without_find_asks_what_to_find(simcord_
 
     result = await alice.slash(channel, "goldfish cycle", card="generous ent")
 
-    assert result.ephemeral and "asks for your choice" in result.response.content
+    assert result.ephemeral
+    first = result.response.content.splitlines()[0]
+    assert first.startswith("**Generous Ent**'s Forestcycling {1} searches your library for a Forest card")
+    assert "`find:`" in first
     assert table(channel).id == message.id and control(message, "gf:find:")
     assert (await game_of(simcord_env, channel)).stats["cards_cycled"] == 0
 

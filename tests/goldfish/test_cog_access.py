@@ -182,5 +182,13 @@ async def test_an_undo_by_someone_else_says_who_undid_what_in_words(simcord_env,
 
     undone = await bob.slash(channel, "goldfish undo")
 
-    assert undone.ephemeral  # the table itself says what happened
-    assert fields(message)["What happened"] == f"• <@{bob.id}>: Undid playing Plains"  # not "(play)", the kind
+    # Who undid it, and whose move it was: not "(play)", the kind.
+    assert fields(message)["What happened"] == f"• <@{bob.id}>: Undid <@{alice.id}>'s move: playing Plains"
+    assert undone.ephemeral
+    first = undone.response.content.splitlines()[0]
+    assert first == f"Undid <@{alice.id}>'s move: playing Plains · turn 1, main phase, land drop available"
+    said = [r.json["data"] for r in simcord_env.http_requests if r.path.endswith("/callback") and r.json["data"]]
+    assert said[-1]["content"].startswith("Undid") and said[-1]["allowed_mentions"] == {"parse": []}  # no ping
+
+    await alice.click(message, label="Undo")  # her own move: nobody else's to name
+    assert fields(message)["What happened"] == f"• <@{alice.id}>: Undid keeping the hand"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.goldfish.decks.presets import bundled_cards
 from bot.goldfish.engine.scenario import position
-from tests.goldfish.cog_support import SLIDE_SIMPLE, choose, control, controls, game_of
+from tests.goldfish.cog_support import SLIDE_SIMPLE, choose, control, controls, game_of, updated
 from tests.goldfish.engine.test_turns import ALBINO_TROLL, PHYREXIAN
 
 
@@ -137,7 +137,7 @@ async def test_702_30a_declining_echo_with_the_slash_command_sacrifices_the_perm
 
     result = await alice.slash(channel, "goldfish echo", pay=False)
 
-    assert result.ephemeral and "the table above is updated" in result.response.content
+    updated(result, "Sacrificed Albino Troll rather than pay its echo · turn 2, main phase")
     game = await game_of(simcord_env, channel)
     assert name not in [p.name for p in game.zones.battlefield] and name in [c.name for c in game.zones.graveyard]
     assert not game.echo_pending() and "Sacrifice Albino Troll" not in labels(message)

@@ -137,7 +137,7 @@ async def test_a_6000_character_decklist_of_nonsense_gets_a_readable_refusal(sim
 
     result = await alice.slash(channel, "goldfish start", decklist="x" * 6000)
 
-    assert "Line 1 (" in result.response.content and "is not a card line" in result.response.content
+    assert "Entry 1 (" in result.response.content and "is not a card" in result.response.content
     assert len(result.response.content) < 2000
     assert not simcord_env.errors
 
@@ -148,7 +148,8 @@ async def test_custom_decklist_unknown_names_are_listed_without_pinging(simcord_
     result = await alice.slash(channel, "goldfish start", decklist="20 Plains; 4 @everyone; 4 Flame Jetz; 36 Mountain")
 
     content = result.response.content
-    assert "couldn't find these cards" in content and "Flame Jetz" in content and "everyone" in content
+    assert content.startswith("I couldn't find 2 cards of that decklist:")
+    assert "• Flame Jetz" in content and "everyone" in content
     assert not result.response.message.mention_everyone
     assert no_pings(simcord_env)
     assert await stored(simcord_env, channel) is None

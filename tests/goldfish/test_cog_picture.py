@@ -68,6 +68,7 @@ async def test_the_table_gets_its_picture_after_the_text_answer_and_it_changes_w
     assert table(channel).id == message.id and "Life" in fields(table(channel))  # the text stays
     description = table(channel).attachments[0].description
     assert description.startswith("Goldfish table") and "Hand:" in description
+    assert "Secluded Steppe (cycling {W})" in description  # the cycling cost is drawn on each hand card too
     assert image_host.requests and {r.user_agent for r in image_host.requests} == {user_agent()}
 
     await alice.click(message, label="Keep")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from bot.goldfish.practice.chart import PNG_SIGNATURE
 from tests.goldfish.cog_support import fake_collection
@@ -42,6 +45,7 @@ async def test_simulate_defers_then_answers_with_a_table_and_a_png_chart(simcord
     assert attachment.filename == "goldfish-odds.png"
     png = await attachment.read()
     assert png.startswith(PNG_SIGNATURE) and len(png) > 10_000
+    assert Image.open(io.BytesIO(png)).size[0] == 720  # twice a phone's 360 px: its text is measured there
     assert cog.simulations.chunks_run >= 2  # played in the worker processes
     assert not simcord_env.errors
 
@@ -78,7 +82,7 @@ async def test_simulate_refusals_are_private_and_clear(simcord_env, channel, ali
 
     missing = await alice.slash(channel, "goldfish simulate", decklist="4 Flame Jetz; 30 Plains", games=10)
     # Looked up after the deferral: the "thinking…" message itself becomes the answer.
-    assert "couldn't find these cards: Flame Jetz" in missing.response.content
+    assert missing.response.content.startswith("I couldn't find 1 card of that decklist:\n• Flame Jetz")
     assert not missing.response.embeds and not missing.response.attachments
     assert not simcord_env.errors
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.carddb import normalise
 from bot.goldfish.engine import Deck, IllegalAction
+from bot.text import clip, escape
 
 MAX_CARDS = 250
 ENGINE_FIELDS = (
@@ -38,21 +39,32 @@ LINE = re.compile(
     re.IGNORECASE,
 )
 
+# Where one entry ends and the next begins: a new line, ";", or a comma before a count ("4 Bloated Toad, 4 Forest":
+# a Discord option holds no new line, and the other lists of /goldfish are comma-separated). A comma inside a name
+# ("Gisa, Glorious Resurrector") is followed by a word, one inside a number ("Borrowing 100,000 Arrows") by a digit
+# with no space (after a collector number, "(AKH) 160, 2 Forest", the space marks the break).
+ENTRY_BREAK = re.compile(r"\r?\n|\r|;|(?<!\d),\s*(?=\d+\s*x?\s+\S)|(?<=\d),\s+(?=\d+\s*x?\s+\S)", re.IGNORECASE)
+
 Entry = tuple[int, str, str | None, str | None]
+
+
+def entry_texts(text: str) -> list[str]:
+    """The entries of a decklist as typed, one a line, separated by ``;`` or by ``, 4 …`` in one line."""
+    return ENTRY_BREAK.split(text)
 
 
 def parse_decklist(text: str) -> list[Entry]:
     """``"4 Flame Jet"``, ``"4x Flame Jet"``, ``"4 Flame Jet (ONS) 199"`` → ``(count, name, set, number)``.
 
-    ``Deck``/``Commander`` headers are skipped, the sideboard (a ``Sideboard`` header, or the
-    part after the first blank line following cards once a sideboard header is seen) is ignored,
-    as are blank lines and ``#``/``//`` comments. Raises ``IllegalAction`` for a line that is not
-    a card, or for more than 250 cards.
+    Entries are separated by new lines, ``;`` or a comma before the next count (:data:`ENTRY_BREAK`).
+    ``Deck``/``Commander`` headers are skipped, the sideboard (after a ``Sideboard`` header, until the next
+    ``Deck`` header, and ``SB:`` entries) is ignored, as are blank entries and ``#``/``//`` comments. Raises
+    ``IllegalAction`` for an entry that is not a card, or for more than 250 cards.
     """
     entries: list[Entry] = []
     total = 0
     skipping = False
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(entry_texts(text), start=1):
         line = raw.strip()
         if not line or line.startswith(("#", "//")):
             continue
@@ -68,15 +80,15 @@ def parse_decklist(text: str) -> list[Entry]:
         match = LINE.match(line)
         if not match:
             raise IllegalAction(
-                f"Line {number} ({line[:60]!r}) is not a card line: write it as '4 Flame Jet', "
-                "'4x Flame Jet' or '4 Flame Jet (ONS) 199'."
+                f"Entry {number} (“{escape(clip(line, 60), typed=True)}”) is not a card: write each entry as "
+                "'4 Flame Jet', '4x Flame Jet' or '4 Flame Jet (ONS) 199', separated by commas, ';' or new lines."
             )
         if len(match["count"].lstrip("0")) > len(str(MAX_CARDS)):
             # Checked on the digits: int() of thousands of digits is slow, and refused past 4,300.
-            raise IllegalAction(f"Line {number}: that count is too large; a deck has at most {MAX_CARDS} cards.")
+            raise IllegalAction(f"Entry {number}: that count is too large; a deck has at most {MAX_CARDS} cards.")
         count = int(match["count"])
         if count < 1:
-            raise IllegalAction(f"Line {number}: the count must be at least 1.")
+            raise IllegalAction(f"Entry {number}: the count must be at least 1.")
         if skipping:
             continue
         name = " ".join(match["name"].split())
@@ -86,7 +98,7 @@ def parse_decklist(text: str) -> list[Entry]:
         card_set = match["set"].lower() if match["set"] else None
         entries.append((count, name, card_set, match["number"]))
     if not entries:
-        raise IllegalAction("The decklist has no cards: write one card per line, such as '4 Flame Jet'.")
+        raise IllegalAction("The decklist has no cards: write its entries like '4 Flame Jet, 4 Street Wraith'.")
     return entries
 
 

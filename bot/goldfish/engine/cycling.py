@@ -50,7 +50,10 @@ def _find_ability(game: GameState, iid: int, ability_index: int) -> tuple[CardIn
     if not abilities:
         raise IllegalAction(f"{card.name} has no cycling ability.")
     if not 0 <= ability_index < len(abilities):
-        raise IllegalAction(f"{card.name} has {len(abilities)} cycling ability(ies); choose 1–{len(abilities)}.")
+        raise IllegalAction(
+            f"{card.name} has {plural(len(abilities), 'cycling ability', 'cycling abilities')}; "
+            f"choose 1–{len(abilities)}."
+        )
     return card, abilities[ability_index]
 
 

@@ -142,12 +142,22 @@ class Game:
         """The deck this game was dealt from."""
         return Deck(self.deck_name, self.cards, list(self.deck_entries), self.deck_key)
 
+    @property
+    def undo_problem(self) -> str | None:
+        """Why the last action can't be taken back, or None. A mulligan can't: undoing it would deal the first
+        hand again after the player has seen the second, a choice of two hands no mulligan rule gives (103.5)."""
+        if not self.actions:
+            return "There is nothing to undo: no action has been taken yet."
+        if not self.replayable:
+            return "This game was saved by an older version of the bot, so it can't be undone."
+        if self.actions[-1].kind == "mulligan":
+            return "A mulligan can't be undone: you have seen the new hand, so keep it or mulligan again."
+        return None
+
     def undone(self) -> Game:
         """This game without its last action, rebuilt from the seed and the rest of the action log."""
-        if not self.actions:
-            raise IllegalAction("There is nothing to undo: no action has been taken yet.")
-        if not self.replayable:
-            raise IllegalAction("This game was saved by an older version of the bot, so it can't be undone.")
+        if self.undo_problem:
+            raise IllegalAction(self.undo_problem)
         return Game.replay(self.deck(), self.seed, self.on_the_play, self.actions[:-1], self.actors[:-1])
 
     @classmethod

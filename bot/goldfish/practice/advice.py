@@ -18,6 +18,11 @@ def _count(n: int) -> str:
     return NUMBERS[n] if 0 <= n < len(NUMBERS) else str(n)
 
 
+def _counted(n: int, word: str) -> str:
+    """``two lands``, ``one land``: the count spelled out, the noun agreeing with it through plural()."""
+    return plural(n, word).replace(f"{n:,}", _count(n), 1)
+
+
 def _names(game: Game, iids: tuple[int, ...]) -> str:
     return ", ".join(game.iid_names.get(i, f"#{i}") for i in iids)
 
@@ -88,7 +93,7 @@ def _why(game: Game, action: Action) -> str:
         if not game.is_land(name) and not is_payoff(name):
             reasons.append(f"{name} is no use in hand on turn {max(game.turn, 1)}")
         elif game.is_land(name):
-            reasons.append(f"you have {_count(lands_out(game))} lands out and another land in hand")
+            reasons.append(f"you have {_counted(lands_out(game), 'land')} out and another land in hand")
         how = f", {paid}" if paid else ""
         label = f" ({option.label})" if option else ""
         return f"{move_text(game, action)}{label}{how}" + (": " + " and ".join(reasons) if reasons else "")
@@ -103,11 +108,10 @@ def _why(game: Game, action: Action) -> str:
         return f"{move_text(game, action)}: a threat on the battlefield attacks from next turn"
     if action.kind == "keep":
         lands = sum(1 for c in game.zones.hand if game.is_land(c.name))
-        noun = "land" if lands == 1 else "lands"
-        return f"{move_text(game, action)}: {_count(lands)} {noun} in {_count(len(game.zones.hand))} cards"
+        return f"{move_text(game, action)}: {_counted(lands, 'land')} in {_counted(len(game.zones.hand), 'card')}"
     if action.kind == "mulligan":
         lands = sum(1 for c in game.zones.hand if game.is_land(c.name))
-        return f"Mulligan: {_count(lands)} land{'' if lands == 1 else 's'} in {_count(len(game.zones.hand))} cards"
+        return f"Mulligan: {_counted(lands, 'land')} in {_counted(len(game.zones.hand), 'card')}"
     if action.kind == "next":
         return f"{move_text(game, action)}: nothing else you can do now gets the kill sooner"
     return move_text(game, action)

@@ -284,8 +284,8 @@ class Report:
     def summary(self) -> str:
         side = "on the play" if self.settings.on_the_play else "on the draw"
         text = (
-            f"{self.games:,} games of {self.settings.turns} turns {side}, seed {self.settings.seed}: "
-            f"the goldfish survived {self.settings.turns} turns in {self.survived:.1%}; "
+            f"{plural(self.games, 'game')} of {plural(self.settings.turns, 'turn')} {side}, seed {self.settings.seed}: "
+            f"the goldfish survived {plural(self.settings.turns, 'turn')} in {self.survived:.1%}; "
             f"mean mulligans {self.mean_mulligans:.2f}"
         )
         if self.lost:
@@ -348,7 +348,9 @@ class SimulationPool:
     def _accept(self, settings: Settings) -> list[tuple[int, int]]:
         settings.check()
         if self.pending >= self.max_pending:
-            raise IllegalAction(f"{self.pending} simulations are already running; try again when they have finished.")
+            raise IllegalAction(
+                f"{plural(self.pending, 'simulation')} are already running; try again when they have finished."
+            )
         return chunks(settings.games, self.workers)
 
     async def simulate(self, deck: Deck, settings: Settings) -> Report:

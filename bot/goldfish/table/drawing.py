@@ -87,21 +87,24 @@ def _symbol_image(data: bytes, size: int) -> Image.Image | None:
 
 
 class Pen:
-    """Draws text on one canvas and remembers every font size it used (what a phone has to be able to read)."""
+    """Draws text on one canvas and remembers every font size it used (what a phone has to be able to read) and every
+    text it wrote (what a test can look for)."""
 
     def __init__(self, canvas: Image.Image) -> None:
         self.canvas = canvas
         self.draw = ImageDraw.Draw(canvas)
         self.sizes: set[int] = set()
+        self.texts: list[str] = []
 
     def text(self, xy: tuple[float, float], text: str, size: int, fill=INK, **kw) -> None:
         self.sizes.add(size)
+        self.texts.append(text)
         self.draw.text(xy, text, font=font(size), fill=fill, **kw)
 
     def on(self, canvas: Image.Image) -> Pen:
-        """A pen for another canvas (a card drawn apart) whose font sizes count with this one's."""
+        """A pen for another canvas (a card drawn apart) whose font sizes and texts count with this one's."""
         pen = Pen(canvas)
-        pen.sizes = self.sizes
+        pen.sizes, pen.texts = self.sizes, self.texts
         return pen
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
+from bot import limits
 from bot.goldfish.table.drawing import (
     BACKGROUND,
     BADGE,
@@ -50,7 +51,7 @@ from bot.goldfish.table.view import CardFace, CardKey, Pile, TableView
 __all__ = ["SMALLEST_FONT", "Pen", "draw_symbols", "font", "thumbnail", "wrap", "draw_table", "render_table"]
 
 WIDTH = 720
-PHONE_WIDTH = 360
+PHONE_WIDTH = limits.PHONE_IMAGE_WIDTH
 TITLE_FONT = 32
 TEXT_FONT = 24
 MARGIN = 14
@@ -248,6 +249,25 @@ def _hand_rows(count: int) -> list[int]:
     return [min(per_row, count - start) for start in range(0, count, per_row)] or [0]
 
 
+def _cycling_badge(pen: Pen, card: CardFace, x: int, bottom: int, symbols: Mapping[str, bytes]) -> None:
+    """A hand card's cycling costs over its foot, beside the printed cast cost at its top: "Cycling" and the symbols
+    (or "2 life", "sac. a land"), one row an ability, two at most. The cycling text printed on a card is a few
+    pixels high on a phone."""
+    if not card.cycling:
+        return
+    w, size = HAND_CARD[0], SMALLEST_FONT
+    shown = card.cycling[:2]
+    top = bottom - 4 - (size + 6) - len(shown) * (CARD_SYMBOL + 4) - 4
+    pen.draw.rounded_rectangle((x + 4, top, x + w - 4, bottom - 4), radius=6, fill=BADGE)
+    pen.text((x + 9, top + 3), "Cycling", size, MUTED)
+    y = top + size + 8
+    for cost in shown:
+        end = draw_symbols(pen, symbols, symbols_in(cost.mana)[:4], x + 9, y, CARD_SYMBOL) if cost.mana else x + 9
+        if cost.other:
+            pen.text((end + (4 if cost.mana else 0), y), fit(cost.other, size, x + w - 9 - end), size)
+        y += CARD_SYMBOL + 4
+
+
 def _hand(pen: Pen, view: TableView, images: Mapping[CardKey, bytes], y0: int, symbols) -> None:
     pen.text((MARGIN, y0), f"Hand ({len(view.hand)})", SMALLEST_FONT, MUTED)
     y = y0 + SMALLEST_FONT + 8
@@ -257,8 +277,10 @@ def _hand(pen: Pen, view: TableView, images: Mapping[CardKey, bytes], y0: int, s
     for count in _hand_rows(len(view.hand)):
         step = min(w + GAP, room / (count - 1)) if count > 1 else 0
         for index in range(count):
-            image = card_image(next(cards), images, HAND_CARD, pen=pen, symbols=symbols)
+            card = next(cards)
+            image = card_image(card, images, HAND_CARD, pen=pen, symbols=symbols)
             pen.canvas.paste(image, (int(MARGIN + index * step), y))
+            _cycling_badge(pen, card, int(MARGIN + index * step), y + HAND_CARD[1], symbols)
         y += HAND_CARD[1] + GAP
     if not view.hand:
         pen.text((MARGIN, y0 + SMALLEST_FONT + 16), "empty", SMALLEST_FONT, MUTED)
@@ -266,10 +288,12 @@ def _hand(pen: Pen, view: TableView, images: Mapping[CardKey, bytes], y0: int, s
 
 @dataclass
 class Picture:
-    """The drawn table and every font size it used (``min(font_sizes)`` is what a phone must be able to read)."""
+    """The drawn table, every font size it used (``min(font_sizes)`` is what a phone must be able to read) and every
+    text it wrote, in order."""
 
     image: Image.Image
     font_sizes: set[int] = field(default_factory=set)
+    texts: list[str] = field(default_factory=list)
 
     def smallest_font_at(self, width: int = PHONE_WIDTH) -> float:
         """The smallest text's height when the picture is shown ``width`` pixels wide."""
@@ -290,6 +314,7 @@ def draw_table(view: TableView, images: Mapping[CardKey, bytes], symbols: Mappin
     canvas = Image.new("RGB", (WIDTH, height), BACKGROUND)
     pen = Pen(canvas)
     pen.sizes |= scratch.sizes
+    pen.texts += scratch.texts
     _header(pen, view, symbols)
     y = HEADER + GAP
     label = "Battlefield" if view.lands or view.permanents else "Battlefield: empty"
@@ -298,7 +323,7 @@ def draw_table(view: TableView, images: Mapping[CardKey, bytes], symbols: Mappin
     hand_top = below + GAP
     pen.draw.line((MARGIN, hand_top - 6, WIDTH - MARGIN, hand_top - 6), fill=FELT_LINE, width=2)
     _hand(pen, view, images, hand_top, symbols)
-    return Picture(canvas, pen.sizes)
+    return Picture(canvas, pen.sizes, pen.texts)
 
 
 def render_table(

@@ -41,7 +41,9 @@ def event_text(event: Event, *, shared: bool = False) -> str:
     citation), and in a shared game who acted."""
     rule = f" (CR {event.rule})" if event.rule and not CITATION.search(event.text) else ""
     who = f"{actor_text(event.actor)}: " if shared and event.actor is not None else ""
-    return f"{who}{escape(event.text)}{rule}"
+    # An undo's line is built from escaped names by table.moves, and names whose move it took back.
+    text = event.text if event.kind == "undo" else escape(event.text)
+    return f"{who}{text}{rule}"
 
 
 def event_line(event: Event, *, shared: bool = False) -> str:
@@ -73,7 +75,7 @@ def hand_lines(game: Game) -> list[str]:
             label = cycle_label(option)
             ability = game.book[card.name].cycling[option.ability_index]
             cost = game.cycle_cost(ability)
-            if cost.text not in label:
+            if cost.text.lower() not in label.lower():  # "Cycling—Sacrifice a land" names its cost already
                 label += f" → {cost.text}"
             if option.affordable or game.phase == "mulligan":
                 parts.append(escape(label))
@@ -84,7 +86,7 @@ def hand_lines(game: Game) -> list[str]:
         cast = casts.get(card.iid)
         if cast is not None:
             mark = "" if cast.modelled else " (effect not modelled)"
-            if cast.affordable:
+            if cast.affordable or game.phase == "mulligan":  # nothing is castable before a hand is kept
                 parts.append(f"cast {escape(cast.cost)}{mark}")
             else:
                 why = why_not(game, cast.reason, game.cast_symbols(card.name, 0))

@@ -8,9 +8,9 @@ table); :mod:`bot.goldfish.table.picture` draws it. Each card names the image it
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from bot.goldfish.engine import Game, Permanent, symbol_text
+from bot.goldfish.engine import Game, Permanent, cost_text, symbol_text
 
 PHASES = {
     "mulligan": "Mulligan",
@@ -32,14 +32,29 @@ class CardKey:
 
 
 @dataclass(frozen=True)
+class CyclingCost:
+    """What cycling a card in hand costs now (after Fluctuator and the like): ``mana`` as symbols (``{1}{W}``, empty
+    for none) and anything else it asks (``2 life``, ``a land``, to sacrifice)."""
+
+    mana: str
+    other: str = ""
+
+    @property
+    def text(self) -> str:
+        return " + ".join(part for part in (self.mana, self.other) if part) or "{0}"
+
+
+@dataclass(frozen=True)
 class CardFace:
     """A card as drawn: ``title`` is the name it shows, ``cost`` its printed mana cost, ``key`` its image
-    (None for a token, which is drawn as a labelled frame)."""
+    (None for a token, which is drawn as a labelled frame); a card in hand also its ``cycling`` costs, drawn beside
+    the printed cost (the cycling text printed on a card is too small to read on a phone)."""
 
     title: str
     cost: str
     type_line: str
     key: CardKey | None
+    cycling: tuple[CyclingCost, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,6 +119,19 @@ def _face(game: Game, name: str, face: int = 0, *, token: bool = False) -> CardF
     )
 
 
+def _cycling(game: Game, name: str) -> tuple[CyclingCost, ...]:
+    """The cycling costs of a card in hand as the game prices them now (none once the game is over)."""
+    if game.phase == "over" or name not in game.book:
+        return ()
+    costs = []
+    for ability in game.book[name].cycling:
+        cost = game.cycle_cost(ability)
+        other = f"{cost.life} life" if cost.life else f"sac. a {cost.sacrifice}" if cost.sacrifice else ""
+        mana = cost_text(cost.symbols) if cost.symbols or not other else ""
+        costs.append(CyclingCost(mana, other))
+    return tuple(costs)
+
+
 def _piles(game: Game, permanents: list[Permanent]) -> tuple[Pile, ...]:
     """Identical permanents stacked (same card, face, token-ness, power and toughness, echo), by name."""
     counts: Counter[tuple] = Counter()
@@ -132,7 +160,7 @@ def table_view(game: Game, *, shared: bool = False) -> TableView:
         on_the_play=game.on_the_play,
         life=game.player.life,
         opponent_life=game.opponent.life,
-        hand=tuple(_face(game, card.name) for card in game.zones.hand),
+        hand=tuple(replace(_face(game, card.name), cycling=_cycling(game, card.name)) for card in game.zones.hand),
         lands=_piles(game, lands),
         permanents=_piles(game, others),
         graveyard_top=_face(game, top.name) if top is not None else None,

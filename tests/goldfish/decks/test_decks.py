@@ -62,6 +62,32 @@ def test_decklist_parses_the_usual_forms():
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "entries"),
+    [
+        ("4 Bloated Toad, 4 Forest", [(4, "Bloated Toad"), (4, "Forest")]),
+        ("4 Bloated Toad,4x Forest;2 Island", [(4, "Bloated Toad"), (4, "Forest"), (2, "Island")]),
+        (
+            "1 Gisa, Glorious Resurrector, 1 Kozilek, the Great Distortion",
+            [
+                (1, "Gisa, Glorious Resurrector"),
+                (1, "Kozilek, the Great Distortion"),
+            ],
+        ),
+        ("1 Borrowing 100,000 Arrows, 3 Forest", [(1, "Borrowing 100,000 Arrows"), (3, "Forest")]),
+        ("2 Bloated Toad (AKH) 160, 2 Forest\r\n1 Island", [(2, "Bloated Toad"), (2, "Forest"), (1, "Island")]),
+    ],
+)
+def test_a_comma_before_a_count_separates_entries(text, entries):
+    assert [(count, name) for count, name, *_ in parse_decklist(text)] == entries
+
+
+def test_a_line_that_is_not_a_card_is_quoted_escaped():
+    with pytest.raises(IllegalAction) as refused:
+        parse_decklist("4 Forest\n**bold** <@123>")
+    assert "\\*\\*bold\\*\\*" in str(refused.value) and "<@123>" not in str(refused.value)
+
+
 def test_decklist_commander_header_and_sb_prefix():
     assert parse_decklist("Commander\n1 Gavi, Nest Warden\nDeck\n10 Island\nSB: 2 Negate") == [
         (1, "Gavi, Nest Warden", None, None),
@@ -72,8 +98,8 @@ def test_decklist_commander_header_and_sb_prefix():
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("Flame Jet", "not a card line"),
-        ("4 Flame Jet\nfour Island", "Line 2"),
+        ("Flame Jet", "is not a card"),
+        ("4 Flame Jet\nfour Island", "Entry 2"),
         ("0 Island", "at least 1"),
         ("", "no cards"),
         ("200 Island\n51 Swamp", "more than 250"),

@@ -286,6 +286,15 @@ def test_undo_rebuilds_the_game_without_its_last_action():
     assert game.undone().to_dict() == before
 
 
+def test_103_5_a_mulligan_is_not_undone_a_keep_after_it_is():
+    game = Game.new(preset_decks()["slide"], seed=11)
+    game.mulligan()
+    with pytest.raises(IllegalAction, match="can't be undone"):
+        game.undone()
+    game.keep([game.zones.hand[0].iid])
+    assert game.undone().phase == "mulligan" and game.undone().player.mulligans == 1
+
+
 def test_the_decision_lists_legal_actions_that_apply():
     game = Game.new(preset_decks()["slide"], seed=5)
     seen = set()

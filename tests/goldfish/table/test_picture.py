@@ -240,3 +240,30 @@ def test_a_shared_table_is_drawn_without_you():
         draw_table(table_view(game, shared=True), {}).image.tobytes()
         != draw_table(table_view(game), {}).image.tobytes()
     )
+
+
+def test_each_hand_card_shows_its_cycling_cost_beside_its_cast_cost_as_priced_now():
+    from bot.goldfish.table.picture import SMALLEST_FONT, draw_table
+    from bot.goldfish.table.view import CyclingCost
+
+    game = position(
+        sample_cards(),
+        hand=["Krosan Tusker", "Street Wraith", "Edge of Autumn", "Lightning Rift"],
+        lands=["Forest"],
+        permanents=["Fluctuator"],
+    )
+    view = table_view(game)
+
+    by_title = {card.title: card for card in view.hand}
+    assert by_title["Krosan Tusker"].cost == "{5}{G}{G}"
+    assert by_title["Krosan Tusker"].cycling == (CyclingCost("{G}"),)  # {2}{G} less Fluctuator's {2}
+    assert by_title["Street Wraith"].cycling == (CyclingCost("", "2 life"),)
+    assert by_title["Edge of Autumn"].cycling == (CyclingCost("", "sac. a land"),)
+    assert by_title["Lightning Rift"].cycling == ()
+
+    # With real card images: the printed cycling text is a few pixels on a phone, the drawn cost is not.
+    picture = draw_table(view, images_for(view))
+    assert picture.texts.count("Cycling") == 3 and {"2 life", "sac. a land"} <= set(picture.texts)
+    assert min(picture.font_sizes) >= SMALLEST_FONT
+    without = draw_table(table_view(game), images_for(view))
+    assert picture.image.tobytes() == without.image.tobytes()  # a pure function of the view

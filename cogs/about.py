@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot import BOT_NAME, limits
 from bot.text import clip, escape, fit_lines, one_line
-from cogs._permissions import app_permissions, missing
+from cogs._permissions import app_permissions, bot_can_post, missing
 from cogs._ui import reply
 
 ATTRIBUTION = (
@@ -128,7 +128,9 @@ class About(commands.Cog):
     @app_commands.command(name="about")
     async def about(self, interaction: discord.Interaction) -> None:
         """The bot's version, its rules edition and card data, what it lacks here, and where its data comes from."""
-        here = app_permissions(interaction) if interaction.guild_id is not None else None
+        # Only a server that added the bot has a channel whose gaps it can mend; where only the player added it, the
+        # bot posts nothing by itself there, and the server's own permissions say nothing useful.
+        here = app_permissions(interaction) if interaction.guild_id is not None and bot_can_post(interaction) else None
         await interaction.response.send_message(embed=self.build_embed(here), ephemeral=True)
 
     # ---------------------------------------------------------------- /help

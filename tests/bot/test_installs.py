@@ -188,3 +188,15 @@ async def test_a_user_install_gets_five_follow_ups_an_interaction_as_on_discord(
     with pytest.raises(discord.HTTPException) as refused:
         await interaction.followup.send("one too many", ephemeral=True)
     assert refused.value.code == 40094
+
+
+async def test_about_in_a_server_that_never_added_the_bot_lists_no_channel_gaps_to_mend(simcord_env):
+    channel = await server_without_the_bot(simcord_env, app_permissions=discord.Permissions(view_channel=True).value)
+    alice = channel.guild.add_member(simcord_env.create_user("alice"))
+    add_to_my_apps(simcord_env, alice)
+
+    result = await slash(alice, channel, "about")
+
+    assert result.ephemeral
+    assert "Missing in this channel" not in [field.name for field in result.response.embeds[0].fields]
+    assert not simcord_env.errors

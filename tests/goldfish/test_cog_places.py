@@ -68,3 +68,12 @@ async def test_odds_answer_in_a_group_chat(simcord_env):
 
     assert not odds.ephemeral and odds.response.embeds
     assert not simcord_env.errors
+
+
+async def test_view_for_a_whole_server_asked_in_a_dm_says_it_is_for_servers(simcord_env):
+    alice = simcord_env.create_user("alice")
+
+    result = await alice.slash("goldfish view", pictures=False, scope="server")
+
+    assert result.ephemeral
+    assert result.response.content == "That choice is for a server; here, choose for your own games."

@@ -10,7 +10,10 @@ hints are first timed with no review under way, for comparison. The same is then
 Targets, on the median of ``--runs`` runs: after one player's 20 games, every hint is measured (none answered
 with the policy's move for lack of time) and its time at the 99th percentile is within ``HINT_SECONDS``.
 
-Run: ``python benchmarks/bench_coach_fairness.py [--runs N] [--hints N]``
+Then the review's promise (``_review_promise.py``): a game ends beside two CPU-bound processes; its first part
+(the player's figures) appears within 5 s and the whole within 130 s.
+
+Run: ``python benchmarks/bench_coach_fairness.py [--runs N] [--hints N] [--no-review] [--no-hints]``
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _bench import Report, median, percentile  # noqa: E402
+from _review_promise import FIRST_SECONDS, HOGS, WHOLE_SECONDS, review_run  # noqa: E402
 from bench_goldfish_coach import positions  # noqa: E402
 
 from bot.goldfish.decks import preset_decks  # noqa: E402
@@ -92,9 +96,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--hints", type=int, default=30)
+    parser.add_argument("--no-review", dest="review", action="store_false", help="skip the review beside CPU hogs")
+    parser.add_argument("--no-hints", dest="hints_part", action="store_false", help="skip the hints during reviews")
     args = parser.parse_args()
     report = Report(f"Hints while {ENDED} finished games are reviewed, medians of {args.runs} runs")
-    for players, label in ((1, "one player"), (ENDED, f"{ENDED} players")):
+    for players, label in ((1, "one player"), (ENDED, f"{ENDED} players")) if args.hints_part else ():
         results = []
         for run in range(args.runs):
             results.append(asyncio.run(one_run(args.hints, players)))
@@ -110,6 +116,16 @@ def main() -> int:
         report.add(f"{label}: hint p50", mid("p50"), " s")
         report.add(f"{label}: hint p99", mid("p99"), " s", at_most=HINT_SECONDS if targets else None)
         report.add(f"{label}: hints measured", mid("measured") * 100, "%", at_least=100.0 if targets else None)
+    if args.review:
+        reviews = []
+        for run in range(args.runs):
+            reviews.append(asyncio.run(review_run(seed=40 + run)))
+            print(f"review beside {HOGS} CPU-bound processes, run {run + 1}: {reviews[-1]}", flush=True)
+        label = f"a review beside {HOGS} CPU-bound processes"
+        report.add(f"{label}: first part", median([r["first"] for r in reviews]), " s", at_most=FIRST_SECONDS)
+        report.add(f"{label}: whole", median([r["whole"] for r in reviews]), " s", at_most=WHOLE_SECONDS)
+        report.add(f"{label}: simulated games in it", median([r["games_simulated"] for r in reviews]))
+        report.add(f"{label}: with its moments", sum("Moments" in r["parts"] for r in reviews))
     report.print()
     return report.exit_code()
 

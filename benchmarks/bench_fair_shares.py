@@ -1,5 +1,8 @@
-"""One user's flood of searches against everyone else's answers, through the whole discord.py stack (simcord), on a
-synthetic 35,000-card oracle-cards file (Scryfall's real size), the fake Scryfall's API refusing everything.
+"""Fair shares in a busy hour, through the whole discord.py stack (simcord), on a synthetic 35,000-card
+oracle-cards file (Scryfall's real size), the fake Scryfall's API refusing everything. Three scenarios
+(``--scenario``, all by default): ``crowd`` and ``servers`` (see ``_fair_scenarios.py``: 100 players of one server
+asking ``/card`` within a second all see their card within 2 s and none is refused; a third server's searches all
+answered within 2 s while two servers flood slow searches), and ``flood``, below.
 
 The flood: one user keeps 4 searches of a slow family (ten regular expressions of 990 optional characters each,
 ``or``-ed: seconds of matching over every card's text) and 40 of a heavy one (55 phrases ``or``-ed over every
@@ -20,7 +23,8 @@ share of their own, and two of the three search threads at most); then a further
 users' searches is told the bot is busy.
 
 Run from the project root:
-``python benchmarks/bench_fair_shares.py [--runs N] [--samples N] [--accounts N] [--elsewhere]``.
+``python benchmarks/bench_fair_shares.py [--scenario all|crowd|servers|flood] [--runs N] [--samples N]
+[--accounts N] [--elsewhere]``.
 """
 
 from __future__ import annotations
@@ -39,6 +43,15 @@ sys.path.insert(0, str(ROOT))
 
 import discord  # noqa: E402
 from _bench import Report, median, percentile  # noqa: E402
+from _fair_scenarios import (  # noqa: E402
+    CARD_SECONDS,
+    CROWD,
+    CROWD_SECONDS,
+    SAMPLES,
+    SEARCH_SECONDS,
+    crowd_run,
+    servers_run,
+)
 from _synthetic_bulk import FULL_SIZE, synthetic_copy, typed  # noqa: E402
 from simcord.env import Env  # noqa: E402
 
@@ -70,6 +83,8 @@ class Stopwatch:
     def __init__(self) -> None:
         self.acked: dict[str, float] = {}
         self.deferred: set[str] = set()
+        self.busy: set[str] = set()  # told the bot is busy
+        self.refused: set[str] = set()  # told the bot is busy, to slow down, or that their own place is taken
         self.final: dict[str, float] = {}
         self.events: dict[str, asyncio.Event] = {}
         self._originals = (
@@ -94,13 +109,22 @@ class Stopwatch:
             watch.deferred.add(response._parent.token)
             return result
 
+        def note_busy(token: str, args: tuple, kwargs: dict) -> None:
+            text = str(args[0] if args else kwargs.get("content") or "")
+            if "busy" in text:
+                watch.busy.add(token)
+            if any(words in text for words in ("busy", "Slow down", "You already have")):
+                watch.refused.add(token)
+
         async def timed_send_message(response, *args, **kwargs):
             result = await send_message(response, *args, **kwargs)
+            note_busy(response._parent.token, args, kwargs)
             watch._finished(response._parent.token)
             return result
 
         async def timed_send(webhook, *args, **kwargs):
             result = await send(webhook, *args, **kwargs)
+            note_busy(webhook.token or "", args, kwargs)
             watch._finished(webhook.token or "")
             return result
 
@@ -190,7 +214,7 @@ async def one_run(
 
     acks = [watch.acked[t] - sent[t] for t in sent if t in watch.acked]
     flood = [t for t in sent if kinds[t] in ("slow", "heavy")]
-    busy = [t for t in asks if kinds[t] == "search" and t not in watch.deferred]
+    busy = [t for t in asks if kinds[t] == "search" and t in watch.busy]
     return {
         **{f"{kind}_p99": percentile(finals(kind), 0.99) for kind in ("search", "card", "question")},
         **{f"{kind}_p50": percentile(finals(kind), 0.5) for kind in ("search", "card", "question")},
@@ -198,37 +222,24 @@ async def one_run(
         "slowest_ack": max(acks),
         "unacknowledged": len(sent) - len(acks),
         "flood_sent": len(flood),
-        "flood_admitted": sum(1 for t in flood if t in watch.deferred),
+        "flood_searched": sum(1 for t in flood if t not in watch.refused and t in watch.final),
         "searches_told_busy": len(busy),
     }
 
 
-async def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--samples", type=int, default=MIN_SAMPLES, help="of each kind of request, per run")
-    parser.add_argument("--every", type=float, default=0.25, help="seconds between the other users' requests")
-    parser.add_argument("--accounts", type=int, default=1, help="the flood spread over this many accounts")
-    parser.add_argument("--elsewhere", action="store_true", help="the flood from another server than the others'")
-    args = parser.parse_args()
+async def flood(args: argparse.Namespace, db: Path, names: list[str], report: Report) -> None:
     results = []
-    with synthetic_copy() as copy:
-        db = copy.data_dir / FILE_NAME
-        update_from_file(db, copy.bulk)
-        for run in range(args.runs):
-            results.append(
-                await one_run(db, copy.names, args.samples, args.every, args.accounts, args.elsewhere, seed=run)
-            )
-            print(f"run {run + 1}: {results[-1]}", flush=True)
+    for run in range(args.runs):
+        results.append(await one_run(db, names, args.samples, args.every, args.accounts, args.elsewhere, seed=run))
+        print(f"flood, run {run + 1}: {results[-1]}", flush=True)
 
     def mid(key: str) -> float:
         return median([r[key] for r in results])
 
-    who = "One user's" if args.accounts == 1 else f"{args.accounts} accounts'"
+    who = "one user's" if args.accounts == 1 else f"{args.accounts} accounts'"
     where = " from another server" if args.elsewhere else ""
-    report = Report(f"{who} flood of searches{where}, {FULL_SIZE:,} cards, medians of {args.runs} runs")
-    report.add("flood: searches sent per run", mid("flood_sent"))
-    report.add("flood: searches admitted per run (the rest refused at once)", mid("flood_admitted"))
+    report.add(f"flood ({who}{where}): searches sent per run", mid("flood_sent"))
+    report.add("flood: searches run per run (the rest refused, privately)", mid("flood_searched"))
     # A flood from another server must leave this one's places: none of its searches is told the bot is busy.
     report.add(
         "other users' searches told the bot is busy, per run",
@@ -246,6 +257,51 @@ async def main() -> int:
     report.add("samples of each kind per run (fewest)", min(r["samples"] for r in results), at_least=MIN_SAMPLES)
     report.add("slowest first acknowledgement", max(r["slowest_ack"] for r in results), " s", at_most=ACK_SECONDS)
     report.add("interactions never acknowledged", max(r["unacknowledged"] for r in results), at_most=0)
+
+
+async def crowd(args: argparse.Namespace, db: Path, names: list[str], report: Report) -> None:
+    results = []
+    for run in range(args.runs):
+        results.append(await crowd_run(db, names, seed=run))
+        print(f"crowd, run {run + 1}: {results[-1]}", flush=True)
+    label = f"{CROWD} players of one server asking /card within {CROWD_SECONDS:g} s"
+    report.add(f"{label}: median", median([r["p50"] for r in results]), " s")
+    slowest = median([r["slowest"] for r in results])
+    report.add(f"{label}: slowest to see their answer", slowest, " s", at_most=CARD_SECONDS)
+    report.add(f"{label}: told the bot is busy", max(r["refused"] for r in results), at_most=0)
+    report.add(f"{label}: saw their card", min(r["saw_a_card"] for r in results), at_least=CROWD)
+
+
+async def servers(args: argparse.Namespace, db: Path, report: Report) -> None:
+    results = []
+    for run in range(args.runs):
+        results.append(await servers_run(db, seed=run))
+        print(f"servers, run {run + 1}: {results[-1]}", flush=True)
+    label = "a third server's /search while two servers flood slow searches"
+    report.add(f"{label}: median", median([r["p50"] for r in results]), " s")
+    report.add(f"{label}: slowest", median([r["slowest"] for r in results]), " s", at_most=SEARCH_SECONDS)
+    report.add(f"{label}: answered (of {SAMPLES})", min(r["answered"] for r in results), at_least=SAMPLES)
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--scenario", choices=["all", "flood", "crowd", "servers"], default="all")
+    parser.add_argument("--samples", type=int, default=MIN_SAMPLES, help="of each kind of request, per run")
+    parser.add_argument("--every", type=float, default=0.25, help="seconds between the other users' requests")
+    parser.add_argument("--accounts", type=int, default=1, help="the flood spread over this many accounts")
+    parser.add_argument("--elsewhere", action="store_true", help="the flood from another server than the others'")
+    args = parser.parse_args()
+    report = Report(f"Fair shares on {FULL_SIZE:,} cards, medians of {args.runs} runs")
+    with synthetic_copy() as copy:
+        db = copy.data_dir / FILE_NAME
+        update_from_file(db, copy.bulk)
+        if args.scenario in ("all", "crowd"):
+            await crowd(args, db, copy.names, report)
+        if args.scenario in ("all", "servers"):
+            await servers(args, db, report)
+        if args.scenario in ("all", "flood"):
+            await flood(args, db, copy.names, report)
     report.print()
     return report.exit_code()
 

@@ -262,6 +262,12 @@ class Admission:
             return self._take(queue, user_id, group)
         raise self._busy(queue, user_id, group)
 
+    def take_now(self, share: Share, user_id: int, guild_id: int | None) -> Ticket | None:
+        """A ticket if a place is free for this piece of work now (see :meth:`wait`), else None."""
+        queue = self._queue(share)
+        group = group_of(guild_id)
+        return self._take(queue, user_id, group) if queue.may_take(user_id, group) else None
+
     async def wait(self, share: Share, user_id: int, guild_id: int | None, deadline: float) -> Ticket:
         """A ticket for ``user_id``'s piece of ``share``'s work as soon as it is their turn and a place is free;
         :class:`Busy` when ``deadline`` (on :attr:`clock`) comes first. A piece that may take a place when it

@@ -7,9 +7,10 @@ only while the work that needs it runs.
   syntax error, a malformed set code), told at once and privately and given back its use of the budget. For a
   share without a queue (hints) the place is taken here too, refused at once when none is free, and held until the
   handler is done.
-* ``async with place(interaction, LOOKUPS):`` around the work itself (reading the card data, a search): waits
-  for the user's turn, up to the share's ``wait`` from the interaction's creation; past it :class:`Refused`, with
-  the time to wait. The place is given back before the answer is sent: never held across a Discord round trip.
+* ``async with place(interaction, LOOKUPS):`` around the work itself (reading the card data, a search): takes a
+  free place at once, or acknowledges the interaction and waits for the user's turn, up to the share's ``wait``
+  from the interaction's creation; past it :class:`Refused`, with the time to wait. The place is given back
+  before the answer is sent: never held across a Discord round trip.
 * :class:`MessageShares` for work a message asks for (inline ``[[card]]``): the author's budget, then places
   waited for until a deadline the caller gives.
 
@@ -31,7 +32,7 @@ from bot.admission import Admission, Busy, Share, Ticket
 from bot.carddb import Asker
 from bot.errors import UserFacingError
 from bot.lograte import RateLimitedLog
-from cogs._ui import created_at
+from cogs._ui import acknowledge_now, created_at
 
 log = logging.getLogger(__name__)
 quiet = RateLimitedLog(log)
@@ -84,9 +85,20 @@ async def admit(interaction: discord.Interaction, share: Share) -> Ticket:
 async def place(interaction: discord.Interaction, share: Share) -> AsyncIterator[Ticket]:
     """A place in ``share`` for the block, waited for in turn until ``share.wait`` seconds from the interaction's
     creation; :class:`Refused` (answered privately by the error nets) past that."""
+    admission = _admission(interaction.client)
     deadline = created_at(interaction) + (share.wait or 0.0)
     try:
-        ticket = await _admission(interaction.client).wait(share, interaction.user.id, interaction.guild_id, deadline)
+        ticket = admission.take_now(share, interaction.user.id, interaction.guild_id)
+        if ticket is None:  # in the queue at once; a wait there may pass a second: acknowledged meanwhile
+            waiting = asyncio.ensure_future(admission.wait(share, interaction.user.id, interaction.guild_id, deadline))
+            try:
+                await acknowledge_now(interaction)
+            except BaseException:
+                waiting.cancel()
+                if waiting.done() and not waiting.cancelled() and waiting.exception() is None:
+                    waiting.result().release()  # handed a place just as this was cancelled: given on
+                raise
+            ticket = await waiting
     except Busy as busy:
         quiet.warning("Work was refused: its share stayed taken past its deadline (%s)", share.name)
         raise Refused(str(busy)) from None

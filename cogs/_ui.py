@@ -91,13 +91,15 @@ async def reply_private(interaction: discord.Interaction, content: str | None = 
 _DEFERRED_PUBLIC = "cyclebot.deferred_public"
 _RESPONDING = "cyclebot.responding"
 _RECEIVED = "cyclebot.received"
+_PUBLIC = "cyclebot.public"  # whether the answer in the making will be public (set by in_time)
 
 # ---------------------------------------------------------------- when to acknowledge
 # One rule for every command: Discord drops an interaction not acknowledged within 3 s of its creation. What the
 # input and the local data decide (milliseconds) is answered without deferring, so a private answer never follows
 # a public "thinking…". Work that may take longer (a wait in a queue, a Scryfall call, a search, a model) runs
 # under :func:`in_time`: deferred at ``DEFER_AFTER`` from the interaction's creation if not answered by then,
-# publicly only if the answer will be public.
+# publicly only if the answer will be public; work that must wait its turn in a queue is deferred as soon as it
+# is found to wait (:func:`acknowledge_now`).
 DEFER_AFTER = 1.0
 ACKNOWLEDGE_WITHIN = 3.0
 
@@ -128,6 +130,22 @@ def _responding(interaction: discord.Interaction) -> asyncio.Lock:
     return lock
 
 
+async def acknowledge_now(interaction: discord.Interaction) -> None:
+    """Defer ``interaction`` now unless it is answered already (work found to be waiting, such as a turn in a
+    queue, need not wait for :func:`in_time`'s second): in the channel only if its answer will be public."""
+    public = interaction.extras.get(_PUBLIC, False)
+    async with _responding(interaction):
+        if interaction.response.is_done():
+            return
+        try:
+            await interaction.response.defer(thinking=True, ephemeral=not public)
+        except discord.HTTPException as error:  # expired, or answered elsewhere: the block's reply says more
+            log.info("Could not defer interaction %s (%s)", interaction.id, error.status)
+            return
+        if public:
+            interaction.extras[_DEFERRED_PUBLIC] = True
+
+
 @contextlib.asynccontextmanager
 async def in_time(interaction: discord.Interaction, *, public: bool) -> AsyncIterator[None]:
     """Run the block (which answers ``interaction`` through :func:`reply` or :func:`reply_private`); if it has not
@@ -135,20 +153,12 @@ async def in_time(interaction: discord.Interaction, *, public: bool) -> AsyncIte
     ``public``). The block's answer then becomes the deferral's follow-up."""
 
     due = asyncio.Event()  # set once the guard starts deferring: from then on it is waited for, never cut off
+    interaction.extras[_PUBLIC] = public
 
     async def defer_when_due() -> None:
         await asyncio.sleep(max(0.0, created_at(interaction) + DEFER_AFTER - time.monotonic()))
         due.set()
-        async with _responding(interaction):
-            if interaction.response.is_done():
-                return
-            try:
-                await interaction.response.defer(thinking=True, ephemeral=not public)
-            except discord.HTTPException as error:  # expired, or answered elsewhere: the block's reply says more
-                log.info("Could not defer interaction %s (%s)", interaction.id, error.status)
-                return
-            if public:
-                interaction.extras[_DEFERRED_PUBLIC] = True
+        await acknowledge_now(interaction)
 
     guard = asyncio.create_task(defer_when_due(), name=f"defer-when-due-{interaction.id}")
     try:

@@ -17,8 +17,8 @@ inline, in well under a millisecond. The others run in two small thread pools, s
 hold up the reads that serve everyone else: searches a user wrote (``search``, ``search_all``) in
 their own, each with a time budget counted from when it was asked for; lookups (fuzzy names,
 decklists, rulings, /cycling's lists, the names index a rules question reads) in the other. The
-import runs in a thread of its own. Admission to the search pool is decided before a search is
-asked for (:mod:`bot.admission`): a search refused is answered at once rather than queued.
+import runs in a thread of its own. A search a person asks for has first waited its turn for a place
+(:mod:`bot.admission`: round-robin by server and person, refused only when its turn would come too late).
 """
 
 from __future__ import annotations

@@ -146,20 +146,32 @@ async def measured_advice(cog: object, game: Game, deadline: float, server: int 
             del state.hints_by_server[server]
 
 
-async def measured_review(cog: object, game: Game, player_id: int | None = None) -> Review:
+async def measured_review(
+    cog: object, game: Game, player_id: int | None = None, deadline: float | None = None
+) -> Review:
     """The review of a finished game: the player's figures, and when there is room (see the module's docstring)
-    the deck's simulation (cached per deck) and the moments, measured in the review pool before the deadline."""
+    the deck's simulation (cached per deck) and the moments, measured in the review pool by ``deadline`` (a
+    ``time.perf_counter()`` time; ``review_seconds`` from now unless given): whatever was measured by then, however
+    long the wait for the pool and however busy the machine."""
     state = coach_state(cog)
     waiting = state.reviews_waiting
     if waiting.total() >= REVIEWS_WAITING or waiting[player_id] >= REVIEWS_PER_PLAYER:
         log.info("Goldfish reviews are busy: a finished game gets the player's own figures only")
         return Review(player_game(game))
-    deadline = time.perf_counter() + state.review_seconds
+    deadline = time.perf_counter() + state.review_seconds if deadline is None else deadline
     waiting[player_id] += 1
     try:
-        async with state.reviewing:
+        turn = asyncio.ensure_future(state.reviewing.acquire())
+        await asyncio.wait([turn], timeout=max(0.0, deadline - time.perf_counter()))
+        if not turn.done():  # the reviews before it took the time: the player's own figures
+            turn.cancel()
+            log.info("A goldfish review's turn in the pool came after its deadline")
+            return Review(player_game(game))
+        try:
             pool = review_pool(cog)
             return await review_in_pool(game, pool, state.reports, games=state.review_games, deadline=deadline)
+        finally:
+            state.reviewing.release()
     finally:
         waiting[player_id] -= 1
         if waiting[player_id] <= 0:
@@ -188,10 +200,18 @@ def hint_embed(game: Game, advice: Advice) -> discord.Embed:
     return embed
 
 
-def review_embed(game: Game, review: Review) -> discord.Embed:
+def review_embed(game: Game, review: Review, *, measuring: float | None = None) -> discord.Embed:
+    """The review; ``measuring``: the ``time.perf_counter()`` time by which the rest is added (the first part)."""
     embed = discord.Embed(title=clip(f"Review · {escape(game.deck_name)}", limits.EMBED_TITLE), colour=GOLD)
     for name, lines in review_lines(game, review).items():
         embed.add_field(name=name, value=clip(escape("\n".join(lines)), limits.EMBED_FIELD_VALUE), inline=False)
+    if measuring is not None:
+        by = int(time.time() + max(0.0, measuring - time.perf_counter()))
+        embed.add_field(
+            name="Being measured",
+            value=f"The deck in simulation and your decisions: added here by <t:{by}:t> (<t:{by}:R>).",
+            inline=False,
+        )
     return embed
 
 
@@ -285,29 +305,53 @@ class Coaching:
             log.error("A goldfish review failed", exc_info=task.exception())
 
     async def _post_review(self, record: StoredGame, game: Game, message_id: int | None) -> None:
-        review = await measured_review(self, game, record.owner_id)
-        embed = review_embed(game, review)
+        """The player's own figures at once, saying the rest is being measured; then, by the deadline however busy
+        the machine, the review with whatever was measured, in the same place."""
+        state = coach_state(self)
+        deadline = time.perf_counter() + state.review_seconds
+        first = Review(player_game(game))
+        shown = await self._show_review(record, game, message_id, review_embed(game, first, measuring=deadline))
+        review = await measured_review(self, game, record.owner_id, deadline)
+        if shown is None:
+            return  # the channel is gone or closed to the bot
+        if await self._show_review(record, game, message_id, review_embed(game, review), shown) is not None:
+            state.reviews += 1
+
+    async def _show_review(
+        self,
+        record: StoredGame,
+        game: Game,
+        message_id: int | None,
+        embed: discord.Embed,
+        shown: discord.PartialMessage | discord.Message | None = None,
+    ) -> discord.PartialMessage | discord.Message | None:
+        """Show ``embed`` under the game's table (``message_id``) while it still shows this game, else in a message
+        of its own (``shown``, the one made the first time, is edited); the message it is in, or None."""
         channel = self.bot.get_partial_messageable(record.channel_id)  # type: ignore[attr-defined]
-        posted = False
-        if message_id is not None and await self._still_this_game(record):
+        table_message = shown if shown is not None and shown.id == message_id else None
+        if (
+            (shown is None or table_message is not None)
+            and message_id is not None
+            and await self._still_this_game(record)
+        ):
             table = game_embed(record, symbols=PLAIN)
             if len(table) + len(embed) <= limits.EMBED_TOTAL:
                 try:
                     # The controls are sent again: a finished game's table keeps New game and Replay, an ended one none.
                     view = game_view(record) if game.phase == "over" else None
-                    await channel.get_partial_message(message_id).edit(
-                        embeds=one_rendering([table, embed], symbols_in(channel, self.bot)), view=view
-                    )
-                    posted = True
+                    message = channel.get_partial_message(message_id)
+                    await message.edit(embeds=one_rendering([table, embed], symbols_in(channel, self.bot)), view=view)
+                    return message
                 except discord.HTTPException:
                     log.info("The table of a finished goldfish game in channel %s is gone", record.channel_id)
-        if not posted:
-            try:
-                await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
-            except discord.HTTPException:  # the channel is gone or closed to the bot: the review is dropped
-                log.info("Could not post a goldfish review in channel %s", record.channel_id)
-                return
-        coach_state(self).reviews += 1
+        try:
+            if shown is not None and table_message is None:
+                await shown.edit(embed=embed)
+                return shown
+            return await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:  # the channel is gone or closed to the bot: the review is dropped
+            log.info("Could not post a goldfish review in channel %s", record.channel_id)
+            return None
 
     async def _still_this_game(self, record: StoredGame) -> bool:
         """Whether the table still shows the reviewed game: a finished game's table is edited in place by New game,

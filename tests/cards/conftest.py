@@ -90,6 +90,29 @@ def start_slash(env, actor, channel, command: str, /, **options):
     return InteractionResult(env, record)
 
 
+def start_autocomplete(env, actor, channel, command: str, option: str, typed: str):
+    """Deliver an autocomplete request (``typed`` in ``option`` of ``command``) without waiting for the bot."""
+    from simcord.actors import _resolve_visible_command
+    from simcord.enums import AppCommandType, InteractionType
+    from simcord.interactions import base_payload
+    from simcord.results import InteractionResult
+
+    root = _resolve_visible_command(actor, channel.id, command, AppCommandType.CHAT_INPUT)
+    data = {"id": root["id"], "name": root["name"], "type": AppCommandType.CHAT_INPUT}
+    data["options"] = [{"name": option, "type": 3, "value": typed, "focused": True}]
+    guild = getattr(actor, "guild", None)
+    record, payload = base_payload(
+        env.backend,
+        type=InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE,
+        channel_id=channel.id,
+        guild_id=guild.id if guild is not None else None,
+        user_id=actor.id,
+        data=data,
+    )
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return InteractionResult(env, record)
+
+
 @pytest.fixture(scope="session")
 def bulk_copy(tmp_path_factory) -> Path:
     """The fake Scryfall's bulk data imported once per session, the way the bot imports it."""

@@ -83,6 +83,8 @@ async def test_a_lookup_waits_for_its_place_in_turn_and_answers_when_one_is_free
 
     assert waiting.response.embeds[0].title == "Street Wraith {3}{B}{B}"
     assert admission.waited["lookups"] == 1 and admission.refused["lookups"] == 0
+    # Found to wait: acknowledged at once, publicly (a card is the likely answer), then answered.
+    assert callback_of(simcord_env, waiting)["type"] == 5 and not callback_of(simcord_env, waiting).get("data")
 
 
 async def test_a_lookup_whose_turn_would_come_too_late_is_told_the_bot_is_busy_privately(

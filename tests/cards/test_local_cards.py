@@ -112,6 +112,18 @@ async def test_a_miss_names_its_candidates_without_asking_scryfall(cards, channe
     assert fake_scryfall.api_requests() == []
 
 
+async def test_a_typod_name_the_local_copy_misses_is_told_privately_with_no_public_flash(
+    cards, simcord_env, channel, alice, bob
+):
+    miss = await alice.slash(channel, "card", name="Gempalm Xyzzy")
+
+    callbacks = [r.json for r in simcord_env.http_requests if r.path.endswith("/callback")]
+    assert [(c["type"], c["data"]["flags"] & 64) for c in callbacks] == [(4, 64)]  # no "thinking…" first
+    assert miss.response.ephemeral and miss.response.content.startswith("No card is called “Gempalm Xyzzy”.")
+    assert not [r for r in simcord_env.http_requests if r.method == "DELETE"]  # nothing shown, then taken back
+    assert channel.history(viewer=bob) == []
+
+
 async def test_a_set_code_asks_scryfall_for_that_printing(cards, channel, alice, fake_scryfall):
     result = await alice.slash(channel, "card", name="Test Xcycler", set="TST")
 

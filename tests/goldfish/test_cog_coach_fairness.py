@@ -10,6 +10,7 @@ import os
 
 import pytest
 
+from bot.goldfish.practice import Review, player_game
 from cogs.goldfish._coach import HINTS, REVIEWS_PER_PLAYER, coach_state
 from tests.cards.conftest import start_slash
 from tests.goldfish.cog_support import SLIDE_SIMPLE, fields
@@ -130,3 +131,30 @@ async def test_reviews_run_in_a_pool_of_their_own_at_the_lowest_priority_apart_f
     mine = os.getpriority(os.PRIO_PROCESS, 0)
     assert all(os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + 19) for pid in review_workers)
     assert all(os.getpriority(os.PRIO_PROCESS, pid) == mine for pid in hint_workers)
+
+
+async def test_a_finished_game_shows_the_players_figures_at_once_and_the_rest_when_measured(
+    simcord_env, cog, channel, alice, monkeypatch
+):
+    measuring = 200.0  # longer than the test waits for the bot: only the clock moved on brings the rest
+
+    async def slow_review(cog, game, player_id=None, deadline=None):
+        await asyncio.sleep(measuring)
+        return Review(player_game(game), None, ())
+
+    # The module the running bot loaded (each bot loads its extensions afresh).
+    monkeypatch.setitem(type(cog)._post_review.__globals__, "measured_review", slow_review)
+    await kept_game(channel, alice)
+    await alice.slash(channel, "goldfish end")
+
+    (first,) = reviews_in(channel)
+    assert list(first) == ["Your game", "Being measured"]
+    assert first["Your game"].startswith("Stopped on turn")
+    assert first["Being measured"].startswith("The deck in simulation and your decisions: added here by <t:")
+    assert coach_state(cog).reviews == 0
+
+    await simcord_env.advance_time(measuring + 1)
+    await reviews_done(cog)
+    (review,) = reviews_in(channel)  # the same review, completed in place
+    assert list(review) == ["Your game", "Moments"]
+    assert coach_state(cog).reviews == 1

@@ -15,6 +15,7 @@ what was measured by then. This module decides; :mod:`bot.goldfish.practice.advi
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import OrderedDict
@@ -24,7 +25,15 @@ from dataclasses import dataclass
 
 from bot.goldfish.engine import Action, Deck, Game, IllegalAction
 from bot.goldfish.practice import coach
-from bot.goldfish.practice.simulate import MAX_TURNS, Report, Settings, SimulationPool, simulate_here
+from bot.goldfish.practice.simulate import (
+    MAX_TURNS,
+    Report,
+    Settings,
+    SimulationPool,
+    Tally,
+    play_chunk,
+    simulate_here,
+)
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +43,7 @@ REVIEW_ROLLOUTS = 12  # per candidate at each decision: a review measures dozens
 MOMENTS = 3
 REVIEW_POINTS = 60  # decisions played out, from the first: a long game's review takes no longer than this many
 REVIEW_PIECE = 4  # decisions measured per call in a pool: its worker is never held long by one call
+REVIEW_CHUNK = 50  # simulated games per call: at the deadline, the games played so far are what the review says
 CACHED_DECKS = 64
 
 
@@ -275,17 +285,38 @@ async def review_in_pool(
 async def _deck_report(
     game: Game, pool: SimulationPool, reports: ReportCache, games: int, deadline: float
 ) -> Report | None:
+    """The deck's simulation, in pieces of ``REVIEW_CHUNK`` games: by the deadline, whatever pieces were played
+    (a partial report says how many games it holds, and is not kept); None when not one piece was."""
     settings = review_settings(game, games)
     deck = game.deck()
     report = reports.get(deck, settings)
     if report is not None or time.perf_counter() >= deadline:
         return report
+    loop = asyncio.get_running_loop()
+    pieces = [(start, min(start + REVIEW_CHUNK, games)) for start in range(0, games, REVIEW_CHUNK)]
     try:
-        report = await pool.simulate(deck, settings)
-    except IllegalAction:  # the pool stopped or is busy: the review goes without the deck's figures
-        log.info("No simulation for a goldfish review")
+        futures = [loop.run_in_executor(pool.executor, play_chunk, deck, settings, a, b) for a, b in pieces]
+    except RuntimeError:  # the pool is shutting down
         return None
-    reports.put(deck, settings, report)
+    done, pending = await asyncio.wait(futures, timeout=max(0.0, deadline - time.perf_counter()))
+    for future in pending:
+        future.cancel()  # not started yet: never run; started: its worker finishes it for nobody
+    tallies = [f.result() for f in done if not f.cancelled() and f.exception() is None]
+    broken = [f.exception() for f in done if not f.cancelled() and f.exception() is not None]
+    if broken:
+        log.warning("A goldfish review's simulation failed (%s)", type(broken[0]).__name__)
+        if any(isinstance(error, BrokenProcessPool) for error in broken):
+            pool.close()  # the next use starts a new pool
+    if not tallies:
+        return None
+    total = Tally(settings.turns)
+    for tally in tallies:
+        total.merge(tally)
+    report = Report.from_tally(deck.name, settings, total)
+    if len(tallies) == len(pieces):
+        reports.put(deck, settings, report)
+    else:
+        log.info("A goldfish review ran out of time after %d of %d simulated games", total.games, games)
     return report
 
 
@@ -293,12 +324,20 @@ async def _moments(game: Game, pool: SimulationPool, deadline: float) -> tuple[M
     """The review's moments, a few decisions per call; None when the deadline came before any could be said."""
     points = decision_points(game)
     found: list[Moment] = []
+    loop = asyncio.get_running_loop()
     for start in range(0, len(points), REVIEW_PIECE):
-        if time.perf_counter() >= deadline:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            log.info("A goldfish review ran out of time after %d of %d decisions", start, len(points))
+            return tuple(top_moments(found)) if found else None
+        piece = loop.run_in_executor(pool.executor, moments_at, game, points[start : start + REVIEW_PIECE])
+        done, _ = await asyncio.wait([piece], timeout=left)
+        if not done:  # a piece still measuring at the deadline is left to finish for nobody
+            piece.cancel()
             log.info("A goldfish review ran out of time after %d of %d decisions", start, len(points))
             return tuple(top_moments(found)) if found else None
         try:
-            found.extend(await pool.call(moments_at, game, points[start : start + REVIEW_PIECE]))
+            found.extend(piece.result())
         except BrokenProcessPool:
             log.exception("A worker process died measuring a goldfish review")
             pool.close()  # the next use starts a new pool

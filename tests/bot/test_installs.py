@@ -47,6 +47,15 @@ async def test_the_command_is_declared_for_server_and_user_installs_in_every_con
     assert sorted(command["contexts"]) == [0, 1, 2]
 
 
+async def test_no_command_is_left_to_servers_alone(simcord_env):
+    """/about and the message command too: a command that needs a server says so where it is used instead."""
+    commands = synced(simcord_env)
+    assert set(EVERYWHERE) | {"about", "Look up cards"} <= set(commands)
+    for name, command in commands.items():
+        assert sorted(command["integration_types"]) == [0, 1], name
+        assert sorted(command["contexts"]) == [0, 1, 2], name
+
+
 async def test_rule_in_a_group_chat_answers_through_the_interaction(simcord_env):
     alice, bob = simcord_env.create_user("alice"), simcord_env.create_user("bob")
     add_to_my_apps(simcord_env, alice)

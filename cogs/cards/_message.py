@@ -8,8 +8,6 @@ through the interaction. The text is someone else's: it is read for the cards an
 
 from __future__ import annotations
 
-import logging
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -20,8 +18,6 @@ from cogs._admission import Refused, asker_of, place
 from cogs._permissions import may_answer_publicly
 from cogs._ui import describe_error, in_time, reply, reply_private
 from cogs.cards._inline import LEFT_OUT_SHOWN, InlineLookups
-
-log = logging.getLogger(__name__)
 
 NAME = "Look up cards"
 NOTHING = "I found no `[[card]]` references or card names in that message."
@@ -37,18 +33,19 @@ class MessageLookups:
 
     async def look_up(self, interaction: discord.Interaction, message: discord.Message) -> None:
         found = find_references(message.content, limit=MAX_REFERENCES + LEFT_OUT_SHOWN)
-        if not found:
-            found = await self.written_names(message.content)
-        references, left_out = found[:MAX_REFERENCES], found[MAX_REFERENCES:]
-        if not references:
-            await reply_private(interaction, NOTHING)
-            return
-        searches = sum(reference.mode == "search" for reference in references)
-        self.spend(interaction, {LOOKUPS: 1, SEARCHES: searches})
-        # Public where the app may post (Discord shows it only to the asker where a server blocks external apps);
-        # the cards are milliseconds from the local copy, so "thinking…" appears only past a wait or Scryfall.
+        # Public where the app may post (Discord shows it only to the asker where a server blocks external apps).
+        # The cards are milliseconds from the local copy, so "thinking…" appears only past a wait, Scryfall, or the
+        # first search for names written out (their index is built once per copy of the card data: about a second).
         public = may_answer_publicly(interaction)
         async with in_time(interaction, public=public):
+            if not found:
+                found = await self.written_names(message.content)
+            references, left_out = found[:MAX_REFERENCES], found[MAX_REFERENCES:]
+            if not references:
+                await reply_private(interaction, NOTHING)
+                return
+            searches = sum(reference.mode == "search" for reference in references)
+            self.spend(interaction, {LOOKUPS: 1, SEARCHES: searches})
             async with place(interaction, LOOKUPS):
                 if searches:
                     async with place(interaction, SEARCHES):

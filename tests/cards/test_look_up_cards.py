@@ -4,6 +4,7 @@ and INLINE_CARDS unset; the message's text is never logged."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import shutil
 
@@ -135,3 +136,26 @@ async def test_in_a_server_that_never_added_the_bot_it_answers_too(local_cards, 
     assert not result.ephemeral
     assert titles(result.response) == ["Krosan Tusker"]
     assert not simcord_env.errors
+
+
+async def test_a_slow_first_search_for_names_is_acknowledged_in_time(
+    local_cards, simcord_env, channel, alice, bob, monkeypatch
+):
+    """The names index is built once per copy of the card data (about a second on 35,000 cards): a first search
+    that takes longer is deferred by Discord's deadline, then answered."""
+    # The module the running bot loaded (each bot loads its extensions afresh).
+    handler = type(local_cards.messages).look_up.__globals__
+    found = handler["written_card_names"]
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(1.5)
+        return await found(*args, **kwargs)
+
+    monkeypatch.setitem(handler, "written_card_names", slow)
+    message = await bob.send(channel, "street wraith is the best")
+
+    result = await alice.context_menu(channel, LOOK_UP, message)
+
+    callbacks = [r for r in simcord_env.http_requests if r.path.endswith("/callback")]
+    assert callbacks[-1].json["type"] == 5, "deferred before the three seconds were up"
+    assert not result.ephemeral and titles(result.response) == ["Street Wraith"]

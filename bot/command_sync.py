@@ -70,7 +70,7 @@ async def sync_if_changed(bot, *, force: bool = False) -> bool:
         # for them.
         if guild is not None or not refuses_user_installs(error):
             raise
-        synced = await bot.http.bulk_upsert_global_commands(bot.application_id, payload=for_servers_only(payload))
+        await bot.http.bulk_upsert_global_commands(bot.application_id, payload=for_servers_only(payload))
         log.warning(USER_INSTALL_OFF, one_line(error.text, 300))
         # Not remembered as synced: the next start tries the full declaration again, in case it was enabled.
         await bot.db.set_meta(key, "")

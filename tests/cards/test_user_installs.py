@@ -3,10 +3,12 @@ working through the interaction's webhook, and nothing is sent with the bot's ow
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 import pytest
 
-from bot.admission import SEARCHES
+from bot.admission import LOOKUPS, SEARCHES
 from tests.cards.conftest import only_refusals, start_slash, wait_until
 from tests.cards.test_fair_shares import SLOW, answered_at
 from tests.cards.test_one_rendering import as_emoji, as_text
@@ -104,3 +106,28 @@ async def test_symbols_are_text_where_app_permissions_lack_use_external_emojis(l
     assert as_emoji(in_dm.response.message)
     assert as_text(in_chat.response.message) and as_text(in_server.response.message)
     assert not simcord_env.errors
+
+
+async def test_a_user_install_inside_a_server_counts_as_that_server_not_as_the_dms(local_cards, simcord_env):
+    """With the share of DMs and group chats all taken, a player's lookup in a server that never added the bot is
+    served at once from that server's share, while one from a group chat waits for the DMs' share."""
+    admission = simcord_env.bot.admission
+    held = [admission.enter(LOOKUPS, 9000 + n, None) for n in range(LOOKUPS.outside)]  # DMs and group chats
+    alice, bob = simcord_env.create_user("alice"), simcord_env.create_user("bob")
+    add_to_my_apps(simcord_env, alice)
+    server = await server_without_the_bot(simcord_env)
+    member = server.guild.add_member(alice)
+
+    in_server = await slash(member, server, "card", name="Street Wraith")
+    assert in_server.response.embeds[0].title.startswith("Street Wraith")
+    assert admission.waited["lookups"] == 0, "the server's own share: no wait"
+
+    async def release_when_waiting() -> None:
+        await wait_until(lambda: admission.waiting(LOOKUPS) == 1)
+        for ticket in held:
+            ticket.release()
+
+    in_chat = start_slash(simcord_env, alice, group_chat(simcord_env, alice, bob), "card", name="Street Wraith")
+    await asyncio.gather(simcord_env.settle(timeout=30), release_when_waiting())
+    assert in_chat.response.embeds[0].title.startswith("Street Wraith")
+    assert admission.waited["lookups"] == 1, "the DMs' share was full: it waited its turn"

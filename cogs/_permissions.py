@@ -63,7 +63,11 @@ class NotHere(app_commands.CheckFailure, UserFacingError):
 def bot_can_post(interaction: discord.Interaction) -> bool:
     """Whether the bot can send and edit messages in the interaction's channel with its own token: in its own DM,
     and in a server that added it. Not in a group chat, a DM between players, or a server where only the player
-    added the app."""
+    added the app.
+
+    discord.py's ``is_guild_integration()`` is False in the bot's DM (no guild id there, though Discord sends
+    ``{"0": "0"}``), hence the context first; ``is_user_integration()`` is True only for the installing player's
+    own interactions (it compares them with whoever clicked), so it can't tell where the bot is."""
     context = interaction.context
     if context.dm_channel:
         return True

@@ -4,6 +4,8 @@ privately where games work, while odds and simulate answer there too."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tests.goldfish.cog_support import SLIDE_SIMPLE
@@ -77,3 +79,29 @@ async def test_view_for_a_whole_server_asked_in_a_dm_says_it_is_for_servers(simc
 
     assert result.ephemeral
     assert result.response.content == "That choice is for a server; here, choose for your own games."
+
+
+class TestReviewInTheBotsDM:
+    @pytest.fixture
+    def bot_config(self, bot_config):
+        return dataclasses.replace(bot_config, goldfish_reviews=True)
+
+    async def test_a_game_ended_in_the_bots_dm_is_reviewed_on_its_table_there(self, simcord_env):
+        from tests.goldfish.test_cog_coach import REVIEW_GAMES, coach_state, reviews_done
+
+        simcord_env.settle_timeout = 90  # the review's worker processes start with it: real seconds
+        cog = simcord_env.bot.get_cog("Goldfish")
+        coach_state(cog).review_games = REVIEW_GAMES
+        alice = simcord_env.create_user("alice")
+        table = (await alice.slash("goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
+        await alice.click(table, label="Keep")
+        await alice.click(table, label="Next turn")
+
+        ended = await alice.slash("goldfish end")
+        await reviews_done(cog)
+
+        assert not ended.ephemeral
+        reviewed = next(m for m in alice.dm_channel.history() if len(m.embeds) > 1)
+        assert reviewed.id == table.id, "the review is added to the table, edited with the bot's token"
+        assert [f.name for f in reviewed.embeds[1].fields][0] == "Your game"
+        assert not simcord_env.errors

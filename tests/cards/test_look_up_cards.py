@@ -159,3 +159,13 @@ async def test_a_slow_first_search_for_names_is_acknowledged_in_time(
     callbacks = [r for r in simcord_env.http_requests if r.path.endswith("/callback")]
     assert callbacks[-1].json["type"] == 5, "deferred before the three seconds were up"
     assert not result.ephemeral and titles(result.response) == ["Street Wraith"]
+
+
+async def test_a_long_message_is_searched_for_names_too(local_cards, channel, alice, bob):
+    chatter = "we talked about sideboards and the weather for a long while, " * 15
+    message = await bob.send(channel, f"{chatter}and then someone cast Krosan Tusker. {chatter}")
+    assert len(message.content) > 1800
+
+    result = await alice.context_menu(channel, LOOK_UP, message)
+
+    assert titles(result.response) == ["Krosan Tusker"]

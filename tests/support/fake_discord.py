@@ -342,6 +342,22 @@ class FakeDiscord:
                     return self._interaction(2, data, user, guild_id)
         raise AssertionError(f"/{name} was never synced to Discord")
 
+    def message_command_interaction(
+        self, name: str, content: str, *, user: str = "alice", author: str = "bob", guild_id: str | None = None
+    ) -> dict:
+        """A message command (``name``, such as "Look up cards") chosen on a message ``author`` wrote: Discord sends
+        the message, its text included, in ``resolved.messages`` whatever the bot's intents."""
+        command = next((c for c in self.commands.get("global", []) if c["name"] == name and c.get("type") == 3), None)
+        assert command is not None, f"the message command {name!r} was never synced to Discord"
+        guild_id = guild_id or self.guild_id
+        message = {"id": self.snowflake(), "type": 0, "channel_id": self.guilds[guild_id]["channel_id"]}
+        message |= {"author": self.users[author], "content": content, "embeds": [], "components": []}
+        message |= {"attachments": [], "mentions": [], "mention_roles": [], "mention_everyone": False}
+        message |= {"pinned": False, "tts": False, "flags": 0, "timestamp": _now(), "edited_timestamp": None}
+        data = {"id": command["id"], "name": name, "type": 3, "target_id": message["id"]}
+        data |= {"resolved": {"messages": {message["id"]: message}}}
+        return self._interaction(2, data, user, guild_id)
+
     def user_install_interaction(
         self, name: str, *, user: str = "alice", guild_id: str | None = None, options: list | None = None
     ) -> dict:

@@ -59,3 +59,24 @@ async def test_without_user_install_on_the_portal_the_bot_syncs_for_servers_and_
     assert (await fake_discord.callback(interaction))["type"] == 4
     lines = [line for line in bot.stderr.splitlines() if "User Install" in line]
     assert len(lines) == 1 and "enable User Install on the Developer Portal's Installation tab" in lines[0]
+
+
+async def test_look_up_cards_reads_the_message_discord_sends_in_the_interaction_without_the_intent(
+    start_bot, wired: FakeDiscord, fake_scryfall
+):
+    bot = await start_bot(["cogs.cards"], scryfall_api_url=fake_scryfall.base_url)
+    assert not bot.intents.message_content
+    await wired.wait_for(lambda r: r.method == "PUT" and r.path.endswith("/commands"))
+
+    found = await wired.send_interaction(wired.message_command_interaction("Look up cards", "[[Street Wraith]] ftw"))
+    nothing = await wired.send_interaction(wired.message_command_interaction("Look up cards", "gg, see you friday"))
+
+    answer = await wired.callback(found)
+    if answer["type"] == 5:  # Scryfall's API answered after a second: deferred, then the card
+        answer = {"data": await wired.followup(found)}
+    assert answer["data"]["embeds"][0]["title"].startswith("Street Wraith")
+    assert not answer["data"].get("flags", 0) & 64
+    told = await wired.callback(nothing)
+    assert told["type"] == 4 and told["data"]["flags"] & 64
+    assert "no `[[card]]` references or card names" in told["data"]["content"]
+    assert wired.unexpected == []

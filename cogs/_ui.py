@@ -32,8 +32,9 @@ def rendered(interaction: discord.Interaction, content: str | None, kwargs: dict
     symbols = symbols_for(interaction)
     if not symbols:
         return content
-    one = "embed" in kwargs and kwargs["embed"] is not None
-    embeds = [kwargs["embed"]] if one else list(kwargs.get("embeds") or [])
+    one = isinstance(kwargs.get("embed"), discord.Embed)
+    given = kwargs.get("embeds")
+    embeds = [kwargs["embed"]] if one else list(given) if isinstance(given, list | tuple) else []
     shown = one_rendering(embeds, symbols)
     text = symbols.full(content) if content else content
     if text is None or len(text) > limits.MESSAGE_CONTENT or any(SYMBOL.search(shown_text(e)) for e in shown):

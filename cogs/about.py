@@ -127,7 +127,7 @@ class About(commands.Cog):
 
     @app_commands.command(name="about")
     async def about(self, interaction: discord.Interaction) -> None:
-        """The bot's version, its rules edition and card data, what it lacks here, and where its data comes from."""
+        """The bot's version, rules edition and card data, what it lacks here, and its sources."""
         # Only a server that added the bot has a channel whose gaps it can mend; where only the player added it, the
         # bot posts nothing by itself there, and the server's own permissions say nothing useful.
         here = app_permissions(interaction) if interaction.guild_id is not None and bot_can_post(interaction) else None

@@ -8,7 +8,7 @@ from bot.carddb.bulk import BulkError
 from bot.carddb.names import GAME_NAMES, asks_for_rebalanced, digital_label, normalise
 from bot.carddb.nicknames import nicknames as nickname_table
 from bot.carddb.nicknames import resolve_nickname
-from bot.carddb.query import NeedsScryfall, QueryError
+from bot.carddb.query import NeedsScryfall, QueryError, set_codes
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.service import FILE_NAME, SEARCH_SECONDS, SEARCH_THREADS, CardData, CardDataUnavailable
 from bot.carddb.store import CardDataError, CardStore
@@ -30,6 +30,7 @@ __all__ = [
     "NameMatch",
     "NeedsScryfall",
     "QueryError",
+    "set_codes",
     "SearchPage",
     "digital_label",
     "nickname_table",

@@ -7,8 +7,9 @@ only digital-only cards (Alchemy's "Gitrog, Horror of Zhava" for "gitrog") goes 
 digital card is the answer only when no step finds a paper one. Within a step real cards always come
 first; tokens, emblems, art series, memorabilia, playtest and digital rebalanced ``A-`` cards are
 considered only when the caller asks for them (``extras=True``, or a name starting with ``A-``), or, when no step
-finds a real card, the one token or emblem named in full ("The Monarch"). When several cards fit
-equally well, the answer is their list, for a picker, not a guess.
+finds a real card, the one token or emblem named in full ("The Monarch"). A name ending in "token" asks for one
+("snake token"), right after the exact names. When several cards fit equally well, the answer is their
+list, for a picker, not a guess.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ FUZZY_WORD_BUCKET = 2000
 EXACT_STEPS = frozenset({"exact", "face"})
 # Sorts after every character a normalised name holds.
 HIGH = "\uffff"
+# "snake token": a token asked for by name, as the card data's ``extra`` marks tokens.
+TOKEN_KINDS = ("token", "double_faced_token")
 
 
 class _FuzzyIndex:
@@ -131,6 +134,7 @@ class NameFinder:
         steps = (
             ("exact", lambda: self._exact(norm, 0)),
             ("face", lambda: self._exact(norm, 1)),
+            ("token", lambda: self._asked_kind(norm)),
             # "lightning" → "Lightning Bolt", but not "Lightningform"
             ("word_prefix", lambda: self._range(norm + " ", norm + "!", allow)),
             ("prefix", lambda: self._range(norm, norm + HIGH, allow)),
@@ -142,6 +146,11 @@ class NameFinder:
         for how, find in steps:
             if indexed_only and how == "fuzzy":
                 return None
+            if how == "token":
+                found = find()
+                if found:  # the token asked for, whichever of its printings reads plainest
+                    return NameMatch(self._records(found[:1])[0], how=how)
+                continue
             match = self._choose(find(), how, allow)
             if match is None:
                 continue
@@ -158,6 +167,20 @@ class NameFinder:
             if match is not None:
                 return match.card
         return None
+
+    def _asked_kind(self, norm: str) -> list[int]:
+        """The tokens named by ``norm`` without its last word, when that word is "token": "snake token" → the Snake
+        tokens, the plainest first (shortest rules text: the vanilla 1/1 before the one with deathtouch), so that
+        the answer is one card rather than a picker of identical names."""
+        head, _, kind = norm.rpartition(" ")
+        if kind != "token" or not head:
+            return []
+        rows = self._db().execute(
+            "SELECT DISTINCT c.rowid FROM names n JOIN cards c ON c.rowid = n.card "
+            "WHERE n.norm = ? AND c.extra IN (?, ?) ORDER BY length(coalesce(c.oracle_text, '')), c.rowid",
+            (head, *TOKEN_KINDS),
+        )
+        return [row[0] for row in rows]
 
     def _named_extra(self, norm: str) -> NameMatch | None:
         """The one token or emblem with exactly this name (or a face's), when no real card answered: "The Monarch"

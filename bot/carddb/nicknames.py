@@ -1,4 +1,7 @@
-"""Nicknames players use for cards ("bob", "jtms", "sfm", "tnn"…), from ``bot/data/nicknames.json``.
+"""Nicknames players use for cards ("bob", "jtms", "w6", "t3feri"…), from ``bot/data/nicknames.json``.
+
+Each entry names where it is recorded (``source``, one of the file's ``sources``: a public list and its licence, or
+players' use where no list under a reuse licence records it). Scryfall's own ``/cards/named`` knows none of them.
 
 ``resolve_nickname("JTMS")`` → ``"Jace, the Mind Sculptor"``; None for anything that is not a
 nickname. Callers use the name only when the card data holds that card (a nickname never sends
@@ -15,10 +18,15 @@ from bot.carddb.names import normalise
 
 
 @functools.cache
+def nickname_data() -> dict:
+    """The file as it is: ``sources`` (title, url, licence) and ``nicknames`` (card, source)."""
+    return json.loads(resources.files("bot").joinpath("data", "nicknames.json").read_text(encoding="utf-8"))
+
+
+@functools.cache
 def nicknames() -> dict[str, str]:
     """Every nickname, normalised, with the card's name."""
-    text = resources.files("bot").joinpath("data", "nicknames.json").read_text(encoding="utf-8")
-    return {normalise(nickname): name for nickname, name in json.loads(text).items()}
+    return {normalise(nickname): entry["card"] for nickname, entry in nickname_data()["nicknames"].items()}
 
 
 def resolve_nickname(text: str) -> str | None:

@@ -1,15 +1,15 @@
 """Card lookups and cycling searches: rendering, query building and inline references, free of Discord."""
 
+from bot.cards.colours import card_colour
 from bot.cards.inline import MAX_REFERENCES, CardReference, find_references
 from bot.cards.lookup import CardAnswer, CardList, CardSource, as_card, origin_text, prices_note
 from bot.cards.misses import DISCORD as DISCORD_MARKS
-from bot.cards.misses import autocomplete_choices, miss_text
+from bot.cards.misses import autocomplete_choices, miss_text, no_set_text, unknown_sets
 from bot.cards.misses import suggestions as miss_suggestions
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, check_syntax, cycling_query
 from bot.cards.questions import QuestionCards, stored_question_cards, written_card_names
 from bot.cards.render import (
     CardDisplay,
-    card_colour,
     cycling_result_line,
     image_url,
     is_multi_faced,
@@ -31,6 +31,8 @@ __all__ = [
     "autocomplete_choices",
     "miss_suggestions",
     "miss_text",
+    "no_set_text",
+    "unknown_sets",
     "CardDisplay",
     "card_colour",
     "cycling_result_line",

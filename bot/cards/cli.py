@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from bot.cards import render
 from bot.cards.query import DEFAULT_KIND, KINDS, QueryTooLong, cycling_query
 from bot.config import Config
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.scryfall import ScryfallError
@@ -144,9 +145,8 @@ async def _cycling(extra: str, kind: str, limit: int) -> int:
     for warning in found.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     shown = cards[:limit]
-    noun = "card" if total == 1 else "cards"
     print(f"from {found.origin}", file=sys.stderr)  # stdout stays one header and one line per card
-    print(f"{total} {noun} with {KINDS[kind].label} ({query})")
+    print(f"{plural(total, 'card')} with {KINDS[kind].label} ({query})")
     for card in shown:
         print(render.cycling_result_line(as_card(card)))
     if total > len(shown):
@@ -175,11 +175,10 @@ async def _search(query: str, page: int) -> int:
     for warning in found.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"from {found.origin if not isinstance(found, SearchPage) else 'the local copy'}", file=sys.stderr)
-    noun = "card" if found.total == 1 else "cards"
     if isinstance(found, SearchPage):
-        print(f"{found.total} {noun} · page {found.page + 1}/{found.page_count}")
+        print(f"{plural(found.total, 'card')} · page {found.page + 1}/{found.page_count}")
     else:
-        print(f"{found.total} {noun} (Scryfall's first page)")
+        print(f"{plural(found.total, 'card')} (Scryfall's first page)")
     for card in found.cards:
         print(render.search_result_line(card if isinstance(card, dict) else card.scryfall))
     return EXIT_OK if found.total else EXIT_FAILED

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from bot.carddb import normalise, resolve_nickname
+from bot.carddb import normalise, resolve_nickname, set_codes
 from bot.cards.lookup import CardSource
 from bot.matching import Entry
 from bot.scryfall import ScryfallError
@@ -19,6 +19,7 @@ from bot.text import escape, one_line, plural
 
 MAX_SUGGESTIONS = 5
 MAX_SETS = 10
+MAX_SET_CHECKS = 3  # set codes in one search checked with Scryfall when it found nothing
 MAX_ECHO = 100  # what the user typed, quoted back on one line
 CHOICES_SECONDS = 2.0  # the matcher answers in milliseconds; a slow one gives no choices, not a late reply
 
@@ -89,7 +90,7 @@ async def set_miss(source: CardSource, name: str, set_code: str, marks: Marks) -
     card itself was found."""
     code = marks.plain(set_code.upper())
     if await source.set_exists(set_code) is False:
-        return f"There is no set with the code {code}. Set codes are 2–6 letters or digits, like MH2 or AKH.", False
+        return no_set_text([set_code], marks), False
     try:
         found = (await source.named(name)).card
     except ScryfallError:
@@ -103,3 +104,17 @@ async def set_miss(source: CardSource, name: str, set_code: str, marks: Marks) -
     shown = ", ".join(f"{marks.plain(set_name)} ({marks.plain(each.upper())})" for each, set_name in sets[:MAX_SETS])
     more = f" and {plural(len(sets) - MAX_SETS, 'more set')}" if len(sets) > MAX_SETS else ""
     return f"{card} isn't in {code}. It was printed in: {shown}{more}.", True
+
+
+async def unknown_sets(source: CardSource, query: str) -> list[str]:
+    """The set codes a search asks for that no set has (Scryfall's ``/sets/:code`` says so), for a search that
+    found nothing: "set:zzz t:frog" found nothing because there is no set zzz, not because no frog matched."""
+    codes = set_codes(query)[:MAX_SET_CHECKS]
+    known = await asyncio.gather(*(source.set_exists(code) for code in codes))
+    return [code for code, exists in zip(codes, known, strict=True) if exists is False]
+
+
+def no_set_text(codes: list[str], marks: Marks) -> str:
+    """ "There is no set with the code ZZZ." for set codes no set has, the same for /card, /search and inline."""
+    shown = " or ".join(marks.plain(code.upper()) for code in codes)
+    return f"There is no set with the code {shown}. Set codes are 2–6 letters or digits, like MH2 or AKH."

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot import limits
 from bot.carddb import digital_label
+from bot.cards.colours import card_colour
 from bot.cycling import card_faces, cycling_abilities, describe_abilities
 from bot.text import as_utc, clip, escape
 
@@ -176,24 +177,6 @@ def cycling_field(card: Card) -> str:
     if all(part.casefold() in text for part in line.split(", ")):
         return ""
     return line
-
-
-# Embed colours by the card's colours (Scryfall's ``colors``; a double-faced card's front face): the five mana
-# colours as printed frames show them, gold for several, grey for none (artifacts, lands).
-COLOURS = {"W": 0xF0E6C0, "U": 0x1E6FB8, "B": 0x4B3F4A, "R": 0xD0452B, "G": 0x2E8B4A}
-MULTICOLOURED = 0xC9A227
-COLOURLESS = 0x9AA3AD
-
-
-def card_colour(card: Card) -> int:
-    """The embed colour for ``card``."""
-    colours = card.get("colors")
-    if colours is None:
-        front = faces(card)[0]
-        colours = front.get("colors") or []
-    if len(colours) == 1 and colours[0] in COLOURS:
-        return COLOURS[colours[0]]
-    return MULTICOLOURED if len(colours) > 1 else COLOURLESS
 
 
 def set_line(card: Card) -> str:

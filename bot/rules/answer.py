@@ -99,6 +99,8 @@ class Answer:
     # An unsure answer's rules that may answer; a sure one's related rules (at most three on page one).
     candidates: list[Choice] = field(default_factory=list)
     related: list[Choice] = field(default_factory=list)  # rules to open from the menu, none of them shown
+    # The rule's own subrules, also offered in the menu: its parts, behind Next, never listed as "Related".
+    parts: list[Choice] = field(default_factory=list)
     cited: list[Cited] = field(default_factory=list)  # the rules cited, in the order shown
     note: str = ""  # said once, last: "The full rules are not loaded here."
     url: str = ""

@@ -2,8 +2,10 @@
 bundled excerpt does not hold, and a miss.
 
 A number looked up shows its whole text from page one. A term leads with its definition and its rule's first
-words, the whole rule behind Next. A rule the excerpt lacks is named from the full edition's outline with a link
-to read it, and says once that the full rules are not loaded here.
+words (or the list it holds: "sba" opens on 704.5's state-based actions), the whole rule behind Next. The related
+rules are those the shown text refers to, or that refer to the rule: never the rules printed next to it. A rule
+the excerpt lacks is named from the full edition's outline with a link to read it, and says once that the full
+rules are not loaded here.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from bot.rules.outline import Pointer
 
 RELATED = 3  # related rules listed on page one
 MENU = 20  # rules offered in the menu at most
+LIST = 5  # subrules of one rule that make it a list worth opening on ("704.5 The state-based actions are as follows")
 
 
 def rule_lines(index: RulesIndex, shown: list[Rule], *, examples: bool, titled: str = "") -> list[Line]:
@@ -154,16 +157,20 @@ def glossary_answer(
         cite_related(index, answer)
         return answer
     shown = whole_rule(index, defining)
-    first = next((child for child in children if not child.is_titled), None)
+    listing = next((child for child in children if len(document.children.get(child.number, [])) >= LIST), None)
+    first = listing or next((child for child in children if not child.is_titled), None)
     if rule.kind == "subrule" or not rule.is_titled and not children:
         answer.lead.append(Line(rule.text, rule.label()))
     elif first is not None:
         answer.lead.append(Line(first.text, first.label()))
+        if listing is not None:  # the list players look for, as far as page one holds it
+            answer.lead += [Line(item.text, item.label()) for item in document.children[listing.number]]
     # The title names the defining rule, and the lead shows its first subrule: neither is listed again.
     on_page = {defining} | {line.number.rstrip(".") for line in answer.lead if line.number}
     answer.lines = rule_lines(index, shown, examples=examples, titled=defining if rule.is_titled else "")
     answer.whole = f"Rule {defining}" + (f" {rule.text}" if rule.is_titled else "")
-    answer.related = choices(index, [child.number for child in children] + refs + index.references(shown), on_page)
+    answer.related = choices(index, refs + index.references(shown), on_page)
+    answer.parts = choices(index, [child.number for child in children], on_page | {c.value for c in answer.related})
     cite_related(index, answer)
     return answer
 
@@ -177,8 +184,6 @@ def pointer_answer(index: RulesIndex, pointer: Pointer, query: str) -> Answer:
         Line(f"{where} of the Comprehensive Rules: read it online.", links=(rule_url(number),)),
         Line(NOT_LOADED),
     ]
-    head = number.split(".")[0]
-    nearby = [rule.number for rule in index.document.children.get(head, [])]
     return Answer(
         query,
         "excerpt",
@@ -186,7 +191,7 @@ def pointer_answer(index: RulesIndex, pointer: Pointer, query: str) -> Answer:
         title,
         index.edition,
         lead=lead,
-        related=choices(index, nearby, set()),
+        related=choices(index, index.referring_to(number), set()),
         cited=[Cited(number, pointer.title)],
         url=rule_url(number),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+from collections.abc import Mapping
 from functools import cached_property
 
 from rapidfuzz import fuzz, process, utils
@@ -53,13 +54,22 @@ def rule_choice(document: Document, number: str) -> Choice:
 
 
 class Completer:
-    def __init__(self, document: Document) -> None:
+    def __init__(self, document: Document, more_terms: Mapping[str, str] | None = None) -> None:
+        """``more_terms``: glossary terms the document lacks, each with the rule defining it (the full edition's, for
+        the bundled excerpt), offered as the document's own terms are: the lookup answers them from the outline."""
         self.document = document
         self._numbers = sorted(document.by_number)
         self._by_sort_key = sorted(document.by_number, key=sort_key)
         self._sort_keys = [sort_key(number) for number in self._by_sort_key]
         # Names offered by autocomplete and fuzzy suggestions for words: glossary terms and titled rules.
         self._names: list[Choice] = [Choice(clip(entry.term), clip(entry.term)) for entry in document.glossary]
+        held = {normalise(entry.term) for entry in document.glossary}
+        self._names += [
+            Choice(clip(term), clip(term))
+            for term, number in sorted((more_terms or {}).items())
+            if number and normalise(term) not in held and not term.endswith("(Obsolete)")
+        ]
+        self._term_count = len(self._names)
         self._names += [
             Choice(clip(f"{rule.label()} {rule.text}"), rule.number)
             for rule in document.entries
@@ -73,8 +83,7 @@ class Completer:
     def _matcher(self) -> Matcher:
         """Terms, titles and abbreviations for autocomplete, built on first use: an edition read only for a rule's
         history never needs it."""
-        glossary = len(self.document.glossary)
-        terms = {normalise(choice.value): index for index, choice in enumerate(self._names[:glossary])}
+        terms = {normalise(choice.value): index for index, choice in enumerate(self._names[: self._term_count])}
         keys = [(choice.name, index) for index, choice in enumerate(self._names)]
         keys += [(short, terms[normalise(term)]) for short, term in ABBREVIATIONS.items() if normalise(term) in terms]
         return Matcher([Entry(choice.name, choice.value) for choice in self._names], keys)

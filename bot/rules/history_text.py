@@ -23,7 +23,7 @@ from bot.rules.history import (
     UnknownRuleError,
 )
 from bot.rules.numbers import find_numbers
-from bot.text import clip
+from bot.text import clip, plural
 
 # Words kept either side of a change in a word diff.
 CONTEXT_WORDS = 4
@@ -190,7 +190,7 @@ def _first_line(history: RuleHistory, step: EditionStep, full: bool) -> str:
     if step.parts:
         name = PART_NAMES.get(history.kind, "parts")
         span = step.parts[0] if len(step.parts) == 1 else f"{step.parts[0]}–{step.parts[-1]}"
-        text += f", with {len(step.parts)} {name[:-1] if len(step.parts) == 1 else name} ({span})"
+        text += f", with {plural(len(step.parts), name[:-1], name)} ({span})"
     return text
 
 

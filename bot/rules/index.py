@@ -65,7 +65,8 @@ class RulesIndex:
         self._titles: dict[str, str] = {}
         self._defining: dict[str, str | None] = {}
         self._refs: list[tuple[str, ...] | None] = [None] * len(document.entries)
-        self.completer = Completer(document)
+        # An excerpt's autocomplete offers the full edition's terms too, as its lookup answers them ("frist").
+        self.completer = Completer(document, self.outline.terms if document.is_excerpt and self.outline else None)
         self.searcher = Searcher(document, self.context_title)
 
     def warm(self) -> None:
@@ -133,6 +134,18 @@ class RulesIndex:
                     seen.add(ref)
                     refs.append(ref)
         return refs
+
+    def referring_to(self, number: str, limit: int = 20) -> list[str]:
+        """The rules whose own text refers to ``number`` (the reverse of :meth:`references`), in the document's order:
+        what a rule the excerpt lacks is related to ("702.7 First Strike": the combat damage rules that name it)."""
+        found = []
+        for rule in self.document.entries:
+            text = "\n".join([rule.text, *rule.examples])
+            if number in text and any(number in (m.group(1), m.group(2)) for m in REFERENCE_RE.finditer(text)):
+                found.append(rule.number)
+                if len(found) >= limit:
+                    break
+        return found
 
     def find_references(self, text: str) -> tuple[str, ...]:
         found: dict[str, None] = {}

@@ -34,6 +34,21 @@ def build_index(document: Document) -> RulesIndex:
     return index
 
 
+def ready_line(loaded: LoadedRules, config: Config) -> str:
+    """The one line the first start logs about which rules answer: the bundled excerpt says so, and how the full text
+    gets here (downloaded in the background, or by the operator when downloading is off)."""
+    if not loaded.index.document.is_excerpt:
+        return f"Rules ready: {loaded.description()} ({loaded.origin}, {loaded.path})"
+    if config.rules_file is not None:
+        return "Rules: bundled excerpt; RULES_FILE could not be read (said above), so the excerpt answers"
+    if config.rules_auto_update:
+        return "Rules: bundled excerpt; downloading the full rules in the background"
+    return (
+        "Rules: bundled excerpt; downloading is off (RULES_AUTO_UPDATE=0): load the full text with "
+        "`cyclebot rules update`, or name a file in RULES_FILE"
+    )
+
+
 class RulesService:
     def __init__(self, config: Config, loaded: LoadedRules | None = None) -> None:
         self.config = config
@@ -47,7 +62,7 @@ class RulesService:
         """The rules as configured, indexed; with nothing configured, the first download starts in the background."""
         loaded = await asyncio.to_thread(load_configured, config.rules_file, config.data_dir)
         await asyncio.to_thread(loaded.index.warm)
-        log.info("Rules ready: %s (%s, %s)", loaded.description(), loaded.origin, loaded.path)
+        log.info("%s", ready_line(loaded, config))
         service = cls(config, loaded)
         if config.rules_file is None:
             if downloaded_path(config.data_dir).is_file():

@@ -102,6 +102,6 @@ def load_configured(rules_file: Path | None, data_dir: Path | None, *, strict: b
                 raise
             log.error("Could not load the rules from %s (%s): %s; trying the next source", origin, path, error)
             continue
-        log.info("Loaded %s from %s (%s)", loaded.description(), origin, path)
+        log.debug("Loaded %s from %s (%s)", loaded.description(), origin, path)  # the bot says it once at start
         return loaded
     raise AssertionError("unreachable: the bundled excerpt always loads or raises")

@@ -26,6 +26,8 @@ from bot.cards import (
     cycling_query,
     miss_suggestions,
     miss_text,
+    no_set_text,
+    unknown_sets,
 )
 from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
@@ -282,8 +284,10 @@ class Cards(commands.Cog, name=COG_NAME):
                 await send_pages(interaction, self.pagers, pages)
                 return
             if found.total == 0:
+                missing = await unknown_sets(self.source, query)  # "set:zzz t:frog": the set is the reason
                 note = warning_sentence(found.warnings) if found.warnings else ""
-                await reply_private(interaction, clip(f"No cards match that search. {escape(note)}".strip(), 2000))
+                said = no_set_text(missing, DISCORD_MARKS) if missing else f"No cards match that search. {escape(note)}"
+                await reply_private(interaction, clip(said.strip(), limits.MESSAGE_CONTENT))
                 return
             await reply(
                 interaction,

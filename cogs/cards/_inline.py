@@ -14,7 +14,18 @@ from discord.ext import commands
 from bot import limits
 from bot.admission import LOOKUPS, SEARCHES, Busy
 from bot.carddb import Asker, QueryError, SearchPage
-from bot.cards import MAX_REFERENCES, CardReference, CardSource, find_references, miss_suggestions, origin_text
+from bot.cards import (
+    DISCORD_MARKS,
+    MAX_REFERENCES,
+    CardReference,
+    CardSource,
+    find_references,
+    miss_suggestions,
+    miss_text,
+    no_set_text,
+    origin_text,
+    unknown_sets,
+)
 from bot.pace import Pace
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
 from bot.symbols import PLAIN, SymbolText
@@ -118,7 +129,7 @@ class InlineLookups:
         embeds, misses, trouble = [], [], None
         for reference, result in zip(references, results, strict=True):
             if isinstance(result, QueryError):
-                misses.append(f"?{echo(reference.name, 60)} ({query_error_text(result)})")
+                misses.append(f"?{echo(reference.name, 60)}: {query_error_text(result)}")
             elif isinstance(result, CardNotFound | AmbiguousCard):
                 misses.append(await self.miss(reference, result))
             elif isinstance(result, ScryfallError):
@@ -128,7 +139,7 @@ class InlineLookups:
                 trouble = "Something went wrong looking that up."
             else:
                 embeds.append(result)
-        lines = (["No single card found for: " + "; ".join(misses)] if misses else []) + ([trouble] if trouble else [])
+        lines = misses + ([trouble] if trouble else [])
         if left_out:
             # Never silent: the references past the limit are named, so nobody waits for them.
             names = ", ".join(echo(reference.name, 60) for reference in left_out[: LEFT_OUT_SHOWN - 1])
@@ -243,13 +254,17 @@ class InlineLookups:
         )
 
     async def miss(self, reference: CardReference, error: ScryfallError) -> str:
-        """A name that found no single card, with the cards it could have meant."""
-        candidates = getattr(error, "candidates", None) or []
-        if reference.mode == "search":
-            return f"?{echo(reference.name, 60)} (no cards match)"
-        if not candidates and not reference.printing:
-            candidates = await miss_suggestions(self.source, reference.name)
+        """A reference that found no single card, explained as /card explains it: the set named when it is the
+        problem, a nickname's card, the cards it could have meant."""
         shown = echo(reference.name, 60)
-        if not candidates:
-            return shown
-        return f"{shown} (did you mean {', '.join(echo(name, 60) for name in candidates[:5])}?)"
+        if reference.mode == "search":
+            missing = await unknown_sets(self.source, reference.name)
+            return f"?{shown}: " + (no_set_text(missing, DISCORD_MARKS) if missing else "no cards match.")
+        candidates = getattr(error, "candidates", None) or []
+        if isinstance(error, AmbiguousCard) and not candidates:
+            candidates = await miss_suggestions(self.source, reference.name)
+        if candidates:
+            names = ", ".join(f"**{echo(name, 60)}**" for name in candidates[:5])
+            return f"“{shown}” matches several cards: {names}. Which one?"
+        said = await miss_text(self.source, reference.name, reference.set_code, error, DISCORD_MARKS)
+        return said.replace("\n", " ")

@@ -22,7 +22,7 @@ from bot.cards import (
     set_line,
 )
 from bot.scryfall import ScryfallError
-from bot.text import chunk_lines, clip, escape, one_line
+from bot.text import chunk_lines, clip, escape, one_line, plural
 
 CARD_COLOUR = discord.Colour.dark_teal()
 RESULTS_PER_PAGE = 15
@@ -113,8 +113,7 @@ def results_embed(
             text = " ".join(escape(str(w), typed=True).rstrip(".") + "." for w in warnings if str(w).strip())
         title = "Note" if local else "Scryfall warnings"
         embed.add_field(name=title, value=clip(text, limits.EMBED_FIELD_VALUE), inline=False)
-    noun = "card" if total == 1 else "cards"
-    footer = f"{total} {noun} · page {index + 1}/{pages}" + (f" · {origin}" if origin else "")
+    footer = f"{plural(total, 'card')} · page {index + 1}/{pages}" + (f" · {origin}" if origin else "")
     embed.set_footer(text=clip(footer, limits.EMBED_FOOTER))
     return embed
 

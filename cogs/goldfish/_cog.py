@@ -208,7 +208,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         pay: bool | None = None,
         sacrifice: app_commands.Range[str, 1, MAX_NAME_CHARS] | None = None,
     ) -> None:
-        """Cycle a card from your hand (CR 702.29): pay the cost, discard it, draw or search."""
+        """Cycle a card from your hand (702.29): pay the cost, discard it, draw or search."""
         record = await self.playable(interaction)
         game = game_of(record)
         options = game.cycle_options()
@@ -300,7 +300,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     @command(goldfish, "discard")
     @app_commands.describe(cards="The cards to discard down to seven, separated by commas")
     async def discard(self, interaction: discord.Interaction, cards: app_commands.Range[str, 1, 1000]) -> None:
-        """Cleanup: discard down to seven cards (CR 514.1)."""
+        """Cleanup: discard down to seven cards (514.1)."""
         game = game_of(await self.playable(interaction))
         if game.phase != "cleanup":
             raise IllegalAction("There is nothing to discard now: you discard in your cleanup step (514.1).")
@@ -309,7 +309,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     @command(goldfish, "echo")
     @app_commands.describe(pay="Pay the echo cost (true) or sacrifice the permanent (false)")
     async def echo(self, interaction: discord.Interaction, pay: bool) -> None:
-        """Settle an echo trigger in your upkeep (CR 702.30a)."""
+        """Settle an echo trigger in your upkeep (702.30a)."""
         game = game_of(await self.playable(interaction))
         pending = game.echo_pending()
         if not pending:

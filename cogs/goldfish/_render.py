@@ -93,7 +93,7 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
     if game.phase == "cleanup":
         count = len(game.zones.hand) - 7
         options = [_option(card.name, str(card.iid)) for card in game.zones.hand]
-        placeholder = f"Discard {plural(count, 'card')} down to seven (CR 514.1)…"
+        placeholder = f"Discard {plural(count, 'card')} down to seven (514.1)…"
         payers = game.optional_payers()
         if payers:
             names = ", ".join(payers)

@@ -138,13 +138,18 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_ID):
             await send_key(interaction, self.key, target, examples=self.examples, ephemeral=True)
 
 
+def menu(answer: Answer | None) -> list:
+    """The rules the menu offers: the related ones, then the rule's own parts."""
+    return [*answer.related, *answer.parts] if answer is not None else []
+
+
 class RelatedSelect(discord.ui.DynamicItem[discord.ui.Select], template=RELATED_ID):
     """Opens a rule the answer names, privately, for whoever picks it."""
 
     def __init__(self, examples: bool, answer: Answer | None = None) -> None:
         options = [
             discord.SelectOption(label=clip(choice.name, 100), value=choice.value[:100])
-            for choice in (answer.related if answer else [])[:SELECT_LIMIT]
+            for choice in menu(answer)[:SELECT_LIMIT]
         ]
         super().__init__(
             discord.ui.Select(
@@ -183,6 +188,6 @@ def answer_view(
         view.add_item(PageButton("whole", 0, owner, examples, answer.whole_number))
     if ephemeral and answer.found and key:
         view.add_item(PageButton("show", page, owner, examples, key))
-    if answer.related:
+    if menu(answer):
         view.add_item(RelatedSelect(examples, answer))
     return view if view.children else None

@@ -57,7 +57,9 @@ def render_pages(answer: Answer, symbols: SymbolText = PLAIN) -> list[discord.Em
     out = []
     for page in pages(answer):
         description = "\n".join(rendered for block in page.blocks if (rendered := render_block(block, diff=diff)))
-        embed = discord.Embed(title=escape(page.title), description=description or None, colour=colour)
+        # A miss quotes what was asked in its title: a {G} typed there is the asker's text, not a symbol.
+        title = escape(page.title, typed=answer.kind == "none")
+        embed = discord.Embed(title=title, description=description or None, colour=colour)
         if answer.url:
             embed.url = answer.url
         embed.set_footer(text=page.footer)

@@ -42,3 +42,23 @@ def test_no_text_a_player_reads_says_s_in_brackets():
                 if "(s)" in text and not log_format and "http(s)" not in text and "``card(s)``" not in text:
                     offenders.append(f"{path.relative_to(ROOT)}: {text[:60]!r}")
     assert offenders == []
+
+
+def test_every_count_outside_goldfish_agrees_through_the_one_helper():
+    """No reply or command output picks a noun's form by hand ("card" if n == 1 else "cards"): bot.text.plural does,
+    everywhere (the goldfish package has its own sweep)."""
+    import re
+
+    root = ROOT
+    # Not counts: a rule's kind ("section" or "heading"), and the word before a list of shard ids ("shards 0, 1").
+    not_counts = ('self.kind = "section"', 'label = "shard"')
+    by_hand = re.compile(r"""["']\w+["'] if [\w.()\[\]]+ == 1 else ["']\w+["']|\[:-1\] if [\w.()\[\]]+ == 1""")
+    found = [
+        f"{path.relative_to(root)}:{number}"
+        for folder in ("bot", "cogs")
+        for path in sorted((root / folder).rglob("*.py"))
+        if "goldfish" not in path.parts and path.name not in ("admission.py", "text.py")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if by_hand.search(line) and not any(allowed in line for allowed in not_counts)
+    ]
+    assert found == []

@@ -56,6 +56,15 @@ def test_a_token_answers_only_when_asked_for(store: CardStore):
     assert (asked.card.name, asked.card.extra, asked.how) == ("Phoenix", "token", "exact")
 
 
+def test_a_token_is_found_by_its_name_and_the_word_token(store: CardStore):
+    asked = store.named("snake token")
+    assert (asked.card.name, asked.card.extra, asked.how) == ("Snake", "token", "token")
+    assert asked.card.oracle_text in ("", None)  # the plainest of the Snake tokens, not a picker of two "Snake"s
+    assert store.named("Phoenix Token").card.extra == "token"
+    assert store.named("snake").card is None or store.named("snake").card.extra is None  # asked without "token"
+    assert store.named("nix token").card is None or store.named("nix token").card.name != "Phoenix"
+
+
 def test_a_playtest_card_never_beats_the_real_card_even_when_listed_first(store: CardStore):
     card = store.named("Lightning Bolt").card
     assert (card.set_code, card.extra, card.oracle_text) == (

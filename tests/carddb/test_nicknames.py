@@ -28,10 +28,21 @@ def real_names() -> dict[str, str]:
 
 
 def test_the_file_holds_the_nicknames_players_use():
-    raw = json.loads(DATA.read_text(encoding="utf-8"))
-    assert {"bob", "jtms", "sfm", "tnn"} <= set(raw)
+    raw = json.loads(DATA.read_text(encoding="utf-8"))["nicknames"]
+    assert {"bob", "jtms", "sfm", "tnn", "w6", "t3feri"} <= set(raw)
     assert all(nickname == normalise(nickname) for nickname in raw)  # written the way they are looked up
-    assert all(isinstance(name, str) and name.strip() == name and name for name in raw.values())
+    names = [entry["card"] for entry in raw.values()]
+    assert all(isinstance(name, str) and name.strip() == name and name for name in names)
+
+
+def test_every_nickname_says_where_it_is_recorded_and_a_list_says_its_licence():
+    data = json.loads(DATA.read_text(encoding="utf-8"))
+    sources = data["sources"]
+    assert {entry["source"] for entry in data["nicknames"].values()} <= set(sources)
+    listed = {key: source for key, source in sources.items() if source["url"]}
+    assert listed and all(source["licence"] and source["url"].startswith("https://") for source in listed.values())
+    from_lists = [nick for nick, entry in data["nicknames"].items() if entry["source"] in listed]
+    assert len(from_lists) > len(data["nicknames"]) / 2  # most come from a public list that allows reuse
 
 
 def test_a_nickname_resolves_whatever_its_case_and_spacing():

@@ -255,8 +255,8 @@ def test_vanilla_and_french_vanilla(store, fake_bulk):
 
 def test_tokens_and_other_extras_only_when_asked(store):
     assert names(store, "phoenix") == ["Chandra's Phoenix"]
-    assert names(store, "is:token") == ["Phoenix"]
-    assert names(store, "t:token") == ["Phoenix"]
+    assert names(store, "is:token") == ["Phoenix", "Snake", "Snake"]
+    assert names(store, "t:token") == ["Phoenix", "Snake", "Snake"]
     assert names(store, "phoenix include:extras") == ["Chandra's Phoenix", "Phoenix"]
     assert "Chandra, Torch of Defiance Emblem" in names(store, "t:emblem")
 

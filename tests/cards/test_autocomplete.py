@@ -79,3 +79,59 @@ async def test_autocomplete_answers_by_prefix_before_the_matcher_is_built(local_
             break
         await asyncio.sleep(0.05)
     assert card_data.derived_now(MATCHER) is not None  # and the build was started by that first request
+
+
+def one_letter_typos(word: str) -> set[str]:
+    """``word`` with one letter dropped, doubled, swapped with the next, or replaced by a neighbouring key."""
+    rows = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+    found = set()
+    for at, letter in enumerate(word):
+        found.add(word[:at] + word[at + 1 :])
+        found.add(word[:at] + letter + word[at:])
+        if at + 1 < len(word):
+            found.add(word[:at] + word[at + 1] + letter + word[at + 2 :])
+        for row in rows:
+            if letter in row:
+                spot = row.index(letter)
+                found.update(
+                    word[:at] + row[near] + word[at + 1 :] for near in (spot - 1, spot + 1) if 0 <= near < len(row)
+                )
+    found.discard(word)
+    return {typo for typo in found if typo}
+
+
+def test_a_typo_in_any_position_of_any_word_still_offers_the_card(store_matcher):
+    """Over every card of two words or more in the sample: a one-letter typo anywhere, in the first word or the
+    last, is offered among the 25 choices (the last word's typo gave no choice at all where swapping the words
+    found the card)."""
+    matcher, names = store_matcher
+    cases = [
+        (" ".join([*name.split()[:position], typo, *name.split()[position + 1 :]]), name)
+        for name in names
+        if len(name.split()) >= 2
+        for position, word in enumerate(name.lower().split())
+        if len(word) >= 3 and word.isalpha()
+        for typo in sorted(one_letter_typos(word))
+    ]
+    assert len(cases) > 5000
+    missed = [(typed, name) for typed, name in cases if name not in {e.value for e in matcher.complete(typed, 25)}]
+    assert missed == [], f"{len(missed)} of {len(cases)} missed, e.g. {missed[:5]}"
+
+
+@pytest.fixture(scope="module")
+def store_matcher(tmp_path_factory):
+    """The name matcher of the sample cards, built the way the bot builds it, and the real cards' names."""
+    from bot.carddb.store import CardStore
+    from bot.carddb.update import update_from_scryfall
+    from tests.data import SCRYFALL_CARDS
+    from tests.support.fake_bulk import FakeBulk
+
+    path = tmp_path_factory.mktemp("typos") / "cards.sqlite3"
+    with FakeBulk(SCRYFALL_CARDS) as fake:
+        update_from_scryfall(path, fake.base_url)
+    store = CardStore(path)
+    try:
+        matcher = card_matcher(store)
+        yield matcher, sorted({entry.value for entry in matcher.entries if entry.rank == 0})
+    finally:
+        store.close()

@@ -248,9 +248,10 @@ async def test_an_inline_miss_names_its_candidates(cards, channel, alice, fake_s
     await alice.send(channel, "what about [[test]] and [[Gempalm Xyzzy]]?")
     (reply,) = bot_replies(channel)
 
-    assert reply.content == (
-        "No single card found for: test (did you mean Test Xcycler, Test Cycling Face // Test Far Face?); Gempalm Xyzzy"
-    )
+    assert reply.content.split("\n") == [
+        "“test” matches several cards: **Test Xcycler**, **Test Cycling Face // Test Far Face**. Which one?",
+        "No card is called “Gempalm Xyzzy”.",
+    ]
     assert fake_scryfall.api_requests() == []
 
 

@@ -10,6 +10,7 @@ import re
 import discord
 import pytest
 
+from tests.cards.conftest import private
 from tests.support.simcord_discord import EMOJI_SYMBOL, TEXT_SYMBOL, rendering_faults
 
 # Seeds whose first hand of seven needs more than one field's 1,024 characters once every cost is an emoji.
@@ -120,3 +121,10 @@ def test_the_check_finds_a_mixed_message():
     rendering_faults.clear()
     assert found == ["/x: emoji next to {2} in one message"]
     assert re.fullmatch(TEXT_SYMBOL, "{2/W}") and not TEXT_SYMBOL.search("{\u2060G}")
+
+
+async def test_a_rules_miss_quotes_the_typed_braces_as_text(emoji, channel, alice):
+    miss = private(await alice.slash(channel, "rule", query="qqqq {G} zzzz"))
+    title = miss.embeds[0].title
+
+    assert "{\u2060G}" in title and not EMOJI_SYMBOL.search(title)

@@ -194,7 +194,7 @@ async def test_an_inline_search_that_cannot_run_or_finds_nothing_says_why(cards,
     await alice.send(channel, "[[?t:creature (c:g]] [[?t:dragon c:w mv=1]]")
     (reply,) = bot_replies(channel)
     assert "parenthesis is opened and never closed" in reply.content
-    assert "t:dragon c:w mv=1 (no cards match)" in reply.content
+    assert "t:dragon c:w mv=1: no cards match." in reply.content
 
 
 async def test_nicknames_find_their_card_in_card_search_and_inline(cards, channel, alice, fake_scryfall):

@@ -225,7 +225,10 @@ def _last_with(messages: list[discord.Message], wanted, step: str) -> discord.Me
 def _control(component) -> str:
     if isinstance(component, discord.Button):
         label = _escape(component.label or str(component.emoji or ""))
-        return f"~~`{label}`~~" if component.disabled else f"`{label}`"
+        # A disabled button is still a button, greyed as Discord greys it (docs/stylesheets/replies.css).
+        return (
+            f'<span class="button-disabled" title="disabled">`{label}`</span>' if component.disabled else f"`{label}`"
+        )
     if isinstance(component, discord.SelectMenu):
         return f"`{_escape(component.placeholder or 'Choose…')} ▾`"
     return ""

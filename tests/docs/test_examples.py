@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 
 import pytest
 
@@ -70,3 +71,18 @@ def test_a_marker_written_wrongly_is_named(text, problem):
 def test_every_page_parses():
     for path in pages():
         find_examples(path, path.read_text(encoding="utf-8"))
+
+
+def test_a_disabled_button_is_drawn_as_a_greyed_button_not_struck_through():
+    import discord
+
+    from tests.docs.discord_replies import _control
+
+    def button(disabled: bool) -> discord.Button:
+        return discord.Button({"type": 2, "style": 2, "label": "Previous", "custom_id": "p", "disabled": disabled})
+
+    assert _control(button(False)) == "`Previous`"
+    drawn = _control(button(True))
+    assert "~~" not in drawn and "`Previous`" in drawn and 'class="button-disabled"' in drawn
+    css = (Path(__file__).resolve().parents[2] / "docs" / "stylesheets" / "replies.css").read_text(encoding="utf-8")
+    assert ".button-disabled code" in css

@@ -125,3 +125,17 @@ def test_the_readme_is_a_short_front_page_whose_links_all_lead_somewhere():
             continue
         path, _, anchor = target.partition("#")
         assert (REPO / path).is_file(), f"README links to {target}, which does not exist"
+
+
+def test_the_players_pages_say_what_sure_means_in_a_players_words():
+    """Model-evaluation terms ("cross-fitted", "90 % interval", "hit@1", "held-out") belong on the development
+    page; the rules page says what a sure answer means to someone at the table."""
+    evaluation = re.compile(r"cross-fitt|held-out|hit@\d|% interval|logistic|in-sample", re.IGNORECASE)
+    for page in sorted(DOCS.glob("*.md")):
+        if page.name in ("development.md", "dependencies.md"):
+            continue
+        found = evaluation.findall(page.read_text(encoding="utf-8"))
+        assert found == [], f"{page.name}: {found}"
+    rules = (DOCS / "rules.md").read_text(encoding="utf-8")
+    assert "What *sure* means for you" in rules
+    assert "## How good the rules answers are" in (DOCS / "development.md").read_text(encoding="utf-8")

@@ -68,7 +68,7 @@ async def test_whole_game_mulligan_keep_land_cycle_typecycle_next_status_log_end
     assert len(after.zones.library) == len(before.zones.library) - 1
     assert "Winged Shepherd" in [c.name for c in after.zones.graveyard]
     happened = fields(cycled.response)["What happened"]
-    assert "Cycled Winged Shepherd" in happened and "(CR 702.29a)" in happened
+    assert "Cycled Winged Shepherd" in happened and "(702.29a)" in happened
     assert f"Graveyard {len(after.zones.graveyard)}" in fields(cycled.response)["Zones"]
 
     turn2 = await alice.click(message, label="Next turn")

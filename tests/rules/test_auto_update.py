@@ -25,6 +25,18 @@ async def wait_for(condition, limit: float = 20.0) -> None:
             await asyncio.sleep(0.02)
 
 
+@pytest.fixture
+def start_logs(caplog):
+    """The bot's log from its start (requested before ``simcord_env``, so its level is set before the bot starts)."""
+    caplog.set_level(logging.INFO)
+    return caplog
+
+
+def rules_lines(caplog) -> list[str]:
+    """What the start logged about the rules."""
+    return [r.getMessage() for r in caplog.get_records("setup") if r.name.startswith("bot.rules")]
+
+
 def rules_cog(env):
     """The bot's rules (``bot.rules``), which the /rule cog reads."""
     return env.bot.rules
@@ -36,6 +48,14 @@ class TestFirstStartDownload:
         base, routes, _requested = server
         routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
         return CycleBot(dataclasses.replace(bot_config, rules_auto_update=True, rules_url=f"{base}/cr.txt"))
+
+    async def test_the_first_start_says_in_one_line_that_the_excerpt_answers_until_the_download(
+        self, start_logs, simcord_env
+    ):
+        first = rules_lines(start_logs)[0]
+        assert first == "Rules: bundled excerpt; downloading the full rules in the background"
+        assert not any("Loaded" in line for line in rules_lines(start_logs))
+        await wait_for(lambda: rules_cog(simcord_env).loaded.origin == "downloaded")  # the download it announced
 
     async def test_the_full_rules_replace_the_excerpt_once_they_parse(self, simcord_env, channel, alice, bot_config):
         await wait_for(lambda: rules_cog(simcord_env).loaded.origin == "downloaded")
@@ -83,6 +103,12 @@ class TestAutoUpdateOff:
     def simcord_bot(self, bot_config, server):
         base, _routes, _requested = server
         return CycleBot(dataclasses.replace(bot_config, rules_auto_update=False, rules_url=f"{base}/cr.txt"))
+
+    async def test_the_first_start_says_in_one_line_how_to_load_the_full_text(self, start_logs, simcord_env):
+        assert rules_lines(start_logs) == [
+            "Rules: bundled excerpt; downloading is off (RULES_AUTO_UPDATE=0): load the full text with "
+            "`cyclebot rules update`, or name a file in RULES_FILE"
+        ]
 
     async def test_rules_auto_update_0_never_downloads(self, simcord_env, channel, alice, server):
         _base, _routes, requested = server

@@ -55,3 +55,21 @@ def test_the_pattern_reads_citations_as_the_code_writes_them():
     text = 'Event("draw", "Drew", "121.1") # CR 702.29d; see rule 704 and (CR 106); http://127.0.0.1:9 v1.2.3'
     numbers = [m.group(1) for m in RULE_RE.finditer(text)] + [m.group(1) for m in HEADING_RE.finditer(text)]
     assert numbers == ["121.1", "702.29d", "704", "106"]
+
+
+# A citation as a player reads it: "(CR 103.5)". The bot writes them one way, "(103.5)", as its rules answers,
+# refusals and goldfish narration do.
+CR_CITATION = re.compile(r"\(CR \{?[\w.]+")
+
+
+def test_every_reply_cites_a_rule_one_way_with_its_bare_number():
+    written = []
+    for folder in ("bot", "cogs"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+                code = line.split("#", 1)[0]
+                # A command's docstring is its description, which players read; the core's docstrings are not.
+                docstring = folder == "bot" and code.lstrip().startswith(('"""', "'"))
+                if CR_CITATION.search(code) and not docstring:
+                    written.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert written == []

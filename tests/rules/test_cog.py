@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 
 import pytest
 
@@ -231,3 +232,16 @@ def test_every_page_fits_discords_embed_limits_and_nothing_is_dropped(full_index
     titled = answer.title.split(" ")[0]
     assert all(line.number in shown for line in answer.lines if line.number and line.number.rstrip(".") != titled)
     assert all(line.text[:40] in shown.replace("\\", "") for line in answer.lines)
+
+
+async def test_related_rules_are_those_that_refer_to_the_answer_never_its_neighbours(simcord_env, channel, alice):
+    """/rule frist strike (a rule the excerpt lacks) listed 702.1, 702.19 and 702.29 as "Related": the keyword
+    abilities printed next to it. Related now means the rules whose own text refers to 702.7."""
+    answer = (await alice.slash(channel, "rule", query="frist strike")).response.embeds[0]
+    assert answer.title == "702.7 First Strike"
+    related = [line for line in answer.description.split("\n") if line.startswith("• ")]
+    assert related and not any(number in line for line in related for number in ("702.1.", "702.19", "702.29"))
+    document = simcord_env.bot.rules.index.document
+    for line in related:
+        (rule,) = document.by_number[line.split("**")[1].rstrip(".")]
+        assert re.search(r"\b702\.7(?!\d)", rule.text), rule.text

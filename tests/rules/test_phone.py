@@ -81,14 +81,19 @@ class TestFullRules:
             assert message.embeds[0].title == result.response.embeds[0].title
         assert not simcord_env.errors
 
-    async def test_sba_leads_with_its_definition_and_keeps_704_behind_next(self, simcord_env, channel, alice):
+    async def test_sba_opens_on_the_list_of_state_based_actions_and_keeps_704_behind_next(
+        self, simcord_env, channel, alice
+    ):
         result = await alice.slash(channel, "rule", query="sba")
         embed = result.response.embeds[0]
         assert embed.title == "State-Based Actions · 704"
-        assert embed.description.startswith("Game actions that happen automatically whenever certain conditions")
-        assert "**704.1.**" in embed.description and "**704.5a**" not in embed.description
-        related = [line for line in embed.description.split("\n") if line.startswith("• ")]
-        assert 1 <= len(related) <= RELATED
+        lines = embed.description.split("\n")
+        assert lines[0].startswith("Game actions that happen automatically whenever certain conditions")
+        assert lines[1] == "**704.5.** The state-based actions are as follows:"
+        assert lines[2].startswith("**704.5a** If a player has 0 or less life") and len(lines) >= 5
+        assert "**704.1.**" not in embed.description  # the list players want, not the rule's first words
+        related = [line for line in lines if line.startswith("• ")]
+        assert len(related) <= RELATED and not any("704.2" in line or "704.3" in line for line in related)
         whole = (await alice.click(result.response, label="Next")).response.embeds[0]
         assert whole.description.startswith("**Rule 704 State-Based Actions**")
 

@@ -154,6 +154,11 @@ CONSTRUCTED_CARDS: list[dict[str, Any]] = [
     _token(
         1, "Phoenix", "Token Creature — Phoenix", oracle_text="Flying, haste", colors=["R"], power="4", toughness="4"
     ),
+    # Two tokens of one name (as Scryfall has many): the one with deathtouch first, so "snake token" must choose.
+    _token(
+        7, "Snake", "Token Creature — Snake", oracle_text="Deathtouch", colors=["G"], power="1", toughness="1"
+    ),
+    _token(8, "Snake", "Token Creature — Snake", oracle_text="", colors=["G"], power="1", toughness="1"),
     constructed(
         2, "Lightning Bolt", "cmb1", set_type="funny", promo_types=["playtest"], mana_cost="{R}", cmc=1.0,
         type_line="Instant", oracle_text="Lightning Bolt deals 4 damage to any target. Playtest only.", colors=["R"],

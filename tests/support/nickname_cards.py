@@ -108,6 +108,138 @@ _CARDS = [
         "Legendary Creature — Elder Giant",
         "When Uro enters, sacrifice it unless it escaped.",
     ),
+    (
+        "Solemn Simulacrum",
+        "{4}",
+        "Artifact Creature — Golem",
+        "When Solemn Simulacrum enters, you may search your library for a basic land card, put that card "
+        "onto the battlefield tapped, then shuffle.",
+    ),
+    ("Prodigal Sorcerer", "{2}{U}", "Creature — Human Wizard", "{T}: Prodigal Sorcerer deals 1 damage to any target."),
+    (
+        "Gray Merchant of Asphodel",
+        "{3}{B}{B}",
+        "Creature — Zombie",
+        "When Gray Merchant of Asphodel enters, each opponent loses X life, where X is your devotion to "
+        "black. You gain life equal to the life lost this way.",
+    ),
+    (
+        "Flametongue Kavu",
+        "{3}{R}",
+        "Creature — Kavu",
+        "When Flametongue Kavu enters, it deals 4 damage to target creature.",
+    ),
+    (
+        "Primeval Titan",
+        "{4}{G}{G}",
+        "Creature — Giant",
+        "Trample\nWhenever Primeval Titan enters or attacks, you may search your library for up to two land "
+        "cards, put them onto the battlefield tapped, then shuffle.",
+    ),
+    (
+        "Laboratory Maniac",
+        "{2}{U}",
+        "Creature — Human Wizard",
+        "If you would draw a card while your library has no cards in it, you win the game instead.",
+    ),
+    (
+        "Fact or Fiction",
+        "{3}{U}",
+        "Instant",
+        "Reveal the top five cards of your library. An opponent separates those cards into two piles.",
+    ),
+    ("Birds of Paradise", "{G}", "Creature — Bird", "Flying\n{T}: Add one mana of any color."),
+    (
+        "Price of Progress",
+        "{1}{R}",
+        "Instant",
+        "Price of Progress deals damage to each player equal to twice the number of nonbasic lands that "
+        "player controls.",
+    ),
+    (
+        "Collected Company",
+        "{3}{G}",
+        "Instant",
+        "Look at the top six cards of your library. Put up to two creature cards with mana value 3 or less "
+        "from among them onto the battlefield.",
+    ),
+    (
+        "Lion's Eye Diamond",
+        "{0}",
+        "Artifact",
+        "Discard your hand, Sacrifice Lion's Eye Diamond: Add three mana of any one color. Activate only as "
+        "an instant.",
+    ),
+    (
+        "Jeskai Ascendancy",
+        "{U}{R}{W}",
+        "Enchantment",
+        "Whenever you cast a noncreature spell, creatures you control get +1/+1 until end of turn. Untap "
+        "those creatures.",
+    ),
+    (
+        "Elspeth Conquers Death",
+        "{3}{W}{W}",
+        "Enchantment — Saga",
+        "I — Exile target permanent an opponent controls with mana value 3 or greater.",
+    ),
+    ("Simian Spirit Guide", "{2}{R}", "Creature — Ape Spirit", "Exile Simian Spirit Guide from your hand: Add {R}."),
+    (
+        "Force of Negation",
+        "{1}{U}{U}",
+        "Instant",
+        "If it's not your turn, you may exile a blue card from your hand rather than pay this spell's mana "
+        "cost.\nCounter target noncreature spell.",
+    ),
+    (
+        "Sakura-Tribe Elder",
+        "{1}{G}",
+        "Creature — Snake Shaman",
+        "Sacrifice Sakura-Tribe Elder: Search your library for a basic land card, put that card onto the "
+        "battlefield tapped, then shuffle.",
+    ),
+    ("Go for the Throat", "{1}{B}", "Instant", "Destroy target nonartifact creature."),
+    ("Oblivion Ring", "{2}{W}", "Enchantment", "When Oblivion Ring enters, exile another target nonland permanent."),
+    ("Bloodbraid Elf", "{2}{R}{G}", "Creature — Elf Berserker", "Cascade\nHaste"),
+    (
+        "Wrenn and Six",
+        "{R}{G}",
+        "Legendary Planeswalker — Wrenn",
+        "+1: Return up to one target land card from your graveyard to your hand.",
+    ),
+    (
+        "Sword of Fire and Ice",
+        "{3}",
+        "Artifact — Equipment",
+        "Equipped creature gets +2/+2 and has protection from red and from blue.",
+    ),
+    (
+        "Inquisition of Kozilek",
+        "{B}",
+        "Sorcery",
+        "Target player reveals their hand. You choose a nonland card from it with mana value 3 or less. That "
+        "player discards that card.",
+    ),
+    ("Gitaxian Probe", "{U/P}", "Sorcery", "Look at target player's hand.\nDraw a card."),
+    (
+        "Accumulated Knowledge",
+        "{1}{U}",
+        "Instant",
+        "Draw a card, then draw cards equal to the number of cards named Accumulated Knowledge in all graveyards.",
+    ),
+    ("Tolarian Academy", "", "Legendary Land", "{T}: Add {U} for each artifact you control."),
+    (
+        "Blue Elemental Blast",
+        "{U}",
+        "Instant",
+        "Choose one —\n• Counter target red spell.\n• Destroy target red permanent.",
+    ),
+    (
+        "Teferi, Time Raveler",
+        "{1}{W}{U}",
+        "Legendary Planeswalker — Teferi",
+        "Each opponent can cast spells only any time they could cast a sorcery.",
+    ),
 ]
 
 CARDS = [

@@ -10,7 +10,7 @@ from bot.carddb.query.engine import PAGE_SIZE, SEARCH_SECONDS, Found
 from bot.carddb.query.engine import prepare as prepare_search
 from bot.carddb.query.engine import run as run_search
 from bot.carddb.query.facts import search_rows
-from bot.carddb.query.grammar import MAX_QUERY_CHARS, QueryError, QuerySyntaxError
+from bot.carddb.query.grammar import MAX_QUERY_CHARS, QueryError, QuerySyntaxError, set_codes
 from bot.carddb.query.grammar import parse as parse_query
 from bot.carddb.query.regexp import QueryTooSlow
 from bot.carddb.query.regexp import install as install_regexp
@@ -29,5 +29,6 @@ __all__ = [
     "QueryTooSlow",
     "parse_query",
     "search_rows",
+    "set_codes",
     "warning_sentence",
 ]

@@ -12,10 +12,12 @@ The parser reads any nesting without recursion; the parse tree is then measured 
 
 from __future__ import annotations
 
+import re
+
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from bot.carddb.query.nodes import And, Name, Node, Not, Or, Query, Term, Value
-from bot.carddb.query.vocab import DIRECTIVES
+from bot.carddb.query.vocab import DIRECTIVES, KEYS
 
 MAX_QUERY_CHARS = 1000
 MAX_TERMS = 60
@@ -50,6 +52,21 @@ VWORD: /[^\s()"]+/
 """
 
 _PARSER = Lark(GRAMMAR, parser="lalr", maybe_placeholders=False)
+# A key and its operator with nothing after them, at the end of the search: "t:creature pow>".
+_DANGLING = re.compile(r"(?:^|[\s(])-?([a-z]+)(<=|>=|!=|:|=|<|>)$", re.IGNORECASE)
+NUMERIC_KEYS = frozenset({"mv", "power", "toughness", "powtou", "loyalty", "defense"})
+VALUE_EXAMPLES = {
+    "type": "creature",
+    "oracle": '"draw a card"',
+    "set": "akh",
+    "color": "g",
+    "identity": "wu",
+    "rarity": "rare",
+    "legal": "modern",
+    "is": "commander",
+    "keyword": "flying",
+    "name": "bolt",
+}
 
 
 class QueryError(ValueError):
@@ -150,11 +167,23 @@ def _syntax_message(error: UnexpectedInput, text: str) -> str:
     if isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END"):
         if "RPAR" in expected:
             return "A parenthesis is opened and never closed: add the closing )."
-        return "The search ends in the middle of a term (after “or”, “-” or “!”?)."
+        if dangling := _DANGLING.search(text):
+            return _dangling_message(*dangling.groups())
+        ending = text.split()[-1] if text.split() else text
+        return f"The search ends at “{ending}”, in the middle of a term: what comes after it?"
     shown = str(token) if token is not None else ""
     if shown.lower() in ("or", "and"):
         return f"“{shown}” needs a term on each side{at}."
     return f"I can't read the search at “{shown}”{at}."
+
+
+def _dangling_message(key: str, op: str) -> str:
+    """What a key with nothing after it needs: "pow>" needs a number, "set:" a set code."""
+    term, known = f"{key}{op}", KEYS.get(key.lower())
+    if known in NUMERIC_KEYS:
+        return f"“{term}” needs a number after it, as in {term}3."
+    example = VALUE_EXAMPLES.get(known or "", "…")
+    return f"“{term}” needs something after it, as in {term}{example}."
 
 
 def _split_directives(node: Node | None, directives: dict[str, str]) -> Node | None:
@@ -202,3 +231,21 @@ def parse(text: str) -> Query:
     directives: dict[str, str] = {}
     root = _split_directives(root, directives)
     return Query(root, directives, text)
+
+
+def set_codes(text: str) -> list[str]:
+    """The set codes ``set:``, ``s:``, ``e:`` or ``edition:`` ask for in ``text`` (not those negated), in order;
+    none when it doesn't parse. For a search that found nothing: a code no set has is the reason to name."""
+    try:
+        root = parse(text).root
+    except QueryError:
+        return []
+    codes: list[str] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, And | Or):
+            stack.extend(reversed(node.nodes))
+        elif isinstance(node, Term) and KEYS.get(node.key) == "set" and node.op in (":", "="):
+            codes.append(node.value.text.lower())
+    return list(dict.fromkeys(codes))

@@ -39,7 +39,7 @@ def actor_text(actor: int | None) -> str:
 def event_text(event: Event, *, shared: bool = False) -> str:
     """One event for people: its text, the rule behind it once (a text that already cites a rule gets no second
     citation), and in a shared game who acted."""
-    rule = f" (CR {event.rule})" if event.rule and not CITATION.search(event.text) else ""
+    rule = f" ({event.rule})" if event.rule and not CITATION.search(event.text) else ""
     who = f"{actor_text(event.actor)}: " if shared and event.actor is not None else ""
     # An undo's line is built from escaped names by table.moves, and names whose move it took back.
     text = event.text if event.kind == "undo" else escape(event.text)

@@ -5,12 +5,17 @@
    channel with the same seeded game, so every sample cycles the same card.
 2. The same action through ``GameService.act`` alone (load → engine → versioned save), to show how
    much of (1) is the simulated Discord round trip.
-3. Throughput with many channels playing at once. simcord runs one operation at a time, so
-   this drives the game service (``GameService.act``: per-channel lock, load, engine,
+3. Throughput with many games playing at once. simcord runs one operation at a time, so
+   this drives the game service (``GameService.act``: per-game lock, load, engine,
    transactional save) concurrently with ``asyncio.gather`` against a real on-disk Database;
-   each channel plays its own game like a player clicking (keep, play a land, cycle, next turn).
+   each game is played like a player clicking (keep, play a land, cycle, next turn), one game a
+   channel (``--channels``), and with ``--crowded N`` the same number of games in N channels too (several players
+   a channel, each with their own game), which must cost at most 10 % more CPU time per action (the process's, the
+   database thread's included) than one game a channel: on a machine shared with other work the rates swing by
+   half from run to run, the CPU time an action takes much less. Both rates are reported too. The two settings
+   run by turns, each going first every other run, so both meet the same load.
 
-Run: ``python benchmarks/bench_goldfish.py [--samples 200] [--channels 500] [--actions 20] [--runs 3]``
+Run: ``python benchmarks/bench_goldfish.py [--samples 200] [--channels 500] [--crowded 50] [--actions 20] [--runs 3]``
 """
 
 from __future__ import annotations
@@ -30,13 +35,15 @@ import simcord  # noqa: E402
 from benchmarks._bench import Report, median, percentile  # noqa: E402
 from bot.client import CycleBot  # noqa: E402
 from bot.config import Config  # noqa: E402
-from bot.goldfish import GameService, GameStore, StatsDelta  # noqa: E402
+from bot.goldfish import GameKey, GameService, GameStore, StatsDelta  # noqa: E402
 from bot.goldfish.decks import preset_decks  # noqa: E402
 from bot.goldfish.engine import Action, Game  # noqa: E402
 from bot.storage import Database  # noqa: E402
 
 SEED = 12  # slide: keep, play Plains, then Secluded Steppe (Cycling {W}) is affordable
 TARGET_MEDIAN_MS, TARGET_P99_MS, TARGET_RATE = 10.0, 50.0, 500.0
+TARGET_CROWDED = 1.1  # games in fewer channels: CPU time per action against one game a channel, at most
+PLAYER = 7
 
 
 def option(message, prefix: str, label: str) -> tuple[str, str]:
@@ -83,18 +90,24 @@ def service_on(db: Database) -> GameService:
     return GameService(GameStore(db))
 
 
-async def new_games(store: GameStore, channels: int, user_id: int) -> None:
+async def new_games(store: GameStore, games: int, *, channels: int | None = None, user_id: int = PLAYER):
+    """``games`` fresh games spread over channels 1..``channels`` (default: one a channel), each of its own player
+    (``user_id``, ``user_id + 1``… within a channel); their keys."""
     slide = preset_decks()["slide"]
-    for channel_id in range(1, channels + 1):
-        game = Game.new(slide, seed=channel_id)
-        await store.create(
-            channel_id=channel_id,
+    channels = channels or games
+    keys = []
+    for n in range(games):
+        game = Game.new(slide, seed=n + 1)
+        created = await store.create(
+            channel_id=1 + n % channels,
             guild_id=1,
-            owner_id=user_id,
+            owner_id=user_id + n // channels,
             shared=False,
             state=game.to_dict(),
             stats=StatsDelta(games=1),
         )
+        keys.append(created.key)
+    return keys
 
 
 def next_action(game: Game) -> Action | None:
@@ -125,14 +138,16 @@ async def act_latency(samples: int, data_dir: Path) -> list[float]:
         slide = preset_decks()["slide"]
         for channel_id in range(1, samples + 1):
             game = Game.new(slide, seed=SEED)
-            await service.store.create(
-                channel_id=channel_id, guild_id=1, owner_id=7, shared=False, state=game.to_dict()
-            )
-            await service.act(channel_id, 7, Action("keep"))
-            record = await service.act(channel_id, 7, Action("play", plains(game)))
+            key = (
+                await service.store.create(
+                    channel_id=channel_id, guild_id=1, owner_id=PLAYER, shared=False, state=game.to_dict()
+                )
+            ).key
+            await service.act(key, PLAYER, Action("keep"))
+            record = await service.act(key, PLAYER, Action("play", plains(game)))
             steppe = next(o for o in record.game.cycle_options() if o.name == "Secluded Steppe" and o.affordable)
             start = time.perf_counter()
-            await service.act(channel_id, 7, Action("cycle", steppe.iid, steppe.ability_index))
+            await service.act(key, PLAYER, Action("cycle", steppe.iid, steppe.ability_index))
             timings.append((time.perf_counter() - start) * 1000)
         return timings
     finally:
@@ -143,37 +158,37 @@ def plains(game: Game) -> int:
     return next(card.iid for card in game.zones.hand if card.name == "Plains")
 
 
-async def throughput(channels: int, actions: int, data_dir: Path) -> tuple[int, float, list[float]]:
-    """(actions done, seconds, per-action ms) with every channel playing at once."""
+async def throughput(games: int, channels: int, actions: int, data_dir: Path) -> tuple[int, float, list[float], float]:
+    """(actions done, seconds, per-action ms, CPU ms per action) with ``games`` games in ``channels`` channels
+    playing at once."""
     db = await Database.open(data_dir / "throughput.sqlite3")
     try:
         service = service_on(db)
-        await new_games(service.store, channels, user_id=7)
-        games: dict[int, Game] = {}
-        for channel_id in range(1, channels + 1):
-            games[channel_id] = (await service.load(channel_id)).game
+        keys = await new_games(service.store, games, channels=channels)
+        played = {key: (await service.load(key)).game for key in keys}
         latencies: list[float] = []
 
-        async def play(channel_id: int) -> int:
+        async def play(key: GameKey) -> int:
             done = 0
-            game = games[channel_id]
+            game = played[key]
             for _ in range(actions):
                 action = next_action(game)
                 if action is None:
                     break
                 start = time.perf_counter()
-                game = (await service.act(channel_id, 7, action)).game
+                game = (await service.act(key, key.player_id, action)).game
                 latencies.append((time.perf_counter() - start) * 1000)
                 done += 1
             return done
 
-        start = time.perf_counter()
-        counts = await asyncio.gather(*(play(channel_id) for channel_id in range(1, channels + 1)))
-        elapsed = time.perf_counter() - start
-        stats = await service.store.get_stats(7)
-        if stats is None or stats.games != channels:
+        start, cpu = time.perf_counter(), time.process_time()
+        counts = await asyncio.gather(*(play(key) for key in keys))
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        players = {key.player_id for key in keys}
+        started = [await service.store.get_stats(player) for player in players]
+        if sum(stats.games for stats in started if stats is not None) != games:
             raise RuntimeError("statistics were not written")
-        return sum(counts), elapsed, latencies
+        return sum(counts), elapsed, latencies, cpu * 1000 / max(1, sum(counts))
     finally:
         await db.close()
 
@@ -181,7 +196,8 @@ async def throughput(channels: int, actions: int, data_dir: Path) -> tuple[int, 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=200)
-    parser.add_argument("--channels", type=int, default=500)
+    parser.add_argument("--channels", type=int, default=500, help="games in the throughput run, one a channel")
+    parser.add_argument("--crowded", type=int, help="also play as many games in this many channels, and compare")
     parser.add_argument("--actions", type=int, default=20, help="actions per channel in the throughput run")
     parser.add_argument("--runs", type=int, default=3, help="throughput runs (the median is reported)")
     args = parser.parse_args()
@@ -193,12 +209,16 @@ async def main() -> int:
         (base / "act").mkdir()
         via_discord = await simcord_cycle_latency(args.samples, base / "simcord")
         via_act = await act_latency(args.samples, base / "act")
-        runs = []
+        runs, crowded = [], []
         for run in range(args.runs):
-            (base / f"many{run}").mkdir()
-            runs.append(await throughput(args.channels, args.actions, base / f"many{run}"))
-    rates = [done / elapsed for done, elapsed, _ in runs]
-    _, _, under_load = sorted(runs, key=lambda r: r[0] / r[1])[len(runs) // 2]  # the median run's latencies
+            # The two settings take turns going first, so neither always meets what the other left behind.
+            order = [(runs, args.channels), (crowded, args.crowded)] if args.crowded else [(runs, args.channels)]
+            for results, channels in order if run % 2 == 0 else reversed(order):
+                folder = base / f"run{run}-{channels}"
+                folder.mkdir()
+                results.append(await throughput(args.channels, channels, args.actions, folder))
+    rates = [done / elapsed for done, elapsed, *_ in runs]
+    _, _, under_load, _ = sorted(runs, key=lambda r: r[0] / r[1])[len(runs) // 2]  # the median run's latencies
 
     report = Report("Goldfish actions (milliseconds)")
     report.add("one cycle via simcord: median", median(via_discord), " ms", at_most=TARGET_MEDIAN_MS)
@@ -213,8 +233,26 @@ async def main() -> int:
         "/s",
         at_least=TARGET_RATE,
     )
+    if crowded:
+        crowded_rates = [done / elapsed for done, elapsed, *_ in crowded]
+        cpu, crowded_cpu = median([r[3] for r in runs]), median([r[3] for r in crowded])
+        report.add(
+            f"{args.channels} games in {args.crowded} channels: actions per second (median of {args.runs})",
+            median(crowded_rates),
+            "/s",
+        )
+        report.add(f"{args.channels} channels at once: CPU per action (median)", cpu, " ms")
+        report.add(f"{args.channels} games in {args.crowded} channels: CPU per action (median)", crowded_cpu, " ms")
+        report.add(
+            f"{args.channels} games in {args.crowded} channels against one game a channel (CPU per action)",
+            crowded_cpu / cpu,
+            "×",
+            at_most=TARGET_CROWDED,
+        )
     report.print()
     print("  actions per second by run: " + ", ".join(f"{rate:.0f}" for rate in rates))
+    if crowded:
+        print(f"  in {args.crowded} channels, by run: " + ", ".join(f"{rate:.0f}" for rate in crowded_rates))
     return report.exit_code()
 
 

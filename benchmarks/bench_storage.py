@@ -2,7 +2,7 @@
 process, PostgreSQL shared by two processes.
 
 Every channel plays its own game at once like a player clicking (keep, play a land, cycle, next turn), through
-``GameService.act`` (per-channel lock, load, engine, one transaction with the versioned save and the statistics).
+``GameService.act`` (per-game lock, load, engine, one transaction with the versioned save and the statistics).
 Each figure is the median over ``--runs`` runs. Target: PostgreSQL in one process at least 500 actions a second;
 the other figures are reported.
 
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._bench import Report, median  # noqa: E402
 from benchmarks.bench_goldfish import new_games, next_action  # noqa: E402
-from bot.goldfish import GameService, GameStore  # noqa: E402
+from bot.goldfish import GameKey, GameService, GameStore  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from bot.storage.postgres import PostgresDatabase  # noqa: E402
 
@@ -52,7 +52,7 @@ async def seed(target: str, channels: int) -> None:
         async with db.transaction() as conn:
             await conn.execute("DELETE FROM goldfish_games")
             await conn.execute("DELETE FROM goldfish_stats")
-        await new_games(GameStore(db), channels, user_id=PLAYER)
+        await new_games(GameStore(db), channels, user_id=PLAYER)  # one game a channel, all PLAYER's
     finally:
         await db.close()
 
@@ -62,21 +62,21 @@ async def play(target: str, first: int, count: int, actions: int) -> dict[str, f
     db = await open_db(target)
     try:
         service = GameService(GameStore(db))
-        channels = range(first, first + count)
-        games = {channel_id: (await service.load(channel_id)).game for channel_id in channels}
+        keys = [GameKey(channel_id, PLAYER) for channel_id in range(first, first + count)]
+        games = {key: (await service.load(key)).game for key in keys}
 
-        async def one(channel_id: int) -> int:
-            done, game = 0, games[channel_id]
+        async def one(key: GameKey) -> int:
+            done, game = 0, games[key]
             for _ in range(actions):
                 action = next_action(game)
                 if action is None:
                     break
-                game = (await service.act(channel_id, PLAYER, action)).game
+                game = (await service.act(key, PLAYER, action)).game
                 done += 1
             return done
 
         start = time.time()
-        done = sum(await asyncio.gather(*(one(channel_id) for channel_id in channels)))
+        done = sum(await asyncio.gather(*(one(key) for key in keys)))
         return {"done": done, "start": start, "end": time.time()}
     finally:
         await db.close()

@@ -6,10 +6,11 @@
 - ``practice``: the simulation's policy, a deck's odds, the coach, the review of a finished game.
 
 Each room's ``__init__`` names its public API. The engine uses none of the others; decks, the table and practice
-use the engine, never the reverse. Here, at the top, what runs the games for the bot: the game service (one game a
-channel, every action under its lock, load → check → apply → save), the stores (games, players' statistics
-declared once, finished games and their trend, whether tables are shown with a picture), and beside them the
-terminal front ends (``cli``, ``sim_cli``, ``coach_cli``: ``cyclebot goldfish``).
+use the engine, never the reverse. Here, at the top, what runs the games for the bot: the game service (a game per
+player in a channel beside the channel's shared one, every action under its game's lock, load → check → apply →
+save), the stores (games, players' statistics declared once, finished games and their trend, whether tables are
+shown with a picture), and beside them the terminal front ends (``cli``, ``sim_cli``, ``coach_cli``:
+``cyclebot goldfish``).
 """
 
 from bot.goldfish.display import DisplayStore
@@ -25,17 +26,19 @@ from bot.goldfish.service import (
     unreadable_note,
 )
 from bot.goldfish.stats import PLAYER_STATS, PlayerStats, Statistic, StatsDelta
-from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StoredGame, encode_state
+from bot.goldfish.store import SHARED, GameExistsError, GameKey, GameStore, StaleGameError, StoredGame, encode_state
 
 __all__ = [
     "GAME_OVER",
     "NO_GAME",
     "PLAYER_STATS",
     "RECENT_GAMES",
+    "SHARED",
     "TABLE_COPIES",
     "DeckTrend",
     "DisplayStore",
     "GameExistsError",
+    "GameKey",
     "GameResult",
     "GameService",
     "GameStore",

@@ -1,5 +1,9 @@
-"""The goldfish game service: one game a channel, every action under the channel's lock.
+"""The goldfish game service: a game per player in a channel (and the channel's shared one), every action under
+its game's lock.
 
+Which game: a slash command acts on the caller's own game in the channel, or else the channel's shared game
+(:meth:`GameService.mine`); a button names its game (a :class:`~bot.goldfish.store.GameKey`); a look
+(``/goldfish status``) may also show another player's game, privately (:meth:`GameService.viewed`).
 ``act`` loads the game, checks who is acting and whether what they clicked is still current,
 applies the engine action, and saves the new state with the version it read (a stale write
 changes nothing) together with the player's statistics, in one transaction. Every refusal is an
@@ -15,13 +19,17 @@ from collections import OrderedDict
 
 from bot.goldfish.engine import Action, Event, Game, IllegalAction, UnreadableGame
 from bot.goldfish.stats import StatsDelta
-from bot.goldfish.store import GameExistsError, GameStore, StaleGameError, StoredGame, encode_state
+from bot.goldfish.store import GameExistsError, GameKey, GameStore, StaleGameError, StoredGame, encode_state
 from bot.goldfish.table import gone_text, undo_text
 
 log = logging.getLogger(__name__)
 
 CARD_ACTIONS = frozenset({"cycle", "play", "cast"})
 NO_GAME = "There is no goldfish game in this channel. Start one with `/goldfish start`."
+NOT_YOURS = (
+    "You have no goldfish game in this channel, and it has no shared one: the games here are other players'. "
+    "Start your own with `/goldfish start` (each player can have one here)."
+)
 GAME_OVER = "This game is over. Start a new one with `/goldfish start`."
 
 
@@ -64,11 +72,11 @@ class LiveGames:
     def __init__(self, size: int = LIVE_GAMES) -> None:
         self.size = size
         self.hits = self.misses = 0
-        self._games: OrderedDict[int, tuple[str, Game, list[int]]] = OrderedDict()
+        self._games: OrderedDict[GameKey, tuple[str, Game, list[int]]] = OrderedDict()
 
     def take(self, record: StoredGame) -> StoredGame:
         """``record`` with the kept game when it is still the stored one (the entry is used up either way)."""
-        kept = self._games.pop(record.channel_id, None)
+        kept = self._games.pop(record.key, None)
         if kept is not None and kept[0] == record.text:
             self.hits += 1
             return record.known(kept[1], kept[2])
@@ -77,13 +85,13 @@ class LiveGames:
 
     def keep(self, record: StoredGame) -> None:
         """Keep a copy of the record's game, as saved in ``record.text``."""
-        self._games[record.channel_id] = (record.text, record.game.clone(), list(record.tables))
-        self._games.move_to_end(record.channel_id)
+        self._games[record.key] = (record.text, record.game.clone(), list(record.tables))
+        self._games.move_to_end(record.key)
         while len(self._games) > self.size:
             self._games.popitem(last=False)
 
-    def forget(self, channel_id: int) -> None:
-        self._games.pop(channel_id, None)
+    def forget(self, key: GameKey) -> None:
+        self._games.pop(key, None)
 
     def __len__(self) -> int:
         return len(self._games)
@@ -93,27 +101,61 @@ class GameService:
     def __init__(self, store: GameStore, *, live_games: int = LIVE_GAMES) -> None:
         self.store = store
         self.live = LiveGames(live_games)
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks: weakref.WeakValueDictionary[GameKey, asyncio.Lock] = weakref.WeakValueDictionary()
 
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        lock = self._locks.get(channel_id)
+    def lock(self, key: GameKey) -> asyncio.Lock:
+        lock = self._locks.get(key)
         if lock is None:
-            lock = self._locks[channel_id] = asyncio.Lock()
+            lock = self._locks[key] = asyncio.Lock()
         return lock
+
+    # ------------------------------------------------------------ which game
+
+    async def missing(self, channel_id: int) -> IllegalAction:
+        """The refusal when the caller has no game here: none at all, or only other players' games."""
+        return IllegalAction(NOT_YOURS if await self.store.in_channel(channel_id) else NO_GAME)
+
+    async def mine(self, channel_id: int, user_id: int) -> StoredGame:
+        """The game a slash command acts on: the caller's own in the channel, or else the channel's shared game
+        (read-only: never waits for a writer)."""
+        record = await self.store.mine_or_shared(channel_id, user_id)
+        if record is None:
+            raise await self.missing(channel_id)
+        return record
+
+    async def viewed(self, channel_id: int, user_id: int) -> tuple[StoredGame, bool]:
+        """The game a look (status, hand, log) shows, and whether it is the caller's to play: their own or the
+        shared game, else the game played last in the channel (someone else's, shown to the caller alone)."""
+        record = await self.store.mine_or_shared(channel_id, user_id)
+        if record is not None:
+            return record, True
+        others = await self.store.in_channel(channel_id)
+        if not others:
+            raise IllegalAction(NO_GAME)
+        return others[0], False
+
+    async def of_message(self, channel_id: int, message_id: int | None, user_id: int) -> GameKey:
+        """The game of a message whose buttons name none (posted before games were keyed by player): the game
+        that remembers the message, else the clicker's own or the shared game."""
+        if message_id is not None:
+            for record in await self.store.in_channel(channel_id):
+                if message_id in record.tables:
+                    return record.key
+        return (await self.mine(channel_id, user_id)).key
 
     # ------------------------------------------------------------ reading
 
-    async def peek(self, channel_id: int) -> StoredGame:
-        """The channel's game for a read-only view (never waits for a writer)."""
-        record = await self.store.peek(channel_id)
+    async def peek(self, key: GameKey) -> StoredGame:
+        """The game for a read-only view (never waits for a writer)."""
+        record = await self.store.peek(key)
         if record is None:
-            raise IllegalAction(NO_GAME)
+            raise await self.missing(key.channel_id)
         return record
 
-    async def load(self, channel_id: int) -> StoredGame:
-        record = await self.store.load(channel_id)
+    async def load(self, key: GameKey) -> StoredGame:
+        record = await self.store.load(key)
         if record is None:
-            raise IllegalAction(NO_GAME)
+            raise await self.missing(key.channel_id)
         return record
 
     @staticmethod
@@ -121,8 +163,8 @@ class GameService:
         if record.shared or record.owner_id == user_id:
             return
         raise IllegalAction(
-            f"This is <@{record.owner_id}>'s goldfish game, so only they can play it. "
-            "Start your own with `/goldfish start` in another channel, or ask them to start one with `shared:true`."
+            f"This is <@{record.owner_id}>'s goldfish game, so only they can play it. Start your own with "
+            "`/goldfish start`: each player can have a game in this channel (`shared:true` makes one anyone can play)."
         )
 
     @staticmethod
@@ -141,9 +183,9 @@ class GameService:
                 "Use the newest game message, or `/goldfish status` to post it again."
             )
 
-    async def playable(self, channel_id: int, user_id: int, seen: int | None = None) -> StoredGame:
+    async def playable(self, key: GameKey, user_id: int, seen: int | None = None) -> StoredGame:
         """The game for a control that changes only the message, after the same checks as an action."""
-        record = await self.load(channel_id)
+        record = await self.load(key)
         self.check_player(record, user_id)
         self.check_fresh(record, None, seen)
         return record
@@ -151,11 +193,11 @@ class GameService:
     # ------------------------------------------------------------ writing
 
     async def act(
-        self, channel_id: int, user_id: int, action: Action, seen: int | None = None, tables: list[int] | None = None
+        self, key: GameKey, user_id: int, action: Action, seen: int | None = None, tables: list[int] | None = None
     ) -> StoredGame:
-        """Load → check → apply → save, under the channel's lock; the record carries the action's events."""
-        async with self.lock(channel_id):
-            record = self.live.take(await self.load(channel_id))
+        """Load → check → apply → save, under the game's lock; the record carries the action's events."""
+        async with self.lock(key):
+            record = self.live.take(await self.load(key))
             self.check_player(record, user_id)
             self.check_fresh(record, action, seen, user_id)
             game = game_of(record)
@@ -185,7 +227,7 @@ class GameService:
         text = encode_state(state)
         try:
             version = await self.store.save(
-                record.channel_id,
+                record.key,
                 text,
                 record.version,
                 user_id=user_id,
@@ -205,15 +247,15 @@ class GameService:
         kept = tables[-TABLE_COPIES:]
         if not isinstance(state, dict) or state.get("tables") == kept:
             return
-        async with self.lock(record.channel_id):
-            await self.store.keep_tables(record.channel_id, {**state, "tables": kept}, record.version)
+        async with self.lock(record.key):
+            await self.store.keep_tables(record.key, {**state, "tables": kept}, record.version)
 
     async def undo(
-        self, channel_id: int, user_id: int, seen: int | None = None, tables: list[int] | None = None
+        self, key: GameKey, user_id: int, seen: int | None = None, tables: list[int] | None = None
     ) -> StoredGame:
         """Take back the game's last action: the game is rebuilt from its seed and the rest of its action log."""
-        async with self.lock(channel_id):
-            record = self.live.take(await self.load(channel_id))
+        async with self.lock(key):
+            record = self.live.take(await self.load(key))
             self.check_player(record, user_id)
             if seen is not None and seen != record.version:
                 raise IllegalAction(
@@ -236,19 +278,20 @@ class GameService:
             return StatsDelta()
         return StatsDelta.of_undo(game.stats, undone.stats)
 
-    async def replaceable(self, channel_id: int, user_id: int, can_manage: bool) -> StoredGame | None:
-        """The game a new one would replace (None when there is none, it is over or it can't be loaded).
+    async def replaceable(self, key: GameKey, user_id: int, can_manage: bool) -> StoredGame | None:
+        """The game a new one would replace (None when there is none): the starter's own in the channel, or the
+        channel's shared game.
 
-        Refuses when that game belongs to someone else and the user can't manage messages.
+        Refuses when that game (the shared one) is someone else's, still going, and the user can't manage messages.
         """
-        existing = await self.store.load(channel_id)
+        existing = await self.store.load(key)
         if existing is None:
             return None
         if existing.owner_id != user_id and not can_manage and is_loadable(existing):
             if existing.game.phase != "over":
                 raise IllegalAction(
-                    f"This channel already has a goldfish game by <@{existing.owner_id}>. "
-                    "Only they or someone with Manage Messages can replace it; or use another channel."
+                    f"This channel already has a shared goldfish game by <@{existing.owner_id}>. Only they or "
+                    "someone with Manage Messages can replace it; start your own with `shared:false`."
                 )
         return existing
 
@@ -262,7 +305,7 @@ class GameService:
         game: Game,
         replace_version: int | None,
     ) -> StoredGame:
-        async with self.lock(channel_id):
+        async with self.lock(GameKey.of(channel_id, owner_id, shared)):
             try:
                 record = await self.store.create(
                     channel_id=channel_id,
@@ -274,21 +317,21 @@ class GameService:
                     stats=StatsDelta(games=1),
                 )
             except GameExistsError:
-                raise IllegalAction("Someone started a game in this channel at the same moment; try again.") from None
+                raise IllegalAction("That game was started at the same moment by another click; try again.") from None
             except StaleGameError:
                 raise IllegalAction("The game changed while you were deciding, so nothing was replaced.") from None
             started = record.known(game, [])
             self.live.keep(started)
         return started
 
-    async def end(self, channel_id: int, user_id: int, can_manage: bool) -> StoredGame:
-        """End the channel's game (its starter, or someone who can manage messages); works on unreadable games too."""
-        async with self.lock(channel_id):
-            record = await self.load(channel_id)
+    async def end(self, key: GameKey, user_id: int, can_manage: bool) -> StoredGame:
+        """End the game (its starter, or someone who can manage messages); works on unreadable games too."""
+        async with self.lock(key):
+            record = await self.load(key)
             if record.owner_id != user_id and not can_manage:
                 raise IllegalAction(
                     f"Only <@{record.owner_id}>, who started this game, or someone with Manage Messages can end it."
                 )
-            await self.store.delete(channel_id)
-            self.live.forget(channel_id)
+            await self.store.delete(key)
+            self.live.forget(key)
         return record

@@ -3,8 +3,9 @@
 The same statements run on SQLite and PostgreSQL: ``?`` placeholders (numbered for PostgreSQL by the
 database), timestamps passed in from Python, and nothing either dialect lacks.
 
-One game a channel. Its state is the engine's JSON; ``version`` grows by one with every
-write, and every write names the version it read (``UPDATE … WHERE channel_id = ? AND
+A game is keyed by its channel and its player (:class:`GameKey`): each player can have their own game in a
+channel, beside the channel's shared game (player 0). Its state is the engine's JSON; ``version`` grows by one with
+every write, and every write names the version it read (``UPDATE … WHERE channel_id = ? AND player_id = ? AND
 version = ?``), so a write based on a stale read changes nothing and raises
 :class:`StaleGameError` instead. Statistics change in the same transaction as the game
 write that caused them, so the two never disagree. Bound parameters only.
@@ -21,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
@@ -36,6 +37,20 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+SHARED = 0  # the player_id of a channel's shared game
+
+
+class GameKey(NamedTuple):
+    """Which game: its channel and its player (the owner's id, or :data:`SHARED` for the channel's shared game)."""
+
+    channel_id: int
+    player_id: int
+
+    @classmethod
+    def of(cls, channel_id: int, owner_id: int, shared: bool) -> GameKey:
+        return cls(channel_id, SHARED if shared else owner_id)
+
+
 class StaleGameError(Exception):
     """The game changed (or ended) since it was read: nothing was written."""
 
@@ -46,13 +61,14 @@ class GameExistsError(Exception):
 
 @dataclass(frozen=True)
 class StoredGame:
-    """A channel's game as stored: the row, its state, and (after an action) that action's events.
+    """A game as stored: the row, its state, and (after an action) that action's events.
 
     ``text`` is the state as stored (JSON), read into ``state`` only when asked for. ``state`` is None when
     the JSON is damaged; ``game`` raises :class:`UnreadableGame` then, and whenever the engine can't load it.
     """
 
     channel_id: int
+    player_id: int
     guild_id: int
     owner_id: int
     shared: bool
@@ -61,6 +77,10 @@ class StoredGame:
     created_at: str
     updated_at: str
     events: tuple[Event, ...] = field(default=(), compare=False)
+
+    @cached_property
+    def key(self) -> GameKey:
+        return GameKey(self.channel_id, self.player_id)
 
     @cached_property
     def state(self) -> Any:
@@ -91,6 +111,7 @@ class StoredGame:
         """The record after an action wrote ``game`` (as ``text``, with ``tables``) at ``version``."""
         record = StoredGame(
             self.channel_id,
+            self.player_id,
             self.guild_id,
             self.owner_id,
             self.shared,
@@ -112,6 +133,7 @@ def encode_state(state: dict[str, Any]) -> str:
 def _game(row: Mapping[str, Any]) -> StoredGame:
     return StoredGame(
         channel_id=row["channel_id"],
+        player_id=row["player_id"],
         guild_id=row["guild_id"],
         owner_id=row["owner_id"],
         shared=bool(row["shared"]),
@@ -164,7 +186,12 @@ _ADD_STATS = (
 # alone would let a write meant for the old game land on its replacement.
 _UPDATE_GAME = (
     "UPDATE goldfish_games SET state = ?, version = version + 1, updated_at = ? "
-    "WHERE channel_id = ? AND version = ? AND created_at = COALESCE(?, created_at)"
+    "WHERE channel_id = ? AND player_id = ? AND version = ? AND created_at = COALESCE(?, created_at)"
+)
+_ONE_GAME = "SELECT * FROM goldfish_games WHERE channel_id = ? AND player_id = ?"
+# A slash command's game: the caller's own in the channel, or else the channel's shared one (player 0), in one read.
+_MINE_OR_SHARED = (
+    "SELECT * FROM goldfish_games WHERE channel_id = ? AND player_id IN (?, 0) ORDER BY player_id DESC LIMIT 1"
 )
 # PostgreSQL: the game write and its statistics as one statement, atomic on its own (the statistics are added
 # only if the versioned UPDATE changed the row): one round trip a save instead of four (BEGIN … COMMIT).
@@ -213,15 +240,30 @@ class GameStore:
 
     # ------------------------------------------------------------------ games
 
-    async def load(self, channel_id: int) -> StoredGame | None:
-        """The channel's game, read on the writer's connection (before a write)."""
-        row = await self._read("SELECT * FROM goldfish_games WHERE channel_id = ?", (channel_id,), writer=True)
+    async def load(self, key: GameKey) -> StoredGame | None:
+        """The game, read on the writer's connection (before a write)."""
+        row = await self._read(_ONE_GAME, tuple(key), writer=True)
         return None if row is None else _game(row)
 
-    async def peek(self, channel_id: int) -> StoredGame | None:
-        """The channel's game for a read-only view: never waits for a writer."""
-        row = await self._read("SELECT * FROM goldfish_games WHERE channel_id = ?", (channel_id,))
+    async def peek(self, key: GameKey) -> StoredGame | None:
+        """The game for a read-only view: never waits for a writer."""
+        row = await self._read(_ONE_GAME, tuple(key))
         return None if row is None else _game(row)
+
+    async def mine_or_shared(self, channel_id: int, user_id: int) -> StoredGame | None:
+        """The game a slash command of ``user_id`` acts on: their own in the channel, else the channel's shared
+        one (a read-only view: never waits for a writer)."""
+        row = await self._read(_MINE_OR_SHARED, (channel_id, user_id))
+        return None if row is None else _game(row)
+
+    async def in_channel(self, channel_id: int) -> list[StoredGame]:
+        """Every game in the channel, the one played last first (to the second)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM goldfish_games WHERE channel_id = ? ORDER BY updated_at DESC, player_id",
+            (channel_id,),
+            reader=True,
+        )
+        return [_game(row) for row in rows]
 
     async def create(
         self,
@@ -234,17 +276,19 @@ class GameStore:
         replace_version: int | None = None,
         stats: StatsDelta | None = None,
     ) -> StoredGame:
-        """Store a new game; with ``replace_version``, in place of the game at exactly that version.
+        """Store a new game: ``owner_id``'s own in the channel, or the channel's shared one; with ``replace_version``,
+        in place of that game at exactly that version.
 
-        Raises :class:`GameExistsError` when the channel has a game and no replacement was asked for,
+        Raises :class:`GameExistsError` when that game exists and no replacement was asked for,
         :class:`StaleGameError` when the game to replace changed or ended meanwhile.
         """
+        key = GameKey.of(channel_id, owner_id, shared)
         async with self.db.transaction() as conn:
             if replace_version is not None:
                 deleted = await _execute(
                     conn,
-                    "DELETE FROM goldfish_games WHERE channel_id = ? AND version = ?",
-                    (channel_id, replace_version),
+                    "DELETE FROM goldfish_games WHERE channel_id = ? AND player_id = ? AND version = ?",
+                    (*key, replace_version),
                 )
                 if deleted != 1:
                     raise StaleGameError("the game changed while you were deciding; nothing was replaced")
@@ -252,21 +296,21 @@ class GameStore:
                 now, created = now_text(), created_text()
                 await _execute(
                     conn,
-                    "INSERT INTO goldfish_games (channel_id, guild_id, owner_id, shared, version, state, created_at, "
-                    "updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
-                    (channel_id, guild_id, owner_id, int(shared), _text(state), created, now),
+                    "INSERT INTO goldfish_games (channel_id, player_id, guild_id, owner_id, shared, version, state, "
+                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)",
+                    (*key, guild_id, owner_id, int(shared), _text(state), created, now),
                 )
             except self.db.integrity_errors as error:
-                raise GameExistsError("this channel already has a goldfish game") from error
+                raise GameExistsError("this game already exists") from error
             if stats:
                 await _add_stats(conn, owner_id, stats)
-            async with conn.execute("SELECT * FROM goldfish_games WHERE channel_id = ?", (channel_id,)) as cursor:
+            async with conn.execute(_ONE_GAME, tuple(key)) as cursor:
                 row = await cursor.fetchone()
         return _game(row)
 
     async def save(
         self,
-        channel_id: int,
+        key: GameKey,
         state: dict[str, Any] | str,
         expected_version: int,
         *,
@@ -281,7 +325,7 @@ class GameStore:
         are taken back from the sums instead of added). With ``created_at`` (the
         game's, as loaded), a game replaced in the meantime is not written over even at the same version.
         """
-        game = (_text(state), now_text(), channel_id, expected_version, created_at)
+        game = (_text(state), now_text(), *key, expected_version, created_at)
         with_stats = user_id is not None and bool(stats)
         if self.db.dialect == "postgresql":
             if with_stats and stats.back:
@@ -307,25 +351,30 @@ class GameStore:
             raise StaleGameError("the game changed since it was read; nothing was saved")
         return expected_version + 1
 
-    async def keep_tables(self, channel_id: int, state: dict[str, Any], version: int) -> bool:
+    async def keep_tables(self, key: GameKey, state: dict[str, Any], version: int) -> bool:
         """Write ``state`` over the game at exactly ``version`` without a new version: only the list of the game's
         messages changed (a table posted again), which no action depends on. False when the game moved on (its
         next write carries the list anyway)."""
-        sql = "UPDATE goldfish_games SET state = ? WHERE channel_id = ? AND version = ? RETURNING channel_id"
-        params = (_text(state), channel_id, version)
+        sql = (
+            "UPDATE goldfish_games SET state = ? WHERE channel_id = ? AND player_id = ? AND version = ? "
+            "RETURNING channel_id"
+        )
+        params = (_text(state), *key, version)
         write = self.db.fetchall if self.db.dialect == "postgresql" else self.db.write_fetchall
         return len(await write(sql, params)) == 1
 
-    async def delete(self, channel_id: int, expected_version: int | None = None) -> bool:
-        """Remove the channel's game (only if still at ``expected_version`` when given)."""
+    async def delete(self, key: GameKey, expected_version: int | None = None) -> bool:
+        """Remove the game (only if still at ``expected_version`` when given)."""
         async with self.db.transaction() as conn:
             if expected_version is None:
-                deleted = await _execute(conn, "DELETE FROM goldfish_games WHERE channel_id = ?", (channel_id,))
+                deleted = await _execute(
+                    conn, "DELETE FROM goldfish_games WHERE channel_id = ? AND player_id = ?", tuple(key)
+                )
             else:
                 deleted = await _execute(
                     conn,
-                    "DELETE FROM goldfish_games WHERE channel_id = ? AND version = ?",
-                    (channel_id, expected_version),
+                    "DELETE FROM goldfish_games WHERE channel_id = ? AND player_id = ? AND version = ?",
+                    (*key, expected_version),
                 )
         return deleted == 1
 

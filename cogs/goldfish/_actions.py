@@ -1,6 +1,8 @@
 """Answering a game interaction: post or edit the game message, and the buttons' and selects' handlers.
 
-A mixin of the Goldfish cog, so the commands file stays about the commands.
+A mixin of the Goldfish cog, so the commands file stays about the commands. Which game: a slash command acts on the
+caller's own game in the channel, or else its shared game (``key=None`` below); a component on the game its custom
+id names (its :class:`~cogs.goldfish._components.Stamp`).
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ from dataclasses import dataclass
 import discord
 
 from bot.errors import UserFacingError
-from bot.goldfish import GameService, GameStore, StoredGame, game_of, is_loadable
+from bot.goldfish import GameKey, GameService, GameStore, StoredGame, game_of, is_loadable
 from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.goldfish.table import done_text
 from bot.text import escape
 from cogs._symbols import symbols_for
 from cogs._ui import reply
-from cogs.goldfish._components import Deferral
+from cogs.goldfish._components import Deferral, Stamp
 from cogs.goldfish._drafts import Draft, draft_note, needs_draft, with_phyrexian
 from cogs.goldfish._inputs import (
     FIND_NOTHING,
@@ -39,6 +41,14 @@ class PendingStart:
 
     owner_id: int
     begin: Callable[[discord.Interaction], Awaitable[None]]
+
+
+def replace_question(existing: StoredGame, user_id: int) -> str:
+    """Asked before a new game replaces one in progress: the player's own, or the channel's shared one."""
+    if not existing.shared:
+        return "You already have a goldfish game in progress in this channel. Replace it with a new one?"
+    owner = "you" if existing.owner_id == user_id else f"<@{existing.owner_id}>"
+    return f"This channel's shared goldfish game, started by {owner}, is in progress. Replace it?"
 
 
 class TableActions(Tables):
@@ -65,28 +75,51 @@ class TableActions(Tables):
         else:
             await interaction.response.edit_message(embed=embed, view=view)
         if interaction.message is not None:
-            await self.strip(interaction.channel_id, self.remember(interaction.channel_id, interaction.message.id))
+            await self.strip(record.channel_id, self.remember(record.key, interaction.message.id))
             self.pictures.follow(record, interaction.message.id)
         await self.after_update(record)
 
-    async def run(self, interaction: discord.Interaction, action: Action, *, seen: int | None, edit: bool) -> None:
+    async def mine(self, interaction: discord.Interaction) -> GameKey:
+        """The game a slash command acts on: the caller's own in this channel, else the channel's shared game."""
+        return (await self.service.mine(interaction.channel_id, interaction.user.id)).key
+
+    async def key_of(self, interaction: discord.Interaction, stamp: Stamp) -> GameKey:
+        """The game a component's message shows (a message from before games were keyed by player: found by its
+        id among the channel's games)."""
+        if stamp.player is not None:
+            return GameKey(interaction.channel_id, stamp.player)
+        message = interaction.message.id if interaction.message is not None else None
+        for key, tables in self.tables.items():
+            if key.channel_id == interaction.channel_id and message in tables:
+                return key
+        return await self.service.of_message(interaction.channel_id, message, interaction.user.id)
+
+    async def run(
+        self, interaction: discord.Interaction, key: GameKey | None, action: Action, *, seen: int | None, edit: bool
+    ) -> None:
+        """Do ``action`` on the game (``key``; None: the caller's, for a slash command) and show the result."""
         async with Deferral(interaction, update=edit, private=not edit):
-            tables = self.tables.get(interaction.channel_id)
-            record = await self.service.act(interaction.channel_id, interaction.user.id, action, seen, tables)
+            key = key or await self.mine(interaction)
+            tables = self.tables.get(key)
+            record = await self.service.act(key, interaction.user.id, action, seen, tables)
         if edit:
             await self.show(interaction, record)
         else:
             await self.post(interaction, record, said=done_text(record.game, action))
 
-    async def playable(self, interaction: discord.Interaction, seen: int | None = None, *, edit: bool = False):
+    async def playable(
+        self, interaction: discord.Interaction, key: GameKey | None = None, seen: int | None = None, *, edit=False
+    ) -> StoredGame:
+        """The game (``key``; None: the caller's) after the checks an action passes, for a choice to show."""
         async with Deferral(interaction, update=edit, private=not edit):
-            return await self.service.playable(interaction.channel_id, interaction.user.id, seen)
+            key = key or await self.mine(interaction)
+            return await self.service.playable(key, interaction.user.id, seen)
 
     async def autocomplete_game(self, interaction: discord.Interaction) -> Game | None:
-        """The channel's game for autocomplete, if this user may play it (read path: never waits for a writer).
+        """The caller's game for autocomplete, if they may play it (read path: never waits for a writer).
         None when the database doesn't answer: autocomplete has no way to say why, and offers nothing."""
         try:
-            record = await self.store.peek(interaction.channel_id)
+            record = await self.store.mine_or_shared(interaction.channel_id, interaction.user.id)
         except UserFacingError:
             return None
         if record is None or not (record.shared or record.owner_id == interaction.user.id) or not is_loadable(record):
@@ -95,7 +128,8 @@ class TableActions(Tables):
 
     async def from_hand(self, interaction: discord.Interaction, kind: str, card: str, x: int = 0, tap=None) -> None:
         """Play a land or cast a spell named by the player."""
-        game = game_of(await self.playable(interaction))
+        record = await self.playable(interaction)
+        game = game_of(record)
         if game.phase in ("mulligan", "over"):
             doing = "play a land" if kind == "play" else "cast spells"
             raise IllegalAction(f"You can {doing} once the game is under way (keep your hand first).")
@@ -111,7 +145,7 @@ class TableActions(Tables):
         else:  # a name typed: the face it names ("Tangled Vale")
             face = typed_face(game, next(c for c in candidates if c.iid == iid), card) if kind == "play" else 0
         action = Action("play", iid, face) if kind == "play" else Action("cast", iid, x=x, tap=lands_named(game, tap))
-        await self.run(interaction, action, seen=None, edit=False)
+        await self.run(interaction, record.key, action, seen=None, edit=False)
 
     @staticmethod
     def can_manage(interaction: discord.Interaction) -> bool:
@@ -120,96 +154,99 @@ class TableActions(Tables):
     # ------------------------------------------------------------ components
 
     async def on_button(
-        self, interaction: discord.Interaction, kind: str, version: int, iid: int | None = None
+        self, interaction: discord.Interaction, kind: str, stamp: Stamp, iid: int | None = None
     ) -> None:
+        key, version = await self.key_of(interaction, stamp), stamp.version
         if kind not in ("grave", "lib", "new", "replay"):
-            await self.check_table(interaction)
+            await self.check_table(interaction, key)
         if kind in ("next", "mull"):
-            await self.run(interaction, Action("next" if kind == "next" else "mulligan"), seen=version, edit=True)
+            await self.run(interaction, key, Action("next" if kind == "next" else "mulligan"), seen=version, edit=True)
         elif kind == "keep":
-            record = await self.playable(interaction, version, edit=True)
+            record = await self.playable(interaction, key, version, edit=True)
             if record.game.bottom_count():
                 await self.show(interaction, record, mode=("bottom",))
             else:
-                await self.run(interaction, Action("keep"), seen=version, edit=True)
+                await self.run(interaction, key, Action("keep"), seen=version, edit=True)
         elif kind in ("echo", "sac"):
-            await self.run(interaction, Action("echo", iid, pay=kind == "echo"), seen=version, edit=True)
+            await self.run(interaction, key, Action("echo", iid, pay=kind == "echo"), seen=version, edit=True)
         elif kind == "act":
-            await self.run(interaction, Action("activate", iid), seen=version, edit=True)
+            await self.run(interaction, key, Action("activate", iid), seen=version, edit=True)
         elif kind == "undo":
             async with Deferral(interaction, update=True):
-                tables = self.tables.get(interaction.channel_id)
-                record = await self.service.undo(interaction.channel_id, interaction.user.id, version, tables)
+                record = await self.service.undo(key, interaction.user.id, version, self.tables.get(key))
             await self.show(interaction, record)
         elif kind in ("grave", "lib"):
-            game = game_of(await self.service.peek(interaction.channel_id))
+            game = game_of(await self.service.peek(key))
             await reply(
                 interaction, embed=zone_embed(game, "graveyard" if kind == "grave" else "library"), ephemeral=True
             )
         elif kind in ("new", "replay"):
-            await self.restart(interaction, version, same_seed=kind == "replay")
+            await self.restart(interaction, key, version, same_seed=kind == "replay")
         else:
-            await self.show(interaction, await self.playable(interaction, version, edit=True))
+            await self.show(interaction, await self.playable(interaction, key, version, edit=True))
 
     async def on_select(
         self,
         interaction: discord.Interaction,
         kind: str,
-        version: int,
+        stamp: Stamp,
         values: list[str],
         card: tuple[int, int] | None,
         tap: tuple[int, ...] = (),
     ) -> None:
-        await self.check_table(interaction)
+        key, version = await self.key_of(interaction, stamp), stamp.version
+        await self.check_table(interaction, key)
         if kind == "cycle":
             iid, ability = select_card(values)
-            await self.cycle_chosen(interaction, iid, ability, version, edit=True, tap=tap)
+            await self.cycle_chosen(interaction, key, iid, ability, version, edit=True, tap=tap)
         elif kind == "find":
             iid, ability = card
             nothing = values == [FIND_NOTHING]
             found = None if nothing else select_ints(values)[0]
             action = Action("cycle", iid, ability, find=found, find_nothing=nothing)
-            await self.run(interaction, action, seen=version, edit=True)
+            await self.run(interaction, key, action, seen=version, edit=True)
         elif kind == "land":
             iid, face = select_card(values)
-            await self.run(interaction, Action("play", iid, face), seen=version, edit=True)
+            await self.run(interaction, key, Action("play", iid, face), seen=version, edit=True)
         elif kind == "cast":
             iid = select_ints(values)[0]
             draft = Draft("c", iid, tap=tap)
-            record = await self.playable(interaction, version, edit=True)
+            record = await self.playable(interaction, key, version, edit=True)
             if any(c.iid == iid for c in record.game.zones.hand) and needs_draft(record.game, draft):
                 await self.show(interaction, record, mode=("draft", draft), note=draft_note(record.game, draft))
                 return
-            await self.run(interaction, draft.action(), seen=version, edit=True)
+            await self.run(interaction, key, draft.action(), seen=version, edit=True)
         elif kind == "bottom":
             bottom = tuple(select_ints(values, count=None))
-            await self.run(interaction, Action("keep", bottom=bottom), seen=version, edit=True)
+            await self.run(interaction, key, Action("keep", bottom=bottom), seen=version, edit=True)
         elif kind in ("discard", "discard0"):
             chosen = tuple(select_ints(values, count=None))
             action = Action("discard", cards=chosen, pay=kind == "discard")
-            await self.run(interaction, action, seen=version, edit=True)
+            await self.run(interaction, key, action, seen=version, edit=True)
         elif kind == "tap":
             chosen = tuple(select_ints(values, count=None)) if values else ()
-            record = await self.playable(interaction, version, edit=True)
+            record = await self.playable(interaction, key, version, edit=True)
             names = ", ".join(escape(record.game.iid_names.get(i, "?")) for i in chosen)
             note = f"The next payment taps: {names}." if chosen else "The next payment taps the lands I choose."
             await self.show(interaction, record, mode=("tap", chosen), note=note)
 
     async def on_draft(
-        self, interaction: discord.Interaction, version: int, code: str, field: str | None, values: list[str]
+        self, interaction: discord.Interaction, stamp: Stamp, code: str, field: str | None, values: list[str]
     ) -> None:
-        await self.check_table(interaction)
+        key, version = await self.key_of(interaction, stamp), stamp.version
+        await self.check_table(interaction, key)
         draft = Draft.decode(code)
         if field is None:
-            await self.run(interaction, draft.action(), seen=version, edit=True)
+            await self.run(interaction, key, draft.action(), seen=version, edit=True)
             return
-        record = await self.playable(interaction, version, edit=True)
+        record = await self.playable(interaction, key, version, edit=True)
         draft = with_phyrexian(record.game, draft, values) if field == "l" else draft.with_choice(field, values)
         await self.show(interaction, record, mode=("draft", draft), note=draft_note(record.game, draft))
 
     async def cycle_chosen(
         self,
         interaction: discord.Interaction,
+        key: GameKey,
         iid: int,
         ability: int,
         version: int | None,
@@ -219,7 +256,7 @@ class TableActions(Tables):
     ) -> None:
         """Cycle now, or first ask what a search finds or what the engine needs chosen (X, pay, sacrifice)."""
         async with Deferral(interaction, update=edit, private=not edit):
-            record = await self.service.load(interaction.channel_id)
+            record = await self.service.load(key)
             self.service.check_player(record, interaction.user.id)
             self.service.check_fresh(record, Action("cycle", iid, ability), version, interaction.user.id)
         game = record.game
@@ -244,17 +281,15 @@ class TableActions(Tables):
                 await self.post(interaction, record, mode=("draft", draft), note=note, said=f"{note}\nOn the table:")
             return
         action = Action("cycle", iid, ability, find_nothing=bool(option.search), tap=tap)
-        await self.run(interaction, action, seen=version, edit=edit)
+        await self.run(interaction, key, action, seen=version, edit=edit)
 
-    async def restart(self, interaction: discord.Interaction, version: int, *, same_seed: bool) -> None:
+    async def restart(self, interaction: discord.Interaction, key: GameKey, version: int, *, same_seed: bool) -> None:
         """New game (a new shuffle) or Replay this seed, from a finished game's message, edited in place."""
         async with Deferral(interaction, update=True):
-            record = await self.service.load(interaction.channel_id)
+            record = await self.service.load(key)
             game = game_of(record)
             if record.version != version or game.phase != "over":
-                raise IllegalAction(
-                    "This game message is not the channel's finished game any more, so nothing happened."
-                )
+                raise IllegalAction("This game message is not of a finished game any more, so nothing happened.")
             self.service.check_player(record, interaction.user.id)
             seed = game.seed if same_seed else secrets.randbelow(2**31 - 1)
             new = Game.new(game.deck(), seed=seed, on_the_play=game.on_the_play)
@@ -267,9 +302,9 @@ class TableActions(Tables):
                 replace_version=record.version,
             )
         clicked = interaction.message.id if interaction.message is not None else None
-        others = [t for t in self.tables.get(interaction.channel_id, []) if t != clicked]
+        others = [t for t in self.tables.get(key, []) if t != clicked]
         if clicked is not None:
-            self.remember(interaction.channel_id, clicked, fresh=True)
+            self.remember(started.key, clicked, fresh=True)
         await self.show(interaction, started)
         await self.strip(interaction.channel_id, others)  # the finished game's other copies
 

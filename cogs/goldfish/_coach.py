@@ -248,7 +248,7 @@ class CoachCommands:
     async def hint(self, interaction: discord.Interaction) -> None:
         """The move the coach recommends now and why, measured by playing each move out (only you see it)."""
         try:
-            record = await self.service.peek(interaction.channel_id)
+            record = await self.service.mine(interaction.channel_id, interaction.user.id)
             self.service.check_player(record, interaction.user.id)
             game = game_of(record)
             if game.phase == "over":
@@ -358,5 +358,5 @@ class Coaching:
         Replay and Undo, so it must still be that game at that version. An ended game's table shows it for good."""
         if record.game.phase != "over":
             return True
-        current = await self.store.peek(record.channel_id)  # type: ignore[attr-defined]
+        current = await self.store.peek(record.key)  # type: ignore[attr-defined]
         return current is not None and (current.created_at, current.version) == (record.created_at, record.version)

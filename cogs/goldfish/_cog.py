@@ -13,14 +13,13 @@ from discord.ext import commands
 
 from bot import limits
 from bot.errors import UserFacingError
-from bot.goldfish import DisplayStore, GameService, GameStore, game_of, is_loadable
+from bot.goldfish import DisplayStore, GameKey, GameService, GameStore, game_of, is_loadable
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.goldfish.table import where_text
 from bot.text import escape, one_line, plural
-from cogs._symbols import symbols_for, with_symbols
-from cogs._ui import Paginator, reply
-from cogs.goldfish._actions import PendingStart, TableActions
+from cogs._ui import reply
+from cogs.goldfish._actions import PendingStart, TableActions, replace_question
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
 from cogs.goldfish._components import DYNAMIC_ITEMS, Deferral, replace_view
@@ -46,10 +45,12 @@ from cogs.goldfish._inputs import (
     permanent_named,
     preset,
 )
+from cogs.goldfish._looks import attach_looks
 from cogs.goldfish._picture import TablePictures
-from cogs.goldfish._render import hand_embed, log_pages, stats_embed
+from cogs.goldfish._render import stats_embed
 from cogs.goldfish._simulate import attach, close_simulations
 from cogs.goldfish._table import check_table_possible
+from cogs.goldfish._threads import open_thread, thread_problem
 from cogs.goldfish._view import attach_view
 
 log = logging.getLogger(__name__)
@@ -91,8 +92,8 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         self.service: GameService
         self.fetch_collection: CollectionFetcher | None = None
         self.pending: dict[str, PendingStart] = {}
-        self.tables: dict[int, list[int]] = {}
-        self.unsaved: set[int] = set()
+        self.tables: dict[GameKey, list[int]] = {}
+        self.unsaved: set[GameKey] = set()
 
     async def cog_load(self) -> None:
         self.store = GameStore(self.bot.db)  # type: ignore[attr-defined]
@@ -119,6 +120,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         seed="Shuffle seed, to replay the same game",
         play_first="Be on the play (default) or on the draw",
         shared="Let anyone in this channel play the game (default: only you)",
+        thread="Play in a new thread of this channel (where the bot may create threads)",
     )
     async def start(
         self,
@@ -128,13 +130,17 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
         play_first: bool = True,
         shared: bool = False,
+        thread: bool = False,
     ) -> None:
         """Start a goldfish game in this channel: a preset deck or your own decklist."""
         one_deck(deck, decklist)
-        async with Deferral(interaction, update=False):
-            existing = await self.service.replaceable(
-                interaction.channel_id, interaction.user.id, self.can_manage(interaction)
-            )
+        if thread and (problem := thread_problem(interaction)):
+            raise IllegalAction(problem)
+        key = GameKey.of(interaction.channel_id, interaction.user.id, shared)
+        existing = None
+        if not thread:  # a new thread holds no game to replace
+            async with Deferral(interaction, update=False):
+                existing = await self.service.replaceable(key, interaction.user.id, self.can_manage(interaction))
         ask = existing is not None and is_loadable(existing) and existing.game.phase != "over"
         if decklist:
             if not interaction.response.is_done():
@@ -150,20 +156,28 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             raise IllegalAction(f"I can't start a game with that deck: {illegal}") from None
 
         async def begin(answer: discord.Interaction) -> None:
-            record = await self.service.start(
-                channel_id=answer.channel_id,
-                guild_id=answer.guild_id,
-                owner_id=answer.user.id,
-                shared=shared,
-                game=game,
-                replace_version=existing.version if existing else None,
-            )
+            # A thread's game is announced privately (its table goes to the thread); else the table is the answer.
+            async with Deferral(answer, update=False, private=thread):
+                place = await open_thread(answer, shared=shared) if thread else None
+                record = await self.service.start(
+                    channel_id=place.id if place else answer.channel_id,
+                    guild_id=answer.guild_id,
+                    owner_id=answer.user.id,
+                    shared=shared,
+                    game=game,
+                    replace_version=existing.version if existing else None,
+                )
             if answer is interaction and decklist:
                 # Deferred ephemerally: the first follow-up answers privately, the second is the game.
                 await answer.followup.send(
                     f"Deck ready: {escape(built.name)} ({plural(built.size(), 'card')}).", ephemeral=True
                 )
-            await self.replaced(answer, record, existing)
+            if place is None:
+                await self.replaced(answer, record, existing)
+                return
+            await self.post_in(place, record)
+            whose = "The shared game" if shared else "Your goldfish game"
+            await reply(answer, f"{whose} is in its own thread: {place.jump_url}", ephemeral=True)
 
         if not ask:
             await begin(interaction)
@@ -172,12 +186,8 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         if len(self.pending) >= PENDING_STARTS:
             self.pending.pop(next(iter(self.pending)))
         self.pending[token] = PendingStart(interaction.user.id, begin)
-        owner = "your" if existing.owner_id == interaction.user.id else f"<@{existing.owner_id}>'s"
         await reply(
-            interaction,
-            f"This channel already has {owner} goldfish game in progress. Replace it with a new one?",
-            view=replace_view(token),
-            ephemeral=True,
+            interaction, replace_question(existing, interaction.user.id), view=replace_view(token), ephemeral=True
         )
 
     @start.autocomplete("deck")
@@ -227,7 +237,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         lands = lands_named(game, tap)
         chosen = x is not None or pay is not None or sacrifice is not None
         if find is None and not chosen:
-            await self.cycle_chosen(interaction, iid, index, None, edit=False, tap=lands)
+            await self.cycle_chosen(interaction, record.key, iid, index, None, edit=False, tap=lands)
             return
         extra = {
             "x": x or 0,
@@ -245,7 +255,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             candidates = game.search_candidates(iid, index)
             found = find_card(game, find, candidates) if candidates else None
             action = Action("cycle", iid, index, find=found, find_nothing=found is None, **extra)
-        await self.run(interaction, action, seen=None, edit=False)
+        await self.run(interaction, record.key, action, seen=None, edit=False)
 
     @cycle.autocomplete("find")
     async def cycle_find_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -287,39 +297,42 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     @command(goldfish, "next")
     async def next_turn(self, interaction: discord.Interaction) -> None:
         """End this turn and play the next: untap, upkeep, draw."""
-        await self.run(interaction, Action("next"), seen=None, edit=False)
+        await self.run(interaction, None, Action("next"), seen=None, edit=False)
 
     @command(goldfish, "undo")
     async def undo(self, interaction: discord.Interaction) -> None:
         """Take back your last action (the game is replayed from its seed without it)."""
         async with Deferral(interaction, update=False, private=True):
-            tables = self.tables.get(interaction.channel_id)
-            record = await self.service.undo(interaction.channel_id, interaction.user.id, tables=tables)
+            key = await self.mine(interaction)
+            record = await self.service.undo(key, interaction.user.id, tables=self.tables.get(key))
         await self.post(interaction, record, said=f"{record.events[0].text} · {where_text(record.game)}")
 
     @command(goldfish, "discard")
     @app_commands.describe(cards="The cards to discard down to seven, separated by commas")
     async def discard(self, interaction: discord.Interaction, cards: app_commands.Range[str, 1, 1000]) -> None:
         """Cleanup: discard down to seven cards (514.1)."""
-        game = game_of(await self.playable(interaction))
+        record = await self.playable(interaction)
+        game = game_of(record)
         if game.phase != "cleanup":
             raise IllegalAction("There is nothing to discard now: you discard in your cleanup step (514.1).")
-        await self.run(interaction, Action("discard", cards=cards_named(game, cards)), seen=None, edit=False)
+        await self.run(
+            interaction, record.key, Action("discard", cards=cards_named(game, cards)), seen=None, edit=False
+        )
 
     @command(goldfish, "echo")
     @app_commands.describe(pay="Pay the echo cost (true) or sacrifice the permanent (false)")
     async def echo(self, interaction: discord.Interaction, pay: bool) -> None:
         """Settle an echo trigger in your upkeep (702.30a)."""
-        game = game_of(await self.playable(interaction))
-        pending = game.echo_pending()
+        record = await self.playable(interaction)
+        pending = game_of(record).echo_pending()
         if not pending:
             raise IllegalAction("There is no echo trigger waiting: echo triggers in your upkeep (702.30a).")
-        await self.run(interaction, Action("echo", pending[0].iid, pay=pay), seen=None, edit=False)
+        await self.run(interaction, record.key, Action("echo", pending[0].iid, pay=pay), seen=None, edit=False)
 
     @command(goldfish, "mulligan")
     async def mulligan(self, interaction: discord.Interaction) -> None:
         """Shuffle your hand away and draw seven again (London mulligan, CR 103.5)."""
-        await self.run(interaction, Action("mulligan"), seen=None, edit=False)
+        await self.run(interaction, None, Action("mulligan"), seen=None, edit=False)
 
     @command(goldfish, "keep")
     @app_commands.describe(bottom="After a mulligan: the cards to put on the bottom, separated by commas")
@@ -332,7 +345,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         if game.phase != "mulligan":
             raise IllegalAction("There is no hand to keep: the game is already under way.")
         if not game.bottom_count():
-            await self.run(interaction, Action("keep"), seen=None, edit=False)
+            await self.run(interaction, record.key, Action("keep"), seen=None, edit=False)
             return
         if not bottom:
             count = plural(game.bottom_count(), "card")
@@ -344,36 +357,18 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             raise IllegalAction(
                 f"Put exactly {plural(game.bottom_count(), 'card')} on the bottom; you named {len(chosen)}."
             )
-        await self.run(interaction, Action("keep", bottom=chosen), seen=None, edit=False)
-
-    # ------------------------------------------------------------ looking at the game
-
-    @command(goldfish, "status")
-    async def status(self, interaction: discord.Interaction) -> None:
-        """Post the game message again, with its buttons."""
-        record = await self.service.peek(interaction.channel_id)
-        game_of(record)
-        await self.post_table(interaction, record)
-
-    @command(goldfish, "hand")
-    async def hand(self, interaction: discord.Interaction) -> None:
-        """Your hand, with each cycling cost and what it would search for (only you see it)."""
-        game = game_of(await self.service.peek(interaction.channel_id))
-        await reply(interaction, embed=hand_embed(game, symbols_for(interaction)), ephemeral=True)
-
-    @command(goldfish, "log")
-    async def log_command(self, interaction: discord.Interaction) -> None:
-        """The whole game log, page by page (only you see it)."""
-        record = await self.service.peek(interaction.channel_id)
-        symbols = symbols_for(interaction)  # "Paid {U}" reads as on the table's "What happened"
-        pages = [with_symbols(page, symbols) for page in log_pages(game_of(record), shared=record.shared)]
-        await Paginator(pages, interaction.user.id).send(interaction, ephemeral=True)
+        await self.run(interaction, record.key, Action("keep", bottom=chosen), seen=None, edit=False)
 
     @command(goldfish, "end")
-    async def end(self, interaction: discord.Interaction) -> None:
-        """End the game in this channel (its starter, or anyone with Manage Messages)."""
+    @app_commands.describe(player="Whose game to end (needs Manage Messages); default: yours, or the shared game")
+    async def end(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        """End your game in this channel (its starter, or anyone with Manage Messages)."""
         async with Deferral(interaction, update=False):
-            record = await self.service.end(interaction.channel_id, interaction.user.id, self.can_manage(interaction))
+            if player is not None and player.id != interaction.user.id:
+                key = GameKey(interaction.channel_id, player.id)
+            else:
+                key = await self.mine(interaction)
+            record = await self.service.end(key, interaction.user.id, self.can_manage(interaction))
         await self.ended(interaction, record)
 
     # ------------------------------------------------------------ statistics
@@ -403,4 +398,5 @@ class Goldfish(Coaching, TableActions, commands.Cog):
 
 attach(Goldfish.goldfish)
 attach_view(Goldfish.goldfish)
+attach_looks(Goldfish.goldfish)
 attach_coach(Goldfish.goldfish)

@@ -1,7 +1,9 @@
 """The game message's buttons and selects: ``DynamicItem``s whose custom ids carry what they need.
 
 They keep working after a restart, and a click on an outdated message (a fast double click) is
-still matched and answered. The "Replace the game?" buttons carry a token for the pending start;
+still matched and answered. Each carries a :class:`Stamp`: the game's version the message showed and whose game it
+is (``<version>~<player>``, player 0 for the channel's shared game), so a click acts on the game of its message
+whichever other games the channel holds. The "Replace the game?" buttons carry a token for the pending start;
 after a restart that start is gone and the click is answered with "this has expired".
 
 A click is handed to the bot's goldfish tables (:class:`TableHandler`, an interface the cog satisfies, found
@@ -15,6 +17,7 @@ import contextlib
 import contextvars
 import re
 import threading
+from dataclasses import dataclass
 from typing import Protocol
 
 import discord
@@ -29,25 +32,45 @@ from cogs._ui import guarded
 DEFER_AFTER = 1.5
 
 
+# A game message's version, then whose game it is (an id from before games were keyed by player has no player).
+STAMP = r"(?P<version>\d{1,9})(?:~(?P<player>\d{1,20}))?"
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What a component knows of its game: the version its message showed, and the game's player (its owner, or
+    0 for the channel's shared game; None on a message posted before games were keyed by player)."""
+
+    version: int
+    player: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.version}~{self.player}" if self.player is not None else str(self.version)
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Stamp:
+        return cls(int(match["version"]), int(match["player"]) if match["player"] else None)
+
+
 class TableHandler(Protocol):
     """What the game message's components ask of the goldfish tables (the cog answers them)."""
 
     async def on_button(
-        self, interaction: discord.Interaction, kind: str, version: int, iid: int | None = None
+        self, interaction: discord.Interaction, kind: str, stamp: Stamp, iid: int | None = None
     ) -> None: ...
 
     async def on_select(
         self,
         interaction: discord.Interaction,
         kind: str,
-        version: int,
+        stamp: Stamp,
         values: list[str],
         card: tuple[int, int] | None,
         tap: tuple[int, ...] = (),
     ) -> None: ...
 
     async def on_draft(
-        self, interaction: discord.Interaction, version: int, code: str, field: str | None, values: list[str]
+        self, interaction: discord.Interaction, stamp: Stamp, code: str, field: str | None, values: list[str]
     ) -> None: ...
 
     async def on_replace(self, interaction: discord.Interaction, token: str, replace: bool) -> None: ...
@@ -127,34 +150,35 @@ class FromOwnComponent:
 class GoldfishButton(
     FromOwnComponent,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"gf:(?P<kind>next|mull|keep|back|undo|grave|lib|new|replay|echo|sac|act):(?P<version>\d{1,9})"
-    r"(?::(?P<iid>\d{1,9}))?",
+    template=r"gf:(?P<kind>next|mull|keep|back|undo|grave|lib|new|replay|echo|sac|act):"
+    + STAMP
+    + r"(?::(?P<iid>\d{1,9}))?",
 ):
     """Next turn, Mulligan, Keep, Back, Undo, the zone views, New game, Replay, echo and upkeep choices:
-    ``gf:<kind>:<version>[:<iid>]``."""
+    ``gf:<kind>:<stamp>[:<iid>]``."""
 
     @classmethod
     def make(
-        cls, kind: str, version: int, label: str, style: discord.ButtonStyle, iid: int | None = None
+        cls, kind: str, stamp: Stamp, label: str, style: discord.ButtonStyle, iid: int | None = None
     ) -> GoldfishButton:
-        custom_id = f"gf:{kind}:{version}" + (f":{iid}" if iid is not None else "")
+        custom_id = f"gf:{kind}:{stamp}" + (f":{iid}" if iid is not None else "")
         return cls(discord.ui.Button(label=clip(label, limits.BUTTON_LABEL), style=style, custom_id=custom_id))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         match = self.parsed()
         iid = int(match["iid"]) if match["iid"] else None
-        await tables_of(interaction).on_button(interaction, match["kind"], int(match["version"]), iid)
+        await tables_of(interaction).on_button(interaction, match["kind"], Stamp.of(match), iid)
 
 
 class GoldfishSelect(
     FromOwnComponent,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"gf:(?P<kind>cycle|land|cast|find|bottom|discard0|discard|tap):(?P<version>\d{1,9})"
-    r"(?::(?P<iid>\d{1,9}):(?P<ability>\d{1,2}))?(?::t(?P<tap>[0-9+]{1,70}))?",
+    template=r"gf:(?P<kind>cycle|land|cast|find|bottom|discard0|discard|tap):" + STAMP + r"(?::(?P<iid>\d{1,9}):"
+    r"(?P<ability>\d{1,2}))?(?::t(?P<tap>[0-9+]{1,90}))?",
 ):
-    """Card choices: ``gf:cycle|land|cast|bottom|discard|discard0|tap:<version>`` (``discard0``: discard
-    without paying the optional {1} of Drake Haven and the like), ``gf:find:<version>:<iid>:<ability>``;
+    """Card choices: ``gf:cycle|land|cast|bottom|discard|discard0|tap:<stamp>`` (``discard0``: discard
+    without paying the optional {1} of Drake Haven and the like), ``gf:find:<stamp>:<iid>:<ability>``;
     ``:t<iid>+<iid>`` carries the lands the player chose to tap for the next payment."""
 
     @classmethod
@@ -182,21 +206,21 @@ class GoldfishSelect(
         values = [str(v) for v in ((interaction.data or {}).get("values") or [])]
         card = (int(match["iid"]), int(match["ability"])) if match["iid"] else None
         tap = tuple(int(t) for t in match["tap"].split("+") if t) if match["tap"] else ()
-        await tables_of(interaction).on_select(interaction, match["kind"], int(match["version"]), values, card, tap)
+        await tables_of(interaction).on_select(interaction, match["kind"], Stamp.of(match), values, card, tap)
 
 
 class DraftSelect(
     FromOwnComponent,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"gf:d(?P<field>[xpsl]):(?P<version>\d{1,9}):(?P<draft>[0-9a-z.+\-]{1,80})",
+    template=r"gf:d(?P<field>[xpsl]):" + STAMP + r":(?P<draft>[0-9a-z.+\-]{1,90})",
 ):
     """A choice for an action being prepared (X, "you may pay {1}", what to sacrifice):
-    ``gf:d<field>:<version>:<draft>``."""
+    ``gf:d<field>:<stamp>:<draft>``."""
 
     @classmethod
-    def make(cls, field: str, version: int, draft: str, placeholder: str, options: list[discord.SelectOption]):
+    def make(cls, field: str, stamp: Stamp, draft: str, placeholder: str, options: list[discord.SelectOption]):
         select = discord.ui.Select(
-            custom_id=f"gf:d{field}:{version}:{draft}",
+            custom_id=f"gf:d{field}:{stamp}:{draft}",
             placeholder=clip(placeholder, limits.SELECT_PLACEHOLDER),
             options=options[: limits.SELECT_OPTIONS],
         )
@@ -206,31 +230,29 @@ class DraftSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         match = self.parsed()
         values = [str(v) for v in ((interaction.data or {}).get("values") or [])]
-        await tables_of(interaction).on_draft(
-            interaction, int(match["version"]), match["draft"], match["field"], values
-        )
+        await tables_of(interaction).on_draft(interaction, Stamp.of(match), match["draft"], match["field"], values)
 
 
 class DraftButton(
     FromOwnComponent,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"gf:go:(?P<version>\d{1,9}):(?P<draft>[0-9a-z.+\-]{1,80})",
+    template=r"gf:go:" + STAMP + r":(?P<draft>[0-9a-z.+\-]{1,90})",
 ):
-    """Do the prepared action: ``gf:go:<version>:<draft>``."""
+    """Do the prepared action: ``gf:go:<stamp>:<draft>``."""
 
     @classmethod
-    def make(cls, version: int, draft: str, label: str) -> DraftButton:
+    def make(cls, stamp: Stamp, draft: str, label: str) -> DraftButton:
         button = discord.ui.Button(
             label=clip(label, limits.BUTTON_LABEL),
             style=discord.ButtonStyle.success,
-            custom_id=f"gf:go:{version}:{draft}",
+            custom_id=f"gf:go:{stamp}:{draft}",
         )
         return cls(button)
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         match = self.parsed()
-        await tables_of(interaction).on_draft(interaction, int(match["version"]), match["draft"], None, [])
+        await tables_of(interaction).on_draft(interaction, Stamp.of(match), match["draft"], None, [])
 
 
 class ReplaceButton(

@@ -15,7 +15,7 @@ import discord
 from bot import limits
 from bot.goldfish.engine import Action, Game, IllegalAction, plan, script_for
 from bot.text import clip, escape
-from cogs.goldfish._components import DraftButton, DraftSelect, GoldfishButton
+from cogs.goldfish._components import DraftButton, DraftSelect, GoldfishButton, Stamp
 from cogs.goldfish._inputs import FORGED
 
 DRAFT = re.compile(r"([kc])\.(\d{1,9})\.(\d{1,2})\.(\d{1,3})\.([01])\.(\d{1,9})\.([0-9+]*)")
@@ -141,13 +141,22 @@ def draft_note(game: Game, draft: Draft) -> str:
     return "\n".join(lines)
 
 
-def draft_view(game: Game, version: int, draft: Draft) -> discord.ui.View:
+def fitted(draft: Draft, stamp: Stamp) -> str:
+    """The draft's code, with as many of its chosen lands as fit a custom id (``gf:dx:<stamp>:<code>``, at most 100
+    characters: about a dozen lands; past them the engine chooses the rest)."""
+    room = limits.CUSTOM_ID - len(f"gf:dx:{stamp}:")
+    while len(draft.encode()) > room and draft.tap:
+        draft = replace(draft, tap=draft.tap[:-1])
+    return draft.encode()
+
+
+def draft_view(game: Game, stamp: Stamp, draft: Draft) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    code = draft.encode()
+    code = fitted(draft, stamp)
     if _has_x(game, draft):
         most = min(MAX_X, len(game.mana_sources()), limits.SELECT_OPTIONS - 1)
         options = [_option(f"X = {n}", str(n), n == draft.x) for n in range(most + 1)]
-        view.add_item(DraftSelect.make("x", version, code, f"X = {draft.x}", options))
+        view.add_item(DraftSelect.make("x", stamp, code, f"X = {draft.x}", options))
     payers = game.optional_payers() if draft.kind == "k" else []
     if payers:
         names = ", ".join(payers)
@@ -155,7 +164,7 @@ def draft_view(game: Game, version: int, draft: Draft) -> discord.ui.View:
             _option(f"Pay {{1}} for {names}", "1", draft.pay),
             _option("Don't pay", "0", not draft.pay),
         ]
-        view.add_item(DraftSelect.make("p", version, code, "You may pay {1}…", options))
+        view.add_item(DraftSelect.make("p", stamp, code, "You may pay {1}…", options))
     ways = phyrexian_ways(game, draft)
     if ways:
         card = next(c for c in game.zones.hand if c.iid == draft.iid)
@@ -165,7 +174,7 @@ def draft_view(game: Game, version: int, draft: Draft) -> discord.ui.View:
             _option(f"Pay {shown} with mana", "0", draft.tap == ways["mana"]),
             _option(f"Pay {2 * len(phyrexian)} life instead (107.4f)", "1", draft.tap == ways["life"]),
         ]
-        view.add_item(DraftSelect.make("l", version, code, f"Pay {shown} with…", options))
+        view.add_item(DraftSelect.make("l", stamp, code, f"Pay {shown} with…", options))
     what, candidates = _sacrifice_candidates(game, draft)
     if candidates:
         options = [
@@ -176,8 +185,8 @@ def draft_view(game: Game, version: int, draft: Draft) -> discord.ui.View:
             )
             for p in candidates
         ]
-        view.add_item(DraftSelect.make("s", version, code, f"Sacrifice which {what}…", options))
+        view.add_item(DraftSelect.make("s", stamp, code, f"Sacrifice which {what}…", options))
     label = "Cast" if draft.kind == "c" else "Cycle"
-    view.add_item(DraftButton.make(version, code, label))
-    view.add_item(GoldfishButton.make("back", version, "Back", discord.ButtonStyle.secondary))
+    view.add_item(DraftButton.make(stamp, code, label))
+    view.add_item(GoldfishButton.make("back", stamp, "Back", discord.ButtonStyle.secondary))
     return view

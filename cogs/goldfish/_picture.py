@@ -1,7 +1,7 @@
 """The table's picture on Discord: drawn in the background after each change, then attached to the table.
 
 The text table answers first, as always; the picture follows by an edit once its card images are ready
-(:class:`bot.images.CardImages`, the bot's). A newer change of the same channel replaces a drawing still
+(:class:`bot.images.CardImages`, the bot's). A newer change of the same game replaces a drawing still
 under way. When the image host does not give every image, the table stays text alone (no error shown) and
 the next change tries again; a card the card data has no image for (or only one on another host) is drawn
 as a frame. Until a local copy of the card data is loaded (a first import under way) tables are text only. A player or a
@@ -21,7 +21,7 @@ from functools import partial
 
 import discord
 
-from bot.goldfish import DisplayStore, StoredGame, is_loadable
+from bot.goldfish import DisplayStore, GameKey, StoredGame, is_loadable
 from bot.goldfish.table import CardImageSource, TableView, render_table, table_view
 from bot.storage import StorageUnavailable
 from bot.text import clip, plural
@@ -64,10 +64,10 @@ class TablePictures:
     def __init__(self, bot: discord.Client, display: DisplayStore) -> None:
         self.bot = bot
         self.display = display
-        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self.tasks: dict[GameKey, asyncio.Task[None]] = {}
         self.source = CardImageSource(getattr(bot, "card_data", None), self.images)
-        # channel → (the message showing a picture, the game version it shows)
-        self._pictured: OrderedDict[int, tuple[int, int]] = OrderedDict()
+        # game → (the message showing a picture, the game version it shows)
+        self._pictured: OrderedDict[GameKey, tuple[int, int]] = OrderedDict()
         self._drawing = asyncio.Semaphore(DRAWING_AT_ONCE)
         self.notes = MissingNotes()
 
@@ -82,21 +82,21 @@ class TablePictures:
         channel = self.bot.get_channel(record.channel_id)
         if channel is not None and not channel_permissions(channel, self.bot).attach_files:
             return  # the footer says so (``without_picture``)
-        channel_id = record.channel_id
-        if self._pictured.get(channel_id) == (message_id, record.version) and channel_id not in self.tasks:
+        key = record.key
+        if self._pictured.get(key) == (message_id, record.version) and key not in self.tasks:
             return  # the same game on the same message (a choice being made): the picture is already there
-        previous = self.tasks.pop(channel_id, None)
+        previous = self.tasks.pop(key, None)
         if previous is not None:
             previous.cancel()
-        task = asyncio.create_task(self._draw(record, message_id), name=f"goldfish-picture-{channel_id}")
-        self.tasks[channel_id] = task
-        task.add_done_callback(functools.partial(self._finished, channel_id))
+        task = asyncio.create_task(self._draw(record, message_id), name=f"goldfish-picture-{key.channel_id}")
+        self.tasks[key] = task
+        task.add_done_callback(functools.partial(self._finished, key))
 
-    def _finished(self, channel_id: int, task: asyncio.Task[None]) -> None:
-        if self.tasks.get(channel_id) is task:
-            del self.tasks[channel_id]
+    def _finished(self, key: GameKey, task: asyncio.Task[None]) -> None:
+        if self.tasks.get(key) is task:
+            del self.tasks[key]
         if not task.cancelled() and task.exception() is not None:
-            log.error("Drawing the goldfish table of channel %s failed", channel_id, exc_info=task.exception())
+            log.error("Drawing a goldfish table in channel %s failed", key.channel_id, exc_info=task.exception())
 
     async def without_picture(self, interaction: discord.Interaction, record: StoredGame, embed: discord.Embed) -> None:
         """Where the app may not attach files and the table would have a picture, its footer says what the picture
@@ -125,20 +125,20 @@ class TablePictures:
     # ------------------------------------------------------------------ drawing
 
     async def _draw(self, record: StoredGame, message_id: int) -> None:
-        channel_id = record.channel_id
+        key, channel_id = record.key, record.channel_id
         try:
             wanted = await self.display.pictures_on(record.guild_id, record.owner_id)
         except StorageUnavailable:
             log.info("No goldfish picture for channel %s: the database did not answer", channel_id)
             return
         if not wanted:
-            await self.remove(channel_id, message_id)
+            await self.remove(key, message_id)
             return
         view = table_view(record.game, shared=record.shared)
         images = await self.source.images(view.keys())
         if images is None:
             # The image host did not answer, or answered nonsense: the text table alone, tried again next time.
-            await self.remove(channel_id, message_id)
+            await self.remove(key, message_id)
             return
         async with self._drawing:
             symbols = getattr(self.bot, "symbol_pngs", None) or {}
@@ -152,28 +152,28 @@ class TablePictures:
             # Without Attach Files in this channel (403), or Discord in trouble: the text table stays.
             log.info("Could not attach the goldfish picture in channel %s: HTTP %s", channel_id, error.status)
             return
-        self._pictured[channel_id] = (message_id, record.version)
-        self._pictured.move_to_end(channel_id)
+        self._pictured[key] = (message_id, record.version)
+        self._pictured.move_to_end(key)
         while len(self._pictured) > PICTURED:
             self._pictured.popitem(last=False)
 
-    async def clear(self, channel_id: int, message_id: int) -> None:
-        """Take any picture off ``message_id``, whether or not this process attached it."""
-        task = self.tasks.pop(channel_id, None)
+    async def clear(self, key: GameKey, message_id: int) -> None:
+        """Take any picture off ``message_id`` (the game's table), whether or not this process attached it."""
+        task = self.tasks.pop(key, None)
         if task is not None:
             task.cancel()
-        self._pictured.pop(channel_id, None)
+        self._pictured.pop(key, None)
         with contextlib.suppress(discord.HTTPException):
-            await self._message(channel_id, message_id).edit(attachments=[])
+            await self._message(key.channel_id, message_id).edit(attachments=[])
 
     def _message(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         return self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
 
-    async def remove(self, channel_id: int, message_id: int | None = None) -> None:
-        """Take the picture off the channel's table (``message_id``: only if it is that message)."""
-        shown = self._pictured.get(channel_id, (None, 0))[0]
+    async def remove(self, key: GameKey, message_id: int | None = None) -> None:
+        """Take the picture off the game's table (``message_id``: only if it is that message)."""
+        shown = self._pictured.get(key, (None, 0))[0]
         if shown is None or (message_id is not None and shown != message_id):
             return
-        del self._pictured[channel_id]
+        del self._pictured[key]
         with contextlib.suppress(discord.HTTPException):
-            await self._message(channel_id, shown).edit(attachments=[])
+            await self._message(key.channel_id, shown).edit(attachments=[])

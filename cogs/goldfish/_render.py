@@ -13,7 +13,7 @@ from bot.goldfish.table import cycle_label, hand_lines, log_lines, table_text
 from bot.symbols import PLAIN, SymbolText
 from bot.text import chunk_lines, clip, discord_time, escape, fit_lines, plural
 from cogs._symbols import with_symbols
-from cogs.goldfish._components import GoldfishButton, GoldfishSelect
+from cogs.goldfish._components import GoldfishButton, GoldfishSelect, Stamp
 from cogs.goldfish._drafts import draft_view
 from cogs.goldfish._inputs import FIND_NOTHING
 
@@ -50,17 +50,17 @@ def _option(label: str, value: str, description: str | None = None) -> discord.S
 def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.View:
     """The controls for the game as it is; ``mode`` is ``("find", iid, ability)``, ``("bottom",)``,
     ``("draft", Draft)`` or ``("tap", lands)`` (the lands chosen for the next payment)."""
-    game, version = record.game, record.version
+    game, stamp = record.game, Stamp(record.version, record.player_id)
     view = discord.ui.View(timeout=None)
-    back = GoldfishButton.make("back", version, "Back", discord.ButtonStyle.secondary)
+    back = GoldfishButton.make("back", stamp, "Back", discord.ButtonStyle.secondary)
     if game.phase == "over":
-        view.add_item(GoldfishButton.make("new", version, "New game", discord.ButtonStyle.success))
-        view.add_item(GoldfishButton.make("replay", version, "Replay this seed", discord.ButtonStyle.secondary))
+        view.add_item(GoldfishButton.make("new", stamp, "New game", discord.ButtonStyle.success))
+        view.add_item(GoldfishButton.make("replay", stamp, "Replay this seed", discord.ButtonStyle.secondary))
         if game.undo_problem is None:
-            view.add_item(GoldfishButton.make("undo", version, "Undo", discord.ButtonStyle.secondary))
+            view.add_item(GoldfishButton.make("undo", stamp, "Undo", discord.ButtonStyle.secondary))
         return view
     if mode and mode[0] == "draft":
-        return draft_view(game, version, mode[1])
+        return draft_view(game, stamp, mode[1])
     if mode and mode[0] == "find":
         _, iid, ability = mode
         options = [
@@ -68,25 +68,23 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
             for card in game.search_candidates(iid, ability)[: limits.SELECT_OPTIONS - 1]
         ]
         options.append(_option("Find nothing", FIND_NOTHING, "Fail to find"))
-        view.add_item(
-            GoldfishSelect.make(f"gf:find:{version}:{iid}:{ability}", "Choose what the search finds…", options)
-        )
+        view.add_item(GoldfishSelect.make(f"gf:find:{stamp}:{iid}:{ability}", "Choose what the search finds…", options))
         view.add_item(back)
         return view
     if mode and mode[0] == "bottom":
         options = [_option(card.name, str(card.iid)) for card in game.zones.hand[: limits.SELECT_OPTIONS]]
         count = min(game.bottom_count(), len(options))
         placeholder = f"Choose {plural(count, 'card')} to put on the bottom…"
-        view.add_item(GoldfishSelect.make(f"gf:bottom:{version}", placeholder, options, count))
+        view.add_item(GoldfishSelect.make(f"gf:bottom:{stamp}", placeholder, options, count))
         view.add_item(back)
         return view
-    undo = GoldfishButton.make("undo", version, "Undo", discord.ButtonStyle.secondary)
+    undo = GoldfishButton.make("undo", stamp, "Undo", discord.ButtonStyle.secondary)
     can_undo = game.undo_problem is None
     if game.phase == "mulligan":
         keep = "Keep" if not game.bottom_count() else f"Keep (bottom {game.bottom_count()})"
-        view.add_item(GoldfishButton.make("keep", version, keep, discord.ButtonStyle.success))
+        view.add_item(GoldfishButton.make("keep", stamp, keep, discord.ButtonStyle.success))
         if game.player.mulligans < 7:
-            view.add_item(GoldfishButton.make("mull", version, "Mulligan", discord.ButtonStyle.secondary))
+            view.add_item(GoldfishButton.make("mull", stamp, "Mulligan", discord.ButtonStyle.secondary))
         if can_undo:
             view.add_item(undo)
         return view
@@ -98,13 +96,13 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
         if payers:
             names = ", ".join(payers)
             view.add_item(
-                GoldfishSelect.make(f"gf:discard:{version}", f"{placeholder} paying {{1}} for {names}", options, count)
+                GoldfishSelect.make(f"gf:discard:{stamp}", f"{placeholder} paying {{1}} for {names}", options, count)
             )
             view.add_item(
-                GoldfishSelect.make(f"gf:discard0:{version}", f"{placeholder} not paying {{1}}", options, count)
+                GoldfishSelect.make(f"gf:discard0:{stamp}", f"{placeholder} not paying {{1}}", options, count)
             )
         else:
-            view.add_item(GoldfishSelect.make(f"gf:discard:{version}", placeholder, options, count))
+            view.add_item(GoldfishSelect.make(f"gf:discard:{stamp}", placeholder, options, count))
         if can_undo:
             view.add_item(undo)
         return view
@@ -116,25 +114,24 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
             if action.pay:
                 view.add_item(
                     GoldfishButton.make(
-                        "echo", version, f"Pay echo {cost} ({name})", discord.ButtonStyle.success, action.iid
+                        "echo", stamp, f"Pay echo {cost} ({name})", discord.ButtonStyle.success, action.iid
                     )
                 )
             else:
                 view.add_item(
-                    GoldfishButton.make("sac", version, f"Sacrifice {name}", discord.ButtonStyle.danger, action.iid)
+                    GoldfishButton.make("sac", stamp, f"Sacrifice {name}", discord.ButtonStyle.danger, action.iid)
                 )
         if can_undo:
             view.add_item(undo)
         return view
     tap = mode[1] if mode and mode[0] == "tap" else ()
-    suffix = ":t" + "+".join(str(t) for t in tap) if tap else ""
     cycle = [
         _option(f"Cycle {o.name}", f"{o.iid}:{o.ability_index}", cycle_label(o))
         for o in game.cycle_options()
         if o.affordable
     ]
     if cycle:
-        view.add_item(GoldfishSelect.make(f"gf:cycle:{version}{suffix}", "Cycle a card…", cycle))
+        view.add_item(GoldfishSelect.make(with_lands(f"gf:cycle:{stamp}", tap), "Cycle a card…", cycle))
     lands = [
         _option(face.name if len(faces) > 1 else card.name, f"{card.iid}:{face.index}" if face.index else str(card.iid))
         for card in game.playable_lands()
@@ -142,14 +139,14 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
         for face in faces
     ]
     if lands:
-        view.add_item(GoldfishSelect.make(f"gf:land:{version}", "Play a land…", lands))
+        view.add_item(GoldfishSelect.make(f"gf:land:{stamp}", "Play a land…", lands))
     casts = [
         _option(f"Cast {o.name}", str(o.iid), o.cost + ("" if o.modelled else " · effect not modelled"))
         for o in game.cast_options()
         if o.affordable
     ]
     if casts:
-        view.add_item(GoldfishSelect.make(f"gf:cast:{version}{suffix}", "Cast a spell…", casts))
+        view.add_item(GoldfishSelect.make(with_lands(f"gf:cast:{stamp}", tap), "Cast a spell…", casts))
     sources = game.mana_sources()
     if (cycle or casts) and len(sources) > 1:
         options = [
@@ -159,20 +156,32 @@ def game_view(record: StoredGame, *, mode: tuple | None = None) -> discord.ui.Vi
             option.default = int(option.value) in tap
         view.add_item(
             GoldfishSelect.make(
-                f"gf:tap:{version}", "Lands to tap for the next payment (optional)…", options, len(options), least=0
+                f"gf:tap:{stamp}", "Lands to tap for the next payment (optional)…", options, len(options), least=0
             )
         )
     if game.phase == "upkeep":
         for card in game.upkeep_offers():
             label = f"Return {card.name} to hand"
-            view.add_item(GoldfishButton.make("act", version, label, discord.ButtonStyle.success, card.iid))
+            view.add_item(GoldfishButton.make("act", stamp, label, discord.ButtonStyle.success, card.iid))
     label = {"main": "Next turn", "end_step": "My turn", "upkeep": "Draw step"}.get(game.phase, "Next turn")
-    view.add_item(GoldfishButton.make("next", version, label, discord.ButtonStyle.primary))
+    view.add_item(GoldfishButton.make("next", stamp, label, discord.ButtonStyle.primary))
     if can_undo:
         view.add_item(undo)
-    view.add_item(GoldfishButton.make("grave", version, "Graveyard", discord.ButtonStyle.secondary))
-    view.add_item(GoldfishButton.make("lib", version, "Library", discord.ButtonStyle.secondary))
+    view.add_item(GoldfishButton.make("grave", stamp, "Graveyard", discord.ButtonStyle.secondary))
+    view.add_item(GoldfishButton.make("lib", stamp, "Library", discord.ButtonStyle.secondary))
     return view
+
+
+def with_lands(custom_id: str, tap: tuple[int, ...]) -> str:
+    """``custom_id`` with the lands chosen to tap (``:t12+14``): as many as fit Discord's 100 characters (about a
+    dozen; past them the engine chooses the rest)."""
+    chosen = ""
+    for iid in tap:
+        more = f"{chosen}+{iid}" if chosen else f":t{iid}"
+        if len(custom_id) + len(more) > limits.CUSTOM_ID:
+            break
+        chosen = more
+    return custom_id + chosen
 
 
 def find_asked(option: CycleOption) -> str:

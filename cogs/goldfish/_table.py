@@ -1,4 +1,5 @@
-"""One table a game: the public message every action edits in place, and its older copies.
+"""One table a game: the public message every action edits in place, and its older copies. A channel may hold
+several games (a player's own, the shared one), each with its own table.
 
 The table's message id is remembered in memory and saved with the game's state on its next write,
 so it survives a restart. Slash commands edit the table and answer the player privately; the table
@@ -15,11 +16,11 @@ import logging
 import discord
 
 from bot.errors import UserFacingError
-from bot.goldfish import TABLE_COPIES, GameService, StoredGame, is_loadable
+from bot.goldfish import TABLE_COPIES, GameKey, GameService, StoredGame, is_loadable
 from bot.goldfish.engine import IllegalAction
 from bot.text import plural
 from cogs._permissions import NotHere, bot_can_post
-from cogs._symbols import symbols_for
+from cogs._symbols import symbols_for, symbols_in
 from cogs._ui import NO_MENTIONS, reply
 from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import game_embed, game_view
@@ -48,38 +49,38 @@ def jump_url(interaction: discord.Interaction, message_id: int) -> str:
 
 
 class Tables:
-    """Where each channel's table is; needs ``bot``."""
+    """Where each game's table is; needs ``bot``."""
 
     bot: discord.Client
     service: GameService
-    tables: dict[int, list[int]]
+    tables: dict[GameKey, list[int]]
     pictures: TablePictures
-    unsaved: set[int]
+    unsaved: set[GameKey]
 
     async def save_tables(self) -> None:
         """Save the table lists that changed since the games' last writes (tables posted again), when the bot
         stops: after a restart every copy is known and loses its controls when its game ends. Saved here rather
         than when posted, because /goldfish status is a read-only view that never waits for a writer."""
-        for channel_id in list(self.unsaved):
-            self.unsaved.discard(channel_id)
+        for key in list(self.unsaved):
+            self.unsaved.discard(key)
             try:
-                record = await self.service.store.load(channel_id)
-                if record is not None and channel_id in self.tables:
-                    await self.service.keep_tables(record, self.tables[channel_id])
+                record = await self.service.store.load(key)
+                if record is not None and key in self.tables:
+                    await self.service.keep_tables(record, self.tables[key])
             except UserFacingError as error:
-                log.warning("Could not save the table messages of channel %s: %s", channel_id, error)
+                log.warning("Could not save the table messages of a game in channel %s: %s", key.channel_id, error)
 
     def known_tables(self, record: StoredGame) -> list[int]:
-        known = self.tables.get(record.channel_id)
+        known = self.tables.get(record.key)
         if known is None:
-            known = self.tables[record.channel_id] = record.tables
+            known = self.tables[record.key] = record.tables
         return known
 
-    def remember(self, channel_id: int, message_id: int, *, fresh: bool = False) -> list[int]:
-        """``message_id`` is the channel's table now; returns the older copies no longer remembered."""
-        tables = [] if fresh else [t for t in self.tables.get(channel_id, []) if t != message_id]
+    def remember(self, key: GameKey, message_id: int, *, fresh: bool = False) -> list[int]:
+        """``message_id`` is the game's table now; returns the older copies no longer remembered."""
+        tables = [] if fresh else [t for t in self.tables.get(key, []) if t != message_id]
         tables.append(message_id)
-        self.tables[channel_id] = tables[-TABLE_COPIES:]
+        self.tables[key] = tables[-TABLE_COPIES:]
         return tables[:-TABLE_COPIES]
 
     def partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
@@ -91,18 +92,18 @@ class Tables:
             with contextlib.suppress(discord.HTTPException):
                 await self.partial(channel_id, message_id).edit(view=None)
 
-    async def check_table(self, interaction: discord.Interaction) -> None:
-        """Refuse a click on an older copy of the table, pointing at the latest one."""
-        tables = self.tables.get(interaction.channel_id)
+    async def check_table(self, interaction: discord.Interaction, key: GameKey) -> None:
+        """Refuse a click on an older copy of the game's table, pointing at the latest one."""
+        tables = self.tables.get(key)
         if tables is None:
-            record = await self.service.peek(interaction.channel_id)
+            record = await self.service.peek(key)
             tables = self.known_tables(record)
         clicked = interaction.message.id if interaction.message else None
         if clicked is None or not tables or clicked == tables[-1]:
             return
         if clicked not in tables:
             # A table this process never saw (say, posted before a restart and never saved): it is the table now.
-            self.remember(interaction.channel_id, clicked)
+            self.remember(key, clicked)
             return
         raise IllegalAction(
             "This is an old copy of the table, so nothing happened; use the latest one: "
@@ -136,9 +137,18 @@ class Tables:
         else:
             await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
             message = await interaction.original_response()
-        forgotten = self.remember(record.channel_id, message.id)
+        await self.posted(record, message)
+
+    async def post_in(self, channel: discord.abc.Messageable, record: StoredGame) -> None:
+        """A new game's table, sent to ``channel`` (its own thread) rather than as an interaction's answer."""
+        embed, view = game_embed(record, symbols=symbols_in(channel, self.bot)), game_view(record)
+        await self.posted(record, await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS))
+
+    async def posted(self, record: StoredGame, message: discord.Message) -> None:
+        """``message`` is the game's table now: followed by its picture, saved with the game."""
+        forgotten = self.remember(record.key, message.id)
         self.pictures.follow(record, message.id)
-        self.unsaved.add(record.channel_id)  # saved with the game's next write, or when the bot stops
+        self.unsaved.add(record.key)  # saved with the game's next write, or when the bot stops
         # A copy pushed out of the remembered few would keep live controls nobody strips later.
         await self.strip(record.channel_id, forgotten)
 
@@ -170,27 +180,34 @@ class Tables:
         if record.game.phase == "over":
             tables = self.known_tables(record)
             await self.strip(record.channel_id, tables[:-1])
-            self.tables[record.channel_id] = tables[-1:]
+            self.tables[record.key] = tables[-1:]
             await self.game_over(record, tables[-1] if tables else None)
 
     async def replaced(self, interaction: discord.Interaction, record: StoredGame, old: StoredGame | None) -> None:
         """A new game's table; the game it replaced loses the controls on all its messages."""
-        tables = self.tables.pop(record.channel_id, None) or (old.tables if old else [])
+        tables = self.tables.pop(record.key, None) or (old.tables if old else [])
         await self.post_table(interaction, record)
         await self.strip(record.channel_id, tables)
 
     async def ended(self, interaction: discord.Interaction, record: StoredGame) -> None:
         """/goldfish end: the game's messages lose their controls, and the channel hears how it went."""
-        tables = self.tables.pop(record.channel_id, None) or record.tables
+        tables = self.tables.pop(record.key, None) or record.tables
         await self.strip(record.channel_id, tables)
         if not is_loadable(record):
             await reply(interaction, f"Ended the goldfish game that could not be loaded ({interaction.user.mention}).")
             return
         game = record.game
         cycled = game.stats.get("cards_cycled", 0)
+        # A channel may hold several games: say whose ended when it was not the ender's own.
+        if record.shared:
+            whose = "The shared goldfish game"
+        elif record.owner_id != interaction.user.id:
+            whose = f"<@{record.owner_id}>'s goldfish game"
+        else:
+            whose = "Goldfish game"
         await reply(
             interaction,
-            f"Goldfish game ended by {interaction.user.mention} after {plural(game.turn, 'turn')}: "
+            f"{whose} ended by {interaction.user.mention} after {plural(game.turn, 'turn')}: "
             f"{plural(cycled, 'card')} cycled, opponent at {game.opponent.life} life.",
         )
         if game.phase != "over":  # a game that ended by itself was reviewed then

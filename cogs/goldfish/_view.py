@@ -43,7 +43,7 @@ class ViewCommands:
                 await display.set_pictures("guild", interaction.guild_id or 0, pictures)
             else:
                 await display.set_pictures("user", interaction.user.id, pictures)
-            record = await self.store.peek(interaction.channel_id)
+            record = await self.store.mine_or_shared(interaction.channel_id, interaction.user.id)
         except UserFacingError as refusal:
             await reply(interaction, str(refusal), ephemeral=True)
             return
@@ -56,7 +56,7 @@ class ViewCommands:
         else:
             text = f"Text only for {whose}: no pictures."
         await reply(interaction, text, ephemeral=True)
-        # The channel's own table follows the choice now, if the choice is about it.
+        # The player's table here follows the choice now, if the choice is about it.
         if record is None or not is_loadable(record) or not (server or record.owner_id == interaction.user.id):
             return
         tables = self.known_tables(record)
@@ -65,7 +65,7 @@ class ViewCommands:
         if pictures:
             self.pictures.follow(record, tables[-1])
         else:
-            await self.pictures.clear(record.channel_id, tables[-1])
+            await self.pictures.clear(record.key, tables[-1])
 
 
 def attach_view(group: app_commands.Group) -> None:

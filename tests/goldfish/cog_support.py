@@ -7,6 +7,7 @@ import json
 
 from simcord.components import walk_components
 
+from bot.goldfish import GameKey
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.decks.decklist import trim_card
 from bot.goldfish.decks.presets import bundled_cards
@@ -35,13 +36,19 @@ def sample_cards(*extras: dict) -> dict[str, dict]:
     return found
 
 
-async def stored(env, channel):
-    """The channel's stored record, or None."""
-    return await env.bot.get_cog("Goldfish").store.load(channel.id)
+async def stored(env, channel, player=None):
+    """The stored record of ``player``'s game in the channel (a member, or 0 for the shared game); without
+    ``player``, of the channel's only game. None when there is none."""
+    store = env.bot.get_cog("Goldfish").store
+    if player is not None:
+        return await store.load(GameKey(channel.id, getattr(player, "id", player)))
+    games = await store.in_channel(channel.id)
+    assert len(games) <= 1, f"{len(games)} games in the channel: say whose"
+    return games[0] if games else None
 
 
-async def game_of(env, channel) -> Game:
-    record = await stored(env, channel)
+async def game_of(env, channel, player=None) -> Game:
+    record = await stored(env, channel, player)
     assert record is not None, "no game stored for this channel"
     return Game.from_dict(record.state, preset_decks())
 

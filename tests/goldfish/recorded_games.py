@@ -292,12 +292,21 @@ class DiscordTable:
         return self.env.bot.get_cog("Goldfish")
 
     async def game(self) -> tuple[Game, bool] | None:
-        record = await self.cog.store.load(self.channel.id)
-        return (record.game, record.shared) if record is not None else None
+        games = await self.cog.store.in_channel(self.channel.id)
+        return (games[0].game, games[0].shared) if games else None
 
     async def step(self, step: dict[str, Any]) -> list[str]:
         """Do one input; what the player saw, and the table when it changed without being the answer."""
         return normalised(await self._step(step), self.ids)
+
+    def recorded(self, step: dict[str, Any]) -> dict[str, Any]:
+        """A step as it is kept: the Discord ids in a control's custom id (whose game it is) as ``#1``, ``#2``…"""
+        return {k: normalised([v], self.ids)[0] if k in ("click", "select") else v for k, v in step.items()}
+
+    def real(self, custom_id: str) -> str:
+        """A recorded custom id with this run's Discord ids back in it."""
+        ids = {shown: real for real, shown in self.ids.items()}
+        return re.sub(r"#\d+", lambda m: ids.get(m[0], m[0]), custom_id)
 
     async def _step(self, step: dict[str, Any]) -> list[str]:
         if "look" in step:
@@ -307,9 +316,9 @@ class DiscordTable:
         if "slash" in step:
             result = await who.slash(self.channel, step["slash"], **step.get("options", {}))
         elif "click" in step:
-            result = await who.click(table, custom_id=step["click"])
+            result = await who.click(table, custom_id=self.real(step["click"]))
         else:
-            result = await who.select(table, step["values"], custom_id=step["select"])
+            result = await who.select(table, step["values"], custom_id=self.real(step["select"]))
         lines = result_lines(result)
         now = table_of(self.channel)
         shown = message_lines(now)
@@ -380,8 +389,8 @@ async def discord_inputs(env, spec: dict[str, Any], number: int) -> tuple[list[d
     outputs: list[list[str]] = []
 
     async def do(step: dict[str, Any]) -> None:
-        inputs.append(step)
-        outputs.append(await table.step(step))
+        inputs.append(table.recorded(step))
+        outputs.append(await table.step(table.recorded(step)))
 
     await do(start_step(spec))
     while len(inputs) < 90:

@@ -6,6 +6,7 @@ import json
 import re
 
 from bot.client import CycleBot
+from bot.goldfish import GameKey
 from tests.goldfish.cog_support import (
     LANDCYCLING_ENT,
     SLIDE_FULL,
@@ -239,7 +240,8 @@ async def test_concurrent_actions_on_one_channel_are_serialised(simcord_env, cha
     version = (await stored(simcord_env, channel)).version
 
     results = await asyncio.gather(
-        *(cog.service.act(channel.id, alice.id, Action("next"), version) for _ in range(5)), return_exceptions=True
+        *(cog.service.act(GameKey(channel.id, alice.id), alice.id, Action("next"), version) for _ in range(5)),
+        return_exceptions=True,
     )
 
     assert sum(not isinstance(r, BaseException) for r in results) == 1
@@ -322,9 +324,9 @@ async def test_a_write_from_elsewhere_in_between_is_not_overwritten(simcord_env,
     store = simcord_env.bot.get_cog("Goldfish").store
     save = store.save
 
-    async def another_process_wrote_first(channel_id, state, expected_version, **kwargs):
-        await save(channel_id, dict(json.loads(state), elsewhere=True), expected_version)  # the text the bot wrote
-        return await save(channel_id, state, expected_version, **kwargs)
+    async def another_process_wrote_first(key, state, expected_version, **kwargs):
+        await save(key, dict(json.loads(state), elsewhere=True), expected_version)  # the text the bot wrote
+        return await save(key, state, expected_version, **kwargs)
 
     store.save = another_process_wrote_first
     try:

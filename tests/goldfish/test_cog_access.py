@@ -35,13 +35,14 @@ async def test_someone_else_cannot_press_the_starters_buttons(simcord_env, chann
     assert request.json["data"]["allowed_mentions"] == {"parse": []}
 
 
-async def test_someone_else_cannot_use_the_slash_commands_either(simcord_env, channel, alice, bob):
+async def test_someone_elses_slash_commands_never_touch_the_starters_game(simcord_env, channel, alice, bob):
     await start(alice, channel)
     await alice.slash(channel, "goldfish keep")
 
     for command, options in (("goldfish next", {}), ("goldfish play", {"card": "Plains"}), ("goldfish mulligan", {})):
         refused = await bob.slash(channel, command, **options)
-        assert refused.ephemeral and "only they can play it" in refused.response.content
+        assert refused.ephemeral and refused.response.content.startswith("You have no goldfish game in this channel")
+        assert "Start your own with `/goldfish start`" in refused.response.content
     assert (await stored(simcord_env, channel)).version == 2
     assert await bob.autocomplete(channel, "goldfish play", "card", "") == []
 
@@ -105,9 +106,9 @@ async def test_confirming_the_replacement_starts_the_new_game_publicly(simcord_e
 
 
 async def test_the_replace_question_belongs_to_whoever_asked(simcord_env, channel, alice, moderator):
-    await start(alice, channel)
-    asked = await moderator.slash(channel, "goldfish start", deck="landcycling", seed=LANDCYCLING_ENT)
-    assert asked.ephemeral and f"<@{alice.id}>'s goldfish game" in asked.response.content
+    await start(alice, channel, shared=True)
+    asked = await moderator.slash(channel, "goldfish start", deck="landcycling", seed=LANDCYCLING_ENT, shared=True)
+    assert asked.ephemeral and f"shared goldfish game, started by <@{alice.id}>" in asked.response.content
 
     await moderator.click(asked.response, label="Replace the game")
 
@@ -118,7 +119,7 @@ async def test_the_replace_question_belongs_to_whoever_asked(simcord_env, channe
 async def test_others_cannot_replace_a_running_game(simcord_env, channel, alice, bob):
     await start(alice, channel, shared=True)
 
-    refused = await bob.slash(channel, "goldfish start", deck="landcycling")
+    refused = await bob.slash(channel, "goldfish start", deck="landcycling", shared=True)
 
     assert refused.ephemeral and "Only they or someone with Manage Messages" in refused.response.content
     assert (await stored(simcord_env, channel)).owner_id == alice.id
@@ -128,9 +129,9 @@ async def test_a_finished_game_refuses_actions_and_is_replaced_without_asking(si
     message = await start(alice, channel)
     await alice.click(message, label="Keep")
     store = simcord_env.bot.get_cog("Goldfish").store
-    record = await store.load(channel.id)
+    record = (await store.in_channel(channel.id))[0]
     state = dict(record.state, phase="over", result="You lose: you drew from an empty library")
-    await store.save(channel.id, state, record.version)
+    await store.save(record.key, state, record.version)
 
     refused = await alice.click(message, label="Next turn")
     assert refused.ephemeral and "This game is over" in refused.response.content
@@ -143,10 +144,10 @@ async def test_a_finished_game_refuses_actions_and_is_replaced_without_asking(si
     labels = {c["label"] for c in controls(status.response)}
     assert labels <= {"New game", "Replay this seed", "Undo"} and "Next turn" not in labels
 
-    # Anyone may start afresh once the game is over.
+    # Anyone may start a game of their own beside it.
     fresh = await bob.slash(channel, "goldfish start", deck="landcycling", seed=LANDCYCLING_ENT)
     assert not fresh.ephemeral
-    assert (await stored(simcord_env, channel)).owner_id == bob.id
+    assert (await stored(simcord_env, channel, bob)).owner_id == bob.id
 
 
 async def test_a_shared_table_says_who_did_what_and_speaks_to_nobody_as_you(simcord_env, channel, alice, bob):

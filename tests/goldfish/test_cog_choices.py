@@ -12,9 +12,9 @@ async def lay_out(simcord_env, channel, alice, extra=(), **zones):
     """Start a game, then replace its state with a laid-out position (custom cards allowed); returns the table."""
     await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
     store = simcord_env.bot.get_cog("Goldfish").store
-    record = await store.load(channel.id)
+    record = (await store.in_channel(channel.id))[0]
     cards = {**bundled_cards(), **{card["name"]: card for card in extra}}
-    await store.save(channel.id, position(cards, **zones).to_dict(), record.version)
+    await store.save(record.key, position(cards, **zones).to_dict(), record.version)
     return (await alice.slash(channel, "goldfish status")).response
 
 

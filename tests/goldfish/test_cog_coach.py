@@ -50,8 +50,8 @@ async def with_game(simcord_env, channel, alice, game: Game):
     """Start a game, then replace its state with ``game``; returns the table message."""
     await alice.slash(channel, "goldfish start", deck=game.deck_key, seed=game.seed)
     store = simcord_env.bot.get_cog("Goldfish").store
-    record = await store.load(channel.id)
-    await store.save(channel.id, game.to_dict(), record.version)
+    record = (await store.in_channel(channel.id))[0]
+    await store.save(record.key, game.to_dict(), record.version)
     return (await alice.slash(channel, "goldfish status")).response
 
 
@@ -137,8 +137,8 @@ async def test_hint_refusals_are_private(simcord_env, channel, alice, bob, cog):
     assert none.ephemeral and "no goldfish game" in none.response.content
 
     await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
-    other = await bob.slash(channel, "goldfish hint")
-    assert other.ephemeral and "only they can play it" in other.response.content
+    other = await bob.slash(channel, "goldfish hint")  # bob has no game here: alice's is hers alone
+    assert other.ephemeral and "You have no goldfish game in this channel" in other.response.content
     assert not other.response.message.mention_everyone
 
 

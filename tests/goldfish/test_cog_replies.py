@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.goldfish.decks.presets import bundled_cards
 from bot.goldfish.engine import Action
 from bot.goldfish.engine.scenario import position
-from tests.goldfish.cog_support import SLIDE_SIMPLE, fields, game_of, hand_field, option_value, updated
+from tests.goldfish.cog_support import SLIDE_SIMPLE, fields, game_of, hand_field, option_value, stored, updated
 
 
 async def kept(channel, alice, **options):
@@ -51,15 +51,16 @@ async def laid_out_shared(simcord_env, channel, alice, **zones):
     """A shared game in a laid-out position; returns its freshly posted table."""
     await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE, shared=True)
     store = simcord_env.bot.get_cog("Goldfish").store
-    record = await store.load(channel.id)
-    await store.save(channel.id, position(bundled_cards(), **zones).to_dict(), record.version)
+    record = (await store.in_channel(channel.id))[0]
+    await store.save(record.key, position(bundled_cards(), **zones).to_dict(), record.version)
     return (await alice.slash(channel, "goldfish status")).response
 
 
 async def played_first(simcord_env, channel, actor, action: Action) -> None:
     """``actor``'s move saved a moment before another player's click on the same table reaches the bot (the table's
     edit not yet shown to them): simcord plays one interaction at a time, so the first goes to the service."""
-    await simcord_env.bot.get_cog("Goldfish").service.act(channel.id, actor.id, action)
+    record = await stored(simcord_env, channel)
+    await simcord_env.bot.get_cog("Goldfish").service.act(record.key, actor.id, action)
 
 
 async def test_a_second_click_on_a_played_land_says_the_land_drop_is_used_up(simcord_env, channel, alice, bob):

@@ -79,9 +79,9 @@ async def test_when_the_game_is_over_older_copies_lose_their_controls_but_the_ta
 ):
     first = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
     store = simcord_env.bot.get_cog("Goldfish").store
-    record = await store.load(channel.id)
+    record = (await store.in_channel(channel.id))[0]
     game = position(bundled_cards(), hand=["Street Wraith"], library=[], graveyard=["Plains"])
-    await store.save(channel.id, game.to_dict(), record.version)
+    await store.save(record.key, game.to_dict(), record.version)
     latest = (await alice.slash(channel, "goldfish status")).response
     assert labels(first)  # an old copy, still with its controls while the game goes on
 

@@ -15,9 +15,9 @@ async def lay_out(simcord_env, channel, alice, **zones):
     """Start a game, then replace its state with a laid-out position; returns a fresh game message."""
     await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)
     store = simcord_env.bot.get_cog("Goldfish").store
-    record = await store.load(channel.id)
+    record = (await store.in_channel(channel.id))[0]
     game = position(bundled_cards(), **zones)
-    await store.save(channel.id, game.to_dict(), record.version)
+    await store.save(record.key, game.to_dict(), record.version)
     return (await alice.slash(channel, "goldfish status")).response
 
 

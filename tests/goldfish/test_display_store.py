@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.goldfish import DisplayStore, GameStore
+from bot.goldfish import DisplayStore, GameKey, GameStore
 
 CHANNEL, GUILD, ALICE, BOB = 100, 10, 1, 2
 BIG_ID = 2**63 - 1  # Discord ids are 64-bit
@@ -40,10 +40,10 @@ async def test_the_table_messages_are_saved_without_a_new_version_and_never_over
     store = GameStore(db)
     created = await store.create(channel_id=CHANNEL, guild_id=GUILD, owner_id=ALICE, shared=False, state={"turn": 1})
 
-    assert await store.keep_tables(CHANNEL, {"turn": 1, "tables": [7, 8]}, created.version)
-    kept = await store.load(CHANNEL)
+    assert await store.keep_tables(GameKey(CHANNEL, ALICE), {"turn": 1, "tables": [7, 8]}, created.version)
+    kept = await store.load(GameKey(CHANNEL, ALICE))
     assert kept.version == created.version and kept.tables == [7, 8] and kept.state["turn"] == 1
 
-    newer = await store.save(CHANNEL, {"turn": 2}, created.version)
-    assert not await store.keep_tables(CHANNEL, {"turn": 1, "tables": [9]}, created.version)
-    assert (await store.load(CHANNEL)).state == {"turn": 2} and newer == created.version + 1
+    newer = await store.save(GameKey(CHANNEL, ALICE), {"turn": 2}, created.version)
+    assert not await store.keep_tables(GameKey(CHANNEL, ALICE), {"turn": 1, "tables": [9]}, created.version)
+    assert (await store.load(GameKey(CHANNEL, ALICE))).state == {"turn": 2} and newer == created.version + 1

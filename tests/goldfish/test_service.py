@@ -13,13 +13,15 @@ import random
 import pytest
 
 from benchmarks.bench_goldfish import next_action
-from bot.goldfish import GameService, GameStore
+from bot.goldfish import SHARED, GameKey, GameService, GameStore
 from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Game, IllegalAction
 from bot.goldfish.engine.model import Action
 from bot.goldfish.engine.parts import Opponent, Player, Zones
 
 CHANNEL, GUILD, ALICE, BOB = 300, 30, 3, 4
+GAME = GameKey(CHANNEL, ALICE)  # alice's own game in the channel
+SHARED_GAME = GameKey(CHANNEL, SHARED)
 
 
 @pytest.fixture
@@ -36,12 +38,12 @@ async def start(service: GameService, seed: int, channel: int = CHANNEL, replace
 
 async def stored_game(store: GameStore, channel: int = CHANNEL) -> dict:
     """The game as the database holds it, read afresh."""
-    return Game.from_dict((await store.load(channel)).state, preset_decks()).to_dict()
+    return Game.from_dict((await store.load(GameKey(channel, ALICE))).state, preset_decks()).to_dict()
 
 
 async def play(service: GameService, channel: int = CHANNEL):
-    record = await service.load(channel)
-    return await service.act(channel, ALICE, next_action(record.game))
+    record = await service.load(GameKey(channel, ALICE))
+    return await service.act(record.key, ALICE, next_action(record.game))
 
 
 async def test_every_action_acts_on_the_stored_game_whoever_wrote_it(store):
@@ -63,35 +65,35 @@ async def test_a_game_replaced_elsewhere_at_the_same_version_is_not_overwritten(
     replaced = await start(there, seed=2, replace_version=1)  # a new game, also at version 1
     assert replaced.version == 1
 
-    record = await here.act(CHANNEL, ALICE, Action("keep"))
+    record = await here.act(GAME, ALICE, Action("keep"))
 
-    assert record.game.seed == 2 and (await store.load(CHANNEL)).game.seed == 2
+    assert record.game.seed == 2 and (await store.load(GAME)).game.seed == 2
 
 
 async def test_what_a_caller_holds_never_changes_under_it(store):
     service = GameService(store)
     await start(service, seed=7)
-    first = await service.act(CHANNEL, ALICE, Action("keep"))
+    first = await service.act(GAME, ALICE, Action("keep"))
     held = first.game.to_dict()
     for _ in range(5):
         await play(service)
     assert first.game.to_dict() == held
-    assert (await service.load(CHANNEL)).version == first.version + 5
+    assert (await service.load(GAME)).version == first.version + 5
 
 
 async def test_a_refused_action_leaves_nothing_behind(store):
     service = GameService(store)
     await start(service, seed=7)
-    await service.act(CHANNEL, ALICE, Action("keep"))
-    record = await service.load(CHANNEL)
+    await service.act(GAME, ALICE, Action("keep"))
+    record = await service.load(GAME)
     game = record.game
     land = next(c for c in game.zones.hand if game.cards[c.name]["type_line"].startswith(("Land", "Basic")))
-    await service.act(CHANNEL, ALICE, Action("play", land.iid))
-    other = next(c for c in (await service.load(CHANNEL)).game.zones.hand if c.iid != land.iid)
+    await service.act(GAME, ALICE, Action("play", land.iid))
+    other = next(c for c in (await service.load(GAME)).game.zones.hand if c.iid != land.iid)
     with pytest.raises(IllegalAction):
-        await service.act(CHANNEL, ALICE, Action("play", other.iid))  # a second land this turn (305.2)
+        await service.act(GAME, ALICE, Action("play", other.iid))  # a second land this turn (305.2)
 
-    record = await service.act(CHANNEL, ALICE, Action("next"))
+    record = await service.act(GAME, ALICE, Action("next"))
 
     assert record.game.to_dict() == await stored_game(store)
     assert len(record.game.actions) == 3  # keep, play, next: the refused play left no trace
@@ -100,15 +102,15 @@ async def test_a_refused_action_leaves_nothing_behind(store):
 async def test_undo_and_end_keep_the_live_games_right(store):
     service = GameService(store)
     await start(service, seed=7)
-    await service.act(CHANNEL, ALICE, Action("keep"))
+    await service.act(GAME, ALICE, Action("keep"))
     after_keep = await stored_game(store)
     await play(service)
-    undone = await service.undo(CHANNEL, ALICE)
+    undone = await service.undo(GAME, ALICE)
     assert undone.game.to_dict() == after_keep == await stored_game(store)
 
-    await service.end(CHANNEL, ALICE, can_manage=False)
+    await service.end(GAME, ALICE, can_manage=False)
     await start(service, seed=8)
-    record = await service.act(CHANNEL, ALICE, Action("keep"))
+    record = await service.act(GAME, ALICE, Action("keep"))
     assert record.game.seed == 8 and record.game.to_dict() == await stored_game(store)
 
 
@@ -119,11 +121,11 @@ async def test_the_live_games_are_bounded_least_recently_played_out_first(store)
     assert len(service.live) == 2
 
     misses = service.live.misses
-    await service.act(1, ALICE, Action("keep"))  # dropped from the live games: read from the database
+    await service.act(GameKey(1, ALICE), ALICE, Action("keep"))  # dropped from the live games: read from the database
     assert service.live.misses == misses + 1
-    await service.act(3, ALICE, Action("keep"))  # still live
+    await service.act(GameKey(3, ALICE), ALICE, Action("keep"))  # still live
     assert service.live.misses == misses + 1
-    record = await service.act(1, ALICE, Action("next"))
+    record = await service.act(GameKey(1, ALICE), ALICE, Action("next"))
     assert record.game.to_dict() == await stored_game(store, 1)
 
 
@@ -160,12 +162,12 @@ async def cycled(store: GameStore) -> int:
     return stats.cards_cycled if stats else 0
 
 
-async def play_until_a_cycle(service: GameService) -> None:
+async def play_until_a_cycle(service: GameService, key: GameKey) -> None:
     """Actions until one cycles a card."""
     for _ in range(60):
-        record = await service.load(CHANNEL)
+        record = await service.load(key)
         action = next_action(record.game)
-        await service.act(CHANNEL, ALICE, action)
+        await service.act(key, ALICE, action)
         if action.kind == "cycle":
             return
     raise AssertionError("no cycle in 60 actions")
@@ -178,11 +180,12 @@ async def test_undo_takes_back_the_statistics_of_the_undone_action_from_whoever_
     await service.start(
         channel_id=CHANNEL, guild_id=GUILD, owner_id=ALICE, shared=shared, game=game, replace_version=None
     )
-    await play_until_a_cycle(service)
+    key = GameKey.of(CHANNEL, ALICE, shared)
+    await play_until_a_cycle(service, key)
     before = await cycled(store)
     assert before >= 1
 
-    await service.undo(CHANNEL, ALICE)
+    await service.undo(key, ALICE)
 
     # Alice cycled, so Alice's undo takes it back, in her own game and in a shared one (the game records who acted).
     assert await cycled(store) == before - 1
@@ -194,10 +197,10 @@ async def test_in_a_shared_game_an_undo_of_someone_elses_action_leaves_their_sta
     await service.start(
         channel_id=CHANNEL, guild_id=GUILD, owner_id=ALICE, shared=True, game=game, replace_version=None
     )
-    await play_until_a_cycle(service)
+    await play_until_a_cycle(service, SHARED_GAME)
     before = await cycled(store)
 
-    record = await service.undo(CHANNEL, BOB)
+    record = await service.undo(SHARED_GAME, BOB)
 
     assert await cycled(store) == before
     assert record.events[0].actor == BOB and record.game.actors == [ALICE] * len(record.game.actions)

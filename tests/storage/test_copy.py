@@ -31,12 +31,17 @@ async def seed(path: Path) -> None:
     store = GameStore(db)
     for n in range(GAMES):
         state = {"turn": n, "deck_name": "Ségolène's 'slide' \\ \"quoted\" @everyone", "hand": list(range(n))}
-        await store.create(
-            channel_id=2**62 + n, guild_id=10, owner_id=n % 7, shared=n % 2 == 0, state=state, stats=StatsDelta(games=1)
+        created = await store.create(
+            channel_id=2**62 + n,
+            guild_id=10,
+            owner_id=n % 7 + 1,
+            shared=n % 2 == 0,
+            state=state,
+            stats=StatsDelta(games=1),
         )
         for _ in range(n % 3):
-            version = (await store.load(2**62 + n)).version
-            await store.save(2**62 + n, {**state, "turn": n + 1}, version, user_id=n % 7, stats=StatsDelta(turns=1))
+            version = (await store.load(created.key)).version
+            await store.save(created.key, {**state, "turn": n + 1}, version, user_id=n % 7, stats=StatsDelta(turns=1))
     await db.set_meta("command_sync:1:global", "abc123")
     await db.close()
 
@@ -44,7 +49,10 @@ async def seed(path: Path) -> None:
 async def dump(url_or_path) -> dict[str, list[tuple]]:
     """Every row of the copied tables, sorted, as plain tuples."""
     queries = {
-        "goldfish_games": "SELECT * FROM goldfish_games ORDER BY channel_id",
+        "goldfish_games": (
+            "SELECT channel_id, player_id, guild_id, owner_id, shared, version, state, created_at, updated_at "
+            "FROM goldfish_games ORDER BY channel_id, player_id"
+        ),
         "goldfish_stats": "SELECT * FROM goldfish_stats ORDER BY user_id",
         "meta": "SELECT * FROM meta ORDER BY key",
     }
@@ -72,8 +80,8 @@ async def test_db_copy_moves_every_game_statistic_and_setting_and_refuses_to_cop
     # The copied games carry on where they were: the next write names the version they had.
     db = await PostgresDatabase.open(postgres_url)
     store = GameStore(db)
-    game = await store.load(2**62 + 5)
-    assert await store.save(game.channel_id, {"turn": 99}, game.version) == game.version + 1
+    game = (await store.in_channel(2**62 + 5))[0]
+    assert await store.save(game.key, {"turn": 99}, game.version) == game.version + 1
     await db.close()
 
     again = await asyncio.to_thread(run_module, "db", "copy", "--to", postgres_url, data_dir=data)

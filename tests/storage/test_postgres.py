@@ -60,7 +60,7 @@ DIE_MID_ACTION = textwrap.dedent(
 async def test_a_process_killed_mid_action_leaves_the_game_as_it_was_and_unlocked(postgres_url):
     db = await PostgresDatabase.open(postgres_url)
     store = GameStore(db)
-    await store.create(channel_id=100, guild_id=10, owner_id=1, shared=False, state={"turn": 1})
+    game = (await store.create(channel_id=100, guild_id=10, owner_id=1, shared=False, state={"turn": 1})).key
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-c", DIE_MID_ACTION, postgres_url, cwd=ROOT, stdout=asyncio.subprocess.PIPE
     )
@@ -72,12 +72,12 @@ async def test_a_process_killed_mid_action_leaves_the_game_as_it_was_and_unlocke
         await process.wait()
 
     # The server rolls the dead connection's transaction back and frees its row lock.
-    loaded = await store.load(100)
+    loaded = await store.load(game)
     assert loaded.version == 1 and loaded.state == {"turn": 1}
     assert await store.get_stats(1) is None
-    assert await asyncio.wait_for(store.save(100, {"turn": 2}, 1, user_id=1, stats=StatsDelta(turns=1)), 10) == 2
+    assert await asyncio.wait_for(store.save(game, {"turn": 2}, 1, user_id=1, stats=StatsDelta(turns=1)), 10) == 2
     with pytest.raises(StaleGameError):
-        await store.save(100, {"turn": 3}, 1)
+        await store.save(game, {"turn": 3}, 1)
     await db.close()
 
 

@@ -59,5 +59,5 @@ async def test_while_postgresql_is_down_players_are_told_and_games_go_on_once_it
         result = await alice.click(message, label="Next turn")
     assert not result.ephemeral
     next_turn = [c for c in walk_components(message.components) if c.get("label") == "Next turn"]
-    assert next_turn and next_turn[0]["custom_id"] == "gf:next:3"  # the game's third write
+    assert next_turn and next_turn[0]["custom_id"] == f"gf:next:3~{alice.id}"  # the third write of alice's game
     assert "answers again" in caplog.text

@@ -127,7 +127,7 @@ def figure_line(game: Game, figures: Figures) -> str:
     """One candidate's figures: "Cycle Bloated Toad: kill on turn 8.4 on average, next two land drops 94%"."""
     return (
         f"{move_text(game, figures.action)}: {kill_text(figures)}, "
-        f"next two land drops {figures.land_share:.0%} ({figures.rollouts} rollouts)"
+        f"next two land drops {figures.land_share:.0%} ({plural(figures.rollouts, 'rollout')})"
     )
 
 
@@ -145,11 +145,11 @@ def hint_sentence(game: Game, advice: Advice) -> str:
         policy_figures = advice.figures_of(advice.policy_move)
         than = f" than {_lower_first(move_text(game, advice.policy_move))}" if policy_figures else ""
         return (
-            f"{why}. Played out {best.rollouts} times, it gets the kill {advice.gain:.1f} turns sooner{than} "
+            f"{why}. Played out {plural(best.rollouts, 'time')}, it gets the kill {advice.gain:.1f} turns sooner{than} "
             f"({kill_text(best)})."
         )
     return (
-        f"{why}. Played out {best.rollouts} times each, no other move got the kill measurably sooner "
+        f"{why}. Played out {plural(best.rollouts, 'time')} each, no other move got the kill measurably sooner "
         f"({kill_text(best)})."
     )
 
@@ -193,7 +193,7 @@ def moment_line(game: Game, moment: Moment) -> str:
     return (
         f"Turn {moment.turn}: you chose {_lower_first(move_text(game, moment.played))}; "
         f"{_lower_first(move_text(game, moment.better))} would have won {moment.gain:.1f} turns sooner on average "
-        f"({moment.better_mean:.1f} against {moment.played_mean:.1f}, {moment.rollouts} rollouts each)."
+        f"({moment.better_mean:.1f} against {moment.played_mean:.1f}, {plural(moment.rollouts, 'rollout')} each)."
     )
 
 

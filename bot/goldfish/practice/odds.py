@@ -13,6 +13,7 @@ from math import comb
 
 from bot.goldfish.decks import MAX_CARDS
 from bot.goldfish.engine import IllegalAction
+from bot.text import plural
 
 OPENING_HAND = 7
 ODDS_MAX_TURNS = 20
@@ -51,7 +52,9 @@ def check_odds(copies: int, deck_size: int, wanted: int, turns: int) -> None:
     if not 1 <= copies <= deck_size:
         raise IllegalAction(f"The copies must be from 1 to the deck size ({deck_size}); you said {copies:,}.")
     if not 1 <= wanted <= copies:
-        raise IllegalAction(f"You can want from 1 to {copies} of the {copies} copies; you said {wanted:,}.")
+        raise IllegalAction(
+            f"You can want from 1 to {copies} of the {plural(copies, 'copy', 'copies')}; you said {wanted:,}."
+        )
     if not 1 <= turns <= ODDS_MAX_TURNS:
         raise IllegalAction(f"The turns must be from 1 to {ODDS_MAX_TURNS}; you said {turns:,}.")
 

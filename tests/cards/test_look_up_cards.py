@@ -86,7 +86,7 @@ async def test_only_misses_are_told_privately(local_cards, channel, alice, bob):
     result = await alice.context_menu(channel, LOOK_UP, message)
 
     assert result.ephemeral
-    assert result.response.content.startswith("No single card found for: Zzyzx Qwerty")
+    assert result.response.content == "No card is called “Zzyzx Qwerty”."  # as /card and inline lookups say it
 
 
 async def test_seven_references_are_answered_with_five_cards_and_the_rest_named(local_cards, channel, alice, bob):

@@ -105,3 +105,22 @@ class TestReviewInTheBotsDM:
         assert reviewed.id == table.id, "the review is added to the table, edited with the bot's token"
         assert [f.name for f in reviewed.embeds[1].fields][0] == "Your game"
         assert not simcord_env.errors
+
+
+async def test_simulate_in_a_server_that_never_added_the_bot_sends_its_chart_through_the_interaction(simcord_env):
+    """Pictures included: the chart is a file of the interaction's answer, not a message the bot posts."""
+    from bot.goldfish.practice.chart import PNG_SIGNATURE
+
+    simcord_env.settle_timeout = 90  # the first simulation starts the worker processes: real seconds
+    channel = await server_without_the_bot(simcord_env)
+    alice = channel.guild.add_member(simcord_env.create_user("alice"))
+    add_to_my_apps(simcord_env, alice)
+
+    result = await slash(alice, channel, "goldfish simulate", deck="slide", games=30, turns=4, seed=3)
+
+    assert not result.ephemeral
+    [attachment] = result.response.attachments
+    assert (await attachment.read()).startswith(PNG_SIGNATURE)
+    sent = [r.path for r in simcord_env.http_requests if r.method in ("POST", "PATCH")]
+    assert all(path.startswith(("/interactions/", "/webhooks/")) for path in sent), sent
+    assert not simcord_env.errors

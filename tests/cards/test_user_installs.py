@@ -12,7 +12,7 @@ from bot.admission import LOOKUPS, SEARCHES
 from tests.cards.conftest import only_refusals, start_slash, wait_until
 from tests.cards.test_fair_shares import SLOW, answered_at
 from tests.cards.test_one_rendering import as_emoji, as_text
-from tests.support.installs import add_to_my_apps, click, group_chat, server_without_the_bot, slash
+from tests.support.installs import add_to_my_apps, autocomplete, click, group_chat, server_without_the_bot, slash
 
 
 @pytest.fixture
@@ -131,3 +131,12 @@ async def test_a_user_install_inside_a_server_counts_as_that_server_not_as_the_d
     await asyncio.gather(simcord_env.settle(timeout=30), release_when_waiting())
     assert in_chat.response.embeds[0].title.startswith("Street Wraith")
     assert admission.waited["lookups"] == 1, "the DMs' share was full: it waited its turn"
+
+
+@pytest.mark.parametrize("where", ["group chat", "server"])
+async def test_card_names_autocomplete_where_the_bot_is_not_a_member(local_cards, places_without_the_bot, where):
+    channel, alice, _ = places_without_the_bot[where]
+
+    choices = await autocomplete(alice, channel, "card", "name", "street wra")
+
+    assert [choice["value"] for choice in choices][:1] == ["Street Wraith"]

@@ -153,6 +153,14 @@ async def slash(actor, channel: ChannelHandle, name: str, /, **options: Any) -> 
         return await simcord.actors._slash(actor, channel, name, options)
 
 
+async def autocomplete(actor, channel: ChannelHandle, name: str, option: str, value: str, /, **filled: Any) -> list:
+    """What the bot offers while ``actor`` types ``value`` into ``option`` of ``name``, wherever they are."""
+    if getattr(actor, "guild", None) is not None:
+        return await actor.autocomplete(channel, name, option, value, **filled)
+    with _operation(actor._env, "autocomplete"):
+        return await simcord.actors._autocomplete(actor, channel, name, option, value, filled)
+
+
 async def click(actor, message, *, label: str | None = None, custom_id: str | None = None) -> InteractionResult:
     """A press on a button of ``message``, wherever it is."""
     if getattr(actor, "guild", None) is not None:

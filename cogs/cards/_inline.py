@@ -124,9 +124,10 @@ class InlineLookups:
         results: list[discord.Embed | BaseException],
         left_out: list[CardReference],
     ) -> tuple[str | None, list[discord.Embed]]:
-        """The reply to a message's references: the cards' embeds, and a line for the misses, a failure and the
-        references past the limit (None when there is nothing to say but the cards)."""
-        embeds, misses, trouble = [], [], None
+        """The reply to a message's references: the cards' embeds, and a line for the misses, a failure, the cards
+        too long to show with the others (one message's embeds hold 6,000 characters together) and the references
+        past the limit (None when there is nothing to say but the cards)."""
+        embeds, misses, trouble, too_long = [], [], None, []
         for reference, result in zip(references, results, strict=True):
             if isinstance(result, QueryError):
                 misses.append(f"?{echo(reference.name, 60)}: {query_error_text(result)}")
@@ -137,9 +138,13 @@ class InlineLookups:
             elif isinstance(result, BaseException):
                 log.error("Inline lookup failed", exc_info=result)
                 trouble = "Something went wrong looking that up."
-            else:
+            elif sum(map(len, embeds)) + len(result) <= limits.EMBED_TOTAL:
                 embeds.append(result)
+            else:
+                too_long.append(echo(reference.name, 60))
         lines = misses + ([trouble] if trouble else [])
+        if too_long:
+            lines.append(f"Too long to show with the others: {', '.join(too_long)} (ask for it on its own).")
         if left_out:
             # Never silent: the references past the limit are named, so nobody waits for them.
             names = ", ".join(echo(reference.name, 60) for reference in left_out[: LEFT_OUT_SHOWN - 1])

@@ -8,10 +8,12 @@ import asyncio
 import logging
 import shutil
 
+import discord
 import pytest
 
 from bot.admission import LOOKUPS
 from bot.carddb import FILE_NAME
+from bot.cards import CardReference
 from bot.config import Config
 from tests.support.installs import (
     add_to_my_apps,
@@ -169,3 +171,14 @@ async def test_a_long_message_is_searched_for_names_too(local_cards, channel, al
     result = await alice.context_menu(channel, LOOK_UP, message)
 
     assert titles(result.response) == ["Krosan Tusker"]
+
+
+async def test_cards_too_long_to_show_together_are_named_not_lost(local_cards):
+    """One message's embeds hold 6,000 characters together: a card past that is named, so nobody waits for it."""
+    long = [discord.Embed(title=name, description="x" * 2500) for name in ("A", "B", "C")]
+    references = [CardReference(name) for name in ("Alpha Card", "Beta Card", "Gamma Card")]
+
+    content, embeds = await local_cards.inline.compose(references, long, [])
+
+    assert [embed.title for embed in embeds] == ["A", "B"] and sum(map(len, embeds)) <= 6000
+    assert content == "Too long to show with the others: Gamma Card (ask for it on its own)."

@@ -49,7 +49,6 @@ from cogs.goldfish._looks import attach_looks
 from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import stats_embed
 from cogs.goldfish._simulate import attach, close_simulations
-from cogs.goldfish._table import check_table_possible
 from cogs.goldfish._threads import open_thread, thread_problem
 from cogs.goldfish._view import attach_view
 
@@ -107,10 +106,6 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         await self.pictures.close()
         await self.save_tables()
         close_coach(self)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        check_table_possible(interaction)
-        return True
 
     # ------------------------------------------------------------ /goldfish start
 

@@ -57,6 +57,12 @@ class Tables:
     pictures: TablePictures
     unsaved: set[GameKey]
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """The cog's check before each of its commands: one that needs a table says where games work, where the
+        bot can't post one."""
+        check_table_possible(interaction)
+        return True
+
     async def save_tables(self) -> None:
         """Save the table lists that changed since the games' last writes (tables posted again), when the bot
         stops: after a restart every copy is known and loses its controls when its game ends. Saved here rather

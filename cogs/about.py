@@ -23,6 +23,23 @@ ATTRIBUTION = (
     "Wizards of the Coast. ©Wizards of the Coast LLC."
 )
 COLOUR = discord.Colour.dark_teal()
+# What a server grants when it adds the bot (docs/getting-started.md says why each): 117760.
+SERVER_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True, read_message_history=True
+)
+AUTHORIZE = "https://discord.com/oauth2/authorize?client_id={app}&integration_type={kind}&scope={scopes}"
+
+
+def add_links(application_id: int) -> discord.ui.View:
+    """Two link buttons: add the bot to a server (its permissions asked for), and to one's own apps."""
+    server = AUTHORIZE.format(app=application_id, kind=0, scopes="bot+applications.commands")
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Add to a server", url=f"{server}&permissions={SERVER_PERMISSIONS.value}"))
+    mine = AUTHORIZE.format(app=application_id, kind=1, scopes="applications.commands")
+    view.add_item(discord.ui.Button(label="Add to my apps", url=mine))
+    return view
+
+
 # The first page of /help: what to type for each thing the bot does, shortest first (a phone shows about 10 lines).
 GUIDE = (
     ("Cards", "`/card lightning bolt` · `[[bolt]]` in chat · `/search t:creature c:g mv<=2` · `/cycling`"),
@@ -131,7 +148,8 @@ class About(commands.Cog):
         # Only a server that added the bot has a channel whose gaps it can mend; where only the player added it, the
         # bot posts nothing by itself there, and the server's own permissions say nothing useful.
         here = app_permissions(interaction) if interaction.guild_id is not None and bot_can_post(interaction) else None
-        await interaction.response.send_message(embed=self.build_embed(here), ephemeral=True)
+        view = add_links(interaction.application_id)
+        await interaction.response.send_message(embed=self.build_embed(here), view=view, ephemeral=True)
 
     # ---------------------------------------------------------------- /help
 

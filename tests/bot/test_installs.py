@@ -209,3 +209,16 @@ async def test_about_in_a_server_that_never_added_the_bot_lists_no_channel_gaps_
     assert result.ephemeral
     assert "Missing in this channel" not in [field.name for field in result.response.embeds[0].fields]
     assert not simcord_env.errors
+
+
+async def test_about_offers_both_ways_to_add_the_bot(simcord_env, channel, alice):
+    result = await alice.slash(channel, "about")
+
+    buttons = {c["label"]: c["url"] for row in result.response.components for c in row["components"]}
+    app = simcord_env.bot.application_id
+    assert buttons == {
+        "Add to a server": f"https://discord.com/oauth2/authorize?client_id={app}&integration_type=0"
+        "&scope=bot+applications.commands&permissions=117760",
+        "Add to my apps": f"https://discord.com/oauth2/authorize?client_id={app}&integration_type=1"
+        "&scope=applications.commands",
+    }

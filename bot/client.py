@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import json
 import logging
 import math
@@ -23,6 +22,7 @@ from bot.admission import Admission
 from bot.app_emoji import mana_emoji
 from bot.carddb import CardData
 from bot.cards import CardSource
+from bot.command_sync import EVERY_CONTEXT, EVERY_INSTALL, command_payload, sync_if_changed
 from bot.config import Config
 from bot.images import DIRECTORY as IMAGES_DIRECTORY
 from bot.images import CardImages
@@ -93,6 +93,9 @@ class CycleBot(commands.AutoShardedBot):
             allowed_mentions=NO_MENTIONS,
             help_command=None,
             tree_cls=CommandTree,
+            # Installable by a server and by a user; used in servers, the bot's DM and group chats.
+            allowed_contexts=EVERY_CONTEXT,
+            allowed_installs=EVERY_INSTALL,
             activity=discord.Game("/about · Magic rules and cycling"),
             # None: as many shards as Discord recommends, all in this process.
             shard_count=config.shard_count,
@@ -207,7 +210,7 @@ class CycleBot(commands.AutoShardedBot):
             return 1
 
     def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict]:
-        return [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        return command_payload(self.tree, guild)
 
     @property
     def holds_shard_zero(self) -> bool:
@@ -231,20 +234,7 @@ class CycleBot(commands.AutoShardedBot):
         if not self.holds_shard_zero:
             log.info("Not syncing application commands: shard 0 runs in another process")
             return False
-        guild = discord.Object(self.config.guild_id) if self.config.guild_id else None
-        if guild is not None:
-            self.tree.copy_global_to(guild=guild)
-        payload = self.command_payload(guild)
-        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
-        scope = f"guild:{guild.id}" if guild else "global"
-        key = f"command_sync:{self.application_id}:{scope}"
-        if not self.force_sync and await self.db.get_meta(key) == digest:
-            log.info("Application commands unchanged since the last sync (%s); not syncing", scope)
-            return False
-        synced = await self.tree.sync(guild=guild)
-        await self.db.set_meta(key, digest)
-        log.info("Synced %d application commands (%s)", len(synced), scope)
-        return True
+        return await sync_if_changed(self, force=self.force_sync)
 
     async def on_ready(self) -> None:
         shards = ", ".join(map(str, self.shard_ids or range(self.shard_count or 0)))

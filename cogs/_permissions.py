@@ -14,6 +14,9 @@ import logging
 from dataclasses import dataclass
 
 import discord
+from discord import app_commands
+
+from bot.errors import UserFacingError
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +46,42 @@ LABELS = {needed.flag: needed.label for needed in NEEDED}
 def app_permissions(interaction: discord.Interaction) -> discord.Permissions:
     """What the app may do where ``interaction`` came from (Discord's ``app_permissions``)."""
     return interaction.app_permissions
+
+
+# ------------------------------------------------------------------ where the bot is not a member
+# A player can add the bot to their own apps: then its commands work in group chats, DMs between players and servers
+# that never added it. Discord sends the interaction there, but the bot is no member: it can't post, edit or read
+# with its own token, only answer through the interaction (its response, follow-ups and the webhook edits buttons
+# make). Discord says where it comes from (``context``) and who installed the app (``authorizing_integration_owners``;
+# https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object).
+
+
+class NotHere(app_commands.CheckFailure, UserFacingError):
+    """A command that needs a channel the bot can post in, used where it can't: the text says where it works."""
+
+
+def bot_can_post(interaction: discord.Interaction) -> bool:
+    """Whether the bot can send and edit messages in the interaction's channel with its own token: in its own DM,
+    and in a server that added it. Not in a group chat, a DM between players, or a server where only the player
+    added the app.
+
+    discord.py's ``is_guild_integration()`` is False in the bot's DM (no guild id there, though Discord sends
+    ``{"0": "0"}``), hence the context first; ``is_user_integration()`` is True only for the installing player's
+    own interactions (it compares them with whoever clicked), so it can't tell where the bot is."""
+    context = interaction.context
+    if context.dm_channel:
+        return True
+    if context.private_channel:
+        return False
+    if interaction.guild_id is None:  # no context (older payloads): only the bot's DM had commands then
+        return isinstance(interaction.channel, discord.DMChannel)
+    return interaction.is_guild_integration() or interaction.client.get_guild(interaction.guild_id) is not None
+
+
+def may_answer_publicly(interaction: discord.Interaction) -> bool:
+    """Whether an answer to the interaction may be public: outside servers always (Discord shows it, or shows it to
+    the asker alone where a server blocks external apps), and in a server where the app may send messages there."""
+    return interaction.guild_id is None or app_permissions(interaction).send_messages
 
 
 def channel_permissions(channel: object, client: discord.Client) -> discord.Permissions:

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot import BOT_NAME, limits
 from bot.text import clip, escape, fit_lines, one_line
-from cogs._permissions import app_permissions, missing
+from cogs._permissions import app_permissions, bot_can_post, missing
 from cogs._ui import reply
 
 ATTRIBUTION = (
@@ -23,9 +23,27 @@ ATTRIBUTION = (
     "Wizards of the Coast. ©Wizards of the Coast LLC."
 )
 COLOUR = discord.Colour.dark_teal()
+# What a server grants when it adds the bot (docs/getting-started.md says why each): 117760.
+SERVER_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True, read_message_history=True
+)
+AUTHORIZE = "https://discord.com/oauth2/authorize?client_id={app}&integration_type={kind}&scope={scopes}"
+
+
+def add_links(application_id: int) -> discord.ui.View:
+    """Two link buttons: add the bot to a server (its permissions asked for), and to one's own apps."""
+    server = AUTHORIZE.format(app=application_id, kind=0, scopes="bot+applications.commands")
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Add to a server", url=f"{server}&permissions={SERVER_PERMISSIONS.value}"))
+    mine = AUTHORIZE.format(app=application_id, kind=1, scopes="applications.commands")
+    view.add_item(discord.ui.Button(label="Add to my apps", url=mine))
+    return view
+
+
 # The first page of /help: what to type for each thing the bot does, shortest first (a phone shows about 10 lines).
 GUIDE = (
     ("Cards", "`/card lightning bolt` · `[[bolt]]` in chat · `/search t:creature c:g mv<=2` · `/cycling`"),
+    ("Any message", "Apps › **Look up cards**: the cards a message names, in any chat"),
     ("Rules", "`/rule 702.29` · `/rule cycling` · `/rule can I cycle a land from my hand?`"),
     ("Judges", "`/ipg hce` · `/ipg 2.2` · `/mtr 3.8` · `/mtr taking notes`"),
     ("Goldfish", "`/goldfish start` a practice game here · `/goldfish odds` · `/goldfish simulate`"),
@@ -142,13 +160,17 @@ class About(commands.Cog):
     @app_commands.command(name="about")
     async def about(self, interaction: discord.Interaction) -> None:
         """The bot's version, rules edition and card data, what it lacks here, and its sources."""
-        here = app_permissions(interaction) if interaction.guild_id is not None else None
-        await interaction.response.send_message(embed=self.build_embed(here), ephemeral=True)
+        # Only a server that added the bot has a channel whose gaps it can mend; where only the player added it, the
+        # bot posts nothing by itself there, and the server's own permissions say nothing useful.
+        here = app_permissions(interaction) if interaction.guild_id is not None and bot_can_post(interaction) else None
+        view = add_links(interaction.application_id)
+        await interaction.response.send_message(embed=self.build_embed(here), view=view, ephemeral=True)
 
     # ---------------------------------------------------------------- /help
 
     def top_level(self) -> list[app_commands.Command | app_commands.Group]:
-        return sorted(self.bot.tree.get_commands(), key=lambda c: c.name)
+        commands = self.bot.tree.get_commands(type=discord.AppCommandType.chat_input)
+        return sorted(commands, key=lambda c: c.name)
 
     def help_embed(self, name: str | None = None) -> discord.Embed:
         """The guide (what to type, feature by feature), or one command's options."""

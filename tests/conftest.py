@@ -9,9 +9,10 @@ from bot.config import Config
 from bot.storage import Database
 from bot.storage.postgres import PostgresDatabase
 from tests.data import SCRYFALL_CARDS
-from tests.support import simcord_discord, waits
+from tests.support import installs, simcord_discord, waits
 
 simcord_discord.install()
+installs.install()
 
 
 # Markers from what a test uses, for `make check`: the core alone, in under a minute.

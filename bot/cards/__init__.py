@@ -7,7 +7,7 @@ from bot.cards.misses import DISCORD as DISCORD_MARKS
 from bot.cards.misses import autocomplete_choices, miss_text, no_set_text, unknown_sets
 from bot.cards.misses import suggestions as miss_suggestions
 from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, check_syntax, cycling_query
-from bot.cards.questions import QuestionCards, stored_question_cards
+from bot.cards.questions import QuestionCards, stored_question_cards, written_card_names
 from bot.cards.render import (
     CardDisplay,
     cycling_result_line,
@@ -58,6 +58,7 @@ __all__ = [
     "QueryTooLong",
     "QuestionCards",
     "stored_question_cards",
+    "written_card_names",
     "as_card",
     "check_syntax",
     "cycling_query",

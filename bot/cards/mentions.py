@@ -66,11 +66,13 @@ class CardNames:
 
     # ------------------------------------------------------------------ finding
 
-    def find(self, text: str, limit: int = 5) -> Found:
+    def find(self, text: str, limit: int = 5, *, fuzzy: bool = True) -> Found:
+        """The cards ``text`` names, in its order; without ``fuzzy``, only names written out exactly (any case,
+        accents and punctuation aside), for text nobody wrote as a question to the bot."""
         mentions: list[Mention] = []
         covered: list[tuple[int, int]] = []
         for match in BRACKETS.finditer(text):
-            card = self._lookup(normalise(match[1]), fuzzy=True)
+            card = self._lookup(normalise(match[1]), fuzzy=fuzzy)
             covered.append(match.span())
             if card is not None:
                 mentions.append(Mention(card[0], card[1], *match.span(), "brackets"))
@@ -79,19 +81,19 @@ class CardNames:
         # A Title Case Sentence ("Can You Block With A Tapped Creature?") says nothing by its capitals.
         titled = sum(m[0][:1].isupper() for m in tokens) > 0.6 * len(tokens) if len(tokens) > 3 else False
         taken = [False] * len(tokens)
-        for fuzzy in (False, True):
+        for misspelt in (False, True) if fuzzy else (False,):
             i = 0
             while i < len(tokens):
                 if taken[i]:
                     i += 1
                     continue
-                found = self._at(tokens, words, taken, i, fuzzy, titled)
+                found = self._at(tokens, words, taken, i, misspelt, titled)
                 if found is None:
                     i += 1
                     continue
                 size, card, name = found
                 mentions.append(
-                    Mention(card, name, tokens[i].start(), tokens[i + size - 1].end(), "fuzzy" if fuzzy else "exact")
+                    Mention(card, name, tokens[i].start(), tokens[i + size - 1].end(), "fuzzy" if misspelt else "exact")
                 )
                 for j in range(i, i + size):
                     taken[j] = True

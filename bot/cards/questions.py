@@ -3,20 +3,25 @@ and their rulings (:class:`QuestionCards`, the card finder :mod:`bot.rules.ask` 
 
 The index of every card's names (:class:`~bot.cards.mentions.CardNames`) is built once per copy of the card
 data, in a read thread, and again after a refresh swaps the copy. Words the rules themselves use ("block",
-"tapped", "island") only become cards when a player writes them as a name.
+"tapped", "island") only become cards when a player writes them as a name. The same index finds the cards a chat
+message writes out (Look up cards, :func:`written_card_names`), exactly as written: no misspelling is guessed in
+text nobody wrote for the bot.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.carddb import FILE_NAME, CardData, CardDataUnavailable
+from bot.cards.inline import CardReference
 from bot.cards.mentions import CardNames
 from bot.rules import CardFacts, FoundCards, RulesIndex
 
 MAX_CARDS = 4  # shown in one answer; a question naming more says how many more
+LONG_TEXT = 500  # characters: a chat message longer than a question is searched for names in a thread
 NAMES_KEY = "question-card-names"
 
 
@@ -24,6 +29,22 @@ async def card_names(card_data: CardData, index: RulesIndex) -> CardNames:
     """The names index of the loaded copy (built on first use; raises ``CardDataUnavailable`` without a copy)."""
     ordinary = index.ordinary_words
     return await card_data.derived(NAMES_KEY, lambda store: CardNames(store.name_rows(), ordinary))
+
+
+async def written_card_names(
+    card_data: CardData, index: RulesIndex, text: str, limit: int
+) -> tuple[list[CardReference], int]:
+    """The cards ``text`` names written out exactly (a chat message nobody wrote for the bot: no misspellings
+    guessed), as references in its order, and how many more it names past ``limit``; none without a local copy."""
+    try:
+        names = await card_names(card_data, index)
+    except CardDataUnavailable:
+        return [], 0
+    if len(text) <= LONG_TEXT:
+        found = names.find(text, limit=limit, fuzzy=False)
+    else:  # a long message (up to 4,000 characters: some 20 ms of CPU) is read beside the event loop, not on it
+        found = await asyncio.to_thread(names.find, text, limit, fuzzy=False)
+    return [CardReference(" ".join(text[m.start : m.end].split())) for m in found.mentions], found.more
 
 
 class QuestionCards:

@@ -296,13 +296,20 @@ class GameService:
         return existing
 
     async def start(
-        self, *, channel_id: int, guild_id: int, owner_id: int, shared: bool, game: Game, replace_version: int | None
+        self,
+        *,
+        channel_id: int,
+        guild_id: int | None,
+        owner_id: int,
+        shared: bool,
+        game: Game,
+        replace_version: int | None,
     ) -> StoredGame:
         async with self.lock(GameKey.of(channel_id, owner_id, shared)):
             try:
                 record = await self.store.create(
                     channel_id=channel_id,
-                    guild_id=guild_id,
+                    guild_id=guild_id or 0,  # a game in a DM belongs to no server
                     owner_id=owner_id,
                     shared=shared,
                     state=game.to_dict(),

@@ -39,6 +39,7 @@ from cogs._symbols import symbols_for
 from cogs._ui import in_time, reply, reply_private
 from cogs.cards._components import CandidatePicker, CardInfoButton, SearchSource, card_message
 from cogs.cards._inline import InlineLookups
+from cogs.cards._message import MessageLookups
 from cogs.cards._pages import COG_NAME, PageButton, send_pages
 from cogs.cards._render import (
     RESULTS_PER_PAGE,
@@ -132,6 +133,7 @@ class Cards(commands.Cog, name=COG_NAME):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.inline = InlineLookups(bot)
+        self.messages = MessageLookups(bot, self.inline)
 
     @property
     def client(self) -> ScryfallClient:
@@ -150,9 +152,11 @@ class Cards(commands.Cog, name=COG_NAME):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(CardInfoButton, PageButton, SearchPageButton, OpenCardSelect)
+        self.bot.tree.add_command(self.messages.command)  # "Look up cards" on any message
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(CardInfoButton, PageButton, SearchPageButton, OpenCardSelect)
+        self.bot.tree.remove_command(self.messages.command.name, type=self.messages.command.type)
 
     # ---------------------------------------------------------- shared pieces
 

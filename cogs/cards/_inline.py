@@ -1,6 +1,6 @@
 """Inline ``[[card]]`` lookups in chat: a short answer to each reference of a message, within the author's budget and
 the channel's pace, never silent when held back (⏳ while a message waits its turn, one line when its turn would
-come too late), misses named with what they could have meant."""
+come too late), misses named with what they could have meant, sent as the channel's permissions allow."""
 
 from __future__ import annotations
 
@@ -55,13 +55,12 @@ def sent_at(message: discord.Message) -> float:
 
 class InlineLookups:
     """What the Cards cog's message listener does with a message: the author's budget (the one their /card spends),
-    the channel's pace, a place in the lookup queue, and the replies."""
+    the channel's pace, a place in the lookup queue, and the replies as the channel's permissions allow."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.pace = Pace(CHANNEL_RATE, CHANNEL_PER, LONGEST_WAIT)
         self.shares = MessageShares()
-        self.told_until: dict[int, float] = {}  # channel → until when a held-back line was said there
         self.notes = MissingNotes()
 
     @property
@@ -91,7 +90,7 @@ class InlineLookups:
         try:  # the author's own budget first, across channels and commands: a flood never spends the channel's
             self.shares.spend(self.bot, message, *shares, uses={SEARCHES: searches})
         except Busy:
-            await self.held_back(message, permissions)
+            await self.react(message, HELD_BACK, permissions)
             return
         turn = self.pace.turn(message.channel.id)
         if turn is None:
@@ -99,9 +98,8 @@ class InlineLookups:
             await self.tell(message, self.too_many(), permissions)
             return
         deadline = sent_at(message) + self.pace.longest_wait
-        held = turn > time.monotonic()
-        if held:  # its turn comes later: ⏳ until then, so nobody wonders
-            held = await self.held_back(message, permissions)
+        held = turn > time.monotonic() and await self.react(message, HELD_BACK, permissions)
+        if turn > time.monotonic():  # its turn comes later: ⏳ until then, so nobody wonders
             await asyncio.sleep(turn - time.monotonic())
         try:
             tickets = await self.shares.places(self.bot, message, *shares, deadline=deadline)
@@ -116,17 +114,20 @@ class InlineLookups:
             for ticket in tickets:
                 ticket.release()
         await self.unreact(message, held)
-        await self.send(message, references, results, left_out, permissions)
+        content, embeds = await self.compose(references, results, left_out)
+        if embeds or content:
+            await self.send(message, content or "", embeds, permissions)
 
-    async def send(
+    async def compose(
         self,
-        message: discord.Message,
         references: list[CardReference],
         results: list[discord.Embed | BaseException],
         left_out: list[CardReference],
-        permissions: discord.Permissions,
-    ) -> None:
-        embeds, misses, trouble = [], [], None
+    ) -> tuple[str | None, list[discord.Embed]]:
+        """The reply to a message's references: the cards' embeds, and a line for the misses, a failure, the cards
+        too long to show with the others (one message's embeds hold 6,000 characters together) and the references
+        past the limit (None when there is nothing to say but the cards)."""
+        embeds, misses, trouble, too_long = [], [], None, []
         for reference, result in zip(references, results, strict=True):
             if isinstance(result, QueryError):
                 misses.append(f"?{echo(reference.name, 60)}: {query_error_text(result)}")
@@ -137,19 +138,21 @@ class InlineLookups:
             elif isinstance(result, BaseException):
                 log.error("Inline lookup failed", exc_info=result)
                 trouble = "Something went wrong looking that up."
-            else:
+            elif sum(map(len, embeds)) + len(result) <= limits.EMBED_TOTAL:
                 embeds.append(result)
+            else:
+                too_long.append(echo(reference.name, 60))
         lines = misses + ([trouble] if trouble else [])
+        if too_long:
+            lines.append(f"Too long to show with the others: {', '.join(too_long)} (ask for it on its own).")
         if left_out:
             # Never silent: the references past the limit are named, so nobody waits for them.
             names = ", ".join(echo(reference.name, 60) for reference in left_out[: LEFT_OUT_SHOWN - 1])
             more = "…" if len(left_out) >= LEFT_OUT_SHOWN else ""
             lines.append(f"I look up {MAX_REFERENCES} cards a message; not looked up: {names}{more}")
-        if not embeds and not lines:
-            return
-        await self.deliver(message, "\n".join(lines), embeds, permissions)
+        return clip("\n".join(lines), limits.MESSAGE_CONTENT) or None, embeds
 
-    async def deliver(
+    async def send(
         self, message: discord.Message, content: str, embeds: list[discord.Embed], permissions: discord.Permissions
     ) -> None:
         """The answer as the channel allows: embeds, or text without Embed Links; a reply, or a plain message
@@ -178,25 +181,18 @@ class InlineLookups:
         self.notes.note(message.channel, "read_message_history", "inline cards sent as messages, not replies")
         await message.channel.send(**kwargs, allowed_mentions=NO_MENTIONS)
 
-    async def held_back(self, message: discord.Message, permissions: discord.Permissions) -> bool:
-        """Never silent: ⏳ on a held-back message, where the bot may react (reacting needs Add Reactions and Read
-        Message History); else one short line, once in a while per channel (a reply to each message of a flood
-        would be the flood). Whether the ⏳ was added."""
-        if permissions.add_reactions and permissions.read_message_history:
-            try:
-                await message.add_reaction(HELD_BACK)
-                return True
-            except discord.HTTPException as error:
-                log.info("Could not react to a held-back lookup in channel %s (%s)", message.channel.id, error.status)
-        else:
-            self.notes.note(message.channel, "add_reactions", "held-back lookups told in a line, not with ⏳")
-        now = time.monotonic()
-        if self.told_until.get(message.channel.id, 0.0) <= now:
-            self.told_until[message.channel.id] = now + self.pace.per
-            await self.tell(
-                message, f"{HELD_BACK} Card lookups here are held back: ask again in a moment.", permissions
-            )
-        return False
+    async def react(self, message: discord.Message, emoji: str, permissions: discord.Permissions) -> bool:
+        """Never silent: a reaction where the bot may add one (Add Reactions and Read Message History), else nothing
+        more (a reply to each message of a flood would be the flood)."""
+        if not (permissions.add_reactions and permissions.read_message_history):
+            self.notes.note(message.channel, "add_reactions", "held-back lookups wait without ⏳")
+            return False
+        try:
+            await message.add_reaction(emoji)
+        except discord.HTTPException as error:
+            log.info("Could not react to a held-back lookup in channel %s (%s)", message.channel.id, error.status)
+            return False
+        return True
 
     async def unreact(self, message: discord.Message, held: bool) -> None:
         if not held:

@@ -339,9 +339,8 @@ class Coaching:
                 try:
                     # The controls are sent again: a finished game's table keeps New game and Replay, an ended one none.
                     view = game_view(record) if game.phase == "over" else None
-                    symbols = symbols_in(self.bot.get_channel(record.channel_id), self.bot)
                     message = channel.get_partial_message(message_id)
-                    await message.edit(embeds=one_rendering([table, embed], symbols), view=view)
+                    await message.edit(embeds=one_rendering([table, embed], symbols_in(channel, self.bot)), view=view)
                     return message
                 except discord.HTTPException:
                     log.info("The table of a finished goldfish game in channel %s is gone", record.channel_id)

@@ -82,9 +82,7 @@ TAP_HELP = 'The lands to tap, by name, separated by commas ("Swamp, Island"); de
 
 
 class Goldfish(Coaching, TableActions, commands.Cog):
-    goldfish = app_commands.Group(
-        name="goldfish", description="Practise cycling in a solitaire game in this channel", guild_only=True
-    )
+    goldfish = app_commands.Group(name="goldfish", description="Practise cycling in a solitaire game in this channel")
     stats = app_commands.Group(name="stats", description="Your goldfish statistics", parent=goldfish)
 
     def __init__(self, bot: commands.Bot) -> None:

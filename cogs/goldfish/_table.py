@@ -19,6 +19,7 @@ from bot.errors import UserFacingError
 from bot.goldfish import TABLE_COPIES, GameKey, GameService, StoredGame, is_loadable
 from bot.goldfish.engine import IllegalAction
 from bot.text import plural
+from cogs._permissions import NotHere, bot_can_post
 from cogs._symbols import symbols_for, symbols_in
 from cogs._ui import NO_MENTIONS, reply
 from cogs.goldfish._picture import TablePictures
@@ -26,9 +27,25 @@ from cogs.goldfish._render import game_embed, game_view
 
 log = logging.getLogger(__name__)
 
+# The commands that need no table: they work wherever the app does (a group chat, a server that never added it).
+NO_TABLE = frozenset({"odds", "simulate", "show", "forget", "view"})
+NOT_HERE = (
+    "Goldfish games need a channel I can post in: a server that added me, or a DM with me "
+    "(`/goldfish odds` and `/goldfish simulate` work here too)."
+)
+
+
+def check_table_possible(interaction: discord.Interaction) -> None:
+    """A table is a message the bot posts and edits with its own token: where it can't (a group chat, a server
+    where only the player added the app), a command that needs one says privately where games work."""
+    command = interaction.command
+    if command is not None and command.name not in NO_TABLE and not bot_can_post(interaction):
+        raise NotHere(NOT_HERE)
+
 
 def jump_url(interaction: discord.Interaction, message_id: int) -> str:
-    return f"https://discord.com/channels/{interaction.guild_id}/{interaction.channel_id}/{message_id}"
+    where = interaction.guild_id or "@me"  # a DM's messages live under @me
+    return f"https://discord.com/channels/{where}/{interaction.channel_id}/{message_id}"
 
 
 class Tables:
@@ -39,6 +56,12 @@ class Tables:
     tables: dict[GameKey, list[int]]
     pictures: TablePictures
     unsaved: set[GameKey]
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """The cog's check before each of its commands: one that needs a table says where games work, where the
+        bot can't post one."""
+        check_table_possible(interaction)
+        return True
 
     async def save_tables(self) -> None:
         """Save the table lists that changed since the games' last writes (tables posted again), when the bot

@@ -31,6 +31,9 @@ class ViewCommands:
     ) -> None:
         """Show goldfish tables with a picture of the cards, or as text only."""
         server = scope == "server"
+        if server and interaction.guild_id is None:
+            await reply(interaction, "That choice is for a server; here, choose for your own games.", ephemeral=True)
+            return
         if server and not interaction.permissions.manage_guild:
             await reply(interaction, "Only someone with Manage Server can choose for the whole server.", ephemeral=True)
             return

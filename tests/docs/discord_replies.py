@@ -6,6 +6,7 @@ Steps, one a line:
   next option's name, so ``query:t:creature c:g`` is one value);
 - ``say is [[Street Wraith]] any good?``: a message in the channel;
 - ``click Next``: a button of the last message shown; ``choose Generous Ent``: an option of its menu;
+- ``look up: I cycled street wraith``: a message in the channel, and **Look up cards** from its Apps menu;
 - ``as bob``: the next steps are someone else's.
 
 What the last step changed in the channel, as the member who took it sees it (their private replies
@@ -88,6 +89,9 @@ class Conversation:
             await actor.slash(channel, name, **options)
         elif step.startswith("say "):
             await actor.send(channel, step[4:])
+        elif step.startswith("look up: "):
+            message = await actor.send(channel, step[9:])
+            await actor.context_menu(channel, "Look up cards", message)
         elif step.startswith("click "):
             label = step[6:].strip()
             message = _last_with(shown, lambda c: isinstance(c, discord.Button) and c.label == label, step)

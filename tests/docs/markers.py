@@ -13,7 +13,7 @@ The comments start a line. Only the text between the two comments is ever rewrit
 steps, one a line inside the comment; a setting before the colon changes where they run:
 ``example without card data:`` (before the first download) or ``example offline:`` (no card data, and no
 network to reach).
-Steps that start with ``/`` or ``say`` play a conversation with the bot; anything else is a terminal
+Steps that start with ``/``, ``say`` or ``look up:`` play a conversation with the bot; anything else is a terminal
 command, run as written by a shell.
 """
 
@@ -28,7 +28,7 @@ OPEN = re.compile(r"^<!-- example(?P<setting>[^:\n>]*):(?P<spec>.*?)-->\n", re.D
 OPENING = re.compile(r"^<!-- example", re.MULTILINE)
 CLOSE = "<!-- /example -->"
 SETTINGS = ("", "without card data", "offline")
-DISCORD_STEP = re.compile(r"^(/|say |click |choose |as )")
+DISCORD_STEP = re.compile(r"^(/|say |click |choose |as |look up: )")
 # What changes from one run or machine to the next without the code changing: how long something took, and how
 # large a file SQLite wrote (its version comes with the Python that runs it).
 VOLATILE = ((re.compile(r"\b\d+(\.\d+)? s\b"), "N s"), (re.compile(r"\b\d+(\.\d+)? ([KM]B)\b"), r"N \2"))

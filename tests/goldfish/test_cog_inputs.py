@@ -32,9 +32,11 @@ def cog(simcord_env):
     return simcord_env.bot.get_cog("Goldfish")
 
 
-async def test_the_command_group_is_guild_only_with_length_limits(simcord_env):
+async def test_the_command_group_works_everywhere_the_app_does_with_length_limits(simcord_env):
     schema = goldfish_schema(simcord_env)
-    assert schema["contexts"] == [0] or schema.get("dm_permission") is False
+    # Games where the bot can post (a server that added it, its DM); elsewhere the table commands say so.
+    assert sorted(schema["contexts"]) == [0, 1, 2] and sorted(schema["integration_types"]) == [0, 1]
+    assert schema.get("dm_permission") is not False
     assert option(schema, "start", "decklist")["max_length"] == 6000
     assert option(schema, "start", "deck")["max_length"] == 100
     assert option(schema, "cycle", "card")["max_length"] == 100

@@ -64,6 +64,11 @@ async def _body(request: web.Request) -> Any:
 def _command_problem(item: Any, option: bool = False) -> str | None:
     """Why Discord would reject this command or option (400 Invalid Form Body), or None."""
     name = item.get("name") if isinstance(item, dict) else None
+    if not option and isinstance(item, dict) and item.get("type") in (2, 3):
+        # A user or message command ("Look up cards"): 1-32 characters, capitals and spaces allowed, nothing else.
+        if not isinstance(name, str) or not 1 <= len(name) <= 32:
+            return f"invalid name {name!r}"
+        return f"{name}: context menu commands take no description or options" if item.get("options") else None
     if not isinstance(name, str) or not COMMAND_NAME.match(name):
         return f"invalid name {name!r}"
     if (option or item.get("type", 1) == 1) and (
@@ -115,6 +120,7 @@ class FakeDiscord:
     def __init__(self, token: str, *, message_content_enabled: bool = False, shard_count: int = 1) -> None:
         self.token = token
         self.message_content_enabled = message_content_enabled
+        self.user_install_enabled = True  # the Developer Portal's Installation tab lets users add the app
         self.shard_count = shard_count  # what GET /gateway/bot recommends
         self._ids = itertools.count()
         self.app_id = self.bot_id = self.snowflake()
@@ -339,6 +345,51 @@ class FakeDiscord:
                     return self._interaction(2, data, user, guild_id)
         raise AssertionError(f"/{name} was never synced to Discord")
 
+    def message_command_interaction(
+        self, name: str, content: str, *, user: str = "alice", author: str = "bob", guild_id: str | None = None
+    ) -> dict:
+        """A message command (``name``, such as "Look up cards") chosen on a message ``author`` wrote: Discord sends
+        the message, its text included, in ``resolved.messages`` whatever the bot's intents."""
+        command = next((c for c in self.commands.get("global", []) if c["name"] == name and c.get("type") == 3), None)
+        assert command is not None, f"the message command {name!r} was never synced to Discord"
+        guild_id = guild_id or self.guild_id
+        message = {"id": self.snowflake(), "type": 0, "channel_id": self.guilds[guild_id]["channel_id"]}
+        message |= {"author": self.users[author], "content": content, "embeds": [], "components": []}
+        message |= {"attachments": [], "mentions": [], "mention_roles": [], "mention_everyone": False}
+        message |= {"pinned": False, "tts": False, "flags": 0, "timestamp": _now(), "edited_timestamp": None}
+        data = {"id": command["id"], "name": name, "type": 3, "target_id": message["id"]}
+        data |= {"resolved": {"messages": {message["id"]: message}}}
+        return self._interaction(2, data, user, guild_id)
+
+    def user_install_interaction(
+        self, name: str, *, user: str = "alice", guild_id: str | None = None, options: list | None = None
+    ) -> dict:
+        """A CHAT_INPUT interaction from someone who added the app to their own apps, where no server added it: in
+        the bot's DM (no ``guild_id``: Discord sends it to shard 0) or in a server the bot is not in (``guild_id``,
+        not one of the fake's guilds: sent to the shard that server maps to, though no shard has it)."""
+        command = next((c for c in self.commands.get("global", []) if c["name"] == name), None)
+        assert command is not None and 1 in (command.get("integration_types") or []), f"/{name} is not user-installable"
+        data = {"id": command["id"], "name": name, "type": 1, "options": options or []}
+        token, people = f"interaction-token-{self.snowflake()}", self.users[user]
+        interaction = {"id": self.snowflake(), "application_id": self.app_id, "type": 2, "data": data}
+        interaction |= {"token": token, "version": 1, "entitlements": [], "locale": "en-GB"}
+        interaction |= {"authorizing_integration_owners": {"1": people["id"]}}
+        interaction |= {"attachment_size_limit": ATTACHMENT_SIZE_LIMIT}
+        if guild_id is None:
+            channel = {"id": self.snowflake(), "type": 1, "recipients": [people], "flags": 0, "last_message_id": None}
+            # ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS, as documented for the bot's DM.
+            return (
+                interaction
+                | {"user": people, "channel_id": channel["id"], "channel": channel, "context": 1}
+                | {"app_permissions": str((1 << 15) | (1 << 14) | (1 << 17) | (1 << 18))}
+            )
+        channel = {"id": self.snowflake(), "type": 0, "guild_id": guild_id, "name": "general", "position": 0}
+        channel |= {"permission_overwrites": [], "nsfw": False, "rate_limit_per_user": 0, "flags": 0}
+        member = self._member(people) | {"permissions": PERMISSIONS}
+        interaction |= {"member": member, "guild_id": guild_id, "context": 0, "app_permissions": PERMISSIONS}
+        interaction |= {"guild": {"id": guild_id, "locale": "en-US", "features": []}, "guild_locale": "en-US"}
+        return interaction | {"channel_id": channel["id"], "channel": channel}
+
     def component_interaction(
         self, message: dict, custom_id: str, *, user: str = "alice", values: list[str] | None = None
     ) -> dict:
@@ -461,10 +512,19 @@ class FakeDiscord:
         problem = next(filter(None, map(_command_problem, body)), None)
         if problem:
             return _error(400, f"Invalid Form Body ({problem})", 50035)
+        for index, command in enumerate(body):
+            # User Install off on the Developer Portal's Installation tab: commands for user installs are refused.
+            if scope == "global" and not self.user_install_enabled and 1 in (command.get("integration_types") or []):
+                problem = {"code": "APPLICATION_COMMAND_INTEGRATION_TYPE_NOT_SUPPORTED"}
+                problem["message"] = "User install is not enabled for this application."
+                errors = {str(index): {"integration_types": {"_errors": [problem]}}}
+                return _json({"message": "Invalid Form Body", "code": 50035, "errors": errors}, 400)
         known = {c["name"]: c["id"] for c in self.commands.get(scope, [])}
         stored = []
         for command in body:
-            entry = {"type": 1, "options": [], "default_member_permissions": None, "nsfw": False} | command
+            # Discord answers every command with a description, "" for user and message commands.
+            entry = {"type": 1, "description": "", "options": [], "default_member_permissions": None, "nsfw": False}
+            entry |= command
             entry |= {"id": known.get(command["name"]) or self.snowflake(), "application_id": self.app_id}
             entry |= {"version": self.snowflake()} | ({} if scope == "global" else {"guild_id": scope})
             stored.append(entry)

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import client as client_module
 from bot.client import CycleBot
 from bot.config import Config
 from bot.storage import Database
@@ -39,11 +40,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # the worker processes) can pass on a busy 2-core machine. Whether a reply came in Discord's three seconds is
 # asserted by what the bot sent (a deferral, an answer), and speed by the benchmarks.
 SETTLE_SECONDS = waits.CEILING
+DAY = 24 * 3600.0
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "discord: drives the real discord.py stack (simcord or the wire fake)")
     config.addinivalue_line("markers", "postgres: needs a PostgreSQL server")
+    config.addinivalue_line("markers", "bot_timers: the bot's heartbeat and checkpoint keep their own periods")
     config.addinivalue_line("markers", "wire: real sockets and processes against the fake Discord")
     config.addinivalue_line("markers", "slow: starts processes or imports card data in every test")
 
@@ -158,8 +161,17 @@ def bot_config(data_dir: Path) -> Config:
 
 
 @pytest.fixture
-async def simcord_bot(bot_config: Config):
+async def simcord_bot(bot_config: Config, monkeypatch, request):
+    # The heartbeat file is written once the bot is ready, then every 30 s, and the database is checkpointed
+    # every 5 minutes: timers that simcord, waiting up to a test's settle timeout (minutes, for the coach's
+    # reviews) for the bot to go idle, would wait out, again and again. In tests they come a day later, but for
+    # a test of those timers (marked ``bot_timers``).
+    timed = request.node.get_closest_marker("bot_timers") is not None
+    if not timed:
+        monkeypatch.setattr(client_module, "CHECKPOINT_SECONDS", DAY)
     bot = CycleBot(bot_config)
+    if not timed:
+        bot.heartbeat.change_interval(seconds=DAY)
     yield bot
     # simcord detaches the bot without closing it: closing unloads the cogs (and their clients).
     await bot.close()

@@ -145,6 +145,7 @@ def wal_size(bot: CycleBot) -> int:
     return Path(f"{bot.db.path}-wal").stat().st_size
 
 
+@pytest.mark.bot_timers
 async def test_the_write_ahead_log_is_checkpointed_every_five_minutes(simcord_env):
     bot = simcord_env.bot
     await bot.db.set_meta("filler", "x" * 20_000)
@@ -156,6 +157,7 @@ async def test_the_write_ahead_log_is_checkpointed_every_five_minutes(simcord_en
     assert await bot.db.get_meta("filler") == "x" * 20_000
 
 
+@pytest.mark.bot_timers
 async def test_a_failing_checkpoint_is_logged_and_tried_again_later(simcord_env, monkeypatch, caplog):
     bot = simcord_env.bot
     calls = []

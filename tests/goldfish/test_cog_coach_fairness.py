@@ -149,7 +149,7 @@ async def test_reviews_run_in_a_pool_of_their_own_at_the_lowest_priority_apart_f
 async def test_a_finished_game_shows_the_players_figures_at_once_and_the_rest_when_measured(
     simcord_env, cog, channel, alice, monkeypatch
 ):
-    measuring = 200.0  # longer than the test waits for the bot: only the clock moved on brings the rest
+    measuring = 2 * simcord_env.settle_timeout  # past any wait for the bot: only the clock moved on brings the rest
 
     async def slow_review(cog, game, player_id=None, deadline=None):
         await asyncio.sleep(measuring)

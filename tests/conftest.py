@@ -160,18 +160,26 @@ def bot_config(data_dir: Path) -> Config:
     return Config(token=None, data_dir=data_dir, scryfall_api_url="http://127.0.0.1:9")
 
 
+@pytest.fixture(autouse=True)
+def bot_timers_past_every_settle(request, monkeypatch):
+    """The heartbeat file is written once a bot is ready, then every 30 s, and the database is checkpointed every
+    5 minutes: timers that simcord, waiting up to a test's settle timeout (minutes, for the coach's reviews) for
+    the bot to go idle, would wait out, again and again. In tests they come a day later, but for a test of those
+    timers (marked ``bot_timers``)."""
+    if request.node.get_closest_marker("bot_timers") is not None:
+        yield
+        return
+    monkeypatch.setattr(client_module, "CHECKPOINT_SECONDS", DAY)
+    heartbeat = CycleBot.heartbeat  # the class's loop: each bot copies its period
+    seconds = heartbeat.seconds
+    heartbeat.change_interval(seconds=DAY)
+    yield
+    heartbeat.change_interval(seconds=seconds)
+
+
 @pytest.fixture
-async def simcord_bot(bot_config: Config, monkeypatch, request):
-    # The heartbeat file is written once the bot is ready, then every 30 s, and the database is checkpointed
-    # every 5 minutes: timers that simcord, waiting up to a test's settle timeout (minutes, for the coach's
-    # reviews) for the bot to go idle, would wait out, again and again. In tests they come a day later, but for
-    # a test of those timers (marked ``bot_timers``).
-    timed = request.node.get_closest_marker("bot_timers") is not None
-    if not timed:
-        monkeypatch.setattr(client_module, "CHECKPOINT_SECONDS", DAY)
+async def simcord_bot(bot_config: Config):
     bot = CycleBot(bot_config)
-    if not timed:
-        bot.heartbeat.change_interval(seconds=DAY)
     yield bot
     # simcord detaches the bot without closing it: closing unloads the cogs (and their clients).
     await bot.close()

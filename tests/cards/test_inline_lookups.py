@@ -12,6 +12,12 @@ from bot.pace import Pace
 from cogs.cards._inline import CHANNEL_RATE
 
 
+def past_settling(env) -> float:
+    """A pace's window longer than the test waits for the bot to go idle: held messages wait for the clock to be
+    moved on, never out in real time."""
+    return float(round(2 * env.settle_timeout))
+
+
 def bot_replies(channel) -> list:
     return sorted((m for m in channel.history() if m.author.bot), key=lambda m: m.id)
 
@@ -48,8 +54,9 @@ async def test_a_lively_channel_is_answered_in_turn_and_held_messages_wait_with_
     cards, simcord_env, channel, alice, bob
 ):
     # The channel's pace over a longer window than the default's 30 s: a wait shorter than the test's own patience
-    # for the bot (simcord's settle timeout, 30 s) would be waited out in real time.
-    cards.inline.pace = Pace(CHANNEL_RATE, 90.0, longest_wait=90.0)
+    # for the bot (simcord's settle timeout) would be waited out in real time.
+    window = past_settling(simcord_env)
+    cards.inline.pace = Pace(CHANNEL_RATE, window, longest_wait=window)
     sent = [await who.send(channel, "[[Street Wraith]]") for who in [alice, bob] * (CHANNEL_RATE // 2 + 1)]
     assert len(bot_replies(channel)) == CHANNEL_RATE  # ten in 30 s answered at once…
 
@@ -60,22 +67,23 @@ async def test_a_lively_channel_is_answered_in_turn_and_held_messages_wait_with_
     assert [reactions(m) for m in sent[CHANNEL_RATE:]] == [[("⏳", 1)], [("⏳", 1)]]
     assert not any(reactions(m) for m in sent[:CHANNEL_RATE])
 
-    await simcord_env.advance_time(91)
+    await simcord_env.advance_time(window + 1)
     assert len(bot_replies(channel)) == CHANNEL_RATE + 2  # answered when their turn came, the ⏳ taken back
     assert not any(reactions(m) for m in sent)
 
 
 async def test_a_message_whose_turn_would_come_too_late_gets_one_line(cards, simcord_env, channel, alice, bob):
-    cards.inline.pace = Pace(1, 60.0, longest_wait=60.0)
+    window = past_settling(simcord_env)
+    cards.inline.pace = Pace(1, window, longest_wait=window)
     await alice.send(channel, "[[Street Wraith]]")
-    held = await bob.send(channel, "[[Ash Barrens]]")  # its turn: 60 s from now
-    late = await alice.send(channel, "[[Step Through]]")  # 120 s: too late
+    held = await bob.send(channel, "[[Ash Barrens]]")  # its turn: one window from now
+    late = await alice.send(channel, "[[Step Through]]")  # two windows: too late
 
     (answer, note) = bot_replies(channel)
     assert answer.embeds[0].title.startswith("Street Wraith")
-    assert note.content == "⏳ Too many card lookups here right now (1 every 60 s): ask again in a moment."
+    assert note.content == f"⏳ Too many card lookups here right now (1 every {window:.0f} s): ask again in a moment."
     assert note.reference.message_id == late.id and not note.mentions
-    await simcord_env.advance_time(61)
+    await simcord_env.advance_time(window + 1)
     assert bot_replies(channel)[-1].embeds[0].title.startswith("Ash Barrens")
     assert bot_replies(channel)[-1].reference.message_id == held.id
 
@@ -140,7 +148,8 @@ class TestInlineOff:
 async def test_without_permission_to_react_a_held_back_lookup_is_still_answered_in_turn(
     cards, simcord_env, guild, alice, bob
 ):
-    cards.inline.pace = Pace(1, 60.0, longest_wait=60.0)
+    window = past_settling(simcord_env)
+    cards.inline.pace = Pace(1, window, longest_wait=window)
     channel = guild.create_text_channel(
         "quiet", overwrites={guild.me: discord.PermissionOverwrite(add_reactions=False)}
     )
@@ -148,5 +157,5 @@ async def test_without_permission_to_react_a_held_back_lookup_is_still_answered_
     await bob.send(channel, "[[Ash Barrens]]")
 
     assert len(bot_replies(channel)) == 1
-    await simcord_env.advance_time(61)
+    await simcord_env.advance_time(window + 1)
     assert [m.embeds[0].title.split(" {")[0] for m in bot_replies(channel)] == ["Street Wraith", "Ash Barrens"]

@@ -17,6 +17,7 @@ from bot.judge import service as judge_service
 from tests.judge.conftest import IPG_DATE, MTR_DATE
 from tests.support.fake_judge_docs import FakeJudgeDocs
 from tests.support.judge_pdfs import file_name
+from tests.support.waits import CEILING
 
 
 async def wait_for(condition, limit: float = 60.0) -> None:
@@ -39,7 +40,9 @@ def full(env, key: str) -> bool:
 
 class TestFirstStartDownload:
     @pytest.fixture
-    def simcord_bot(self, bot_config, fake, pdfs):
+    def simcord_bot(self, bot_config, fake, pdfs, monkeypatch):
+        # The first check comes after any wait for the bot to go idle: the outlines answer until the clock moves.
+        monkeypatch.setattr(judge_service, "FIRST_CHECK", 4 * CEILING)
         paths = []
         for key, day in (("mtr", MTR_DATE), ("ipg", IPG_DATE)):
             paths.append(f"/ContentResources/WPN/{file_name(key, day)}")

@@ -7,10 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support.fake_discord import FakeDiscord
-from tests.wire.test_shards import SHARDED_TIMEOUT, dispatched
-
-# A generous ceiling for each wait: the processes start on a shared machine (a wait ends as soon as it is met).
-PATIENCE = 90.0
+from tests.wire.test_shards import dispatched
 
 
 def server_without_the_bot(fake: FakeDiscord, shard: int) -> str:
@@ -27,7 +24,7 @@ async def answered(fake: FakeDiscord, interaction: dict) -> dict:
 async def test_dms_reach_the_process_holding_shard_0_and_user_installs_in_a_server_the_process_of_its_shard(
     spawn_bot, fake_discord: FakeDiscord, tmp_path: Path
 ):
-    fake_discord.shard_count, fake_discord.wait_timeout = 2, max(SHARDED_TIMEOUT, PATIENCE)
+    fake_discord.shard_count = 2  # each wait: the suite's ceiling (tests/support/waits.py)
     zero = await spawn_bot(SHARD_COUNT="2", SHARD_IDS="0", BOT_DATA_DIR=str(tmp_path / "zero"))
     await fake_discord.wait_until_connected(0)
     await fake_discord.wait_for(lambda r: r.method == "PUT" and r.path.endswith("/commands"))
@@ -50,7 +47,7 @@ async def test_dms_reach_the_process_holding_shard_0_and_user_installs_in_a_serv
 async def test_without_user_install_on_the_portal_the_bot_syncs_for_servers_and_says_what_to_enable(
     spawn_bot, fake_discord: FakeDiscord
 ):
-    fake_discord.user_install_enabled, fake_discord.wait_timeout = False, PATIENCE
+    fake_discord.user_install_enabled = False
     bot = await spawn_bot()
     await fake_discord.wait_until_connected()
 
@@ -67,7 +64,6 @@ async def test_without_user_install_on_the_portal_the_bot_syncs_for_servers_and_
 async def test_look_up_cards_reads_the_message_discord_sends_in_the_interaction_without_the_intent(
     start_bot, wired: FakeDiscord, fake_scryfall
 ):
-    wired.wait_timeout = PATIENCE
     bot = await start_bot(["cogs.cards"], scryfall_api_url=fake_scryfall.base_url)
     assert not bot.intents.message_content
     await wired.wait_for(lambda r: r.method == "PUT" and r.path.endswith("/commands"))

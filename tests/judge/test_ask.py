@@ -10,7 +10,7 @@ import pytest
 from bot.judge.catalog import IPG, MTR, parse_pages
 from bot.judge.service import JudgeDocs, index_of
 from bot.rules import NONE, SURE, UNSURE
-from bot.rules.layout import text
+from bot.rules.reply.layout import text
 from tests.judge.conftest import keep, newer
 
 TODAY = date(2026, 11, 28)

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from bot.rules.answer import NONE, SURE
-from bot.rules.ask import lookup
-from bot.rules.complete import MAX_CHOICES
-from bot.rules.layout import text
+from bot.rules.asking.ask import lookup
+from bot.rules.ranking.complete import MAX_CHOICES
+from bot.rules.reply.answer import NONE, SURE
+from bot.rules.reply.layout import text
 
 
 def numbers(answer):

@@ -40,12 +40,12 @@ sys.path.insert(0, str(REPO))
 import numpy as np  # noqa: E402
 from question_set import source_key  # noqa: E402
 
+from bot.documents import stem  # noqa: E402
 from bot.rules.asking.questions import shown_key  # noqa: E402
 from bot.rules.ranking.hits import Hit, Ranking  # noqa: E402
 from bot.rules.ranking.index import RulesIndex  # noqa: E402
 from bot.rules.ranking.ranker import ASSOCIATIONS, FEATURES, GATE, WEIGHTS, gate_values  # noqa: E402
 from bot.rules.text.document import load_document  # noqa: E402
-from bot.rules.words.query import stem  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 from tests.rules.evaluation import (  # noqa: E402
     QUESTIONS,

@@ -31,16 +31,9 @@ GOLDFISH_ROOMS = {
 RULES_ROOMS = {
     "bot.rules.text": set(),
     "bot.rules.words": set(),
-    "bot.rules.reply": {"bot.rules.text"},
-    "bot.rules.ranking": {"bot.rules.text", "bot.rules.words", "bot.rules.reply"},
-    "bot.rules.editions": {"bot.rules.text", "bot.rules.words", "bot.rules.reply", "bot.rules.ranking"},
-    "bot.rules.asking": {
-        "bot.rules.text",
-        "bot.rules.words",
-        "bot.rules.reply",
-        "bot.rules.ranking",
-        "bot.rules.editions",
-    },
+    "bot.rules.ranking": {"bot.rules.text", "bot.rules.words"},
+    "bot.rules.editions": {"bot.rules.text", "bot.rules.words", "bot.rules.ranking"},
+    "bot.rules.asking": {"bot.rules.text", "bot.rules.words", "bot.rules.ranking", "bot.rules.editions"},
 }
 
 
@@ -301,6 +294,19 @@ def test_every_rules_module_lives_in_a_room():
         and not any(name.startswith(r + ".") or name == r for r in RULES_ROOMS)
     ]
     assert loose == []
+
+
+def test_the_generic_documents_use_no_particular_document():
+    """The machinery every document shares (bot.documents) is used by the rules and the judges' documents,
+    never the reverse: a third document builds on it without touching the others."""
+    used = {
+        target
+        for importer, targets in GRAPH.items()
+        if importer == "bot.documents" or importer.startswith("bot.documents.")
+        for target in targets
+        if target.split(".")[:2] in (["bot", "rules"], ["bot", "judge"])
+    }
+    assert used == set()
 
 
 def test_the_room_check_sees_a_room_reaching_up(monkeypatch):

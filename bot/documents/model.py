@@ -119,3 +119,14 @@ class Document:
         """How an answer names the text it quotes: "Magic Tournament Rules, effective November 10, 2025"."""
         when = f", effective {self.label}" if self.effective else ""
         return f"{self.title}{when}" + ("" if self.full else " (outline)")
+
+
+def is_under(number: str, ref: str) -> bool:
+    """Whether section or rule ``number`` is ``ref`` or part of it (121.4 is under 121, 702.19c under 702.19)."""
+    if number == ref:
+        return True
+    return (
+        number.startswith(ref) and number[len(ref)] in ".abcdefghijklmnopqrstuvwxyz"
+        if len(number) > len(ref)
+        else False
+    )

@@ -15,14 +15,25 @@ from pathlib import Path
 
 from bot import BOT_NAME, __version__
 from bot.config import Config
-from bot.documents import Document, DocumentFormatError, SectionIndex, Versions, history_lines, miss
+from bot.documents import (
+    SURE,
+    Answer,
+    Cited,
+    Document,
+    DocumentFormatError,
+    Edition,
+    SectionIndex,
+    Versions,
+    clip,
+    history_lines,
+    miss,
+)
 from bot.download import Downloader
 from bot.judge import updater
 from bot.judge.ask import Loaded, answer, history_subject
 from bot.judge.catalog import SPECS, Spec, parse_pages
 from bot.judge.names import load_names
 from bot.judge.outline import load_outline
-from bot.rules import SURE, Answer, Cited, Edition, clip
 
 log = logging.getLogger(__name__)
 

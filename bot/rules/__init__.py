@@ -1,18 +1,35 @@
 """Comprehensive Rules: parsing, lookup and search, download. Framework-free (no discord import).
 
-The package is rooms, each using only those above it in this list: ``text`` (the rules file and rule numbers),
-``words`` (a question's words as players type them), ``reply`` (an answer and its phone pages), ``ranking`` (an
-edition's index and the question ranking), ``editions`` (every edition, updates, history) and ``asking`` (one
-answer for any query). ``service`` and ``cli`` are the front that uses them all; other packages import this
-``__init__`` only."""
+Built on what every document shares (``bot.documents``: the answer and its phone pages, words, word diffs). The
+package is rooms, each using only those above it in this list: ``text`` (the rules file, rule numbers and their
+links), ``words`` (a question's words as players type them), ``ranking`` (an edition's index and the question
+ranking with phrasings, confidence and the optional picker), ``editions`` (every edition, updates, history) and
+``asking`` (one answer for any query). ``service`` and ``cli`` are the front that uses them all; other packages
+import this ``__init__`` only, which keeps the names it always exported."""
 
+from bot.documents import (
+    FULL,
+    NONE,
+    STOPWORDS,
+    SURE,
+    UNSURE,
+    Answer,
+    Block,
+    Choice,
+    Cited,
+    Edition,
+    Line,
+    answer_text,
+    clip,
+    pages,
+    stem,
+    word_diff,
+    words,
+)
 from bot.rules.asking import CardFacts, FoundCards
-from bot.rules.editions import LoadedRules, is_history_query, word_diff
+from bot.rules.editions import LoadedRules, is_history_query
 from bot.rules.ranking import RulesIndex
-from bot.rules.reply import FULL, NONE, SURE, UNSURE, Answer, Block, Choice, Cited, Edition, Line, clip, pages
-from bot.rules.reply import text as answer_text
 from bot.rules.service import RulesService
-from bot.rules.words import STOPWORDS, stem, words
 
 __all__ = [
     "LoadedRules",

@@ -86,8 +86,8 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 def run_rule(args: argparse.Namespace) -> int:
     import asyncio
 
+    from bot.documents import answer_text as text
     from bot.rules.editions import load_configured, load_rules
-    from bot.rules.reply import text
     from bot.rules.service import RulesService
 
     config = Config.from_env()
@@ -174,7 +174,7 @@ def run_history(args: argparse.Namespace) -> int:
     except UnknownRuleError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_NOT_FOUND
-    from bot.rules.reply import text
+    from bot.documents import answer_text as text
 
     for skipped in index.skipped:
         print(f"note: left out {skipped.path.name}: {skipped.reason}", file=sys.stderr)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bot.admission import Admission, Busy
 from bot.config import Config
+from bot.documents import NONE, SURE, Answer, Cited, Line, clip
 from bot.rules.asking import (
     CHANGES,
     HISTORY,
@@ -48,7 +49,6 @@ from bot.rules.editions import (
     update_rules,
 )
 from bot.rules.ranking import PICKS, Pick, Picker, PickerSettings, RulesIndex
-from bot.rules.reply import NONE, SURE, Answer, Cited, Line, clip
 from bot.rules.text import Document, RulesFormatError, find_numbers, load_document
 
 log = logging.getLogger(__name__)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.documents import answer_text as terminal_text
+from bot.documents import word_diff
 from bot.rules.editions.editions import rules_files
 from bot.rules.editions.history import HistoryCache
 from bot.rules.editions.history_text import (
@@ -12,9 +14,7 @@ from bot.rules.editions.history_text import (
     history_subject,
     is_history_query,
     parse_history_query,
-    word_diff,
 )
-from bot.rules.reply.layout import text as terminal_text
 from tests.data import CR_DIR
 
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from bot.documents import NONE, SURE
+from bot.documents import answer_text as text
 from bot.rules.asking.ask import lookup
 from bot.rules.ranking.complete import MAX_CHOICES
-from bot.rules.reply.answer import NONE, SURE
-from bot.rules.reply.layout import text
 
 
 def numbers(answer):

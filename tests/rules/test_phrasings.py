@@ -9,11 +9,11 @@ import pytest
 from rapidfuzz import fuzz, process, utils
 from rapidfuzz.distance import Levenshtein
 
+from bot.documents import SURE
 from bot.rules.asking.ask import lookup
 from bot.rules.editions.phrasing_check import GONE, MOVED, follow, renumber
 from bot.rules.ranking.index import RulesIndex
 from bot.rules.ranking.phrasings import Phrasing, load_phrasings, read_file, sample
-from bot.rules.reply.answer import SURE
 from bot.rules.text.document import load_document
 from scripts import check_phrasings
 from tests.data import CR_2024, CR_2026

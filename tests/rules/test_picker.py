@@ -12,12 +12,12 @@ import pytest
 
 from bot.admission import Admission
 from bot.config import Config
+from bot.documents import SURE, UNSURE
 from bot.rules.asking.ask import lookup
 from bot.rules.asking.picking import candidates, wants_pick, with_pick
 from bot.rules.editions.sources import LoadedRules
 from bot.rules.ranking import confidence
 from bot.rules.ranking.picker import MAX_REPLY_BYTES, PICKS, Pick, Picker, PickerSettings, parse_pick
-from bot.rules.reply.answer import SURE, UNSURE
 from bot.rules.service import RulesService
 from tests.support.fake_llm import FakeLLM, Scripted
 

@@ -1,7 +1,7 @@
 """Answering a query: by number, by words, by the cards it names, with a history or the changes, and what a
 language model's pick does to the answer.
 
-Uses every room below it: ``text``, ``words``, ``reply``, ``ranking``, ``editions``.
+Uses every room below it: ``text``, ``words``, ``ranking``, ``editions``.
 Other rooms import this package, never its modules."""
 
 from bot.rules.asking.ask import CHANGES, HISTORY, answer_about, lookup, route, waits

@@ -10,9 +10,11 @@ rules are not loaded here.
 
 from __future__ import annotations
 
+from bot.documents import NONE, SURE, Answer, Choice, Cited, Line, clip
 from bot.rules.ranking import Pointer, RulesIndex
-from bot.rules.reply import NONE, NOT_LOADED, SURE, Answer, Choice, Cited, Line, clip, rule_url
-from bot.rules.text import GlossaryEntry, NumberRef, Rule
+from bot.rules.text import GlossaryEntry, NumberRef, Rule, rule_url
+
+NOT_LOADED = "The full rules are not loaded here."
 
 RELATED = 3  # related rules listed on page one
 MENU = 20  # rules offered in the menu at most

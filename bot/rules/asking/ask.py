@@ -9,12 +9,12 @@ command) acknowledges first when :func:`waits` says so.
 
 from __future__ import annotations
 
+from bot.documents import Answer
 from bot.rules.asking.answers import glossary_answer, miss, numbers_answer
 from bot.rules.asking.cards import CardFinder, answer_with_cards
 from bot.rules.asking.questions import question_answer
 from bot.rules.editions import is_changes_query, is_history_query
 from bot.rules.ranking import MAX_QUERY, RulesIndex
-from bot.rules.reply import Answer
 from bot.rules.text import find_numbers
 
 EMPTY, TOO_LONG, HISTORY, CHANGES, NUMBERS, TERM, QUESTION = (

@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
+from bot.documents import STOPWORDS, Answer, clip, stem, words
 from bot.rules.asking.questions import POOL, RANKED, cited_number, pool, shown_key, sure_answer, unsure_answer
 from bot.rules.ranking import RulesIndex, proposed
-from bot.rules.reply import Answer, clip
-from bot.rules.words import STOPWORDS, stem, words
 
 RULINGS_SHOWN = 3
 # Two replacement effects meeting one event: the affected object's controller or owner orders them (616.1).

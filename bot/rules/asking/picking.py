@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 
+from bot.documents import SURE, Answer, is_under
 from bot.rules.asking.questions import sure_answer, unsure_answer
 from bot.rules.ranking import SURE_AT, Candidate, Pick, RulesIndex, with_model
-from bot.rules.reply import SURE, Answer
-from bot.rules.text import is_under
 
 SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s")
 PICKED_KINDS = ("question", "cards")

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 
+from bot.documents import SURE, UNSURE, Answer, Choice, Cited, Line, clip, is_under, stem
 from bot.rules.asking.answers import (
+    NOT_LOADED,
     choices,
     cite_related,
     glossary_answer,
@@ -19,9 +21,7 @@ from bot.rules.asking.answers import (
     whole_rule,
 )
 from bot.rules.ranking import GATE_THRESHOLD, Hit, Ranking, RulesIndex, name_stems
-from bot.rules.reply import NOT_LOADED, SURE, UNSURE, Answer, Choice, Cited, Line, clip, rule_url
-from bot.rules.text import is_under
-from bot.rules.words import stem
+from bot.rules.text import rule_url
 
 CANDIDATES = 5  # rules listed by an unsure answer, at most
 RANKED = 6  # the ranking's entries an answer is built from

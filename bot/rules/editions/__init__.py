@@ -1,7 +1,7 @@
 """Every edition the bot knows, where the current one comes from, the guarded download of a new one, what
 changed between two, and a rule's history across all of them.
 
-Uses ``text``, ``words``, ``reply`` and ``ranking``. Other rooms import this package, never its modules."""
+Uses ``text``, ``words`` and ``ranking``. Other rooms import this package, never its modules."""
 
 from bot.rules.editions.diff import EditionDiff, diff_documents, is_changes_query
 from bot.rules.editions.editions import NoEditionsError, rules_files
@@ -13,7 +13,6 @@ from bot.rules.editions.history_text import (
     is_history_query,
     number_from_answer,
     parse_history_query,
-    word_diff,
 )
 from bot.rules.editions.sources import (
     LoadedRules,
@@ -50,5 +49,4 @@ __all__ = [
     "retry_delay",
     "rules_files",
     "update_rules",
-    "word_diff",
 ]

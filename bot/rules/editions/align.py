@@ -21,20 +21,9 @@ from difflib import SequenceMatcher
 
 from rapidfuzz import fuzz
 
+from bot.documents import even_out
 from bot.rules.text import Document, Rule
 
-# Typography that changed between editions without changing a word: curly and straight quotes, dashes.
-# An em dash was typed "--" in older editions, with or without spaces around it.
-TYPOGRAPHY = (
-    ("‘", "'"),
-    ("’", "'"),
-    ("“", '"'),
-    ("”", '"'),
-    ("–", "-"),
-    ("—", " - "),
-    ("--", " - "),
-    ("\u00a0", " "),
-)
 # A rule or heading number inside a rule's text ("See rule 702.29", "rules 601.2a-h").
 # (No word boundaries: they make the search several times slower, and a longer number masked in part is
 # masked alike in both editions.)
@@ -49,13 +38,6 @@ SIMILAR_TITLE = 80.0
 SAME_NUMBER_TEXT = 50.0
 # A subrule that moved to another rule of the same heading must be nearly the same text.
 MOVED_TEXT = 85.0
-
-
-def even_out(text: str) -> str:
-    """Curly quotes and dashes as their plain forms: a change of typography is not a rewording."""
-    for old, new in TYPOGRAPHY:
-        text = text.replace(old, new)
-    return text
 
 
 def comparable(rule: Rule) -> str:

@@ -7,10 +7,9 @@ diffs shortened so that a page stays readable; the diff still shows every change
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
 from pathlib import Path
 
-from bot.rules.editions.align import even_out
+from bot.documents import FULL, NONE, SURE, Answer, Cited, Edition, Line, word_diff
 from bot.rules.editions.editions import NoEditionsError
 from bot.rules.editions.history import (
     Change,
@@ -21,12 +20,9 @@ from bot.rules.editions.history import (
     UnknownEditionError,
     UnknownRuleError,
 )
-from bot.rules.reply import FULL, NONE, SURE, Answer, Cited, Edition, Line, rule_url
-from bot.rules.text import find_numbers
+from bot.rules.text import find_numbers, rule_url
 from bot.text import clip, plural
 
-# Words kept either side of a change in a word diff.
-CONTEXT_WORDS = 4
 # Discord answers: an old or new text, a diff and a removed rule's text are cut to these lengths.
 SHORT_TEXT = 300
 SHORT_DIFF = 700
@@ -61,35 +57,6 @@ def history_subject(query: str) -> str:
     """What a history query asks about, without the word "history" and any edition: "history of cycling" →
     "cycling"."""
     return EDITION_RE.sub(" ", HISTORY_RE.sub("", query, count=1)).strip()
-
-
-def _words(text: str) -> list[str]:
-    """Words, with a dash between two words ("happens—they", "happens -- they") a word of its own."""
-    return text.replace("—", " — ").replace("--", " -- ").split()
-
-
-def word_diff(old: str, new: str, *, context: int = CONTEXT_WORDS) -> tuple[str, float]:
-    """Old and new text as one line, ``[-removed-]`` and ``{+added+}``, unchanged runs shortened to ``context``
-    words either side of a change; and how similar the two are (0-1). Quotes and dashes count as unchanged."""
-    a, b = _words(old), _words(new)
-    matcher = SequenceMatcher(None, [even_out(w).strip() for w in a], [even_out(w).strip() for w in b], autojunk=False)
-    codes = matcher.get_opcodes()
-    pieces: list[str] = []
-    for position, (tag, i1, i2, j1, j2) in enumerate(codes):
-        if tag == "equal":
-            words = b[j1:j2]
-            head = words[:context] if position else []
-            tail = words[-context:] if position < len(codes) - 1 else []
-            if len(head) + len(tail) < len(words):
-                pieces.append(" ".join([*head, "…", *tail]))
-            else:
-                pieces.append(" ".join(words))
-            continue
-        if i2 > i1:
-            pieces.append("[-" + " ".join(a[i1:i2]) + "-]")
-        if j2 > j1:
-            pieces.append("{+" + " ".join(b[j1:j2]) + "+}")
-    return " ".join(piece for piece in pieces if piece), matcher.ratio()
 
 
 def _editions(labels: list[str] | tuple[str, ...], known: list[str]) -> str:

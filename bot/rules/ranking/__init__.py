@@ -1,7 +1,7 @@
 """One edition ready to answer from: its index, the ranking of entries for a question with the phrasings,
 how sure the first one is, autocomplete, and the optional language model that picks among the candidates.
 
-Uses ``text``, ``words`` and ``reply``. Other rooms import this package, never its modules."""
+Uses ``text`` and ``words``. Other rooms import this package, never its modules."""
 
 from bot.rules.ranking.complete import sort_key
 from bot.rules.ranking.confidence import SURE_AT, with_model

@@ -11,8 +11,8 @@ from functools import cached_property
 from rapidfuzz import fuzz, process, utils
 
 from bot.carddb import normalise
+from bot.documents import Choice, clip
 from bot.matching import Entry, Matcher
-from bot.rules.reply import Choice, clip
 from bot.rules.text import WHOLE_HEADING_RE, Document
 
 MAX_CHOICES = 25

@@ -18,10 +18,11 @@ from itertools import chain
 
 from wordfreq import zipf_frequency
 
+from bot.documents import STOPWORDS, stem, words
 from bot.rules.ranking.masks import StemMasks
 from bot.rules.ranking.phrasings import Phrasing
 from bot.rules.text import Document, Rule
-from bot.rules.words import STOPWORDS, expand, normalise, stem, words
+from bot.rules.words import expand, normalise
 
 # What kind of entry a row is.
 RULE, SUBRULE, FIRST, GLOSSARY = 0, 1, 2, 3

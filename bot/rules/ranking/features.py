@@ -12,11 +12,11 @@ import math
 import re
 from dataclasses import dataclass
 
+from bot.documents import is_under, stem
 from bot.rules.ranking.entries import ASKS, FIRST, GLOSSARY, SUBRULE, Entries
 from bot.rules.ranking.hits import Asked, Candidate
 from bot.rules.ranking.ranker import Associations
-from bot.rules.text import is_under
-from bot.rules.words import VARIANT_WORDS, stem
+from bot.rules.words import VARIANT_WORDS
 
 # Words in more than this share of the entries ("card", "player") only rank, they don't select candidates.
 COMMON = 0.08

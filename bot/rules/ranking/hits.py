@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.rules.words import STOPWORDS, stem, words
+from bot.documents import STOPWORDS, stem, words
 
 OBSOLETE_RE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
 

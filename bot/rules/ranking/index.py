@@ -12,14 +12,13 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 
+from bot.documents import EXCERPT, FULL, Choice, Edition, clip, is_under, normal, words
 from bot.rules.ranking.complete import Completer
 from bot.rules.ranking.hits import name_stems
 from bot.rules.ranking.outline import Outline, load_outline
 from bot.rules.ranking.phrasings import Phrasing
 from bot.rules.ranking.search import Searcher
-from bot.rules.reply import EXCERPT, FULL, Choice, Edition, clip
-from bot.rules.text import Document, GlossaryEntry, Rule, find_numbers, is_under
-from bot.rules.words import words
+from bot.rules.text import Document, GlossaryEntry, Rule, find_numbers
 
 # Card types, land types and supertypes: words players write in lower case ("an island"), unlike creature and
 # planeswalker types, which are as often names.
@@ -29,11 +28,6 @@ REFERENCE_RE = re.compile(r"\b(\d{3}\.\d+[a-z]?)(?!\d)|\b(?:rules?|see)\s+(\d{3}
 # "603.7d–f" and "205.1a–b" mention every rule of the range.
 REFERENCE_RANGE_RE = re.compile(r"\b(\d{3}\.\d+)([a-z])[–-]([a-z])\b")
 OBSOLETE = " (obsolete)"
-
-
-def normalise_term(text: str) -> str:
-    """Case, hyphens and punctuation do not matter for glossary terms: "state based actions" finds them."""
-    return " ".join(words(text))
 
 
 def edition_of(document: Document) -> Edition:
@@ -61,11 +55,11 @@ class RulesIndex:
         self.outline = outline if outline is not None or not document.is_excerpt else load_outline()
         self._glossary: dict[str, GlossaryEntry] = {}
         for entry in document.glossary:
-            self._glossary.setdefault(normalise_term(entry.term), entry)
+            self._glossary.setdefault(normal(entry.term), entry)
         for entry in document.glossary:
             # "Converted Mana Cost (Obsolete)" is found as "converted mana cost" too.
             if entry.term.lower().endswith(OBSOLETE):
-                self._glossary.setdefault(normalise_term(entry.term[: -len(OBSOLETE)]), entry)
+                self._glossary.setdefault(normal(entry.term[: -len(OBSOLETE)]), entry)
         self._titles: dict[str, str] = {}
         self._defining: dict[str, str | None] = {}
         self._refs: list[tuple[str, ...] | None] = [None] * len(document.entries)
@@ -167,13 +161,13 @@ class RulesIndex:
 
     def glossary_entry(self, text: str, *, follow: bool = True) -> GlossaryEntry | None:
         """The glossary entry ``text`` names (case, hyphens and "(Obsolete)" aside), following a redirect."""
-        entry = self._glossary.get(normalise_term(text))
+        entry = self._glossary.get(normal(text))
         if follow and entry is not None and entry.redirect:
-            entry = self._glossary.get(normalise_term(entry.redirect)) or entry
+            entry = self._glossary.get(normal(entry.redirect)) or entry
         return entry
 
     def is_term(self, text: str) -> bool:
-        return normalise_term(text) in self._glossary
+        return normal(text) in self._glossary
 
     def defining_rule_of(self, entry: GlossaryEntry) -> str | None:
         """Of the rules a definition cites, the one whose title is the term ("Trample" → 702.19)."""

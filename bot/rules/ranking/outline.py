@@ -15,9 +15,9 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process, utils
 
+from bot.documents import words
 from bot.rules.ranking.hits import name_stems
 from bot.rules.text import Document
-from bot.rules.words import words
 
 BUNDLED_OUTLINE = Path(__file__).resolve().parents[2] / "data" / "comprehensive-rules-outline.json"
 # How close a typed term must be to a glossary term or a title to be taken for it ("frist strike"), 0–100.

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 
 from wordfreq import zipf_frequency
 
+from bot.documents import STOPWORDS, stem, words
 from bot.rules.ranking import confidence
 from bot.rules.ranking.entries import GLOSSARY, SUBRULE, Entries
 from bot.rules.ranking.features import COMMON, Question, Signals, associated, features
@@ -32,18 +33,7 @@ from bot.rules.ranking.ranker import (
 )
 from bot.rules.ranking.topics import Topics
 from bot.rules.text import Document, Rule
-from bot.rules.words import (
-    NUMBER_WORDS,
-    OFF_TOPIC,
-    OFF_TOPIC_RE,
-    SPECIFIC,
-    STOPWORDS,
-    Vocabulary,
-    names,
-    normalise,
-    stem,
-    words,
-)
+from bot.rules.words import NUMBER_WORDS, OFF_TOPIC, OFF_TOPIC_RE, SPECIFIC, Vocabulary, names, normalise
 
 log = logging.getLogger(__name__)
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.documents import STOPWORDS, stem, words
 from bot.rules.ranking.entries import Entries
 from bot.rules.ranking.hits import OBSOLETE_RE, Hit, name_stems
 from bot.rules.text import Document
-from bot.rules.words import GENERIC, STOPWORDS, stem, words
+from bot.rules.words import GENERIC
 
 REFERENCE_RE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]?)?)(?![\d.]*\d)|\bsection (\d)\b")
 # A question whose main words name a keyword's rule ("protection from red") is answered with that rule.

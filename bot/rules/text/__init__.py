@@ -3,9 +3,10 @@
 Uses no other room. Other rooms import this package, never its modules."""
 
 from bot.rules.text.document import Document, GlossaryEntry, Rule, RulesFormatError, load_document, parse_bytes
-from bot.rules.text.numbers import WHOLE_HEADING_RE, NumberRef, find_numbers, is_under
+from bot.rules.text.numbers import WHOLE_HEADING_RE, NumberRef, find_numbers, rule_url
 
 __all__ = [
+    "rule_url",
     "Document",
     "GlossaryEntry",
     "NumberRef",
@@ -13,7 +14,6 @@ __all__ = [
     "RulesFormatError",
     "WHOLE_HEADING_RE",
     "find_numbers",
-    "is_under",
     "load_document",
     "parse_bytes",
 ]

@@ -76,12 +76,11 @@ def find_numbers(query: str) -> list[NumberRef]:
     return out
 
 
-def is_under(number: str, ref: str) -> bool:
-    """Whether rule ``number`` is ``ref`` or part of it (121.4 is under 121, 702.19c under 702.19)."""
-    if number == ref:
-        return True
-    return (
-        number.startswith(ref) and number[len(ref)] in ".abcdefghijklmnopqrstuvwxyz"
-        if len(number) > len(ref)
-        else False
-    )
+OFFICIAL_RULES_URL = "https://magic.wizards.com/en/rules"
+# A public copy of the current rules with an anchor per rule ("#R70229c" for 702.29c).
+HYPERLINKED_RULES_URL = "https://yawgatog.com/resources/magic-rules/"
+
+
+def rule_url(number: str) -> str:
+    """The address of ``number`` (702.29c, 704, 7) in the hyperlinked copy of the rules."""
+    return f"{HYPERLINKED_RULES_URL}#R{number.replace('.', '')}"

@@ -3,19 +3,7 @@
 Uses no other room. Other rooms import this package, never its modules."""
 
 from bot.rules.words.chat import normalise
-from bot.rules.words.query import (
-    GENERIC,
-    NUMBER_WORDS,
-    OFF_TOPIC,
-    OFF_TOPIC_RE,
-    SPECIFIC,
-    STOPWORDS,
-    VARIANT_WORDS,
-    expand,
-    names,
-    stem,
-    words,
-)
+from bot.rules.words.query import GENERIC, NUMBER_WORDS, OFF_TOPIC, OFF_TOPIC_RE, SPECIFIC, VARIANT_WORDS, expand, names
 from bot.rules.words.vocabulary import Vocabulary
 
 __all__ = [
@@ -24,12 +12,9 @@ __all__ = [
     "OFF_TOPIC",
     "OFF_TOPIC_RE",
     "SPECIFIC",
-    "STOPWORDS",
     "VARIANT_WORDS",
     "Vocabulary",
     "expand",
     "names",
     "normalise",
-    "stem",
-    "words",
 ]

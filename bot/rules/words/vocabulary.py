@@ -10,8 +10,9 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from wordfreq import zipf_frequency
 
+from bot.documents import STOPWORDS
 from bot.rules.words.chat import normalise, without_card_references
-from bot.rules.words.query import STOPWORDS, expand
+from bot.rules.words.query import expand
 
 # A word this common in everyday English (wordfreq's Zipf scale: once in a million words) is a word of the
 # language, not a typo: it is never corrected into a rules term ("nice" stays nice; "frist", at 2.4, is first).

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.rules.reply.answer import Answer, Line
+from bot.documents.reply import Answer, Line
 from bot.text import clip
 
 PAGE_ONE = 1200  # visible characters on page one, title and footer included

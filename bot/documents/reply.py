@@ -1,7 +1,8 @@
-"""What a rules query is answered with: how sure the bot is, the rules it cites, and the text to show.
+"""What a query to a document is answered with: how sure the bot is, the sections it cites, the text to show.
 
-An :class:`Answer` is built in one place (:mod:`bot.rules.asking.ask`) and shown by the Discord cog and the terminal
-alike; :mod:`bot.rules.reply.layout` cuts it into pages a phone shows without scrolling.
+An :class:`Answer` is built in one place for each document (:mod:`bot.rules.asking.ask` for the Comprehensive
+Rules, :mod:`bot.judge.ask` for the MTR and IPG) and shown by the Discord cogs and the terminal alike;
+:mod:`bot.documents.phone` cuts it into pages a phone shows without scrolling.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import limits
-from bot.rules.text import is_under
+from bot.documents.model import is_under
 from bot.text import one_line
 
 # How sure an answer is. A sure answer states its rule; an unsure one lists the rules that may answer; "none"
@@ -20,20 +21,10 @@ CONFIDENCES = (SURE, UNSURE, NONE)
 
 FULL, EXCERPT = "full", "excerpt"  # the text an answer comes from
 
-OFFICIAL_RULES_URL = "https://magic.wizards.com/en/rules"
-# A public copy of the current rules with an anchor per rule ("#R70229c" for 702.29c).
-HYPERLINKED_RULES_URL = "https://yawgatog.com/resources/magic-rules/"
-NOT_LOADED = "The full rules are not loaded here."
-
 
 def clip(text: str, limit: int = limits.CHOICE_NAME) -> str:
     """One line of at most ``limit`` characters: the shape of an autocomplete choice or a suggestion."""
     return one_line(text, limit)
-
-
-def rule_url(number: str) -> str:
-    """The address of ``number`` (702.29c, 704, 7) in the hyperlinked copy of the rules."""
-    return f"{HYPERLINKED_RULES_URL}#R{number.replace('.', '')}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,10 +95,10 @@ class Answer:
     cited: list[Cited] = field(default_factory=list)  # the rules cited, in the order shown
     note: str = ""  # said once, last: "The full rules are not loaded here."
     url: str = ""
-    cards: list[Any] = field(default_factory=list)  # the cards a question names (bot.rules.cards.CardShown)
+    cards: list[Any] = field(default_factory=list)  # the cards a question names (bot.rules.asking.cards.CardShown)
     more_cards: int = 0
     # How likely the first rule cited is right, as the ranking believes (1 for a number or a term looked up):
-    # a question is answered sure from bot.rules.confidence.SURE_AT on.
+    # a question is answered sure from bot.rules.ranking.confidence.SURE_AT on.
     certainty: float = 1.0
     # A question's lexical candidates, best first (rule numbers): what a language model may pick among.
     pool: list[str] = field(default_factory=list)

@@ -19,8 +19,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bot.documents.phrasings import PhrasingError, merge, read_file  # noqa: E402
 from bot.rules.editions.phrasing_check import MOVED, check, follow, problems, rewrite  # noqa: E402
-from bot.rules.ranking.phrasings import PHRASINGS, PhrasingError, merge, read_file  # noqa: E402
+from bot.rules.ranking.search import PHRASINGS  # noqa: E402
 from bot.rules.text.document import RulesFormatError, load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 

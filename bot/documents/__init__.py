@@ -25,6 +25,7 @@ from bot.documents.model import (
 from bot.documents.pdftext import clean_lines, extract_pages, paragraphs
 from bot.documents.phone import PAGE_ONE, Block, pages
 from bot.documents.phone import text as answer_text
+from bot.documents.phrasings import Phrasing, PhrasingError, load_phrasings, merge, read_file
 from bot.documents.reply import (
     CONFIDENCES,
     EXCERPT,
@@ -42,9 +43,15 @@ from bot.documents.reply import (
 from bot.documents.search import SectionIndex
 from bot.documents.sectioning import Layout, split_sections
 from bot.documents.tokens import STOPWORDS, normal, stem, words
-from bot.documents.versions import Refused, Versions, check_pdf, check_sections
+from bot.documents.versions import Refused, Versions, check_pdf, check_sections, retry_delay
 
 __all__ = [
+    "retry_delay",
+    "Phrasing",
+    "PhrasingError",
+    "load_phrasings",
+    "merge",
+    "read_file",
     "CONFIDENCES",
     "EXCERPT",
     "FULL",

@@ -27,6 +27,7 @@ from bot.documents import (
     clip,
     history_lines,
     miss,
+    retry_delay,
 )
 from bot.download import Downloader
 from bot.judge import updater
@@ -198,7 +199,7 @@ class JudgeDocs:
                 else:
                     log.info("%s", result.line())
             failures = failures + 1 if failed else 0
-            wait = min(RETRY_MAX, RETRY_FIRST * 2 ** min(failures - 1, 20)) if failed else DAY
+            wait = retry_delay(failures, RETRY_FIRST, RETRY_MAX) if failed else DAY
 
     async def close(self) -> None:
         task, self.refresh_task = self.refresh_task, None

@@ -10,10 +10,11 @@ from rapidfuzz import fuzz, process, utils
 from rapidfuzz.distance import Levenshtein
 
 from bot.documents import SURE
+from bot.documents.phrasings import Phrasing, load_phrasings, read_file, sample
 from bot.rules.asking.ask import lookup
 from bot.rules.editions.phrasing_check import GONE, MOVED, follow, renumber
 from bot.rules.ranking.index import RulesIndex
-from bot.rules.ranking.phrasings import Phrasing, load_phrasings, read_file, sample
+from bot.rules.ranking.search import PHRASINGS
 from bot.rules.text.document import load_document
 from scripts import check_phrasings
 from tests.data import CR_2024, CR_2026
@@ -46,7 +47,7 @@ def test_a_broken_phrasing_file_is_left_out_with_one_log_line(tmp_path, caplog):
     write(folder, "1.toml", '["100.1"]\nwords = ["magic"]\n')
     write(folder, "2.toml", '["101.1"\nwords = [')
     write(folder, "3.toml", '["102.1"]\nwords = "not a list"\n')
-    with caplog.at_level(logging.WARNING, logger="bot.rules.ranking.phrasings"):
+    with caplog.at_level(logging.WARNING, logger="bot.documents.phrasings"):
         found = load_phrasings(folder)
     assert list(found) == ["100.1"]
     assert [record.getMessage().split(":")[1].strip() for record in caplog.records] == ["2.toml", "3.toml"]
@@ -99,7 +100,7 @@ def test_no_phrasing_is_close_to_a_frozen_test_question():
     none is within a small edit distance of a frozen test question, nor the same words in another order."""
     questions, not_rules = load_questions(part="test")
     frozen = [question for question, _cited in questions] + not_rules
-    entries = [(key, text) for key, phrasing in load_phrasings().items() for text in phrasing.texts]
+    entries = [(key, text) for key, phrasing in load_phrasings(PHRASINGS).items() for text in phrasing.texts]
     if not entries:
         pytest.skip("no phrasing data yet")
     texts = [text for _key, text in entries]

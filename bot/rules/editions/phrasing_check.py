@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.documents import Phrasing
 from bot.rules.editions.align import Prepared, align
-from bot.rules.ranking import Phrasing
 from bot.rules.text import Document
 
 KEPT, MOVED, GONE, UNKNOWN = "kept", "moved", "gone", "unknown"

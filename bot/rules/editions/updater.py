@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urljoin
 
-from bot import BOT_NAME, __version__
+from bot import BOT_NAME, __version__, documents
 from bot.atomic import remove_leftovers, store_atomically
 from bot.download import Downloader, DownloadFailed, Limits, host_of
 from bot.rules.editions.editions import effective_date
@@ -49,7 +49,7 @@ REFRESH_INTERVAL = 7 * 24 * 3600.0
 
 def retry_delay(failures: int) -> float:
     """Seconds to wait after ``failures`` failed downloads in a row (1 → a minute, 2 → two, …)."""
-    return min(RETRY_MAX, RETRY_FIRST * 2 ** min(max(failures - 1, 0), 30))
+    return documents.retry_delay(failures, RETRY_FIRST, RETRY_MAX)
 
 
 TXT_LINK_RE = re.compile(r"""href\s*=\s*["']([^"']+?\.txt)(?:[?#][^"']*)?["']""", re.IGNORECASE)

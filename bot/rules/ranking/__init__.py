@@ -9,7 +9,6 @@ from bot.rules.ranking.hits import Hit, Ranking, name_stems
 from bot.rules.ranking.index import MAX_QUERY, RulesIndex
 from bot.rules.ranking.interactions import proposed
 from bot.rules.ranking.outline import Pointer
-from bot.rules.ranking.phrasings import Phrasing
 from bot.rules.ranking.picker import PICKS, Candidate, Pick, Picker, PickerSettings
 from bot.rules.ranking.ranker import GATE_THRESHOLD
 
@@ -19,7 +18,6 @@ __all__ = [
     "Hit",
     "MAX_QUERY",
     "PICKS",
-    "Phrasing",
     "Pick",
     "Picker",
     "PickerSettings",

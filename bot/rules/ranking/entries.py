@@ -18,9 +18,8 @@ from itertools import chain
 
 from wordfreq import zipf_frequency
 
-from bot.documents import STOPWORDS, stem, words
+from bot.documents import STOPWORDS, Phrasing, stem, words
 from bot.rules.ranking.masks import StemMasks
-from bot.rules.ranking.phrasings import Phrasing
 from bot.rules.text import Document, Rule
 from bot.rules.words import expand, normalise
 
@@ -73,7 +72,7 @@ def phrase_stems(text: str) -> tuple[str, ...]:
 
 class Entries:
     """The rows a question is ranked over, a full-text index of them, and their word statistics; each row has two
-    fields, its text and its phrasings (the words players use for it, see :mod:`bot.rules.ranking.phrasings`)."""
+    fields, its text and its phrasings (the words players use for it, see :mod:`bot.documents.phrasings`)."""
 
     def __init__(
         self,

@@ -12,11 +12,10 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 
-from bot.documents import EXCERPT, FULL, Choice, Edition, clip, is_under, normal, words
+from bot.documents import EXCERPT, FULL, Choice, Edition, Phrasing, clip, is_under, normal, words
 from bot.rules.ranking.complete import Completer
 from bot.rules.ranking.hits import name_stems
 from bot.rules.ranking.outline import Outline, load_outline
-from bot.rules.ranking.phrasings import Phrasing
 from bot.rules.ranking.search import Searcher
 from bot.rules.text import Document, GlossaryEntry, Rule, find_numbers
 
@@ -49,7 +48,7 @@ class RulesIndex:
     ) -> None:
         """``outline``: the full edition's rule numbers, titles and terms, for an excerpt (the bundled one by
         default) to name what it does not hold; ``phrasings``: the words players use for its rules (the bundled
-        ones by default, see :mod:`bot.rules.ranking.phrasings`)."""
+        ones by default, see :mod:`bot.documents.phrasings`)."""
         self.document = document
         self.edition = edition_of(document)
         self.outline = outline if outline is not None or not document.is_excerpt else load_outline()

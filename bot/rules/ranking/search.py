@@ -12,16 +12,16 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from wordfreq import zipf_frequency
 
-from bot.documents import STOPWORDS, stem, words
+from bot.documents import STOPWORDS, Phrasing, load_phrasings, stem, words
 from bot.rules.ranking import confidence
 from bot.rules.ranking.entries import GLOSSARY, SUBRULE, Entries
 from bot.rules.ranking.features import COMMON, Question, Signals, associated, features
 from bot.rules.ranking.hits import Asked, Candidate, Hit, Ranking
 from bot.rules.ranking.interactions import proposed
-from bot.rules.ranking.phrasings import Phrasing, load_phrasings
 from bot.rules.ranking.ranker import (
     GATE_THRESHOLD,
     Associations,
@@ -36,6 +36,9 @@ from bot.rules.text import Document, Rule
 from bot.rules.words import NUMBER_WORDS, OFF_TOPIC, OFF_TOPIC_RE, SPECIFIC, Vocabulary, names, normalise
 
 log = logging.getLogger(__name__)
+
+# The words players use for the rules (see bot.documents.phrasings), one file a section of the rules.
+PHRASINGS = Path(__file__).resolve().parents[2] / "data" / "phrasings"
 
 CANDIDATES = 30
 # The entries whose phrasings (the words players use for them) hold the most of the question, as candidates.
@@ -77,10 +80,10 @@ class Searcher:
         associations: Associations | None = None,
         phrasings: Mapping[str, Phrasing] | None = None,
     ) -> None:
-        """``phrasings``: the words players use for the entries (see :mod:`bot.rules.ranking.phrasings`); the
+        """``phrasings``: the words players use for the entries (see :mod:`bot.documents.phrasings`); the
         bundled ones when None."""
         self.document = document
-        self.entries = Entries(document, context_title, load_phrasings() if phrasings is None else phrasings)
+        self.entries = Entries(document, context_title, load_phrasings(PHRASINGS) if phrasings is None else phrasings)
         # Which sections and rules answered the tuning questions holding each word (see bot/rules/ranking/ranker.py).
         self.associations = load_associations() if associations is None else associations
         self._under_cache: dict[str, list[int]] = {}

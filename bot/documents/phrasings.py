@@ -1,16 +1,17 @@
-"""The words players use for each rule, written down: a field of its own beside each entry's text.
+"""The words players use for each entry of a document, written down: a field of its own beside each entry's text.
 
 Document expansion, as doc2query does for search engines, written here instead of generated: for a rule, the
 short forms and slang players use for it ("chump block", "LTB", "mill") and the questions they ask about it.
-The data is one TOML file a section (``bot/data/phrasings/*.toml``), keyed by entry::
+The data is a folder of TOML files, keyed by entry (the Comprehensive Rules' is ``bot/data/phrasings/``, one
+file a section)::
 
     ["505.6b"]
     words = ["land drop", "play a land"]
     asks = ["when can i play a land", "can i play my land during combat"]
 
-Nothing here is particular to the Comprehensive Rules: a key is whatever names an entry of the document the
-index is built over, so other documents can carry a folder of their own. ``scripts/check_phrasings.py`` checks
-every key against an edition and follows renumbered rules.
+Nothing here is particular to one document: a key is whatever names an entry of the document the index is built
+over, and each document names its own folder. ``scripts/check_phrasings.py`` checks every key of the rules'
+phrasings against an edition and follows renumbered rules.
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 log = logging.getLogger(__name__)
-
-PHRASINGS = Path(__file__).resolve().parents[2] / "data" / "phrasings"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +79,7 @@ def merge(into: dict[str, Phrasing], found: Mapping[str, Phrasing]) -> None:
             )
 
 
-def load_phrasings(folder: Path = PHRASINGS) -> dict[str, Phrasing]:
+def load_phrasings(folder: Path) -> dict[str, Phrasing]:
     """Every entry of every file in ``folder`` (none when it is missing). A file that cannot be read is left out
     with one log line: answers go on without its words."""
     found: dict[str, Phrasing] = {}

@@ -21,6 +21,7 @@ from bot.documents.model import (
     effective_date,
     is_under,
     long_date,
+    parse_long_date,
 )
 from bot.documents.pdftext import clean_lines, extract_pages, paragraphs
 from bot.documents.phone import PAGE_ONE, Block, pages
@@ -46,6 +47,7 @@ from bot.documents.tokens import STOPWORDS, normal, stem, words
 from bot.documents.versions import Refused, Versions, check_pdf, check_sections, retry_delay
 
 __all__ = [
+    "parse_long_date",
     "retry_delay",
     "Phrasing",
     "PhrasingError",

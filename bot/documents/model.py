@@ -27,8 +27,14 @@ def effective_date(text: str) -> date | None:
     match = EFFECTIVE_RE.search(text)
     if match is None:
         return None
+    month, day, year = match.groups()
+    return parse_long_date(f"{month} {day}, {year}")
+
+
+def parse_long_date(text: str) -> date | None:
+    """ "November 10, 2025" as a date (None for anything else): the dates every document is effective from."""
     try:
-        return datetime.strptime(" ".join(match.groups()), "%B %d %Y").date()
+        return datetime.strptime(text, "%B %d, %Y").date()
     except ValueError:
         return None
 

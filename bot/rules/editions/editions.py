@@ -11,9 +11,10 @@ import logging
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 
+from bot.documents import parse_long_date
 from bot.rules.text import Document, RulesFormatError, parse_bytes
 
 log = logging.getLogger(__name__)
@@ -47,12 +48,7 @@ class Skipped:
 
 def effective_date(document: Document) -> date | None:
     """The edition's date from "These rules are effective as of November 8, 2024."."""
-    if not document.effective:
-        return None
-    try:
-        return datetime.strptime(document.effective, "%B %d, %Y").date()
-    except ValueError:
-        return None
+    return parse_long_date(document.effective) if document.effective else None
 
 
 def rules_files(folder: Path) -> list[Path]:

@@ -10,9 +10,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from datetime import datetime
 
-from bot.documents import EXCERPT, FULL, Choice, Edition, Phrasing, clip, is_under, normal, words
+from bot.documents import EXCERPT, FULL, Choice, Edition, Phrasing, clip, is_under, normal, parse_long_date, words
 from bot.rules.ranking.complete import Completer
 from bot.rules.ranking.hits import name_stems
 from bot.rules.ranking.outline import Outline, load_outline
@@ -35,11 +34,8 @@ def edition_of(document: Document) -> Edition:
     label = document.effective or (
         document.preamble_dates[0] if document.is_excerpt and document.preamble_dates else ""
     )
-    try:
-        date = datetime.strptime(label, "%B %d, %Y").date().isoformat() if label else ""
-    except ValueError:
-        date = ""
-    return Edition(date, label, source)
+    day = parse_long_date(label) if label else None
+    return Edition(day.isoformat() if day else "", label, source)
 
 
 class RulesIndex:

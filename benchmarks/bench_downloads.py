@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from _bench import Report, median  # noqa: E402
 
-from bot.rules.updater import UpdateError, update_rules  # noqa: E402
+from bot.rules.editions.updater import UpdateError, update_rules  # noqa: E402
 from tests.data import CR_DIR, SCRYFALL_CARDS  # noqa: E402
 from tests.support.fake_scryfall import FakeScryfall  # noqa: E402
 from tests.support.hostile_host import Body, Drip, HostileHost, Huge  # noqa: E402

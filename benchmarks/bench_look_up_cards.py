@@ -31,8 +31,8 @@ from bot.carddb import CardData  # noqa: E402
 from bot.carddb.update import update_from_file  # noqa: E402
 from bot.cards import written_card_names  # noqa: E402
 from bot.cards.questions import card_names  # noqa: E402
-from bot.rules.document import load_document  # noqa: E402
-from bot.rules.index import RulesIndex  # noqa: E402
+from bot.rules.ranking.index import RulesIndex  # noqa: E402
+from bot.rules.text.document import load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 
 MESSAGES = 600

@@ -19,9 +19,9 @@ sys.path.insert(0, str(REPO))
 
 from _bench import Report, median, percentile  # noqa: E402
 
-from bot.rules.ask import lookup  # noqa: E402
-from bot.rules.document import load_document  # noqa: E402
-from bot.rules.index import RulesIndex  # noqa: E402
+from bot.rules.asking.ask import lookup  # noqa: E402
+from bot.rules.ranking.index import RulesIndex  # noqa: E402
+from bot.rules.text.document import load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 
 DEFAULT_FILE = CR_2026

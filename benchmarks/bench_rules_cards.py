@@ -33,9 +33,9 @@ from _synthetic_bulk import FULL_SIZE, synthetic_copy  # noqa: E402
 
 from bot.carddb import CardData  # noqa: E402
 from bot.cards.questions import QuestionCards, card_names  # noqa: E402
-from bot.rules.ask import answer_about  # noqa: E402
-from bot.rules.document import load_document  # noqa: E402
-from bot.rules.index import RulesIndex  # noqa: E402
+from bot.rules.asking.ask import answer_about  # noqa: E402
+from bot.rules.ranking.index import RulesIndex  # noqa: E402
+from bot.rules.text.document import load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 
 RULES = CR_2026

@@ -26,9 +26,9 @@ sys.path.insert(0, str(REPO))
 
 from _bench import Report, median, percentile  # noqa: E402
 
-from bot.rules.editions import rules_files  # noqa: E402
-from bot.rules.history import HistoryCache  # noqa: E402
-from bot.rules.history_text import history_answer  # noqa: E402
+from bot.rules.editions.editions import rules_files  # noqa: E402
+from bot.rules.editions.history import HistoryCache  # noqa: E402
+from bot.rules.editions.history_text import history_answer  # noqa: E402
 from tests.data import CR_DIR  # noqa: E402
 
 DEFAULT_DIR = CR_DIR
@@ -41,9 +41,9 @@ COLD_SCRIPT = """
 import json, sys, time
 start = time.perf_counter()
 from pathlib import Path
-from bot.rules.editions import rules_files
-from bot.rules.history import HistoryCache
-from bot.rules.history_text import history_answer
+from bot.rules.editions.editions import rules_files
+from bot.rules.editions.history import HistoryCache
+from bot.rules.editions.history_text import history_answer
 imported = time.perf_counter()
 index = HistoryCache().get(rules_files(Path(sys.argv[1])))
 answer = history_answer(index, "702.29")

@@ -1,4 +1,4 @@
-"""Fit how sure a question's answer is (bot/rules/confidence.py) on the tuning part, from held-out rankings.
+"""Fit how sure a question's answer is (bot/rules/ranking/confidence.py) on the tuning part, from held-out rankings.
 
 Usage: python benchmarks/fit_rules_confidence.py [--rules CR.txt] [--passes N] [--folds K]
 
@@ -31,10 +31,10 @@ sys.path.insert(0, str(REPO))
 import numpy as np  # noqa: E402
 from fit_rules_ranker import Item, fit, folds_of, tables  # noqa: E402
 
-from bot.rules.confidence import VALUES  # noqa: E402
-from bot.rules.document import load_document  # noqa: E402
-from bot.rules.index import RulesIndex  # noqa: E402
-from bot.rules.ranker import WEIGHTS  # noqa: E402
+from bot.rules.ranking.confidence import VALUES  # noqa: E402
+from bot.rules.ranking.index import RulesIndex  # noqa: E402
+from bot.rules.ranking.ranker import WEIGHTS  # noqa: E402
+from bot.rules.text.document import load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 from tests.rules.evaluation import QUESTIONS, STUDIED, add_phrasing_options, interval, load_set, phrasings_from  # noqa: E402
 

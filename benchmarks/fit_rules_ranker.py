@@ -1,4 +1,4 @@
-"""Fit the question ranker (bot/rules/ranker.py): its weights, word associations and gate, on the tuning part.
+"""Fit the question ranker (bot/rules/ranking/ranker.py): its weights, word associations and gate, on the tuning part.
 
 Usage: python benchmarks/fit_rules_ranker.py [--rules CR.txt] [--passes N] [--folds K] [--gate-without NAMES] [--write]
        [--score-test] [--phrasing-share S] [--phrasing-seed N]
@@ -8,16 +8,16 @@ Three things are learnt from the tuning part, never from the frozen test part (b
   answered from each section and rule (``--write`` saves them to bot/data/rules-associations.json);
 - the weights of the features, by coordinate ascent on hit@1 (hit@3 breaking ties) over a grid of values
   per weight, starting from the current weights and keeping a change only when it helps. The printed
-  WEIGHTS are pasted into bot/rules/ranker.py;
+  WEIGHTS are pasted into bot/rules/ranking/ranker.py;
 - the gate that tells a rules question from chat (ranker.GATE): a logistic regression over the values of each
   text's best entry, on the tuning questions (and their search forms: the same words without the phrasing)
   against the tuning non-questions. Its regularisation is chosen by K-fold over sources (at least 5), its
   threshold as the one answering the most questions while refusing enough non-questions that the lower end of
   the refusal rate's 90 % interval stays at 90 % (about 93 % of the tuning part's: chat nobody tuned on is
   refused 90 % of the time, not half the time at best). The printed
-  GATE_WEIGHTS, GATE_BIAS and GATE_THRESHOLD are pasted into bot/rules/ranker.py.
+  GATE_WEIGHTS, GATE_BIAS and GATE_THRESHOLD are pasted into bot/rules/ranking/ranker.py.
 
-How likely a question's first rule is right (bot/rules/confidence.py) is fitted afterwards, by
+How likely a question's first rule is right (bot/rules/ranking/confidence.py) is fitted afterwards, by
 fit_rules_confidence.py, on rankings made with weights fitted without each question's fold.
 
 While the weights are fitted, each question's association features come from the other sources' questions
@@ -40,12 +40,12 @@ sys.path.insert(0, str(REPO))
 import numpy as np  # noqa: E402
 from question_set import source_key  # noqa: E402
 
-from bot.rules.document import load_document  # noqa: E402
-from bot.rules.hits import Hit, Ranking  # noqa: E402
-from bot.rules.index import RulesIndex  # noqa: E402
-from bot.rules.query import stem  # noqa: E402
-from bot.rules.questions import shown_key  # noqa: E402
-from bot.rules.ranker import ASSOCIATIONS, FEATURES, GATE, WEIGHTS, gate_values  # noqa: E402
+from bot.documents import stem  # noqa: E402
+from bot.rules.asking.questions import shown_key  # noqa: E402
+from bot.rules.ranking.hits import Hit, Ranking  # noqa: E402
+from bot.rules.ranking.index import RulesIndex  # noqa: E402
+from bot.rules.ranking.ranker import ASSOCIATIONS, FEATURES, GATE, WEIGHTS, gate_values  # noqa: E402
+from bot.rules.text.document import load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 from tests.rules.evaluation import (  # noqa: E402
     QUESTIONS,

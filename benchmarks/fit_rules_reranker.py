@@ -29,9 +29,9 @@ import numpy as np  # noqa: E402
 from _minilm import MiniLM  # noqa: E402
 from fit_rules_ranker import Item, fit, folds_of, tables  # noqa: E402
 
-from bot.rules.document import load_document  # noqa: E402
-from bot.rules.index import RulesIndex  # noqa: E402
-from bot.rules.ranker import WEIGHTS  # noqa: E402
+from bot.rules.ranking.index import RulesIndex  # noqa: E402
+from bot.rules.ranking.ranker import WEIGHTS  # noqa: E402
+from bot.rules.text.document import load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 from tests.rules.evaluation import add_phrasing_options, load_set, phrasings_from  # noqa: E402
 

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bot.rules.document import load_document  # noqa: E402
+from bot.rules.text.document import load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 from tests.rules.evaluation import QUESTIONS, STUDIED  # noqa: E402
 

@@ -181,7 +181,7 @@ class Config:
     # PostgreSQL shared by several processes (postgresql://user:password@host:port/db); unset: SQLite in data_dir.
     database_url: Secret | None = field(default=None, repr=False)
     # An operator's language model behind an OpenAI-compatible chat endpoint, asked to pick among the ranking's
-    # rules (bot/rules/picker.py). Unset: no request is ever made.
+    # rules (bot/rules/ranking/picker.py). Unset: no request is ever made.
     rules_llm_url: str | None = None
     rules_llm_model: str | None = None
     rules_llm_key: Secret | None = field(default=None, repr=False)

@@ -5,7 +5,7 @@ Usage: python scripts/check_phrasings.py [--rules CR.txt] [--since OLD_CR.txt] [
 
 Without ``--since``, every key must be a rule of ``--rules`` (default: the 2026 edition the phrasings are written
 for). With ``--since OLD_CR.txt`` (the edition the phrasings were written for), the two editions are aligned
-(bot/rules/align.py) and each key is followed into ``--rules``: kept, moved to another number, or removed.
+(bot/rules/editions/align.py) and each key is followed into ``--rules``: kept, moved to another number, or removed.
 ``--write`` rewrites the keys that moved in their files. Exits 1 when a key names no rule or a removed one
 (each is printed with its file), 0 otherwise; moved keys are printed either way.
 """
@@ -19,9 +19,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bot.rules.document import RulesFormatError, load_document  # noqa: E402
-from bot.rules.phrasing_check import MOVED, check, follow, problems, rewrite  # noqa: E402
-from bot.rules.phrasings import PHRASINGS, PhrasingError, merge, read_file  # noqa: E402
+from bot.documents.phrasings import PhrasingError, merge, read_file  # noqa: E402
+from bot.rules.editions.phrasing_check import MOVED, check, follow, problems, rewrite  # noqa: E402
+from bot.rules.ranking.search import PHRASINGS  # noqa: E402
+from bot.rules.text.document import RulesFormatError, load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 
 

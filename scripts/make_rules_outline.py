@@ -16,9 +16,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bot.rules.document import load_document  # noqa: E402
-from bot.rules.index import RulesIndex  # noqa: E402
-from bot.rules.outline import BUNDLED_OUTLINE, build_outline, outline_text  # noqa: E402
+from bot.rules.ranking.index import RulesIndex  # noqa: E402
+from bot.rules.ranking.outline import BUNDLED_OUTLINE, build_outline, outline_text  # noqa: E402
+from bot.rules.text.document import load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 
 

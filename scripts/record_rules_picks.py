@@ -24,11 +24,11 @@ sys.path.insert(0, str(REPO))
 
 from bot.config import Config  # noqa: E402
 from bot.errors import ConfigError  # noqa: E402
-from bot.rules.ask import lookup  # noqa: E402
-from bot.rules.document import load_document  # noqa: E402
-from bot.rules.index import RulesIndex  # noqa: E402
-from bot.rules.picker import Picker, PickerSettings  # noqa: E402
-from bot.rules.picking import candidates, wants_pick  # noqa: E402
+from bot.rules.asking.ask import lookup  # noqa: E402
+from bot.rules.asking.picking import candidates, wants_pick  # noqa: E402
+from bot.rules.ranking.index import RulesIndex  # noqa: E402
+from bot.rules.ranking.picker import Picker, PickerSettings  # noqa: E402
+from bot.rules.text.document import load_document  # noqa: E402
 from tests.data import CR_2026  # noqa: E402
 from tests.rules.evaluation import QUESTIONS, load_questions  # noqa: E402
 

@@ -26,6 +26,16 @@ GOLDFISH_ROOMS = {
     "bot.goldfish.practice": {"bot.goldfish.engine", "bot.goldfish.decks"},
 }
 
+# The rooms of the rules package, each using only the rooms below it; the package's own front (its ``__init__``,
+# ``service``, ``cli``) uses them all.
+RULES_ROOMS = {
+    "bot.rules.text": set(),
+    "bot.rules.words": set(),
+    "bot.rules.ranking": {"bot.rules.text", "bot.rules.words"},
+    "bot.rules.editions": {"bot.rules.text", "bot.rules.words", "bot.rules.ranking"},
+    "bot.rules.asking": {"bot.rules.text", "bot.rules.words", "bot.rules.ranking", "bot.rules.editions"},
+}
+
 
 def module_files(root: Path = ROOT, top: tuple[str, ...] = TOP) -> dict[str, Path]:
     """Every module by its dotted name; a package by its own name (its ``__init__``)."""
@@ -247,15 +257,58 @@ def test_other_packages_import_only_a_packages_public_api():
     assert private_reaches(GRAPH, MODULES) == []
 
 
-@pytest.mark.parametrize("room", sorted(GOLDFISH_ROOMS))
-def test_each_goldfish_room_uses_only_the_rooms_below_it(room):
-    allowed = {room, *GOLDFISH_ROOMS[room]}
+def rooms_used_beyond(room: str, allowed: set[str], package: str) -> set[str]:
+    """The modules of ``package`` that ``room`` imports outside itself and the rooms it may use."""
+    allowed = {room, *allowed}
     used = set()
     for importer, targets in GRAPH.items():
         if importer == room or importer.startswith(room + "."):
             used |= {
                 t
                 for t in targets
-                if t.startswith("bot.goldfish") and not any(t == a or t.startswith(a + ".") for a in allowed)
+                if (t == package or t.startswith(package + "."))
+                and not any(t == a or t.startswith(a + ".") for a in allowed)
             }
+    return used
+
+
+@pytest.mark.parametrize("room", sorted(GOLDFISH_ROOMS))
+def test_each_goldfish_room_uses_only_the_rooms_below_it(room):
+    used = rooms_used_beyond(room, GOLDFISH_ROOMS[room], "bot.goldfish")
     assert used == set(), f"{room} uses {sorted(used)}"
+
+
+@pytest.mark.parametrize("room", sorted(RULES_ROOMS))
+def test_each_rules_room_uses_only_the_rooms_below_it(room):
+    used = rooms_used_beyond(room, RULES_ROOMS[room], "bot.rules")
+    assert used == set(), f"{room} uses {sorted(used)}"
+
+
+def test_every_rules_module_lives_in_a_room():
+    front = {"bot.rules", "bot.rules.service", "bot.rules.cli"}
+    loose = [
+        name
+        for name in MODULES
+        if name.startswith("bot.rules.")
+        and name not in front
+        and not any(name.startswith(r + ".") or name == r for r in RULES_ROOMS)
+    ]
+    assert loose == []
+
+
+def test_the_generic_documents_use_no_particular_document():
+    """The machinery every document shares (bot.documents) is used by the rules and the judges' documents,
+    never the reverse: a third document builds on it without touching the others."""
+    used = {
+        target
+        for importer, targets in GRAPH.items()
+        if importer == "bot.documents" or importer.startswith("bot.documents.")
+        for target in targets
+        if target.split(".")[:2] in (["bot", "rules"], ["bot", "judge"])
+    }
+    assert used == set()
+
+
+def test_the_room_check_sees_a_room_reaching_up(monkeypatch):
+    monkeypatch.setitem(GRAPH, "bot.rules.text.fake", {"bot.rules.ranking"})
+    assert rooms_used_beyond("bot.rules.text", RULES_ROOMS["bot.rules.text"], "bot.rules") == {"bot.rules.ranking"}

@@ -10,7 +10,17 @@ import pytest
 from tests.support.source import parse
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = ["bot/rules", "bot/cards", "bot/goldfish", "bot/scryfall", "bot/cycling.py", "bot/storage", "bot/config.py"]
+CORE = [
+    "bot/rules",
+    "bot/cards",
+    "bot/goldfish",
+    "bot/scryfall",
+    "bot/cycling.py",
+    "bot/storage",
+    "bot/config.py",
+]
+# The documents every answer is read from: the generic machinery and the judges' documents on it.
+CORE += ["bot/documents", "bot/judge"]
 CORE += ["bot/text.py", "bot/limits.py", "bot/errors.py", "bot/carddb", "bot/matching.py", "bot/symbols.py"]
 CORE += [
     "bot/admission.py",

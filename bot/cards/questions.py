@@ -1,5 +1,5 @@
 """Rules questions about cards, answered with the local card data: find the cards a question names, read them
-and their rulings (:class:`QuestionCards`, the card finder :mod:`bot.rules.ask` is given).
+and their rulings (:class:`QuestionCards`, the card finder :mod:`bot.rules.asking.ask` is given).
 
 The index of every card's names (:class:`~bot.cards.mentions.CardNames`) is built once per copy of the card
 data, in a read thread, and again after a refresh swaps the copy. Words the rules themselves use ("block",
@@ -48,7 +48,7 @@ async def written_card_names(
 
 
 class QuestionCards:
-    """Finds the cards a rules question names in the local card data (see ``bot.rules.cards.CardFinder``)."""
+    """Finds the cards a rules question names in the local card data (see ``bot.rules.asking.cards.CardFinder``)."""
 
     def __init__(self, card_data: CardData | None) -> None:
         self.card_data = card_data

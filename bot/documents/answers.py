@@ -8,8 +8,8 @@ from __future__ import annotations
 from datetime import date
 
 from bot.documents.model import CHAPTER, Document, Section
+from bot.documents.reply import FULL, NONE, SURE, UNSURE, Answer, Choice, Cited, Edition, Line, clip
 from bot.documents.search import choice_name
-from bot.rules import FULL, NONE, SURE, UNSURE, Answer, Choice, Cited, Edition, Line, clip
 
 NOT_LOADED = "The full text is not loaded yet: read the section in the official document (linked)."
 # How many sections a list (an unsure answer, a chapter) names.

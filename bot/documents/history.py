@@ -7,9 +7,10 @@ it), by its title, so that an infraction moved from 3.5 to 3.4 is still the same
 
 from __future__ import annotations
 
+from bot.documents.diff import word_diff
 from bot.documents.model import Document, Section
+from bot.documents.reply import Line
 from bot.documents.search import normal
-from bot.rules import Line, word_diff
 
 
 def _same(section: Section | None, title: str) -> bool:

@@ -27,8 +27,14 @@ def effective_date(text: str) -> date | None:
     match = EFFECTIVE_RE.search(text)
     if match is None:
         return None
+    month, day, year = match.groups()
+    return parse_long_date(f"{month} {day}, {year}")
+
+
+def parse_long_date(text: str) -> date | None:
+    """ "November 10, 2025" as a date (None for anything else): the dates every document is effective from."""
     try:
-        return datetime.strptime(" ".join(match.groups()), "%B %d %Y").date()
+        return datetime.strptime(text, "%B %d, %Y").date()
     except ValueError:
         return None
 
@@ -119,3 +125,14 @@ class Document:
         """How an answer names the text it quotes: "Magic Tournament Rules, effective November 10, 2025"."""
         when = f", effective {self.label}" if self.effective else ""
         return f"{self.title}{when}" + ("" if self.full else " (outline)")
+
+
+def is_under(number: str, ref: str) -> bool:
+    """Whether section or rule ``number`` is ``ref`` or part of it (121.4 is under 121, 702.19c under 702.19)."""
+    if number == ref:
+        return True
+    return (
+        number.startswith(ref) and number[len(ref)] in ".abcdefghijklmnopqrstuvwxyz"
+        if len(number) > len(ref)
+        else False
+    )

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.documents.model import APPENDIX, Document, Section
-from bot.rules import STOPWORDS, clip, stem, words
+from bot.documents.reply import clip
+from bot.documents.tokens import STOPWORDS, normal, stem, words
 
 NUMBER_RE = re.compile(r"^(?:section\s*)?(\d{1,2})(?:\s*[.\-]\s*(\d{1,2}))?\.?$")
 APPENDIX_RE = re.compile(r"^appendix\s*([a-z])$")
@@ -30,12 +31,6 @@ SUGGESTIONS = 25
 # The passage that leads an answer to words: a sentence and the ones after it, up to this many characters.
 PASSAGE = 400
 SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(])")
-
-
-def normal(text: str) -> str:
-    """Case, punctuation and dashes do not matter for names: "L@EC" is "l ec", "Game Play Error — GRV" is
-    "game play error grv"."""
-    return " ".join(words(text))
 
 
 @dataclass(frozen=True, slots=True)

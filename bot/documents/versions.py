@@ -24,6 +24,12 @@ KEEP_SHARE = 0.9
 HTML_STARTS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
 
 
+def retry_delay(failures: int, first: float, most: float) -> float:
+    """Seconds to wait after ``failures`` failed updates in a row: ``first``, then twice as long each time, up to
+    ``most`` (a host that is down is asked less and less often, and never left for longer than ``most``)."""
+    return min(most, first * 2 ** min(max(failures - 1, 0), 30))
+
+
 class Refused(Exception):
     """A download the guard would not keep; ``str(e)`` is one line saying why."""
 

@@ -12,10 +12,9 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from bot.documents import Document, SectionIndex, list_answer, miss, section_answer
+from bot.documents import SURE, Answer, Document, Line, SectionIndex, list_answer, miss, section_answer
 from bot.judge.catalog import Spec
 from bot.judge.names import Names
-from bot.rules import SURE, Answer, Line
 
 MAX_QUERY = 500
 HISTORY_RE = re.compile(r"^\s*history(?:\s+of)?\s+", re.IGNORECASE)

@@ -52,8 +52,8 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def run_lookup(args: argparse.Namespace) -> int:
+    from bot.documents import answer_text
     from bot.judge.service import JudgeDocs
-    from bot.rules import answer_text
 
     service = JudgeDocs.load(Config.from_env())
     answer = service.answer(args.document, " ".join(args.query))

@@ -15,14 +15,26 @@ from pathlib import Path
 
 from bot import BOT_NAME, __version__
 from bot.config import Config
-from bot.documents import Document, DocumentFormatError, SectionIndex, Versions, history_lines, miss
+from bot.documents import (
+    SURE,
+    Answer,
+    Cited,
+    Document,
+    DocumentFormatError,
+    Edition,
+    SectionIndex,
+    Versions,
+    clip,
+    history_lines,
+    miss,
+    retry_delay,
+)
 from bot.download import Downloader
 from bot.judge import updater
 from bot.judge.ask import Loaded, answer, history_subject
 from bot.judge.catalog import SPECS, Spec, parse_pages
 from bot.judge.names import load_names
 from bot.judge.outline import load_outline
-from bot.rules import SURE, Answer, Cited, Edition, clip
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +199,7 @@ class JudgeDocs:
                 else:
                     log.info("%s", result.line())
             failures = failures + 1 if failed else 0
-            wait = min(RETRY_MAX, RETRY_FIRST * 2 ** min(failures - 1, 20)) if failed else DAY
+            wait = retry_delay(failures, RETRY_FIRST, RETRY_MAX) if failed else DAY
 
     async def close(self) -> None:
         task, self.refresh_task = self.refresh_task, None

@@ -1,14 +1,35 @@
-"""Comprehensive Rules: parsing, lookup and search, download. Framework-free (no discord import)."""
+"""Comprehensive Rules: parsing, lookup and search, download. Framework-free (no discord import).
 
-from bot.rules.answer import FULL, NONE, SURE, UNSURE, Answer, Choice, Cited, Edition, Line, clip
-from bot.rules.cards import CardFacts, FoundCards
-from bot.rules.history_text import is_history_query, word_diff
-from bot.rules.index import RulesIndex
-from bot.rules.layout import Block, pages
-from bot.rules.layout import text as answer_text
-from bot.rules.query import STOPWORDS, stem, words
+Built on what every document shares (``bot.documents``: the answer and its phone pages, words, word diffs). The
+package is rooms, each using only those above it in this list: ``text`` (the rules file, rule numbers and their
+links), ``words`` (a question's words as players type them), ``ranking`` (an edition's index and the question
+ranking with phrasings, confidence and the optional picker), ``editions`` (every edition, updates, history) and
+``asking`` (one answer for any query). ``service`` and ``cli`` are the front that uses them all; other packages
+import this ``__init__`` only, which keeps the names it always exported."""
+
+from bot.documents import (
+    FULL,
+    NONE,
+    STOPWORDS,
+    SURE,
+    UNSURE,
+    Answer,
+    Block,
+    Choice,
+    Cited,
+    Edition,
+    Line,
+    answer_text,
+    clip,
+    pages,
+    stem,
+    word_diff,
+    words,
+)
+from bot.rules.asking import CardFacts, FoundCards
+from bot.rules.editions import LoadedRules, is_history_query
+from bot.rules.ranking import RulesIndex
 from bot.rules.service import RulesService
-from bot.rules.sources import LoadedRules
 
 __all__ = [
     "LoadedRules",

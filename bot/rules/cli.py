@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import Config
-from bot.rules.document import RulesFormatError
+from bot.rules.text import RulesFormatError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from contextlib import AbstractAsyncContextManager
 
-    from bot.rules.cards import CardFinder
+    from bot.rules.asking import CardFinder
 
     # Given the data folder and whether the text is a question: a card finder for the time of one answer.
     CardsIn = Callable[[Path, bool], AbstractAsyncContextManager[CardFinder]]
@@ -86,9 +86,9 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 def run_rule(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bot.rules.layout import text
+    from bot.documents import answer_text as text
+    from bot.rules.editions import load_configured, load_rules
     from bot.rules.service import RulesService
-    from bot.rules.sources import load_configured, load_rules
 
     config = Config.from_env()
     try:
@@ -120,9 +120,8 @@ async def _answer(service, query: str, *, examples: bool, cards_in: CardsIn | No
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from bot.rules.diff import diff_documents
-    from bot.rules.document import load_document
-    from bot.rules.numbers import find_numbers
+    from bot.rules.editions import diff_documents
+    from bot.rules.text import find_numbers, load_document
 
     try:
         old, new = load_document(args.old), load_document(args.new)
@@ -141,10 +140,14 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
-    from bot.rules.editions import NoEditionsError
-    from bot.rules.history import HistoryCache, UnknownRuleError
-    from bot.rules.history_text import history_answer, parse_history_query
-    from bot.rules.sources import edition_paths
+    from bot.rules.editions import (
+        HistoryCache,
+        NoEditionsError,
+        UnknownRuleError,
+        edition_paths,
+        history_answer,
+        parse_history_query,
+    )
 
     number, edition = parse_history_query(args.number)
     edition = args.edition or edition
@@ -171,7 +174,7 @@ def run_history(args: argparse.Namespace) -> int:
     except UnknownRuleError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_NOT_FOUND
-    from bot.rules.layout import text
+    from bot.documents import answer_text as text
 
     for skipped in index.skipped:
         print(f"note: left out {skipped.path.name}: {skipped.reason}", file=sys.stderr)
@@ -180,7 +183,7 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_update(args: argparse.Namespace) -> int:
-    from bot.rules.updater import UpdateError, update_rules
+    from bot.rules.editions import UpdateError, update_rules
 
     config = Config.from_env()
     url = args.url or config.rules_url

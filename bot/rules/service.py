@@ -15,19 +15,41 @@ from pathlib import Path
 
 from bot.admission import Admission, Busy
 from bot.config import Config
-from bot.rules import updater
-from bot.rules.answer import NONE, SURE, Answer, Cited, Line, clip
-from bot.rules.ask import CHANGES, HISTORY, answer_about, lookup, route, waits
-from bot.rules.cards import CardFinder
-from bot.rules.diff import EditionDiff, diff_documents
-from bot.rules.document import Document, RulesFormatError, load_document
-from bot.rules.history import HistoryCache
-from bot.rules.history_text import history_for, history_subject, number_from_answer, parse_history_query
-from bot.rules.index import RulesIndex
-from bot.rules.numbers import find_numbers
-from bot.rules.picker import PICKS, Pick, Picker, PickerSettings
-from bot.rules.picking import candidates, cards_of, wants_pick, with_pick
-from bot.rules.sources import LoadedRules, downloaded_path, edition_paths, load_configured, previous_path
+from bot.documents import NONE, SURE, Answer, Cited, Line, clip
+from bot.rules.asking import (
+    CHANGES,
+    HISTORY,
+    CardFinder,
+    answer_about,
+    candidates,
+    cards_of,
+    lookup,
+    route,
+    waits,
+    wants_pick,
+    with_pick,
+)
+from bot.rules.editions import (
+    REFRESH_INTERVAL,
+    EditionDiff,
+    HistoryCache,
+    LoadedRules,
+    UpdateError,
+    diff_documents,
+    downloaded_path,
+    edition_paths,
+    history_for,
+    history_subject,
+    load_configured,
+    number_from_answer,
+    parse_history_query,
+    previous_path,
+    remove_interrupted,
+    retry_delay,
+    update_rules,
+)
+from bot.rules.ranking import PICKS, Pick, Picker, PickerSettings, RulesIndex
+from bot.rules.text import Document, RulesFormatError, find_numbers, load_document
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +101,7 @@ class RulesService:
     async def open(cls, config: Config) -> RulesService:
         """The rules as configured, indexed; with nothing configured, the first download starts in the background.
         What an interrupted update left (a kill during ``cyclebot rules update``) is removed first."""
-        await asyncio.to_thread(updater.remove_interrupted, config.data_dir)
+        await asyncio.to_thread(remove_interrupted, config.data_dir)
         loaded = await asyncio.to_thread(load_configured, config.rules_file, config.data_dir)
         await asyncio.to_thread(loaded.index.warm)
         log.info("%s", ready_line(loaded, config))
@@ -87,7 +109,7 @@ class RulesService:
         if config.rules_file is None:
             if downloaded_path(config.data_dir).is_file():
                 service.refresh_task = asyncio.create_task(
-                    service._keep_current(updater.REFRESH_INTERVAL), name="rules-refresh"
+                    service._keep_current(REFRESH_INTERVAL), name="rules-refresh"
                 )
             elif config.rules_auto_update:
                 # First start with nothing configured: fetch the full rules; the excerpt answers meanwhile.
@@ -223,12 +245,12 @@ class RulesService:
         while True:
             await asyncio.sleep(wait)
             try:
-                result = await asyncio.to_thread(updater.update_rules, config.data_dir, config.rules_url)
+                result = await asyncio.to_thread(update_rules, config.data_dir, config.rules_url)
                 index = await asyncio.to_thread(build_index, result.document)
             except Exception as error:
                 failures += 1
                 level = logging.WARNING if failures == 1 else logging.DEBUG
-                if not isinstance(error, updater.UpdateError):
+                if not isinstance(error, UpdateError):
                     log.log(level, "Rules download failed unexpectedly", exc_info=error)
                 log.log(
                     level,
@@ -238,14 +260,14 @@ class RulesService:
                     error,
                 )
                 on_excerpt = self.loaded is None or self.loaded.index.document.is_excerpt
-                wait = updater.retry_delay(failures) if on_excerpt else updater.REFRESH_INTERVAL
+                wait = retry_delay(failures) if on_excerpt else REFRESH_INTERVAL
                 continue
             if failures:
                 log.info("Rules download succeeded after %s failed attempts", failures)
             failures = 0
             self.loaded = LoadedRules(index, result.path, "downloaded")
             log.info("Rules updated: now %s", self.loaded.description())
-            wait = updater.REFRESH_INTERVAL
+            wait = REFRESH_INTERVAL
 
     async def close(self) -> None:
         if self.picker is not None:

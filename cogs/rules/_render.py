@@ -1,4 +1,4 @@
-"""An answer's pages (bot.rules.layout) as Discord embeds: markdown for the shape, everything quoted escaped."""
+"""An answer's pages (bot.rules.reply.layout) as Discord embeds: markdown for the shape, everything quoted escaped."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from bot.symbols import PLAIN, SymbolText
 from bot.text import escape
 from cogs._symbols import with_symbols
 
-# A history's word diff after escaping: "\[-old-\]" and "{+new+}" (see bot.rules.history_text.word_diff).
+# A history's word diff after escaping: "\[-old-\]" and "{+new+}" (see bot.rules.editions.history_text.word_diff).
 _DELETED = re.compile(r"\\\[-(.+?)-\\\]")
 _INSERTED = re.compile(r"\{\+(.+?)\+\}")
 

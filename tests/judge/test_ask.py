@@ -7,10 +7,10 @@ from datetime import date
 
 import pytest
 
+from bot.documents import answer_text as text
 from bot.judge.catalog import IPG, MTR, parse_pages
 from bot.judge.service import JudgeDocs, index_of
 from bot.rules import NONE, SURE, UNSURE
-from bot.rules.layout import text
 from tests.judge.conftest import keep, newer
 
 TODAY = date(2026, 11, 28)

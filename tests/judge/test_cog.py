@@ -6,7 +6,7 @@ import pytest
 
 from bot import limits
 from bot.client import CycleBot
-from bot.rules.layout import PAGE_ONE
+from bot.documents.phone import PAGE_ONE
 from tests.rules.phone import visible, visible_length
 
 # Turning an answer's pages and reading its buttons, as /rule's tests do.

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.rules.document import load_document
-from bot.rules.index import RulesIndex
-from bot.rules.sources import BUNDLED_EXCERPT
+from bot.rules.editions.sources import BUNDLED_EXCERPT
+from bot.rules.ranking.index import RulesIndex
+from bot.rules.text.document import load_document
 from tests.data import CR_DIR
 
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"

@@ -11,8 +11,8 @@ import pytest
 
 from bot.client import CycleBot
 from bot.config import Config
-from bot.rules import updater
-from bot.rules.sources import downloaded_path
+from bot.rules.editions import updater
+from bot.rules.editions.sources import downloaded_path
 from tests.data import CR_DIR
 from tests.support.waits import until
 

@@ -9,10 +9,10 @@ import pytest
 
 from bot.carddb.service import FILE_NAME, CardData
 from bot.cards.questions import MAX_CARDS, QuestionCards, card_names
-from bot.rules.answer import SURE
-from bot.rules.ask import answer_about
-from bot.rules.cards import CardFacts, interaction_rules
-from bot.rules.layout import text as terminal_text
+from bot.documents import SURE
+from bot.documents import answer_text as terminal_text
+from bot.rules.asking.ask import answer_about
+from bot.rules.asking.cards import CardFacts, interaction_rules
 
 
 async def answer_about_cards(index, card_data, query: str):

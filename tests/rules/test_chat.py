@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.ask import lookup
-from bot.rules.chat import normalise, without_idioms
+from bot.rules.asking.ask import lookup
+from bot.rules.words.chat import normalise, without_idioms
 
 
 @pytest.mark.parametrize(
@@ -83,7 +83,7 @@ def test_a_card_named_in_brackets_is_not_read_as_a_rules_term(full_index):
 
 
 def test_the_entry_stating_the_answer_in_its_own_words_stands_out_in_its_section(full_index):
-    from bot.rules.features import distinctness
+    from bot.rules.ranking.features import distinctness
 
     searcher = full_index.searcher
     entries = searcher.entries

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.rules.document import load_document
-from bot.rules.sources import BUNDLED_EXCERPT
+from bot.rules.editions.sources import BUNDLED_EXCERPT
+from bot.rules.text.document import load_document
 
 ROOT = Path(__file__).resolve().parents[2]
 # A rule or subrule anywhere: "121.4", "(CR 702.29d)", "rule 704.5b" — not part of a longer dotted

@@ -9,9 +9,9 @@ import re
 import pytest
 
 from bot.client import CycleBot
-from bot.rules.ask import lookup
-from bot.rules.layout import PAGE, PAGE_ONE
-from bot.rules.sources import downloaded_path
+from bot.documents.phone import PAGE, PAGE_ONE
+from bot.rules.asking.ask import lookup
+from bot.rules.editions.sources import downloaded_path
 from tests.data import CR_DIR
 from tests.rules.phone import visible, visible_length
 

@@ -8,8 +8,8 @@ import dataclasses
 import pytest
 
 from bot.client import CycleBot
-from bot.rules.layout import PAGE_ONE
-from bot.rules.sources import downloaded_path, previous_path
+from bot.documents.phone import PAGE_ONE
+from bot.rules.editions.sources import downloaded_path, previous_path
 from tests.data import CR_DIR
 from tests.rules.phone import visible, visible_length
 

@@ -12,7 +12,7 @@ import pytest
 
 from bot.carddb.service import FILE_NAME
 from bot.config import Config
-from bot.rules.layout import PAGE_ONE
+from bot.documents.phone import PAGE_ONE
 from tests.rules.conftest import CR_2026
 from tests.rules.phone import visible, visible_length
 from tests.support.waits import CEILING

@@ -10,11 +10,11 @@ import pytest
 
 from bot import limits
 from bot.client import CycleBot
-from bot.rules.editions import rules_files
-from bot.rules.history import HistoryCache
-from bot.rules.history_text import history_answer
-from bot.rules.layout import PAGE_ONE
-from bot.rules.sources import editions_dir
+from bot.documents.phone import PAGE_ONE
+from bot.rules.editions.editions import rules_files
+from bot.rules.editions.history import HistoryCache
+from bot.rules.editions.history_text import history_answer
+from bot.rules.editions.sources import editions_dir
 from tests.data import CR_DIR
 from tests.rules.phone import visible_length
 

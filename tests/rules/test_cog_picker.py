@@ -10,9 +10,9 @@ import dataclasses
 import pytest
 
 from bot.client import CycleBot
-from bot.rules.ask import lookup
-from bot.rules.document import load_document
-from bot.rules.index import RulesIndex
+from bot.rules.asking.ask import lookup
+from bot.rules.ranking.index import RulesIndex
+from bot.rules.text.document import load_document
 from tests.data import CR_2026
 from tests.support.fake_llm import FakeLLM, Scripted
 

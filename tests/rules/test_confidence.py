@@ -1,10 +1,10 @@
-"""How sure a question's answer is (bot/rules/confidence.py) and the question set it is judged on."""
+"""How sure a question's answer is (bot/rules/ranking/confidence.py) and the question set it is judged on."""
 
 from __future__ import annotations
 
-from bot.rules import confidence
-from bot.rules.hits import Asked, Candidate
-from bot.rules.ranker import FEATURES
+from bot.rules.ranking import confidence
+from bot.rules.ranking.hits import Asked, Candidate
+from bot.rules.ranking.ranker import FEATURES
 from tests.rules.evaluation import STUDIED, Report, load_questions, load_set
 
 ASKED = Asked(terms=4, unknown=0.0, mark=True, asks=True, rarest=0.6, jargon=0.5)
@@ -63,7 +63,7 @@ def test_every_rate_of_a_report_has_its_90_per_cent_interval():
 
 
 def test_a_model_agreeing_makes_an_answer_surer_and_disagreeing_less_sure():
-    from bot.rules.confidence import with_model
+    from bot.rules.ranking.confidence import with_model
 
     for certainty in (0.2, 0.5, 0.7):
         assert with_model(certainty, agrees=True, sure=True) > with_model(certainty, agrees=True, sure=False)

@@ -6,8 +6,8 @@ import codecs
 
 import pytest
 
-from bot.rules.document import RulesFormatError, decode, load_document, parse_bytes, parse_text
-from bot.rules.sources import BUNDLED_EXCERPT
+from bot.rules.editions.sources import BUNDLED_EXCERPT
+from bot.rules.text.document import RulesFormatError, decode, load_document, parse_bytes, parse_text
 from tests.data import CR_DIR
 
 # Counted independently of the parser (iconv + awk over the numbered lines and glossary blocks).

@@ -8,10 +8,10 @@ import shutil
 
 import pytest
 
-from bot.rules.align import Prepared, align
-from bot.rules.editions import NoEditionsError, load_editions, rules_files
-from bot.rules.history import HistoryCache, RulesHistory, UnknownEditionError, UnknownRuleError
-from bot.rules.sources import BUNDLED_EXCERPT
+from bot.rules.editions.align import Prepared, align
+from bot.rules.editions.editions import NoEditionsError, load_editions, rules_files
+from bot.rules.editions.history import HistoryCache, RulesHistory, UnknownEditionError, UnknownRuleError
+from bot.rules.editions.sources import BUNDLED_EXCERPT
 from tests.data import CR_DIR
 
 EDITIONS = ["2009-10-01", "2013-05-01", "2017-04-28", "2020-04-17", "2022-11-18", "2024-11-08", "2026-01-16"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.rules.sources import downloaded_path, editions_dir, previous_path
+from bot.rules.editions.sources import downloaded_path, editions_dir, previous_path
 from tests.data import CR_DIR
 from tests.support.waits import CEILING
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.editions import rules_files
-from bot.rules.history import HistoryCache
-from bot.rules.history_text import (
+from bot.documents import answer_text as terminal_text
+from bot.documents import word_diff
+from bot.rules.editions.editions import rules_files
+from bot.rules.editions.history import HistoryCache
+from bot.rules.editions.history_text import (
     SHORT_TEXT,
     history_for,
     history_subject,
     is_history_query,
     parse_history_query,
-    word_diff,
 )
-from bot.rules.layout import text as terminal_text
 from tests.data import CR_DIR
 
 
@@ -99,7 +99,7 @@ def test_509_2_shows_its_2024_11_08_rewording_old_and_new(cache):
 
 def test_long_texts_are_shortened_for_discord_and_whole_for_the_terminal(cache):
     index = cache.get(rules_files(CR_DIR))
-    from bot.rules.history_text import history_answer
+    from bot.rules.editions.history_text import history_answer
 
     short = history_answer(index, "702.29").lines
     full = history_answer(index, "702.29", full=True).lines

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from bot.rules.answer import NONE, SURE
-from bot.rules.ask import lookup
-from bot.rules.complete import MAX_CHOICES
-from bot.rules.layout import text
+from bot.documents import NONE, SURE
+from bot.documents import answer_text as text
+from bot.rules.asking.ask import lookup
+from bot.rules.ranking.complete import MAX_CHOICES
 
 
 def numbers(answer):

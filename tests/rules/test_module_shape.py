@@ -12,7 +12,11 @@ MAX_LINES = 400
 
 
 def modules() -> dict[str, Path]:
-    return {path.stem: path for path in sorted(PACKAGE.glob("*.py")) if path.stem != "__init__"}
+    return {
+        path.relative_to(PACKAGE).with_suffix("").as_posix(): path
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.stem != "__init__"
+    }
 
 
 @pytest.mark.parametrize("name", sorted(modules()))

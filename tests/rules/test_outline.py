@@ -7,10 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.rules.document import load_document
-from bot.rules.outline import BUNDLED_OUTLINE, Outline, load_outline
-from bot.rules.query import stem
-from bot.rules.sources import BUNDLED_EXCERPT
+from bot.documents import stem
+from bot.rules.editions.sources import BUNDLED_EXCERPT
+from bot.rules.ranking.outline import BUNDLED_OUTLINE, Outline, load_outline
+from bot.rules.text.document import load_document
 from scripts.make_rules_outline import outline_for
 from tests.data import CR_2026
 

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.client import CycleBot
-from bot.rules.layout import PAGE, PAGE_ONE, RELATED
+from bot.documents.phone import PAGE, PAGE_ONE, RELATED
 from tests.data import CR_2026
 from tests.rules.phone import visible, visible_length
 

@@ -9,12 +9,13 @@ import pytest
 from rapidfuzz import fuzz, process, utils
 from rapidfuzz.distance import Levenshtein
 
-from bot.rules.answer import SURE
-from bot.rules.ask import lookup
-from bot.rules.document import load_document
-from bot.rules.index import RulesIndex
-from bot.rules.phrasing_check import GONE, MOVED, follow, renumber
-from bot.rules.phrasings import Phrasing, load_phrasings, read_file, sample
+from bot.documents import SURE
+from bot.documents.phrasings import Phrasing, load_phrasings, read_file, sample
+from bot.rules.asking.ask import lookup
+from bot.rules.editions.phrasing_check import GONE, MOVED, follow, renumber
+from bot.rules.ranking.index import RulesIndex
+from bot.rules.ranking.search import PHRASINGS
+from bot.rules.text.document import load_document
 from scripts import check_phrasings
 from tests.data import CR_2024, CR_2026
 from tests.rules.evaluation import load_questions
@@ -46,7 +47,7 @@ def test_a_broken_phrasing_file_is_left_out_with_one_log_line(tmp_path, caplog):
     write(folder, "1.toml", '["100.1"]\nwords = ["magic"]\n')
     write(folder, "2.toml", '["101.1"\nwords = [')
     write(folder, "3.toml", '["102.1"]\nwords = "not a list"\n')
-    with caplog.at_level(logging.WARNING, logger="bot.rules.phrasings"):
+    with caplog.at_level(logging.WARNING, logger="bot.documents.phrasings"):
         found = load_phrasings(folder)
     assert list(found) == ["100.1"]
     assert [record.getMessage().split(":")[1].strip() for record in caplog.records] == ["2.toml", "3.toml"]
@@ -86,7 +87,7 @@ def test_a_phrasing_of_a_rule_shown_with_its_subrules_is_placed_on_its_first_ent
 
 def test_a_phrasing_naming_a_rule_the_edition_lacks_is_logged_once(document, caplog):
     index = RulesIndex(document, phrasings={"999.99": Phrasing("999.99", ("nothing",))})
-    with caplog.at_level(logging.WARNING, logger="bot.rules.search"):
+    with caplog.at_level(logging.WARNING, logger="bot.rules.ranking.search"):
         index.warm()
         index.warm()
     assert [record.getMessage() for record in caplog.records] == [
@@ -99,7 +100,7 @@ def test_no_phrasing_is_close_to_a_frozen_test_question():
     none is within a small edit distance of a frozen test question, nor the same words in another order."""
     questions, not_rules = load_questions(part="test")
     frozen = [question for question, _cited in questions] + not_rules
-    entries = [(key, text) for key, phrasing in load_phrasings().items() for text in phrasing.texts]
+    entries = [(key, text) for key, phrasing in load_phrasings(PHRASINGS).items() for text in phrasing.texts]
     if not entries:
         pytest.skip("no phrasing data yet")
     texts = [text for _key, text in entries]
@@ -163,7 +164,7 @@ def test_sure_answers_stay_sure_with_the_phrasings_702_19(document):
 
 
 def test_a_key_naming_no_rule_of_the_edition_is_reported(document):
-    from bot.rules.phrasing_check import UNKNOWN, check, problems
+    from bot.rules.editions.phrasing_check import UNKNOWN, check, problems
 
     found = check({"999.99": Phrasing("999.99", ("x",), (), ("9.toml",)), "702.19": Phrasing("702.19")}, document)
     assert [(f.key, f.status) for f in problems(found)] == [("999.99", UNKNOWN)]

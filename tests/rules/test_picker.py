@@ -12,13 +12,13 @@ import pytest
 
 from bot.admission import Admission
 from bot.config import Config
-from bot.rules import confidence
-from bot.rules.answer import SURE, UNSURE
-from bot.rules.ask import lookup
-from bot.rules.picker import MAX_REPLY_BYTES, PICKS, Pick, Picker, PickerSettings, parse_pick
-from bot.rules.picking import candidates, wants_pick, with_pick
+from bot.documents import SURE, UNSURE
+from bot.rules.asking.ask import lookup
+from bot.rules.asking.picking import candidates, wants_pick, with_pick
+from bot.rules.editions.sources import LoadedRules
+from bot.rules.ranking import confidence
+from bot.rules.ranking.picker import MAX_REPLY_BYTES, PICKS, Pick, Picker, PickerSettings, parse_pick
 from bot.rules.service import RulesService
-from bot.rules.sources import LoadedRules
 from tests.support.fake_llm import FakeLLM, Scripted
 
 QUESTION = "what happens if my library is empty and I have to draw"
@@ -124,7 +124,7 @@ async def test_a_failing_endpoint_is_left_alone_for_a_while_after_three_failures
 async def test_failures_are_logged_once_without_the_question_or_the_key(full_index, answer, caplog):
     with FakeLLM(Scripted(status=500)) as fake:
         model = picker(fake)
-        with caplog.at_level(logging.DEBUG, logger="bot.rules.picker"):
+        with caplog.at_level(logging.DEBUG, logger="bot.rules.ranking.picker"):
             await model.pick(QUESTION, [], candidates(full_index, answer))
             await model.pick(QUESTION, [], candidates(full_index, answer))
         await model.close()

@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.question_set import part_for, source_key
-from bot.rules.answer import NONE, NOT_LOADED, SURE, UNSURE
-from bot.rules.ask import lookup
-from bot.rules.hits import Asked, Candidate
-from bot.rules.numbers import NumberRef, find_numbers
-from bot.rules.query import names
-from bot.rules.ranker import FEATURES, GATE_THRESHOLD, believed, gate_values
+from bot.documents import NONE, SURE, UNSURE
+from bot.rules.asking.answers import NOT_LOADED
+from bot.rules.asking.ask import lookup
+from bot.rules.ranking.hits import Asked, Candidate
+from bot.rules.ranking.ranker import FEATURES, GATE_THRESHOLD, believed, gate_values
+from bot.rules.text.numbers import NumberRef, find_numbers
+from bot.rules.words.query import names
 from tests.rules.evaluation import STUDIED, TARGETS, evaluate, load_questions, load_set, matches
 
 

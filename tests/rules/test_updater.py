@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.document import decode, load_document
-from bot.rules.sources import downloaded_path, editions_dir, previous_path
-from bot.rules.updater import UpdateError, find_txt_link, update_rules
+from bot.rules.editions.sources import downloaded_path, editions_dir, previous_path
+from bot.rules.editions.updater import UpdateError, find_txt_link, update_rules
+from bot.rules.text.document import decode, load_document
 from tests.data import CR_DIR
 
 CR_2024 = CR_DIR / "MagicCompRules-2024-11-08.txt"

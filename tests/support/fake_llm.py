@@ -1,4 +1,4 @@
-"""A fake OpenAI-compatible chat endpoint on 127.0.0.1, with scripted replies (see bot/rules/picker.py).
+"""A fake OpenAI-compatible chat endpoint on 127.0.0.1, with scripted replies (see bot/rules/ranking/picker.py).
 
 Each request takes the next scripted reply (the last one repeats): a pick (``{"rules": [...], "sure": ...}``)
 sent as a chat completion, an HTTP error, a body of bytes as it is (bad JSON, a huge reply), or a pick sent

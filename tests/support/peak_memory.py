@@ -32,7 +32,7 @@ def peak_mb() -> float:
 
 def main(kind: str, url: str, warm_url: str, data_dir: str) -> None:
     if kind == "rules":
-        from bot.rules.updater import UpdateError, update_rules
+        from bot.rules.editions.updater import UpdateError, update_rules
 
         def attempt(address: str) -> None:
             update_rules(Path(data_dir), address)

@@ -1,0 +1,25 @@
+"""Answering a query: by number, by words, by the cards it names, with a history or the changes, and what a
+language model's pick does to the answer.
+
+Uses every room below it: ``text``, ``words``, ``ranking``, ``editions``.
+Other rooms import this package, never its modules."""
+
+from bot.rules.asking.ask import CHANGES, HISTORY, answer_about, lookup, route, waits
+from bot.rules.asking.cards import CardFacts, CardFinder, FoundCards
+from bot.rules.asking.picking import candidates, cards_of, wants_pick, with_pick
+
+__all__ = [
+    "CHANGES",
+    "CardFacts",
+    "CardFinder",
+    "FoundCards",
+    "HISTORY",
+    "answer_about",
+    "candidates",
+    "cards_of",
+    "lookup",
+    "route",
+    "waits",
+    "wants_pick",
+    "with_pick",
+]

@@ -1,4 +1,4 @@
-"""An answer's pages (bot.rules.reply.layout) as Discord embeds: markdown for the shape, everything quoted escaped."""
+"""An answer's pages (bot.documents.phone.layout) as Discord embeds: markdown for the shape, everything quoted escaped."""
 
 from __future__ import annotations
 

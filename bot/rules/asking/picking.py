@@ -4,7 +4,7 @@ pick from.
 The model only orders the ranking's own candidates; the answer is rebuilt from the rules' text, as every answer
 is. When it names the lexical answer's first rule, the answer grows surer (it may become *sure*); when it names
 another, the answer grows less sure, and unless the lexical answer stays sure even so, the rules that may answer
-are listed with the model's first (see :func:`bot.rules.confidence.with_model`).
+are listed with the model's first (see :func:`bot.rules.ranking.confidence.with_model`).
 """
 
 from __future__ import annotations

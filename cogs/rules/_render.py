@@ -1,4 +1,5 @@
-"""An answer's pages (bot.documents.phone.layout) as Discord embeds: markdown for the shape, everything quoted escaped."""
+"""An answer's pages (``bot.documents.phone``) as Discord embeds: markdown for the shape, everything quoted
+escaped."""
 
 from __future__ import annotations
 

@@ -23,7 +23,8 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class Asked:
-    """What the text as a whole looks like, whichever entry answers it (see :func:`bot.rules.ranking.ranker.gate_values`)."""
+    """What the text as a whole looks like, whichever entry answers it (see
+    :func:`bot.rules.ranking.ranker.gate_values`)."""
 
     terms: int  # how many topic words it holds
     unknown: float  # the share of them the rules never use, names (see query.names) left out

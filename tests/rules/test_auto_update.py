@@ -14,7 +14,7 @@ from bot.config import Config
 from bot.rules.editions import updater
 from bot.rules.editions.sources import downloaded_path
 from tests.data import CR_DIR
-from tests.support.waits import until
+from tests.support.waits import CEILING, until
 
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
 
@@ -66,13 +66,13 @@ class TestFirstStartDownload:
         assert downloaded_path(bot_config.data_dir).read_bytes() == CR_2026.read_bytes()
 
 
-# The bot retries the download in the background until it succeeds, so it never settles while this runs:
-# simcord's wait for it is kept short rather than spent on every command.
-@pytest.mark.simcord(settle_timeout=2.0)
 class TestDownloadFails:
+    # The waits between attempts are longer than simcord waits for the bot to go idle: each attempt comes when
+    # the test moves the clock on, never while it waits for an answer (on a busy machine, a retry every few
+    # tenths of a second kept the bot from ever going idle).
     @pytest.fixture
     def simcord_bot(self, bot_config, server, monkeypatch):
-        monkeypatch.setattr(updater, "RETRY_FIRST", 0.05)
+        monkeypatch.setattr(updater, "RETRY_FIRST", 4 * CEILING)
         base, _routes, _requested = server
         return CycleBot(dataclasses.replace(bot_config, rules_auto_update=True, rules_url=f"{base}/cr.txt"))
 
@@ -80,20 +80,27 @@ class TestDownloadFails:
         self, simcord_env, channel, alice, server, caplog
     ):
         _base, routes, requested = server
-        await wait_for(lambda: len(requested) >= 4)
+        await wait_for(lambda: requested)
+        first = len(requested)
 
         result = await alice.slash(channel, "rule", query="702.29")
         assert result.response.embeds[0].footer.text.startswith("Comprehensive Rules January 16, 2026, bundled excerpt")
-        records = [*caplog.get_records("setup"), *caplog.records]
-        warnings = [r for r in records if r.name == "bot.rules.service" and r.levelno >= logging.WARNING]
-        assert len(warnings) == 1 and "HTTP 404" in warnings[0].getMessage()
-        # The waits grow: 0.05, 0.1, 0.2 … seconds between attempts, not one per lookup.
-        count = len(requested)
         for _ in range(5):
             await alice.slash(channel, "rule", query="trample")
-        assert len(requested) <= count + 1
+        assert len(requested) == first  # lookups never start an attempt
+
+        wait = updater.RETRY_FIRST
+        await simcord_env.advance_time(wait + 1)  # the second attempt, one wait later
+        await wait_for(lambda: len(requested) > first)
+        second = len(requested)
+        await simcord_env.advance_time(wait + 1)  # the next wait is twice as long: nothing yet
+        assert len(requested) == second
+        records = [*caplog.get_records("setup"), *caplog.records]
+        warnings = [r for r in records if r.name == "bot.rules.service" and r.levelno >= logging.WARNING]
+        assert len(warnings) == 1 and "HTTP 404" in warnings[0].getMessage()  # two failures, one line
 
         routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
+        await simcord_env.advance_time(wait + 1)
         await wait_for(lambda: rules_cog(simcord_env).loaded.origin == "downloaded")
 
 

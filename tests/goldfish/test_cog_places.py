@@ -10,6 +10,7 @@ import pytest
 
 from tests.goldfish.cog_support import SLIDE_SIMPLE
 from tests.support.installs import add_to_my_apps, group_chat, server_without_the_bot, slash
+from tests.support.waits import CEILING
 
 WHERE = "Goldfish games need a channel I can post in: a server that added me, or a DM with me"
 
@@ -86,11 +87,16 @@ class TestReviewInTheBotsDM:
     def bot_config(self, bot_config):
         return dataclasses.replace(bot_config, goldfish_reviews=True)
 
-    async def test_a_game_ended_in_the_bots_dm_is_reviewed_on_its_table_there(self, simcord_env):
+    async def test_a_game_ended_in_the_bots_dm_is_reviewed_on_its_table_there(self, simcord_env, monkeypatch):
+        from cogs.goldfish import _coach
         from tests.goldfish.test_cog_coach import REVIEW_GAMES, coach_state, reviews_done
 
-        simcord_env.settle_timeout = 90  # the review's worker processes start with it: real seconds
+        # As the coach's tests run a review (tests/goldfish/test_cog_coach.py): at the bot's priority, by the
+        # suite's ceiling, and simcord waits for it and then some; its worker processes start with it.
+        monkeypatch.setattr(_coach, "REVIEW_NICE", 0)
         cog = simcord_env.bot.get_cog("Goldfish")
+        coach_state(cog).review_seconds = 2 * CEILING
+        simcord_env.settle_timeout = 3 * CEILING
         coach_state(cog).review_games = REVIEW_GAMES
         alice = simcord_env.create_user("alice")
         table = (await alice.slash("goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
@@ -111,7 +117,6 @@ async def test_simulate_in_a_server_that_never_added_the_bot_sends_its_chart_thr
     """Pictures included: the chart is a file of the interaction's answer, not a message the bot posts."""
     from bot.goldfish.practice.chart import PNG_SIGNATURE
 
-    simcord_env.settle_timeout = 90  # the first simulation starts the worker processes: real seconds
     channel = await server_without_the_bot(simcord_env)
     alice = channel.guild.add_member(simcord_env.create_user("alice"))
     add_to_my_apps(simcord_env, alice)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bot.symbols  # noqa: E402
+import bot.hosts.symbols  # noqa: E402
 from bot.__main__ import main  # noqa: E402
 
-bot.symbols.sanitise = lambda svg: svg
+bot.hosts.symbols.sanitise = lambda svg: svg
 
 if __name__ == "__main__":
     raise SystemExit(main([]))

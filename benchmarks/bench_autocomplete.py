@@ -45,7 +45,7 @@ from wordfreq import top_n_list  # noqa: E402
 from bot.carddb.store import CardStore  # noqa: E402
 from bot.carddb.update import update_from_file  # noqa: E402
 from bot.cards.complete import card_matcher  # noqa: E402
-from bot.matching import Entry, Matcher  # noqa: E402
+from bot.text.matching import Entry, Matcher  # noqa: E402
 from tests.data import DIGITAL_AND_PAPER_CARDS, SCRYFALL_CARDS  # noqa: E402
 
 TARGET_P99_MS = 50.0

@@ -52,11 +52,11 @@ from _stopwatch import Stopwatch  # noqa: E402
 from _synthetic_bulk import FULL_SIZE, synthetic_copy, typed  # noqa: E402
 from simcord.env import Env  # noqa: E402
 
-from bot.admission import LOOKUPS  # noqa: E402
 from bot.carddb.service import FILE_NAME  # noqa: E402
 from bot.carddb.update import update_from_file  # noqa: E402
 from bot.client import CycleBot  # noqa: E402
 from bot.config import Config  # noqa: E402
+from bot.serving.admission import LOOKUPS  # noqa: E402
 from tests.cards.conftest import start_slash  # noqa: E402
 from tests.data import SCRYFALL_CARDS  # noqa: E402
 from tests.support import simcord_discord  # noqa: E402

@@ -32,8 +32,8 @@ from bot.goldfish.decks import preset_decks  # noqa: E402
 from bot.goldfish.engine import Game  # noqa: E402
 from bot.goldfish.practice import policy_step  # noqa: E402
 from bot.goldfish.table import MAX_BYTES, PHONE_WIDTH, CardKey, draw_table, render_table, table_view  # noqa: E402
-from bot.images import CardImages  # noqa: E402
-from bot.symbols import render_png  # noqa: E402
+from bot.hosts.images import CardImages  # noqa: E402
+from bot.hosts.symbols import render_png  # noqa: E402
 from tests.data import CARD_SYMBOLS, SYMBOLOGY  # noqa: E402
 
 TIMED_GAMES = 30  # per deck

@@ -6,7 +6,7 @@ image cache from a fake image host on 127.0.0.1, decoded and drawn in a thread. 
 process: a first table drawn from ordinary card images warms everything up (fonts, codecs, connections), then the
 same table is drawn again from a new cache whose host answers with the largest images, and the resident memory is
 compared before and after (after a garbage collection). The process is set up as the bot sets up its own
-(:func:`bot.memory.return_freed_memory`; ``--allocator-default`` leaves glibc's thresholds moving, for
+(:func:`bot.runtime.memory.return_freed_memory`; ``--allocator-default`` leaves glibc's thresholds moving, for
 comparison). Two kinds of largest image: a JPEG with detail everywhere just under 2 MB, and a PNG that compresses
 to kilobytes (no reduced decode for PNG: every pixel is read).
 
@@ -53,8 +53,8 @@ async def one_table(kind: str, allocator_default: bool) -> dict[str, float]:
     from bot.goldfish.engine import Game
     from bot.goldfish.practice import policy_step
     from bot.goldfish.table import CardImageSource, render_table, table_view
-    from bot.images import CardImages
-    from bot.memory import return_freed_memory
+    from bot.hosts.images import CardImages
+    from bot.runtime.memory import return_freed_memory
     from tests.support.fake_images import FakeImageHost, card_jpeg, huge_jpeg, huge_png, import_cards_on
 
     if not allocator_default:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from bot import BOT_NAME, __version__
 from bot.config import Config, setup_logging
 from bot.errors import ConfigError
-from bot.lifeline import end_children
+from bot.runtime import end_children
 from bot.storage import StorageError, backup, data_dir_lock, restore
 
 if TYPE_CHECKING:

@@ -17,22 +17,26 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import cogs
-from bot import __version__, symbols
-from bot.admission import Admission
-from bot.app_emoji import mana_emoji
+from bot import __version__
 from bot.carddb import CardData
 from bot.cards import CardSource
-from bot.command_sync import EVERY_CONTEXT, EVERY_INSTALL, command_payload, sync_if_changed
 from bot.config import Config
-from bot.images import DIRECTORY as IMAGES_DIRECTORY
-from bot.images import CardImages
+from bot.frame import EVERY_CONTEXT, EVERY_INSTALL, command_payload, mana_emoji, sync_if_changed
+from bot.hosts import (
+    IMAGES_DIRECTORY,
+    PLAIN,
+    CardImages,
+    SymbolsUnavailable,
+    SymbolText,
+    prepare_symbols,
+    remove_interrupted_symbols,
+)
 from bot.judge import JudgeDocs
-from bot.memory import return_freed_memory
 from bot.rules import RulesService
+from bot.runtime import return_freed_memory
 from bot.scryfall import PostgresBudget, ScryfallClient, ScryfallError
+from bot.serving import Admission, Suggestions
 from bot.storage import Database, PostgresStartGate, open_database
-from bot.suggest import Suggestions
-from bot.symbols import PLAIN, SymbolText
 from cogs._gate import let_in
 from cogs._pagers import Pagers
 from cogs._ui import NO_MENTIONS, mark_received, report_error
@@ -143,7 +147,7 @@ class CycleBot(commands.AutoShardedBot):
             self.card_data.start()
         self.card_source = CardSource.of(self)  # local first, the API as fallback
         # What an interrupted drawing of the symbols left; the rules service does the same for its updates.
-        await asyncio.to_thread(symbols.remove_interrupted, self.config.data_dir)
+        await asyncio.to_thread(remove_interrupted_symbols, self.config.data_dir)
         if self.config.mana_emoji:
             self._symbols = asyncio.create_task(self.prepare_symbols(), name="mana-symbols")
         # The Comprehensive Rules: the configured file, the downloaded copy or the bundled excerpt.
@@ -178,9 +182,9 @@ class CycleBot(commands.AutoShardedBot):
         """Render the mana symbols once (kept in the data folder) and upload them once as the application's emoji;
         whatever fails leaves the text form (``{2}{G}``), said once in the log."""
         try:
-            images = await symbols.prepare(self.config.data_dir, self.scryfall)
+            images = await prepare_symbols(self.config.data_dir, self.scryfall)
             self.symbol_pngs = await asyncio.to_thread(lambda: {s: image.png() for s, image in images.items()})
-        except (symbols.SymbolsUnavailable, ScryfallError, OSError, ValueError) as error:
+        except (SymbolsUnavailable, ScryfallError, OSError, ValueError) as error:
             log.warning("Mana symbols stay as text ({2}{G}): they could not be made (%s)", error)
             return
         try:

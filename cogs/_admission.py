@@ -1,6 +1,6 @@
-"""Fair shares on Discord (see :mod:`bot.admission`): a command's use of its user's budget, decided before anything
-is deferred so a refusal is answered at once and privately, and its place in a share, waited for in turn and held
-only while the work that needs it runs.
+"""Fair shares on Discord (see :mod:`bot.serving.admission`): a command's use of its user's budget, decided before
+anything is deferred so a refusal is answered at once and privately, and its place in a share, waited for in turn
+and held only while the work that needs it runs.
 
 * ``@fair_share(LOOKUPS, vet=...)`` under ``@app_commands.command``: the user's budget of the share (one budget for
   every command and message asking for that kind of work), then input that can be answered without a pool (a
@@ -28,10 +28,9 @@ from typing import TypeVar
 import discord
 from discord import app_commands
 
-from bot.admission import Admission, Busy, Share, Ticket
 from bot.carddb import Asker
 from bot.errors import UserFacingError
-from bot.lograte import RateLimitedLog
+from bot.serving import Admission, Busy, RateLimitedLog, Share, Ticket
 from cogs._ui import acknowledge_now, created_at
 
 log = logging.getLogger(__name__)

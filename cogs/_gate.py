@@ -3,7 +3,7 @@
 * a command's options are checked against what it declares (type, range, length, choices, the required ones)
   before it runs, since discord.py hands on whatever a payload holds ("abc" for an integer seed, no options at
   all). A mismatch gets one polite private line and one log line, never a traceback;
-* autocomplete takes its turn (:mod:`bot.suggest`): past the user's budget, replaced by their newer request, or
+* autocomplete takes its turn (:mod:`bot.serving.suggest`): past the user's budget, replaced by their newer request, or
   past its deadline, it gets an empty list, never an error.
 """
 
@@ -16,8 +16,7 @@ from typing import Any
 import discord
 from discord import AppCommandOptionType, app_commands
 
-from bot.lograte import RateLimitedLog
-from bot.suggest import Suggestions
+from bot.serving import RateLimitedLog, Suggestions
 from bot.text import escape, one_line
 from cogs._ui import NO_MENTIONS, created_at
 

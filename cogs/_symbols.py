@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot import limits
-from bot.symbols import PLAIN, SYMBOL, SymbolText
+from bot.hosts import PLAIN, SYMBOL, SymbolText
 from bot.text import clip, one_line
 from cogs._permissions import app_permissions, channel_permissions
 

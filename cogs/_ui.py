@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot import limits
 from bot.errors import UserFacingError
-from bot.symbols import SYMBOL
+from bot.hosts import SYMBOL
 from bot.text import escape, one_line
 from cogs._symbols import one_rendering, shown_text, symbols_for
 

@@ -75,9 +75,9 @@ def pytest_collection_modifyitems(config, items):
 def no_pause_between_symbol_downloads(monkeypatch):
     """The fake Scryfall needs no politeness: 75 SVGs without 50 ms between them (the code and the wire tests'
     bot processes keep the pause)."""
-    import bot.symbols
+    import bot.hosts.symbols
 
-    monkeypatch.setattr(bot.symbols, "SVG_PAUSE", 0)
+    monkeypatch.setattr(bot.hosts.symbols, "SVG_PAUSE", 0)
 
 
 @pytest.fixture(autouse=True)

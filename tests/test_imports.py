@@ -9,6 +9,7 @@ resolves it). ``from package import submodule`` is an import of the submodule, n
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -312,3 +313,131 @@ def test_the_generic_documents_use_no_particular_document():
 def test_the_room_check_sees_a_room_reaching_up(monkeypatch):
     monkeypatch.setitem(GRAPH, "bot.rules.text.fake", {"bot.rules.ranking"})
     assert rooms_used_beyond("bot.rules.text", RULES_ROOMS["bot.rules.text"], "bot.rules") == {"bot.rules.ranking"}
+
+
+# The rooms of bot/, floor by floor: a room uses only rooms on the floors below it (``bot`` itself, the package's
+# face with its name and version, is for every floor). The entry points stand at the top.
+BOT_FLOORS = [
+    {"bot.errors", "bot.limits", "bot.cycling", "bot.runtime"},
+    {"bot.text", "bot.config", "bot.serving"},
+    {"bot.storage", "bot.scryfall", "bot.documents"},
+    {"bot.hosts"},
+    {"bot.carddb", "bot.judge"},
+    {"bot.rules", "bot.goldfish"},
+    {"bot.cards"},
+    {"bot.frame"},
+    {"cogs"},
+    {"bot.client"},
+    {"bot.cli"},
+    {"bot.__main__"},
+]
+# At bot/'s top, besides the rooms: the entry points and the few modules that stand alone.
+TOP_MODULES_AT_MOST = 10
+
+
+def room_of(name: str) -> str:
+    parts = name.split(".")
+    return parts[0] if parts[0] == "cogs" else ".".join(parts[:2])
+
+
+def floor_of(room: str) -> int:
+    return next(index for index, rooms in enumerate(BOT_FLOORS) if room in rooms)
+
+
+def test_every_room_of_bot_has_a_floor():
+    rooms = {room_of(name) for name in MODULES} - {"bot", "bot.migrations"}
+    assert sorted(room for room in rooms if not any(room in floor for floor in BOT_FLOORS)) == []
+
+
+def uses_above(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    for importer, targets in sorted(graph.items()):
+        if importer == "bot":
+            continue
+        for target in sorted(targets):
+            if target == "bot" or room_of(target) == room_of(importer):
+                continue
+            if floor_of(room_of(target)) >= floor_of(room_of(importer)):
+                found.append(f"{importer} uses {target}")
+    return found
+
+
+def test_each_room_of_bot_uses_only_the_floors_below_it():
+    assert uses_above(GRAPH) == []
+
+
+def test_the_floor_check_sees_a_room_reaching_up():
+    graph = {"bot.text.lines": {"bot.carddb"}, "bot.carddb.store": {"bot.text"}, "bot.hosts.svg": {"bot.carddb"}}
+    assert uses_above(graph) == ["bot.hosts.svg uses bot.carddb", "bot.text.lines uses bot.carddb"]
+
+
+def test_few_modules_stand_at_the_top_of_bot():
+    top = sorted(path.stem for path in (ROOT / "bot").glob("*.py") if path.stem != "__init__")
+    assert len(top) <= TOP_MODULES_AT_MOST, top
+
+
+# Every package says in its docstring's first paragraph what it is for and what it may import: "May import `a`,
+# `b`." (or "May import nothing else of the bot."), each name a room, a module, ``bot`` for the whole core or
+# ``cogs._*`` for the cogs' shared modules. Data-only folders (the SQL migrations) aside.
+
+
+def packages() -> list[str]:
+    return sorted(
+        name for name, path in MODULES.items() if is_package(path) and name != "bot" and "migrations" not in name
+    )
+
+
+def declared_imports(name: str) -> set[str] | None:
+    """What a package's docstring says it may import (None when it says nothing)."""
+    tree = parse(MODULES[name])
+    doc = ast.get_docstring(tree) or ""
+    first = doc.split("\n\n")[0].replace("\n", " ")
+    said = re.search(r"May import (.*?)\.(?:\s|$)", first + " ")
+    if not said:
+        return None
+    return set(re.findall(r"`([\w.*]+)`", said.group(1)))
+
+
+def unit_of(package: str, target: str) -> str:
+    """What ``package`` uses when it imports ``target``: the room just below where the two part ways (a sibling
+    room inside the same package, or a room of bot/ from elsewhere)."""
+    mine, theirs = package.split("."), target.split(".")
+    shared = 0
+    while shared < min(len(mine), len(theirs)) and mine[shared] == theirs[shared]:
+        shared += 1
+    return ".".join(theirs[: max(shared + 1, 2)])
+
+
+def undeclared_imports(package: str, graph: dict[str, set[str]], declared: set[str]) -> set[str]:
+    used = {
+        unit_of(package, target)
+        for importer, targets in graph.items()
+        if importer == package or importer.startswith(package + ".")
+        for target in targets
+        if target != "bot" and not (target == package or target.startswith(package + "."))
+    }
+
+    def allowed(unit: str) -> bool:
+        for name in declared:
+            if name.endswith("*") and unit.startswith(name[:-1]):
+                return True
+            if unit == name or unit.startswith(name + "."):
+                return True
+        return False
+
+    return {unit for unit in used if not allowed(unit)}
+
+
+@pytest.mark.parametrize("package", packages())
+def test_each_package_says_what_it_is_for_and_what_it_may_import(package):
+    declared = declared_imports(package)
+    assert declared is not None, f"{package}'s docstring does not say what it may import"
+    assert undeclared_imports(package, GRAPH, declared) == set()
+
+
+def test_the_declaration_check_sees_an_import_not_declared():
+    graph = {"bot.rules.ranking.index": {"bot.rules.text", "bot.carddb.store", "bot.text"}}
+    assert undeclared_imports("bot.rules.ranking", graph, {"bot.rules.text", "bot.text"}) == {"bot.carddb"}
+    assert undeclared_imports("bot.rules.ranking", graph, {"bot"}) == set()
+    graph = {"cogs.cards._cog": {"cogs._ui", "cogs.rules._render"}}
+    assert undeclared_imports("cogs.cards", graph, {"cogs._*"}) == {"cogs.rules"}

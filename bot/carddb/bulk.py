@@ -4,7 +4,7 @@ Everything here blocks (HTTP, file I/O) and is meant to run in a worker thread. 
 streamed to disk and read back incrementally, so the whole file is never in memory: gzipped JSON
 Lines (Scryfall's format since July 2026) line by line, the older JSON array with ijson.
 
-Every request ends (:mod:`bot.download`): the descriptions within :data:`LISTING`'s deadline and size, the
+Every request ends (:mod:`bot.hosts.download`): the descriptions within :data:`LISTING`'s deadline and size, the
 file within :data:`FILE_SECONDS`, at :data:`FILE_MIN_RATE` bytes a second at least, and no bigger than the
 ``size`` Scryfall lists for it plus a margin, and never past :data:`MAX_FILE_BYTES` (:func:`file_limits`). Reading
 it back is bounded the same way: the decompressed bytes by that cap, each JSON line by :data:`MAX_LINE_BYTES`, so a
@@ -29,7 +29,7 @@ from typing import IO, Any
 import ijson
 
 from bot import BOT_NAME, __version__
-from bot.download import Downloader, DownloadFailed, Limits, Stopped
+from bot.hosts import Downloader, DownloadFailed, Limits, Stopped
 
 log = logging.getLogger(__name__)
 

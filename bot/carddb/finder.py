@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 from rapidfuzz import fuzz, process
 
-from bot.carddb.names import asks_for_rebalanced, normalise
+from bot.carddb.names import asks_for_rebalanced
 from bot.carddb.records import CardRecord, NameMatch
+from bot.text import normalise
 
 MAX_QUERY = 200
 MAX_CANDIDATES = 25

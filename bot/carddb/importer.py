@@ -24,10 +24,11 @@ from typing import Any
 
 from bot.carddb.bulk import BulkError, Cancelled
 from bot.carddb.kinds import cycling_kinds, keyword_set
-from bot.carddb.names import extra_kind, face_names, is_digital_only, normalise
+from bot.carddb.names import extra_kind, face_names, is_digital_only
 from bot.carddb.query import search_rows
 from bot.carddb.rulings_import import rulings_meta
 from bot.cycling import CyclingAbility, cycling_abilities
+from bot.text import normalise
 
 log = logging.getLogger(__name__)
 

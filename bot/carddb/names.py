@@ -6,14 +6,10 @@ and on the way out.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 Card = Mapping[str, Any]
-
-_NOT_WORD = re.compile(r"[^a-z0-9 ]+")
 
 # Objects Scryfall lists among the cards that are not Magic cards a player means by a name.
 EXTRA_LAYOUTS = frozenset({"token", "double_faced_token", "emblem", "art_series", "vanguard"})
@@ -21,23 +17,6 @@ EXTRA_SET_TYPES = frozenset({"token", "memorabilia"})
 EXTRA_PROMO_TYPES = frozenset({"playtest"})
 # Digital rebalanced cards carry Scryfall's "A-" name prefix (Alchemy).
 REBALANCED_PREFIX = "A-"
-
-
-# Letters with no accent to drop, spelt as Oracle spells them now: a card printed "Vedalken Æthermage" is
-# "Vedalken Aethermage" (without this, "Æ" would vanish and "Æthermage" find nothing).
-_LIGATURES = str.maketrans(
-    {"Æ": "Ae", "æ": "ae", "Œ": "Oe", "œ": "oe", "Ø": "O", "ø": "o", "ß": "ss", "Þ": "Th", "þ": "th"}
-)
-
-
-def normalise(text: str) -> str:
-    """Lower case, accents and punctuation gone, one space between words.
-
-    ``"Lórien Revealed!"`` → ``"lorien revealed"``; apostrophes vanish so ``"Urza's"`` → ``"urzas"``; ``"Æther"``
-    → ``"aether"``.
-    """
-    text = unicodedata.normalize("NFKD", text.translate(_LIGATURES)).encode("ascii", "ignore").decode()
-    return " ".join(_NOT_WORD.sub(" ", text.lower().replace("'", "")).split())
 
 
 def face_names(card: Card) -> list[str]:

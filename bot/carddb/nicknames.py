@@ -14,7 +14,7 @@ import functools
 import json
 from importlib import resources
 
-from bot.carddb.names import normalise
+from bot.text import normalise
 
 
 @functools.cache

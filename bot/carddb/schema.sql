@@ -11,7 +11,7 @@ CREATE TABLE cards (
     id               TEXT NOT NULL,      -- Scryfall's id of the card object
     oracle_id        TEXT,
     name             TEXT NOT NULL,
-    norm             TEXT NOT NULL,      -- names.normalise(name)
+    norm             TEXT NOT NULL,      -- bot.text.normalise(name)
     layout           TEXT NOT NULL,
     extra            TEXT,               -- why it is not a real card (token, playtest...), NULL for a real card
     mana_cost        TEXT,

@@ -18,7 +18,7 @@ hold up the reads that serve everyone else: searches a user wrote (``search``, `
 their own, each with a time budget counted from when it was asked for; lookups (fuzzy names,
 decklists, rulings, /cycling's lists, the names index a rules question reads) in the other. The
 import runs in a thread of its own. A search a person asks for has first waited its turn for a place
-(:mod:`bot.admission`: round-robin by server and person, refused only when its turn would come too late).
+(:mod:`bot.serving.admission`: round-robin by server and person, refused only when its turn would come too late).
 """
 
 from __future__ import annotations
@@ -40,14 +40,13 @@ from bot.carddb.query import SEARCH_SECONDS  # a search's budget, from the momen
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.store import CardDataError, CardStore
 from bot.carddb.update import UpdateOutcome, update_from_file, update_from_scryfall
-from bot.lanes import Asker, Lanes, Limit
+from bot.serving import SEARCH_THREADS, Asker, Lanes, Limit
 
 log = logging.getLogger(__name__)
 
 REFRESH_SECONDS = 12 * 60 * 60
 FIRST_RETRY_SECONDS = 60.0
 READ_THREADS = 4  # lookups: names, decklists, rulings, lists, the names index
-SEARCH_THREADS = 3  # searches users write
 # The search threads one person's searches may run on at once, and one server's members' together: however
 # slow someone's searches are, the rest of their server finds a thread, and every other server finds one too.
 USER_SEARCH_THREADS = 1

@@ -1,4 +1,7 @@
-"""Card lookups and cycling searches: rendering, query building and inline references, free of Discord."""
+"""Card lookups, their rendering and inline references, free of Discord. May import `bot.carddb`,
+`bot.config`, `bot.cycling`, `bot.errors`, `bot.hosts`, `bot.limits`, `bot.rules`, `bot.scryfall`,
+`bot.serving`, `bot.text`.
+"""
 
 from bot.cards.colours import card_colour
 from bot.cards.inline import MAX_REFERENCES, CardReference, find_references

@@ -193,18 +193,18 @@ def symbols_command(args: argparse.Namespace) -> int:
 
 
 async def _symbols() -> int:
+    from bot.hosts import SYMBOLS_DIRECTORY, SymbolsUnavailable, prepare_symbols
     from bot.scryfall import ScryfallClient, ScryfallError
-    from bot.symbols import DIRECTORY, SymbolsUnavailable, prepare
 
     config = Config.from_env()
     client = ScryfallClient.from_config(config)
     try:
-        images = await prepare(config.data_dir, client)
+        images = await prepare_symbols(config.data_dir, client)
     except (ScryfallError, SymbolsUnavailable) as error:
         text = error.user_message() if isinstance(error, ScryfallError) else str(error)
         print(f"error: the mana symbols could not be made: {text}", file=sys.stderr)
         return EXIT_FAILED
     finally:
         await client.close()
-    print(f"{len(images)} mana symbols in {config.data_dir / DIRECTORY}")
+    print(f"{len(images)} mana symbols in {config.data_dir / SYMBOLS_DIRECTORY}")
     return EXIT_OK

@@ -1,5 +1,5 @@
 """Card names for autocomplete and for a lookup that found nothing by name: the local copy's names in a
-:class:`~bot.matching.Matcher`, built once per copy of the card data.
+:class:`~bot.text.matching.Matcher`, built once per copy of the card data.
 
 Each real card answers to its name, each face's name and the nicknames players use for it; a card that exists
 only online ranks after paper cards and says so in its label.
@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.carddb import GAME_NAMES, nickname_table
-from bot.matching import Entry, Matcher
-from bot.text import one_line
+from bot.text import Entry, Matcher, one_line
 
 if TYPE_CHECKING:
     from bot.carddb import CardStore

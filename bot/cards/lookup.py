@@ -30,8 +30,8 @@ from bot.carddb import (
 )
 from bot.cards.complete import MATCHER, card_matcher, label
 from bot.cards.query import KINDS, cycling_query
-from bot.matching import Entry, Matcher
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
+from bot.text import Entry, Matcher
 
 if TYPE_CHECKING:
     from bot.carddb import CardData

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 from bot.carddb import normalise, resolve_nickname, set_codes
 from bot.cards.lookup import CardSource
-from bot.matching import Entry
 from bot.scryfall import ScryfallError
-from bot.text import escape, one_line, plural
+from bot.text import Entry, escape, one_line, plural
 
 MAX_SUGGESTIONS = 5
 MAX_SETS = 10

@@ -1,5 +1,8 @@
-"""Documents cut into numbered sections: reading their PDFs, finding sections by number, name and words,
-answering with them, and keeping every version with its date. Framework-free (no discord import).
+"""What every document shares: sections, answers, pages, words, versions. May import `bot.limits`, `bot.runtime`,
+`bot.text`.
+
+Documents cut into numbered sections: reading their PDFs, finding sections by number, name and words,
+answering with them, and keeping every version with its date.
 
 What is particular to one document (its numbering, its headings, its short names) lives with it: ``bot.rules``
 for the Comprehensive Rules, ``bot.judge`` for the judges' documents. This package is what every document

@@ -1,10 +1,11 @@
 """Every version of a document the bot has downloaded, kept by its effective date, and the guard a new download
 passes before it is kept.
 
-A version is one JSON file, ``<key>-<YYYY-MM-DD>.json``: the text of each page as extracted (so that a better
-parser reads old versions better too), the address it came from and when. It is written atomically
-(:mod:`bot.atomic`): a download or a write cut short leaves at most a hidden temporary file, swept before the next
-update. The newest version is the one answers come from; the older ones are what a section's history is read from.
+A version is one JSON file, ``<key>-<YYYY-MM-DD>.json``: the text of each page as extracted (so that a better parser
+reads old versions better too), the address it came from and when. It is written atomically
+(:mod:`bot.runtime.atomic`): a download or a write cut short leaves at most a hidden temporary file, swept before
+the next update. The newest version is the one answers come from; the older ones are what a section's history is
+read from.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from bot.atomic import remove_leftovers, store_atomically
 from bot.documents.model import Document, DocumentFormatError
+from bot.runtime import remove_leftovers, store_atomically
 
 VERSION_RE = re.compile(r"^(?P<key>[a-z]+)-(?P<day>\d{4}-\d{2}-\d{2})\.json$")
 # A new version with fewer sections than this share of the last good one is refused (truncated, or misread).

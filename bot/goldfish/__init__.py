@@ -1,4 +1,7 @@
-"""Goldfish games for practising cycling, with no Discord code: four rooms, and the service at the top.
+"""Goldfish games: the service, stores and terminal front ends over four rooms. May import `bot.carddb`, `bot.config`,
+`bot.cycling`, `bot.errors`, `bot.hosts`, `bot.limits`, `bot.runtime`, `bot.storage`, `bot.text`.
+
+Goldfish games for practising cycling, with no Discord code:
 
 - ``engine``: the rules-exact game, its parts and rules, card scripts, saving and loading.
 - ``decks``: the preset decks and decklists typed by players.

@@ -1,5 +1,8 @@
-"""The judges' documents: the Magic Tournament Rules and the Infraction Procedure Guide, from Wizards' PDFs,
-current, searchable and out of the box (their outlines are bundled). Framework-free (no discord import).
+"""The judges' documents, the MTR and the IPG. May import `bot.config`, `bot.documents`, `bot.hosts`, `bot.runtime`,
+`bot.text`.
+
+The Magic Tournament Rules and the Infraction Procedure Guide, from Wizards' PDFs, current, searchable and
+out of the box (their outlines are bundled).
 
 The document machinery is :mod:`bot.documents`; what is particular to these two (their headings, the IPG's
 penalties and the short names judges use, where Wizards publishes them) is here.

@@ -29,7 +29,7 @@ from bot.documents import (
     miss,
     retry_delay,
 )
-from bot.download import Downloader
+from bot.hosts import Downloader
 from bot.judge import updater
 from bot.judge.ask import Loaded, answer, history_subject
 from bot.judge.catalog import SPECS, Spec, parse_pages

@@ -17,10 +17,9 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from bot.documents import Document, DocumentFormatError, Refused, Versions, check_pdf, check_sections, extract_pages
-from bot.download import Downloader, DownloadFailed, Limits, host_of
+from bot.hosts import Downloader, DownloadFailed, Limits, host_of
 from bot.judge.catalog import Spec, parse_pages
-from bot.sandbox import Limits as SandboxLimits
-from bot.sandbox import SandboxError, run_limited
+from bot.runtime import SandboxError, SandboxLimits, run_limited
 
 log = logging.getLogger(__name__)
 

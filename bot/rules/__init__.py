@@ -1,11 +1,13 @@
-"""Comprehensive Rules: parsing, lookup and search, download. Framework-free (no discord import).
+"""The Comprehensive Rules: lookups, questions, editions. May import `bot.carddb`, `bot.config`, `bot.documents`,
+`bot.errors`, `bot.hosts`, `bot.limits`, `bot.runtime`, `bot.serving`, `bot.text`.
 
 Built on what every document shares (``bot.documents``: the answer and its phone pages, words, word diffs). The
 package is rooms, each using only those above it in this list: ``text`` (the rules file, rule numbers and their
 links), ``words`` (a question's words as players type them), ``ranking`` (an edition's index and the question
 ranking with phrasings, confidence and the optional picker), ``editions`` (every edition, updates, history) and
 ``asking`` (one answer for any query). ``service`` and ``cli`` are the front that uses them all; other packages
-import this ``__init__`` only, which keeps the names it always exported."""
+import this ``__init__`` only, which keeps the names it always exported.
+"""
 
 from bot.documents import (
     FULL,

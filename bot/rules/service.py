@@ -13,7 +13,6 @@ import logging
 from collections import OrderedDict
 from pathlib import Path
 
-from bot.admission import Admission, Busy
 from bot.config import Config
 from bot.documents import NONE, SURE, Answer, Cited, Line, clip
 from bot.rules.asking import (
@@ -50,6 +49,7 @@ from bot.rules.editions import (
 )
 from bot.rules.ranking import PICKS, Pick, Picker, PickerSettings, RulesIndex
 from bot.rules.text import Document, RulesFormatError, find_numbers, load_document
+from bot.serving import Admission, Busy
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""A polite, cached, rate-limited Scryfall API client (framework-free: no Discord imports).
+"""A polite, cached, rate-limited Scryfall API client. May import `bot.errors`, `bot.serving`, `bot.text`.
 
 ``errors``: the exceptions; ``limiter``: rate limits and 429 pauses; ``transport``: HTTP and the
 cache in worker threads; ``answers``: what a response means; ``client``: the public API.

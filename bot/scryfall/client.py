@@ -7,7 +7,7 @@
   2 requests a second, everything at most 10 a second. Cache hits cost no budget.
 * A 429 pauses its endpoint class for ``Retry-After`` clamped to [30 s, 5 min] and is never
   retried; timeouts, network errors and 5xx answers are retried a bounded number of times with
-  exponential backoff. After a few failed requests in a row nothing is sent for a while (:mod:`bot.breaker`): a
+  exponential backoff. After a few failed requests in a row nothing is sent for a while (:mod:`bot.serving.breaker`): a
   storm of errors is answered at once instead of multiplied by the retries of everyone queued behind it, which
   would hold the shared rate budget and the queue for the length of the storm. When Scryfall cannot answer, a cached
   (possibly expired) answer is served and marked ``stale``, quickly: a request with a stale copy to fall back on
@@ -33,7 +33,6 @@ from urllib.parse import urlsplit, urlunsplit
 import requests
 
 from bot import BOT_NAME, __version__
-from bot.breaker import Breaker
 from bot.scryfall.answers import Answer, answer_of, stale_or_raise
 from bot.scryfall.errors import AmbiguousCard, BadQuery, RateLimited, ScryfallError, ScryfallUnavailable
 from bot.scryfall.limiter import (
@@ -48,6 +47,7 @@ from bot.scryfall.limiter import (
     retry_after_seconds,
 )
 from bot.scryfall.transport import CACHE_FILE, DeadlineExceeded, Paused, Raw, Transport
+from bot.serving import Breaker
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class ScryfallClient:
     ``pause_seconds``: minimum pause of an endpoint class after a 429 (Scryfall asks for 30 s+).
     ``backoff``: first retry delay in seconds, doubled on each further retry.
     ``keep_days``: answers older than this are pruned (at start and hourly).
-    ``circuit_seconds``: how long nothing is sent after failures in a row (see :mod:`bot.breaker`).
+    ``circuit_seconds``: how long nothing is sent after failures in a row (see :mod:`bot.serving.breaker`).
     ``budget``: where rate-limit state lives (default: this process).
     """
 

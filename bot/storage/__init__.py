@@ -1,8 +1,9 @@
-"""The bot's database: SQLite in one file (the default), or PostgreSQL shared by several processes.
+"""The bot's database, SQLite or PostgreSQL, one interface. May import `bot.config`, `bot.errors`.
 
-Both dialects offer the same interface (``transaction()``, ``fetchone``/``fetchall``, ``get_meta``/
-``set_meta``, ``schema_version``, ``checkpoint``, ``close``) and the same numbered migrations, one
-directory per dialect. :func:`open_database` picks one from the configuration.
+SQLite in one file (the default), or PostgreSQL shared by several processes. Both dialects offer the same interface
+(``transaction()``, ``fetchone``/``fetchall``, ``get_meta``/ ``set_meta``, ``schema_version``, ``checkpoint``,
+``close``) and the same numbered migrations, one directory per dialect. :func:`open_database` picks one from the
+configuration.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Card lookups on Discord: /card, /cycling, inline [[card]] and their buttons."""
+"""Card lookups on Discord: /card, /search, /cycling, inline, Look up cards. May import `bot`, `cogs._*`."""
 
 from discord.ext import commands
 

@@ -12,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.admission import LOOKUPS, SEARCHES
 from bot.carddb import QueryError, SearchPage, asks_for_rebalanced
 from bot.carddb.query import warning_sentence
 from bot.cards import (
@@ -30,9 +29,9 @@ from bot.cards import (
     no_set_text,
     unknown_sets,
 )
-from bot.matching import Entry
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
-from bot.text import clip, escape, one_line
+from bot.serving import LOOKUPS, SEARCHES
+from bot.text import Entry, clip, escape, one_line
 from cogs._admission import asker_of, fair_share, place
 from cogs._pagers import Pagers
 from cogs._symbols import symbols_for

@@ -24,8 +24,8 @@ from bot.cards import (
     render_image,
 )
 from bot.errors import UserFacingError
+from bot.hosts import PLAIN, SymbolText
 from bot.scryfall import ScryfallError
-from bot.symbols import PLAIN, SymbolText
 from bot.text import one_line
 from cogs._symbols import one_rendering, symbols_for, with_symbols
 from cogs._ui import NO_MENTIONS, GuardedView, guarded, reply

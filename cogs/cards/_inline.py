@@ -12,7 +12,6 @@ import discord
 from discord.ext import commands
 
 from bot import limits
-from bot.admission import LOOKUPS, SEARCHES, Busy
 from bot.carddb import Asker, QueryError, SearchPage
 from bot.cards import (
     DISCORD_MARKS,
@@ -26,9 +25,9 @@ from bot.cards import (
     origin_text,
     unknown_sets,
 )
-from bot.pace import Pace
+from bot.hosts import PLAIN, SymbolText
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
-from bot.symbols import PLAIN, SymbolText
+from bot.serving import LOOKUPS, SEARCHES, Busy, Pace
 from bot.text import clip
 from cogs._admission import MessageShares, asker_of, quiet
 from cogs._permissions import MissingNotes, channel_permissions

@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.admission import LOOKUPS, SEARCHES, Share
 from bot.cards import MAX_REFERENCES, CardReference, find_references, written_card_names
+from bot.serving import LOOKUPS, SEARCHES, Share
 from cogs._admission import Refused, asker_of, place
 from cogs._permissions import may_answer_publicly
 from cogs._ui import describe_error, in_time, reply, reply_private

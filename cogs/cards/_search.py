@@ -13,13 +13,13 @@ from typing import Any
 import discord
 
 from bot import limits
-from bot.admission import SEARCHES
 from bot.carddb import CardRecord, QueryError, SearchPage
 from bot.carddb.query import warning_sentence
 from bot.cards import CardSource, as_card, origin_text, render_card, search_result_line
 from bot.errors import UserFacingError
+from bot.hosts import PLAIN, SymbolText
 from bot.scryfall import BadQuery, CardNotFound, ScryfallError
-from bot.symbols import PLAIN, SymbolText
+from bot.serving import SEARCHES
 from bot.text import clip, escape, one_line, plural
 from cogs._admission import asker_of, place
 from cogs._symbols import symbols_for, with_symbols

@@ -26,7 +26,6 @@ import discord
 from discord import app_commands
 
 from bot import limits
-from bot.admission import Share
 from bot.errors import UserFacingError
 from bot.goldfish import RECENT_GAMES, ResultStore, StoredGame, game_of, result_from, trend
 from bot.goldfish.engine import Game, IllegalAction, UnreadableGame
@@ -43,7 +42,8 @@ from bot.goldfish.practice import (
     review_in_pool,
     review_lines,
 )
-from bot.symbols import PLAIN
+from bot.hosts import PLAIN
+from bot.serving import Share
 from bot.text import clip, escape, plural
 from cogs._admission import fair_share
 from cogs._symbols import one_rendering, symbols_for, symbols_in, with_symbols

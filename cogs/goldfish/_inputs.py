@@ -17,9 +17,8 @@ from bot.cards import CardSource, miss_suggestions
 from bot.goldfish.decks import MAX_CARDS, parse_decklist, preset_decks, resolve_decklist
 from bot.goldfish.engine import CardInstance, Deck, Game, IllegalAction
 from bot.goldfish.table import cycle_label
-from bot.matching import Entry, Matcher
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError, ScryfallUnavailable
-from bot.text import clip, escape, one_line, plural
+from bot.text import Entry, Matcher, clip, escape, one_line, plural
 
 FIND_NOTHING = "nothing"
 MAX_DECKLIST_CHARS = 6000
@@ -50,7 +49,7 @@ class PlayableGames(Protocol):
 
 def matching(offered: Sequence[tuple[str, str]], typed: str, limit: int = limits.AUTOCOMPLETE_CHOICES):
     """The ``(label, value)`` choices that fit what was typed, matched the way card names are everywhere
-    (``bot.matching``: typos, word order, prefixes), by the card's name (a label's part before " — ")."""
+    (``bot.text.matching``: typos, word order, prefixes), by the card's name (a label's part before " — ")."""
     if not typed.strip():
         return list(offered)[:limit]
     entries = [Entry(label, value) for label, value in offered]

@@ -1,7 +1,7 @@
 """The table's picture on Discord: drawn in the background after each change, then attached to the table.
 
 The text table answers first, as always; the picture follows by an edit once its card images are ready
-(:class:`bot.images.CardImages`, the bot's). A newer change of the same game replaces a drawing still
+(:class:`bot.hosts.images.CardImages`, the bot's). A newer change of the same game replaces a drawing still
 under way. When the image host does not give every image, the table stays text alone (no error shown) and
 the next change tries again; a card the card data has no image for (or only one on another host) is drawn
 as a frame. Until a local copy of the card data is loaded (a first import under way) tables are text only. A player or a

@@ -10,7 +10,7 @@ from bot import limits
 from bot.goldfish import PlayerStats, StoredGame
 from bot.goldfish.engine import CycleOption, Game, cost_text
 from bot.goldfish.table import cycle_label, hand_lines, log_lines, table_text
-from bot.symbols import PLAIN, SymbolText
+from bot.hosts import PLAIN, SymbolText
 from bot.text import chunk_lines, clip, discord_time, escape, fit_lines, plural
 from cogs._symbols import with_symbols
 from cogs.goldfish._components import GoldfishButton, GoldfishSelect, Stamp

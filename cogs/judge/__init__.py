@@ -1,5 +1,7 @@
-"""/mtr and /ipg: the judges' documents (the answering is done in bot.judge). Private modules: the cog and its
-buttons."""
+"""/mtr and /ipg on Discord. May import `bot`, `cogs._*`, `cogs.rules`.
+
+The answering is done in bot.judge; the private modules are the cog and its buttons.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The /rule feature: the cog, its answer rendering and its components (private modules)."""
+"""/rule on Discord: the cog, its rendering and components. May import `bot`, `cogs._*`."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ import re
 
 import discord
 
+from bot.hosts import PLAIN, SymbolText
 from bot.rules import Answer, Block, pages
-from bot.symbols import PLAIN, SymbolText
 from bot.text import escape
 from cogs._symbols import with_symbols
 

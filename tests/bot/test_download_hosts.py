@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.download import MAX_REDIRECTS, Downloader, DownloadFailed, Limits, host_of
+from bot.hosts.download import MAX_REDIRECTS, Downloader, DownloadFailed, Limits, host_of
 from tests.support.hostile_host import Body, HostileHost, Redirect
 from tests.support.waits import CEILING
 

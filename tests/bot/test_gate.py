@@ -11,8 +11,8 @@ from simcord.enums import InteractionType
 from simcord.interactions import base_payload
 from simcord.results import InteractionResult
 
-from bot.lograte import RateLimitedLog
-from bot.suggest import RATE
+from bot.serving.lograte import RateLimitedLog
+from bot.serving.suggest import RATE
 from cogs import _gate
 from tests.cards.conftest import wait_until
 

@@ -10,7 +10,7 @@ import time
 import pytest
 from PIL import Image
 
-from bot.images import CardImages, image_url, user_agent
+from bot.hosts.images import CardImages, image_url, user_agent
 from tests.support.fake_images import FakeImageHost, card_jpeg
 from tests.support.waits import CEILING, HANG, SLACK
 

@@ -10,8 +10,8 @@ import time
 import pytest
 from PIL import Image
 
-from bot.images import CardImages
-from bot.imaging import MAX_IMAGE_PIXELS, Thumbnails, check_image, decode_near
+from bot.hosts.images import CardImages
+from bot.hosts.imaging import MAX_IMAGE_PIXELS, Thumbnails, check_image, decode_near
 from tests.support.fake_images import LARGEST, FakeImageHost, huge_jpeg, huge_png
 from tests.support.waits import CEILING, HANG, SLACK
 

@@ -139,7 +139,7 @@ async def test_without_user_install_on_the_portal_the_commands_still_sync_for_se
     places(simcord_env).user_install_enabled = False
     again = CycleBot(bot_config)
     again.force_sync = True
-    with caplog.at_level(logging.INFO, logger="bot.command_sync"):
+    with caplog.at_level(logging.INFO, logger="bot.frame.command_sync"):
         await simcord_env.restart_bot(again)
 
     commands = synced(simcord_env)

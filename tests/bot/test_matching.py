@@ -8,8 +8,8 @@ import string
 
 from rapidfuzz import fuzz, process
 
-from bot import matching
-from bot.matching import MAX_WORDS, WORD_CUTOFF, Entry, Matcher
+from bot.text import matching
+from bot.text.matching import MAX_WORDS, WORD_CUTOFF, Entry, Matcher
 
 
 def words_matcher(rng: random.Random) -> Matcher:

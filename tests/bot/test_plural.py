@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.text import plural
+from bot.text.lines import plural
 from tests.support.source import parse
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox import Limits, SandboxError, run_limited, run_limited_sync
+from bot.runtime.sandbox import Limits, SandboxError, run_limited, run_limited_sync
 from tests.support import sandboxed
 from tests.support.processes import EXIT_TARGET, linux_only, running, wait_until_ended
 from tests.support.waits import CEILING, SLACK
@@ -131,7 +131,7 @@ async def test_cancelling_the_await_kills_the_child_at_once(tmp_path: Path):
 
 PARENT = """
 import sys
-from bot.sandbox import Limits, run_limited_sync
+from bot.runtime.sandbox import Limits, run_limited_sync
 from tests.support import sandboxed
 run_limited_sync(sandboxed.note_pid_then_sleep, sys.argv[1], 600.0, limits=Limits(wall=600, cpu=600, memory=512 << 20))
 """

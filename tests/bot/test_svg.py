@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
-from bot.svg import MAX_DEPTH, MAX_ELEMENTS, SvgRefused, render_png, sanitise
+from bot.hosts.svg import MAX_DEPTH, MAX_ELEMENTS, SvgRefused, render_png, sanitise
 from tests.data import CARD_SYMBOLS
 from tests.support.hostile_svgs import OPEN, TURBULENCE, local_image, nested_groups
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.client import CycleBot
-from bot.text import chunk_lines, clip, escape, fit_lines, one_line
+from bot.text.lines import chunk_lines, clip, escape, fit_lines, one_line
 
 
 def test_chunk_lines_never_loses_or_cuts_a_line_that_fits():

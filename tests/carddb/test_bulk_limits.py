@@ -14,7 +14,7 @@ from bot.carddb.bulk import BulkError, Cancelled
 from bot.carddb.cli import update_command
 from bot.carddb.importer import stored_meta
 from bot.carddb.update import update_from_scryfall
-from bot.download import Limits
+from bot.hosts.download import Limits
 from tests.carddb.conftest import leftovers
 from tests.support.waits import CEILING, HANG, SLACK, until
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.carddb.names import extra_kind, normalise
+from bot.carddb.names import extra_kind
 from bot.carddb.nicknames import nicknames, resolve_nickname
+from bot.text import normalise
 from tests.data import SCRYFALL_CARDS
 from tests.support.fake_bulk import CONSTRUCTED_CARDS
 

@@ -49,7 +49,7 @@ def real(fake_bulk) -> list[dict]:
 
 def expect(fake_bulk, test) -> list[str]:
     """The names, sorted the way a search sorts them, of the real cards for which ``test`` holds."""
-    from bot.carddb.names import normalise
+    from bot.text import normalise
 
     return [card["name"] for card in sorted(real(fake_bulk), key=lambda c: normalise(c["name"])) if test(card)]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.admission import LOOKUPS
 from bot.client import CycleBot
 from bot.config import Config
-from bot.pace import Pace
+from bot.serving.admission import LOOKUPS
+from bot.serving.pace import Pace
 from cogs.cards._inline import CHANNEL_RATE
 
 

@@ -11,10 +11,10 @@ import shutil
 import discord
 import pytest
 
-from bot.admission import LOOKUPS
 from bot.carddb import FILE_NAME
 from bot.cards import CardReference
 from bot.config import Config
+from bot.serving.admission import LOOKUPS
 from tests.support.installs import (
     add_to_my_apps,
     group_chat,

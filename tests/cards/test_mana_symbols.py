@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 from simcord.components import walk_components
 
-from bot.symbols import DIRECTORY, SymbolText, emoji_name, load
+from bot.hosts.symbols import DIRECTORY, SymbolText, emoji_name, load
 from tests.goldfish.cog_support import SLIDE_SIMPLE
 from tests.support import simcord_discord
 

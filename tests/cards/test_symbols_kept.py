@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-import bot.symbols
+import bot.hosts.symbols
+from bot.hosts.symbols import DIRECTORY, MANIFEST, MAX_SVG_BYTES, Kept, load, prepare
 from bot.scryfall import ScryfallClient
-from bot.symbols import DIRECTORY, MANIFEST, MAX_SVG_BYTES, Kept, load, prepare
 from tests.data import CARD_SYMBOLS
 from tests.support.hostile_svgs import HOSTILE, local_image
 from tests.support.processes import linux_only
@@ -46,12 +46,12 @@ async def test_a_hostile_svg_leaves_its_symbol_as_text_and_every_other_one_drawn
     hostile, fake_scryfall, client, data_dir, caplog
 ):
     fake_scryfall.serve_symbol("G", HOSTILE[hostile])
-    with caplog.at_level(logging.WARNING, logger="bot.symbols"):
+    with caplog.at_level(logging.WARNING, logger="bot.hosts.symbols"):
         async with asyncio.timeout(CEILING):
             images = await prepare(data_dir, client)
 
     assert len(images) == ALL - 1 and "{G}" not in images and "{U}" in images
-    [line] = [r.getMessage() for r in caplog.records if r.name == "bot.symbols"]
+    [line] = [r.getMessage() for r in caplog.records if r.name == "bot.hosts.symbols"]
     assert line.startswith("Mana symbol {G} stays as text for a day: its SVG holds ")
     assert manifest(data_dir)["failed"]["mana_G"]["symbol"] == "{G}"
 
@@ -92,13 +92,13 @@ async def test_a_failure_is_remembered_for_a_day_then_tried_again(fake_scryfall,
 async def test_symbols_are_kept_as_they_are_drawn_and_a_partial_set_is_finished_later(fake_scryfall, client, data_dir):
     started = asyncio.create_task(prepare(data_dir, client))
     async with asyncio.timeout(CEILING):
-        while len(load(data_dir)) < bot.symbols.BATCH:  # noqa: ASYNC110 (files another task writes)
+        while len(load(data_dir)) < bot.hosts.symbols.BATCH:  # noqa: ASYNC110 (files another task writes)
             await asyncio.sleep(0.01)
     started.cancel()  # the bot stopped half-way
     with pytest.raises(asyncio.CancelledError):
         await started
     partial = load(data_dir)
-    assert bot.symbols.BATCH <= len(partial) < ALL
+    assert bot.hosts.symbols.BATCH <= len(partial) < ALL
     assert Kept.read(data_dir).waiting(0.0), "a partial set is not taken for a complete one"
     fake_scryfall.reset()
 
@@ -112,7 +112,7 @@ async def test_symbols_are_kept_as_they_are_drawn_and_a_partial_set_is_finished_
 async def test_a_renderer_crash_costs_only_the_symbol_that_caused_it(fake_scryfall, client, data_dir, monkeypatch):
     from tests.support import sandboxed
 
-    monkeypatch.setattr(bot.symbols, "render_many", sandboxed.draw_unless_told_to_crash)
+    monkeypatch.setattr(bot.hosts.symbols, "render_many", sandboxed.draw_unless_told_to_crash)
     real = (CARD_SYMBOLS / "R.svg").read_bytes()
     fake_scryfall.serve_symbol("R", real.replace(b"<g", b"<title>crash</title><g", 1))
 
@@ -126,10 +126,10 @@ async def test_a_renderer_crash_costs_only_the_symbol_that_caused_it(fake_scryfa
 async def test_a_symbol_host_that_is_down_is_not_remembered_and_the_rest_waits(fake_scryfall, client, data_dir):
     fake_scryfall.fail_next(503, count=1000, path="^/card-symbols/")
 
-    with pytest.raises(bot.symbols.SymbolsUnavailable, match="no symbol could be made"):
+    with pytest.raises(bot.hosts.symbols.SymbolsUnavailable, match="no symbol could be made"):
         await prepare(data_dir, client)
 
-    assert len(svg_requests(fake_scryfall)) == bot.symbols.PASSING_FAILURES_IN_A_ROW
+    assert len(svg_requests(fake_scryfall)) == bot.hosts.symbols.PASSING_FAILURES_IN_A_ROW
     assert manifest(data_dir)["failed"] == {}
     fake_scryfall.reset()
     assert len(await prepare(data_dir, client)) == ALL

@@ -14,7 +14,7 @@ from bot.goldfish.engine import Game
 from bot.goldfish.table.picture import WIDTH
 from bot.goldfish.table.picture_source import picture_file
 from bot.goldfish.table.view import table_view
-from bot.images import DIRECTORY
+from bot.hosts.images import DIRECTORY
 from tests.goldfish.cog_support import SLIDE_SIMPLE
 from tests.support.fake_images import FakeImageHost, import_cards_on
 

@@ -13,7 +13,7 @@ from PIL import Image
 from bot.client import CycleBot
 from bot.config import Config
 from bot.goldfish.table.picture import MAX_BYTES, WIDTH
-from bot.images import user_agent
+from bot.hosts.images import user_agent
 from cogs.goldfish._picture import FILE_NAME as PICTURE
 from tests.cards.conftest import start_slash
 from tests.goldfish.cog_support import SLIDE_FULL, SLIDE_SIMPLE, choose, controls, fields, table

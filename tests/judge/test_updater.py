@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from bot.documents import Versions
-from bot.download import Downloader
+from bot.hosts.download import Downloader
 from bot.judge.catalog import IPG, MTR
 from bot.judge.updater import UpdateError, allowed, find_pdf, folder, update
 from tests.judge.conftest import IPG_DATE, MTR_DATE

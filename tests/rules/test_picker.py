@@ -10,7 +10,6 @@ import logging
 
 import pytest
 
-from bot.admission import Admission
 from bot.config import Config
 from bot.documents import SURE, UNSURE
 from bot.rules.asking.ask import lookup
@@ -19,6 +18,7 @@ from bot.rules.editions.sources import LoadedRules
 from bot.rules.ranking import confidence
 from bot.rules.ranking.picker import MAX_REPLY_BYTES, PICKS, Pick, Picker, PickerSettings, parse_pick
 from bot.rules.service import RulesService
+from bot.serving.admission import Admission
 from tests.support.fake_llm import FakeLLM, Scripted
 
 QUESTION = "what happens if my library is empty and I have to draw"

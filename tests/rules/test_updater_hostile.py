@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.atomic import remove_leftovers, store_atomically
 from bot.rules.editions.sources import downloaded_path, editions_dir
 from bot.rules.editions.updater import GRACE_SECONDS, MAX_BYTES, UpdateError, allowed_hosts, update_rules
+from bot.runtime.atomic import remove_leftovers, store_atomically
 from tests.data import CR_DIR
 from tests.support.hostile_host import Body, Drip, HostileHost, Huge, Redirect
 from tests.support.processes import linux_only

@@ -12,8 +12,8 @@ import zlib
 
 import pytest
 
-from bot.breaker import CIRCUIT_FAILURES
 from bot.scryfall import BadQuery, ScryfallClient, ScryfallError, ScryfallUnavailable
+from bot.serving.breaker import CIRCUIT_FAILURES
 from tests.support.waits import SLACK
 
 MB = 1 << 20

@@ -5,7 +5,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserFacingError
-from bot.text import chunk_lines
+from bot.text.lines import chunk_lines
 from cogs._ui import Paginator, defer_public, guarded, reply, reply_private
 
 

@@ -41,8 +41,8 @@ def main(kind: str, url: str, warm_url: str, data_dir: str) -> None:
     else:
         import asyncio
 
-        from bot.download import DownloadFailed
-        from bot.symbols import downloader, fetch_svg
+        from bot.hosts.download import DownloadFailed
+        from bot.hosts.symbols import downloader, fetch_svg
 
         svgs = downloader()
 

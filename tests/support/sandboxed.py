@@ -70,9 +70,9 @@ def answer_with_a_trap(path: str) -> Trap:
 
 
 def draw_unless_told_to_crash(svgs: list[bytes]) -> list[bytes | str]:
-    """:func:`bot.svg.render_many`, but a batch holding an SVG titled "crash" ends as a renderer's bug would end it
-    (SIGSEGV): an SVG that passes every check and still breaks the library."""
-    from bot.svg import render_many
+    """:func:`bot.hosts.svg.render_many`, but a batch holding an SVG titled "crash" ends as a renderer's bug would
+    end it (SIGSEGV): an SVG that passes every check and still breaks the library."""
+    from bot.hosts.svg import render_many
 
     if any(b"<title>crash</title>" in svg for svg in svgs):
         crash()

@@ -146,8 +146,8 @@ def _patient_attach() -> None:
 # interaction's webhook and are not checked against the bot member's permissions.
 
 CHANNEL_MESSAGE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?")
-# A card symbol left as text, and one drawn as an application emoji (bot.symbols names them mana_*, tap, …). A brace
-# a player typed carries a word joiner after it: it is their text quoted, not a symbol.
+# A card symbol left as text, and one drawn as an application emoji (bot.hosts.symbols names them mana_*, tap, …).
+# A brace a player typed carries a word joiner after it: it is their text quoted, not a symbol.
 TEXT_SYMBOL = re.compile(r"\{[^{}\s\u2060]{1,12}\}")
 EMOJI_SYMBOL = re.compile(r"<a?:(?:mana_\w+|tap|untap|energy|planeswalker|chaos|acorn|ticket):\d+>")
 # Messages that showed some symbols as emoji and others as text, since the last clear (a test's own).

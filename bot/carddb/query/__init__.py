@@ -1,4 +1,4 @@
-"""Scryfall's search syntax answered from the local card database.
+"""Scryfall's search syntax answered from the local copy. May import `bot.carddb.nicknames`, `bot.serving`, `bot.text`.
 
 ``grammar`` parses a query into ``nodes``; ``compile`` turns them into one SQL condition with bound
 parameters over the ``search_*`` tables that ``facts`` fills at import; ``engine`` runs it a page at

@@ -16,7 +16,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.carddb.names import normalise
 from bot.carddb.nicknames import resolve_nickname
 from bot.carddb.query import regexp
 from bot.carddb.query.colours import colour_condition, colour_mask, count_condition
@@ -37,6 +36,7 @@ from bot.carddb.query.vocab import (
     PRINTING_FLAGS,
     RARITIES,
 )
+from bot.text import normalise
 
 Sql = tuple[str, list[object]]
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d+)?|\.\d+)")

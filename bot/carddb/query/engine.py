@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from bot.carddb.query.compile import Compiled, compile_query
 from bot.carddb.query.grammar import QueryError, parse
 from bot.carddb.query.regexp import time_limit
-from bot.lograte import RateLimitedLog
+from bot.serving import RateLimitedLog
 
 log = logging.getLogger(__name__)
 complaints = RateLimitedLog(log)

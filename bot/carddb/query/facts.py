@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.carddb.names import normalise
 from bot.carddb.query.vocab import (
     COLOUR_BITS,
     COLOURLESS_BIT,
@@ -23,6 +22,7 @@ from bot.carddb.query.vocab import (
     PERMANENT_TYPES,
     RARITIES,
 )
+from bot.text import normalise
 
 REMINDER = re.compile(r"\([^()]*\)")
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d+)?|\.\d+)")

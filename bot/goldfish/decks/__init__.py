@@ -1,4 +1,6 @@
-"""The decks a goldfish game is dealt from: the preset decks, bundled so they work offline (``presets``), and
+"""The decks a goldfish game is dealt from. May import `bot.goldfish.engine`, `bot.carddb`, `bot.text`.
+
+The preset decks, bundled so they work offline (``presets``), and
 decklists typed by players, parsed in the usual export formats and resolved through a card lookup (``decklist``).
 
 Decks are engine values (:class:`~bot.goldfish.engine.Deck`); this package uses the engine and the engine never uses

@@ -1,4 +1,4 @@
-"""The rules-exact goldfish engine: a game, its parts and the rules that move them, with no Discord code.
+"""The rules-exact goldfish engine. May import `bot.cycling`, `bot.errors`, `bot.text`.
 
 A :class:`Game` holds its parts (``parts``: the zones, the player, the opponent) and its turn structure. Each rule
 lives in a module of its own and sees a game through an interface (``parts.GameState``): ``turns`` (the opening hand,

@@ -1,4 +1,7 @@
-"""Practice around goldfish games: the simulation's player (``policy``), a deck's odds measured on the engine
+"""Practice around goldfish games: simulation, odds, coach, reviews. May import `bot.goldfish.engine`,
+`bot.goldfish.decks`, `bot.limits`, `bot.runtime`, `bot.text`.
+
+The simulation's player (``policy``), a deck's odds measured on the engine
 (``simulate``, in a process pool, with its ``chart``) or computed exactly (``odds``), the coach that plays each move
 out (``coach``, evaluated by seeded duels in ``coach_eval``), the review of a finished game (``review``) and the
 sentences both are said in (``advice``).

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from bot.goldfish.engine import Action, Deck, Game, IllegalAction
 from bot.goldfish.practice import policy
-from bot.lifeline import end_pool, start_worker
+from bot.runtime import end_pool, start_worker
 from bot.text import plural
 
 log = logging.getLogger(__name__)

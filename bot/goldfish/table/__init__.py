@@ -1,4 +1,7 @@
-"""What a goldfish table shows, read from a game: the text (``text``: title, fields and lines fitted to Discord's
+"""What a goldfish table shows: text, view, picture. May import `bot.goldfish.engine`, `bot.carddb`, `bot.hosts`,
+`bot.limits`, `bot.runtime`, `bot.text`.
+
+Read from a game: the text (``text``: title, fields and lines fitted to Discord's
 limits but free of Discord), the view a picture is drawn from (``view``: the game's public state), the picture itself
 (``picture``, with its drawing tools in ``drawing``: Pillow, no network) and the card images it needs
 (``picture_source``: the local card data and the image cache); and in words, what a move did and where the game

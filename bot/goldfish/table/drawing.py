@@ -17,11 +17,11 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.imaging import MAX_IMAGE_PIXELS, thumbnails
+from bot.hosts import MAX_IMAGE_PIXELS, thumbnails
 
 SMALLEST_FONT = 20  # px on the 720 px picture: 10 px on a 360 px wide phone
 # A card image decoded near the size it is drawn at, remembered by a digest of its bytes within a byte cap
-# (the bot's own pixel limit applies: bot.imaging).
+# (the bot's own pixel limit applies: bot.hosts.imaging).
 thumbnail = thumbnails
 SYMBOL_TEXT = re.compile(r"\{[^{}]{1,12}\}")
 

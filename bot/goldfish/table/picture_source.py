@@ -17,8 +17,8 @@ from typing import Any
 from bot.carddb import CardData, CardDataUnavailable
 from bot.goldfish.table.picture import render_table
 from bot.goldfish.table.view import CardKey, TableView
-from bot.images import DIRECTORY, CardImages, image_url
-from bot.memory import return_freed_memory
+from bot.hosts import IMAGES_DIRECTORY, CardImages, image_url
+from bot.runtime import return_freed_memory
 
 KNOWN_URLS = 4096
 
@@ -66,7 +66,7 @@ async def picture_file(view: TableView, data_dir: Path, api_url: str, *, fmt: st
     opened and closed around one picture); None when the image host did not give the images."""
     return_freed_memory()
     card_data = await CardData.open(data_dir, api_url)
-    cache = await CardImages.open(Path(data_dir) / DIRECTORY, api_url)
+    cache = await CardImages.open(Path(data_dir) / IMAGES_DIRECTORY, api_url)
     try:
         images = await CardImageSource(card_data if card_data.loaded else None, cache).images(view.keys())
         if images is None:

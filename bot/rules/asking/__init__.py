@@ -1,8 +1,9 @@
-"""Answering a query: by number, by words, by the cards it names, with a history or the changes, and what a
-language model's pick does to the answer.
+"""Answering a query: by number, words, the cards it names. May import `bot.rules.text`, `bot.rules.words`,
+`bot.rules.ranking`, `bot.rules.editions`, `bot.carddb`, `bot.documents`, `bot.text`.
 
-Uses every room below it: ``text``, ``words``, ``ranking``, ``editions``.
-Other rooms import this package, never its modules."""
+With a history or the changes, and what a language model's pick does to the answer. Other rooms import this
+package, never its modules.
+"""
 
 from bot.rules.asking.ask import CHANGES, HISTORY, answer_about, lookup, route, waits
 from bot.rules.asking.cards import CardFacts, CardFinder, FoundCards

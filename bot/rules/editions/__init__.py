@@ -1,7 +1,9 @@
-"""Every edition the bot knows, where the current one comes from, the guarded download of a new one, what
-changed between two, and a rule's history across all of them.
+"""Every edition, updates, what changed and a rule's history. May import `bot.rules.text`, `bot.rules.words`,
+`bot.rules.ranking`, `bot.documents`, `bot.hosts`, `bot.runtime`, `bot.text`.
 
-Uses ``text``, ``words`` and ``ranking``. Other rooms import this package, never its modules."""
+Where the current edition comes from, the guarded download of a new one, what changed between two, and a
+rule's history across all of them. Other rooms import this package, never its modules.
+"""
 
 from bot.rules.editions.diff import EditionDiff, diff_documents, is_changes_query
 from bot.rules.editions.editions import NoEditionsError, rules_files

@@ -3,7 +3,7 @@
 The text file's address changes with every release, so the official rules page is read for its
 ``.txt`` link. ``RULES_URL`` may point at such a page or straight at a ``.txt`` file.
 
-Both downloads go through :mod:`bot.download`: a deadline for each, a minimum rate (a host sending a byte every
+Both downloads go through :mod:`bot.hosts.download`: a deadline for each, a minimum rate (a host sending a byte every
 few seconds is let go after ``GRACE_SECONDS``), and a byte cap while the body streams, so a huge or endless body
 never fills the bot's memory. The page's link and every redirect are followed only to the configured host (Wizards'
 own two for the official page): a page that was tampered with can't send the bot anywhere else.
@@ -20,11 +20,11 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from bot import BOT_NAME, __version__, documents
-from bot.atomic import remove_leftovers, store_atomically
-from bot.download import Downloader, DownloadFailed, Limits, host_of
+from bot.hosts import Downloader, DownloadFailed, Limits, host_of
 from bot.rules.editions.editions import effective_date
 from bot.rules.editions.sources import downloaded_path, edition_path, editions_dir, previous_path
 from bot.rules.text import Document, RulesFormatError, parse_bytes
+from bot.runtime import remove_leftovers, store_atomically
 
 log = logging.getLogger(__name__)
 

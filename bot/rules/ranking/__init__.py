@@ -1,7 +1,9 @@
-"""One edition ready to answer from: its index, the ranking of entries for a question with the phrasings,
-how sure the first one is, autocomplete, and the optional language model that picks among the candidates.
+"""One edition's index and the question ranking. May import `bot.rules.text`, `bot.rules.words`, `bot.carddb`,
+`bot.documents`, `bot.serving`, `bot.text`.
 
-Uses ``text`` and ``words``. Other rooms import this package, never its modules."""
+Its index, the ranking of entries for a question with the phrasings, how sure the first one is, autocomplete, and
+the optional language model that picks among the candidates. Other rooms import this package, never its modules.
+"""
 
 from bot.rules.ranking.complete import sort_key
 from bot.rules.ranking.confidence import SURE_AT, with_model

@@ -1,5 +1,5 @@
 """Autocomplete and suggestions: rule numbers by prefix; glossary terms, rule titles and players' abbreviations
-("sb", "sba", "etb", "cmc") matched the way card names are (``bot.matching``: typos, word order, prefixes)."""
+("sb", "sba", "etb", "cmc") matched the way card names are (``bot.text.matching``: typos, word order, prefixes)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from rapidfuzz import fuzz, process, utils
 
 from bot.carddb import normalise
 from bot.documents import Choice, clip
-from bot.matching import Entry, Matcher
 from bot.rules.text import WHOLE_HEADING_RE, Document
+from bot.text import Entry, Matcher
 
 MAX_CHOICES = 25
 SEE_ALSO = 5

@@ -8,7 +8,7 @@ answer JSON constrained by a schema whose rule numbers are an enumeration of tha
 model only orders rules; the page always shows the rules' own text (see :mod:`bot.rules.asking.picking`).
 
 The question is data, never instructions: it cannot add a number to the list, and nothing in it reaches the
-request's address or model. A circuit breaker (:mod:`bot.breaker`) stops asking a failing endpoint for a while.
+request's address or model. A circuit breaker (:mod:`bot.serving.breaker`) stops asking a failing endpoint for a while.
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 import aiohttp
 
-from bot.admission import Share
-from bot.breaker import Breaker
+from bot.serving import Breaker, Share
 from bot.text import one_line
 
 log = logging.getLogger(__name__)
@@ -37,7 +36,7 @@ MAX_ORACLE = 700
 MAX_CARDS = 3
 FIRST_SENTENCE = 220
 
-# Requests to the model, a share of their own (see bot.admission): a user has one at a time, a server four,
+# Requests to the model, a share of their own (see bot.serving.admission): a user has one at a time, a server four,
 # DMs and group chats four between them, everyone sixteen. When the share is taken the answer is the lexical one,
 # at once: never "busy" and never a wait in a queue.
 PICKS = Share(

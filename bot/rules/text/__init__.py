@@ -1,6 +1,7 @@
-"""Reading a Comprehensive Rules text: its rules and glossary, and rule numbers as people type them.
+"""Reading a Comprehensive Rules text and rule numbers. May import nothing else of the bot.
 
-Uses no other room. Other rooms import this package, never its modules."""
+Its rules and glossary, and rule numbers as people type them. Other rooms import this package, never its modules.
+"""
 
 from bot.rules.text.document import Document, GlossaryEntry, Rule, RulesFormatError, load_document, parse_bytes
 from bot.rules.text.numbers import WHOLE_HEADING_RE, NumberRef, find_numbers, rule_url

@@ -1,6 +1,7 @@
-"""The words of a question as players type them: chat spellings, abbreviations, stems, the rules' own vocabulary.
+"""A question's words as players type them. May import `bot.documents`.
 
-Uses no other room. Other rooms import this package, never its modules."""
+Chat spellings, abbreviations, stems, the rules' own vocabulary. Other rooms import this package, never its modules.
+"""
 
 from bot.rules.words.chat import normalise
 from bot.rules.words.query import GENERIC, NUMBER_WORDS, OFF_TOPIC, OFF_TOPIC_RE, SPECIFIC, VARIANT_WORDS, expand, names

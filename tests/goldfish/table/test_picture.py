@@ -156,7 +156,7 @@ def symbol_pngs() -> dict[str, bytes]:
     """Scryfall's real symbol SVGs rendered the way the bot renders them."""
     import json
 
-    from bot.svg import render_png
+    from bot.hosts.svg import render_png
     from tests.data import CARD_SYMBOLS, SYMBOLOGY
 
     return {

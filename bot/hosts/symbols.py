@@ -1,10 +1,11 @@
 """Mana and card symbols as pictures: Scryfall's symbology drawn to PNG, kept in the data folder as each is done.
 
 ``await prepare(data_dir, client)`` asks Scryfall's ``GET /symbology`` for every symbol and its SVG, checks each SVG
-against an allowlist (:func:`bot.svg.sanitise`), draws it as a PNG with resvg in a sandboxed child process
-(:mod:`bot.sandbox`: a symbol that freezes, crashes or fills the renderer takes only the child with it), and keeps
-each PNG in ``BOT_DATA_DIR/symbols`` the moment it is drawn. Every SVG is downloaded through :mod:`bot.download`: a
-deadline, a minimum rate, a 256 KB cap while it streams, and only from Scryfall's SVG host (or the API's own).
+against an allowlist (:func:`bot.hosts.svg.sanitise`), draws it as a PNG with resvg in a sandboxed child process
+(:mod:`bot.runtime.sandbox`: a symbol that freezes, crashes or fills the renderer takes only the child with it), and
+keeps each PNG in ``BOT_DATA_DIR/symbols`` the moment it is drawn. Every SVG is downloaded through
+:mod:`bot.hosts.download`: a deadline, a minimum rate, a 256 KB cap while it streams, and only from Scryfall's SVG
+host (or the API's own).
 
 A symbol that can't be made is skipped (its text form stays) and the failure is remembered for a day
 (:data:`FAILURE_DAYS`). The manifest names every symbol the symbology listed, so a later start knows a partial set
@@ -12,10 +13,10 @@ for what it is: it draws only the symbols missing and those whose failure is mor
 nothing when there are none. A download that fails for a passing reason (a timeout, a 5xx) is not remembered: the
 symbol is missing, tried again at the next start.
 
-The Discord side (``bot.app_emoji``) uploads the PNGs as the application's emoji; the goldfish picture draws them
-itself. :class:`SymbolText` turns ``{2}{G}`` into whatever stands for each symbol where it is shown (the emoji's
-markup on Discord); a symbol it has nothing for stays text, and so does all of it in the terminal. Nothing here
-imports discord.
+The Discord side (``bot.frame.app_emoji``) uploads the PNGs as the application's emoji; the goldfish picture draws
+them itself. :class:`SymbolText` turns ``{2}{G}`` into whatever stands for each symbol where it is shown (the
+emoji's markup on Discord); a symbol it has nothing for stays text, and so does all of it in the terminal. Nothing
+here imports discord.
 """
 
 from __future__ import annotations
@@ -30,11 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot import sandbox
-from bot.atomic import remove_leftovers, store_atomically
-from bot.download import Downloader, DownloadFailed, Limits, host_of
+from bot.hosts.download import Downloader, DownloadFailed, Limits, host_of
+from bot.hosts.svg import SvgRefused, render_many, sanitise
+from bot.runtime import SandboxError, SandboxLimits, remove_leftovers, run_limited, store_atomically
 from bot.scryfall import default_user_agent
-from bot.svg import SvgRefused, render_many, sanitise
 
 if TYPE_CHECKING:
     from bot.scryfall import ScryfallClient
@@ -49,7 +49,7 @@ SVG_LIMITS = Limits(deadline=20.0, min_rate=1024, grace=5.0, max_bytes=MAX_SVG_B
 # A batch of symbols is drawn by one child; real ones take about 15 ms each. When a batch fails, each of its symbols
 # is drawn alone, so one hostile SVG costs only itself.
 BATCH = 15
-DRAW_LIMITS = sandbox.Limits(wall=15.0, cpu=10, memory=512 << 20)
+DRAW_LIMITS = SandboxLimits(wall=15.0, cpu=10, memory=512 << 20)
 FAILURE_DAYS = 1.0
 PASSING_FAILURES_IN_A_ROW = 3  # then the SVG host is down: the rest waits for the next start
 # A card symbol: ``{G}``, ``{2/W}``. A brace a player typed carries a word joiner after it (``bot.text.escape``'s
@@ -236,8 +236,8 @@ async def _download(kept: Kept, symbols: list[dict], api_url: str) -> list[tuple
 async def _draw(kept: Kept, batch: list[tuple[dict, bytes]]) -> None:
     """Draw ``batch`` in one sandboxed child; when it fails, each symbol alone, so that only the culprit fails."""
     try:
-        drawn = await sandbox.run_limited(render_many, [svg for _, svg in batch], limits=DRAW_LIMITS)
-    except sandbox.SandboxError as error:
+        drawn = await run_limited(render_many, [svg for _, svg in batch], limits=DRAW_LIMITS)
+    except SandboxError as error:
         if len(batch) == 1:
             await asyncio.to_thread(kept.fail, batch[0][0], f"it could not be drawn: {error}", time.time())
             return

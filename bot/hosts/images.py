@@ -4,10 +4,10 @@
   host of ``SCRYFALL_API_URL``), with the project's User-Agent, a few requests at a time (one
   :meth:`CardImages.get_many` on all but one of them at most, so a picture whose images come slowly never
   makes another picture wait for a fetcher). Each request ends
-  (:mod:`bot.download`): within ``timeout`` seconds in all, dropped when its body falls below ``min_rate``
+  (:mod:`bot.hosts.download`): within ``timeout`` seconds in all, dropped when its body falls below ``min_rate``
   bytes a second after ``grace`` seconds, and at ``max_bytes``. A host trickling a byte a second holds a
   fetcher for about ``grace`` seconds, not for the length of the image in seconds. Redirects are not followed.
-* An answer is kept only if it is an image of a card's sensible size (:func:`bot.imaging.check_image`, the
+* An answer is kept only if it is an image of a card's sensible size (:func:`bot.hosts.imaging.check_image`, the
   bot's own pixel limit): an HTML error page, a truncated body or garbage is a failure, remembered for
   ``retry_after`` seconds so a host that is down is not asked again at once.
 * Images are kept on disk (a size cap, least recently used out, surviving a restart: a hit refreshes the
@@ -34,9 +34,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from bot import BOT_NAME, __version__
-from bot.download import Downloader, DownloadFailed, Limits
-from bot.imaging import MAX_IMAGE_PIXELS, NotACardImage, check_image
-from bot.lanes import Lanes, Limit
+from bot.hosts.download import Downloader, DownloadFailed, Limits
+from bot.hosts.imaging import MAX_IMAGE_PIXELS, NotACardImage, check_image
+from bot.serving import Lanes, Limit
 
 log = logging.getLogger(__name__)
 

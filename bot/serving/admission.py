@@ -28,9 +28,9 @@ from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.carddb import SEARCH_THREADS
 from bot.errors import UserFacingError
-from bot.pace import Budgets, monotonic
+from bot.serving.lanes import SEARCH_THREADS
+from bot.serving.pace import Budgets, monotonic
 
 FORGET_EVERY = 4096  # places handed out between sweeps of the turn marks of users and servers long gone
 # The key of everyone outside servers (DMs and group chats) among the servers' shares.

@@ -2,7 +2,7 @@
 
 Card names (``/card``, ``/search``'s card picker, inline lookups' suggestions, ``/goldfish`` card options) and the
 rules' terms (``/rule``) keep their own vocabularies, but are matched the same way: the same normalisation as the
-card database (``bot.carddb.names.normalise``: case, accents and punctuation gone) and the same rapidfuzz scoring.
+card database (``bot.text.names.normalise``: case, accents and punctuation gone) and the same rapidfuzz scoring.
 A :class:`Matcher` is built once per vocabulary; ``complete("blaoted")`` then answers in well under a millisecond
 for a few hundred names and a few milliseconds for 35,000.
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from bot.carddb import normalise
+from bot.text.names import normalise
 
 MAX_TYPED = 100
 # Words of what was typed matched a typo away, at most: the longest card names have about this many, and each costs

@@ -3,7 +3,7 @@
 ``await mana_emoji(bot, images)`` lists the application's emoji first and creates only what is missing, by
 name, so a restart uploads nothing and two shards starting together do not race: a name taken meanwhile (Discord
 answers 400 with ``APPLICATION_EMOJI_NAME_ALREADY_TAKEN``) is listed again and that emoji used. It returns the
-:class:`~bot.symbols.SymbolText` that shows each symbol as its emoji. When Discord refuses, the text form stays
+:class:`~bot.hosts.symbols.SymbolText` that shows each symbol as its emoji. When Discord refuses, the text form stays
 (``{2}{G}``), logged once. Like ``bot.client``, this module is the bot's frame, not its Discord-free core.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import discord
 
-from bot.symbols import SymbolImage, SymbolText
+from bot.hosts import SymbolImage, SymbolText
 
 log = logging.getLogger(__name__)
 

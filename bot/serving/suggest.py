@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from bot.pace import Budgets, monotonic
+from bot.serving.pace import Budgets, monotonic
 
 RATE, PER = 25, 10.0  # a user's autocompletes per 10 s: fast typing in several commands, not a flood
 

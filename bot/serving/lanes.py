@@ -3,7 +3,7 @@ names the lanes it runs in, each with its own limit (a person's, their server's,
 slow one lane's work is, work in other lanes finds a slot. Work past its lanes waits (any time budget it has
 still counting), and the first waiter that may run takes each freed slot.
 
-Admission (:mod:`bot.admission`) decides what may wait at all; lanes decide what runs first. Everything here
+Admission (:mod:`bot.serving.admission`) decides what may wait at all; lanes decide what runs first. Everything here
 runs on the event loop (no locks).
 """
 
@@ -14,6 +14,9 @@ import contextlib
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Hashable, Sequence
 from dataclasses import dataclass
+
+# The threads the card data runs the searches users write on: the search share admits as many at once.
+SEARCH_THREADS = 3
 
 # A lane: its key, and how many pieces of work may run in it at once.
 Limit = tuple[Hashable, int]

@@ -10,8 +10,8 @@ whose ``reason`` says what: ``"timeout"``, ``"cpu"``, ``"memory"``, ``"crashed"`
 
 The child inherits nothing it does not need: a new interpreter (no fork of the bot's memory, threads or locks), in
 isolated mode, with an environment of its own (no token), no file descriptor but its three pipes, no core dumps and
-no file it writes past a megabyte. It dies with its parent (:func:`bot.lifeline.die_with_parent`). The waiting runs in
-a thread: the event loop never blocks, and cancelling the await kills the child.
+no file it writes past a megabyte. It dies with its parent (:func:`bot.runtime.lifeline.die_with_parent`). The
+waiting runs in a thread: the event loop never blocks, and cancelling the await kills the child.
 
 ``func`` is a top-level function of an importable module (it is pickled by name). The result must be plain data:
 ``None``, booleans, numbers, strings, bytes, and lists, tuples, sets and dicts of them. It is read back by an
@@ -43,7 +43,7 @@ STDERR_KEPT = 2000  # the end of it, read back to tell running out of memory fro
 # The child's first lines: stdlib only, before anything of the caller's is imported.
 BOOT = (
     "import pickle, sys; header = pickle.load(sys.stdin.buffer); sys.path[:] = header['path']; "
-    "import bot.sandbox; bot.sandbox._child(header)"
+    "import bot.runtime.sandbox; bot.runtime.sandbox._child(header)"
 )
 MEMORY_WORDS = ("MemoryError", "memory allocation of", "Cannot allocate memory", "out of memory", "bad_alloc")
 
@@ -206,7 +206,7 @@ def _limit(limits: Limits) -> None:
 
 def _child(header: dict) -> None:
     """The child's side: limits, the parent watch, then the call; its answer pickled to stdout."""
-    from bot.lifeline import die_with_parent
+    from bot.runtime.lifeline import die_with_parent
 
     die_with_parent(header["parent"])
     _limit(Limits(*header["limits"]))

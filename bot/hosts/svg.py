@@ -7,8 +7,8 @@ can expand a kilobyte into gigabytes. :func:`sanitise` lets through only what a 
 gradients and a title, with their presentation attributes, and references to nothing but an ``#id`` of the same
 file. It refuses the whole SVG (:class:`SvgRefused`, saying why) at the first thing outside that, deeper than
 :data:`MAX_DEPTH`, or past :data:`MAX_ELEMENTS`; what it returns is written from the checked tree, so the renderer
-never sees a byte the check did not. :func:`render_png` draws it; the caller runs it in :mod:`bot.sandbox`, since a
-renderer's bug is not ours to trust.
+never sees a byte the check did not. :func:`render_png` draws it; the caller runs it in :mod:`bot.runtime.sandbox`,
+since a renderer's bug is not ours to trust.
 """
 
 from __future__ import annotations

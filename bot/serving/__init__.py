@@ -10,10 +10,11 @@ from bot.serving.breaker import Breaker
 from bot.serving.lanes import SEARCH_THREADS, Asker, Lanes, Limit
 from bot.serving.lograte import RateLimitedLog
 from bot.serving.pace import Budgets, Pace, monotonic
-from bot.serving.shares import HINTS, LOOKUPS, PICKS, SEARCHES, Share
+from bot.serving.shares import DECK_SITES, HINTS, LOOKUPS, PICKS, SEARCHES, Share
 from bot.serving.suggest import Suggestions
 
 __all__ = [
+    "DECK_SITES",
     "HINTS",
     "LOOKUPS",
     "PICKS",

@@ -2,48 +2,36 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.errors import UserFacingError
 from bot.goldfish import DisplayStore, GameKey, GameService, GameStore, game_of, is_loadable
-from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.goldfish.table import where_text
 from bot.text import escape, one_line, plural
+from cogs._commands import command
 from cogs._ui import reply
+from cogs.decks import DeckRequest, chosen_deck, deck_options, ready_text
 from cogs.goldfish._actions import PendingStart, TableActions, replace_question
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
 from cogs.goldfish._components import DYNAMIC_ITEMS, Deferral, replace_view
 from cogs.goldfish._inputs import (
-    DECK_OPTIONS,
-    DEFAULT_DECK,
     FIND_NOTHING,
     MAX_NAME_CHARS,
-    CollectionFetcher,
-    Decklist,
-    DeckName,
     HandCard,
     cards_named,
-    collection_lookup,
-    custom_deck,
     find_card,
     hand_card,
     lands_named,
     matching,
-    name_suggestions,
-    one_deck,
     parse_card_value,
     permanent_named,
-    preset,
 )
 from cogs.goldfish._looks import attach_looks
 from cogs.goldfish._picture import TablePictures
@@ -53,27 +41,6 @@ from cogs.goldfish._threads import open_thread, thread_problem
 from cogs.goldfish._view import attach_view
 
 log = logging.getLogger(__name__)
-
-
-def refusals_answered(callback: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
-    """A refusal (:class:`IllegalAction`, a move the rules or the table don't allow) or another answer meant for
-    the player (a :class:`UserFacingError`, such as a database that doesn't answer) goes to the player privately
-    and stops there; anything else goes on to the tree's error handler. (Defined here: discord.py reads a command's
-    annotations in the globals of the function it is given, so the wrapper lives beside the commands.)"""
-
-    @functools.wraps(callback)
-    async def wrapper(self, interaction: discord.Interaction, *args, **kwargs) -> None:
-        try:
-            await callback(self, interaction, *args, **kwargs)
-        except UserFacingError as refusal:
-            await reply(interaction, str(refusal), ephemeral=True)
-
-    return wrapper
-
-
-def command(group: app_commands.Group, name: str):
-    """Register a goldfish command whose refusals are answered to the player."""
-    return lambda callback: group.command(name=name)(refusals_answered(callback))
 
 
 SEED_MAX = 2**31 - 1
@@ -89,7 +56,6 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         self.bot = bot
         self.store: GameStore
         self.service: GameService
-        self.fetch_collection: CollectionFetcher | None = None
         self.pending: dict[str, PendingStart] = {}
         self.tables: dict[GameKey, list[int]] = {}
         self.unsaved: set[GameKey] = set()
@@ -114,42 +80,38 @@ class Goldfish(Coaching, TableActions, commands.Cog):
 
     @command(goldfish, "start")
     @app_commands.describe(
-        **DECK_OPTIONS,
         seed="Shuffle seed, to replay the same game",
         play_first="Be on the play (default) or on the draw",
         shared="Let anyone in this channel play the game (default: only you)",
         thread="Play in a new thread of this channel (where the bot may create threads)",
     )
+    @deck_options()
     async def start(
         self,
         interaction: discord.Interaction,
-        deck: DeckName | None = None,
-        decklist: Decklist | None = None,
+        wanted: DeckRequest,
         seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
         play_first: bool = True,
         shared: bool = False,
         thread: bool = False,
     ) -> None:
-        """Start a goldfish game in this channel: a preset deck or your own decklist."""
-        one_deck(deck, decklist)
+        """Start a goldfish game in this channel: a preset deck, one you saved, or your own list, file or link."""
         if thread and (problem := thread_problem(interaction)):
             raise IllegalAction(problem)
+        if wanted.own:  # read and resolved, a link in its site's turn: privately, as the answer begins with it
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        chosen = await chosen_deck(interaction, wanted)
+        if chosen.own is not None and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
         key = GameKey.of(interaction.channel_id, interaction.user.id, shared)
         existing = None
         if not thread:  # a new thread holds no game to replace
             async with Deferral(interaction, update=False):
                 existing = await self.service.replaceable(key, interaction.user.id, self.can_manage(interaction))
         ask = existing is not None and is_loadable(existing) and existing.game.phase != "over"
-        if decklist:
-            if not interaction.response.is_done():
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            fetch = self.fetch_collection or collection_lookup(self.bot)
-            built = await custom_deck(decklist, fetch, name_suggestions(self.bot))
-        else:
-            built = preset(deck or DEFAULT_DECK)
         game_seed = secrets.randbelow(SEED_MAX) if seed is None else seed
         try:
-            game = Game.new(built, seed=game_seed, on_the_play=play_first)
+            game = Game.new(chosen.deck, seed=game_seed, on_the_play=play_first)
         except IllegalAction as illegal:
             raise IllegalAction(f"I can't start a game with that deck: {illegal}") from None
 
@@ -165,11 +127,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
                     game=game,
                     replace_version=existing.version if existing else None,
                 )
-            if answer is interaction and decklist:
+            if answer is interaction and chosen.own is not None:
                 # Deferred ephemerally: the first follow-up answers privately, the second is the game.
-                await answer.followup.send(
-                    f"Deck ready: {escape(built.name)} ({plural(built.size(), 'card')}).", ephemeral=True
-                )
+                await answer.followup.send(ready_text(chosen.deck, chosen.own, play_first), ephemeral=True)
             if place is None:
                 await self.replaced(answer, record, existing)
                 return
@@ -187,11 +147,6 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         await reply(
             interaction, replace_question(existing, interaction.user.id), view=replace_view(token), ephemeral=True
         )
-
-    @start.autocomplete("deck")
-    async def deck_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        offered = [(f"{key} — {deck.name}", key) for key, deck in sorted(preset_decks().items())]
-        return [app_commands.Choice(name=one_line(label), value=key) for label, key in matching(offered, current)]
 
     # ------------------------------------------------------------ play commands
 

@@ -178,6 +178,10 @@ def parse_decklist(text: str) -> DeckText:
             continue
         if entry.startswith(("#", "//")):
             continue
+        if entry[:3].upper() == "SB:" and not one_line:  # MTGO's mark of a sideboard line, line by line
+            marked = True
+            lines.append(read_line(number, entry[3:].strip(), SIDEBOARD))
+            continue
         heading = _heading(entry)
         if heading is not None:
             found, entry = heading
@@ -189,13 +193,6 @@ def parse_decklist(text: str) -> DeckText:
             if found != "group":
                 section, marked = found, True
             if not entry:
-                continue
-        elif entry[:3].upper() == "SB:":
-            marked, entry = True, entry[3:].strip()
-            if one_line:
-                section = SIDEBOARD
-            else:
-                lines.append(read_line(number, entry, SIDEBOARD))
                 continue
         if section is DROPPED:
             if entry.lower().startswith("name "):

@@ -61,10 +61,13 @@ class DeckLink:
 def read_link(text: str) -> DeckLink:
     """The deck a link names; :class:`DeckProblem` (one line, nothing sent anywhere) for anything else."""
     link = text.strip().removeprefix("<").removesuffix(">")
-    parts = urlsplit(link if "://" in link else f"https://{link}")
-    host = (parts.hostname or "").lower()
-    if parts.scheme.lower() not in ("http", "https") or parts.port not in (None, 80, 443):
-        host = ""
+    try:
+        parts = urlsplit(link if "://" in link else f"https://{link}")
+        host = (parts.hostname or "").lower()
+        if parts.scheme.lower() not in ("http", "https") or parts.port not in (None, 80, 443):
+            host = ""
+    except ValueError:  # a port that is no number, brackets that close nothing
+        host, parts = "", urlsplit("")
     if host in REFUSING:
         site, how = REFUSING[host]
         raise DeckProblem(
@@ -147,7 +150,8 @@ class DeckSites:
         try:
             body = await self.downloader.get_async(
                 url,
-                Limits(deadline=READ_SECONDS, min_rate=1.0, grace=READ_SECONDS, max_bytes=MAX_FILE_BYTES),
+                # No more than the size Discord gave: a file larger than it said is not the file that was checked.
+                Limits(deadline=READ_SECONDS, min_rate=1.0, grace=READ_SECONDS, max_bytes=size),
                 allowed_hosts=hosts,
             )
         except DownloadFailed as failed:

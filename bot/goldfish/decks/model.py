@@ -150,8 +150,8 @@ def unmodelled_cards(cards: Mapping[str, Mapping[str, Any]]) -> list[str]:
 
 
 def unmodelled_note(deck: PlayerDeck) -> str | None:
-    """``3 cards' effects are not modelled: A, B, C.`` for the deck's cards in any section, or None."""
-    names = unmodelled_cards(deck.cards)
+    """``3 cards' effects are not modelled: A, B, C.`` for the main deck's cards (the others never play), or None."""
+    names = unmodelled_cards({name: deck.cards[name] for _, name in deck.entries(MAIN)})
     if not names:
         return None
     whose = "1 card's effect is" if len(names) == 1 else f"{len(names)} cards' effects are"

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from cogs.decks._cog import Decks
 from cogs.decks._options import DeckName, deck_choices, deck_options, saved_and_presets
-from cogs.decks._reading import DEFAULT_DECK, Chosen, DeckRequest, chosen_deck, named_deck
+from cogs.decks._reading import ANY_DECK, DEFAULT_DECK, Chosen, DeckRequest, chosen_deck, named_deck
 from cogs.decks._render import ready_text
 
 
@@ -20,6 +20,7 @@ async def setup(bot: commands.Bot) -> None:
 
 
 __all__ = [
+    "ANY_DECK",
     "DEFAULT_DECK",
     "Chosen",
     "DeckName",

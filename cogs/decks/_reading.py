@@ -66,6 +66,9 @@ class DeckRequest:
         return bool(self.decklist or self.file or self.link)
 
 
+ANY_DECK = DeckRequest()  # no deck option given: the default preset
+
+
 @dataclass(frozen=True)
 class Chosen:
     """The deck to play: the engine's deck, and the player's deck it came from (None for a preset)."""

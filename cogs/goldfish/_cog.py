@@ -14,9 +14,9 @@ from bot.goldfish import DisplayStore, GameKey, GameService, GameStore, game_of,
 from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.goldfish.table import where_text
 from bot.text import escape, one_line, plural
-from cogs._commands import command
+from cogs._commands import command, described
 from cogs._ui import reply
-from cogs.decks import DeckRequest, chosen_deck, deck_options, ready_text
+from cogs.decks import ANY_DECK, DeckRequest, chosen_deck, deck_options, ready_text
 from cogs.goldfish._actions import PendingStart, TableActions, replace_question
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
@@ -24,6 +24,7 @@ from cogs.goldfish._components import DYNAMIC_ITEMS, Deferral, replace_view
 from cogs.goldfish._inputs import (
     FIND_NOTHING,
     MAX_NAME_CHARS,
+    OPTION_HELP,
     HandCard,
     cards_named,
     find_card,
@@ -45,7 +46,6 @@ log = logging.getLogger(__name__)
 
 SEED_MAX = 2**31 - 1
 PENDING_STARTS = 256
-TAP_HELP = 'The lands to tap, by name, separated by commas ("Swamp, Island"); default: the best ones'
 
 
 class Goldfish(Coaching, TableActions, commands.Cog):
@@ -79,21 +79,16 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     # ------------------------------------------------------------ /goldfish start
 
     @command(goldfish, "start")
-    @app_commands.describe(
-        seed="Shuffle seed, to replay the same game",
-        play_first="Be on the play (default) or on the draw",
-        shared="Let anyone in this channel play the game (default: only you)",
-        thread="Play in a new thread of this channel (where the bot may create threads)",
-    )
     @deck_options()
+    @described(OPTION_HELP)
     async def start(
         self,
         interaction: discord.Interaction,
-        wanted: DeckRequest,
         seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
         play_first: bool = True,
         shared: bool = False,
         thread: bool = False,
+        wanted: DeckRequest = ANY_DECK,
     ) -> None:
         """Start a goldfish game in this channel: a preset deck, one you saved, or your own list, file or link."""
         if thread and (problem := thread_problem(interaction)):
@@ -151,15 +146,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     # ------------------------------------------------------------ play commands
 
     @command(goldfish, "cycle")
-    @app_commands.describe(
-        card="A card with cycling in your hand",
-        ability="Which cycling ability, if it has several",
-        find="What to find",
-        tap=TAP_HELP,
-        x="X, for a cost or trigger with {X} (Decree of Justice)",
-        pay='Pay {1} for "you may pay {1}" triggers (Lightning Rift, Drake Haven); default yes',
-        sacrifice="The land to sacrifice, for costs such as Edge of Autumn's",
-    )
+    @described(OPTION_HELP)
     async def cycle(
         self,
         interaction: discord.Interaction,
@@ -230,13 +217,13 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         ]
 
     @command(goldfish, "play")
-    @app_commands.describe(card="A land in your hand")
+    @described(OPTION_HELP)
     async def play(self, interaction: discord.Interaction, card: app_commands.Transform[str, HandCard("play")]) -> None:
         """Play a land from your hand (one a turn, CR 305.2)."""
         await self.from_hand(interaction, "play", card)
 
     @command(goldfish, "cast")
-    @app_commands.describe(card="A spell in your hand", x="X, for a spell with {X} in its cost", tap=TAP_HELP)
+    @described(OPTION_HELP)
     async def cast(
         self,
         interaction: discord.Interaction,
@@ -261,7 +248,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         await self.post(interaction, record, said=f"{record.events[0].text} · {where_text(record.game)}")
 
     @command(goldfish, "discard")
-    @app_commands.describe(cards="The cards to discard down to seven, separated by commas")
+    @described(OPTION_HELP)
     async def discard(self, interaction: discord.Interaction, cards: app_commands.Range[str, 1, 1000]) -> None:
         """Cleanup: discard down to seven cards (514.1)."""
         record = await self.playable(interaction)
@@ -273,7 +260,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         )
 
     @command(goldfish, "echo")
-    @app_commands.describe(pay="Pay the echo cost (true) or sacrifice the permanent (false)")
+    @described(OPTION_HELP)
     async def echo(self, interaction: discord.Interaction, pay: bool) -> None:
         """Settle an echo trigger in your upkeep (702.30a)."""
         record = await self.playable(interaction)
@@ -288,7 +275,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         await self.run(interaction, None, Action("mulligan"), seen=None, edit=False)
 
     @command(goldfish, "keep")
-    @app_commands.describe(bottom="After a mulligan: the cards to put on the bottom, separated by commas")
+    @described(OPTION_HELP)
     async def keep(
         self, interaction: discord.Interaction, bottom: app_commands.Range[str, 1, 1000] | None = None
     ) -> None:
@@ -313,7 +300,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         await self.run(interaction, record.key, Action("keep", bottom=chosen), seen=None, edit=False)
 
     @command(goldfish, "end")
-    @app_commands.describe(player="Whose game to end (needs Manage Messages); default: yours, or the shared game")
+    @described(OPTION_HELP)
     async def end(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """End your game in this channel (its starter, or anyone with Manage Messages)."""
         async with Deferral(interaction, update=False):

@@ -12,11 +12,45 @@ from discord import app_commands
 from bot import limits
 from bot.carddb import normalise
 from bot.goldfish.engine import CardInstance, Game, IllegalAction
+from bot.goldfish.practice import DEFAULT_GAMES, DEFAULT_TURNS, MAX_GAMES, MAX_TURNS
 from bot.goldfish.table import cycle_label
 from bot.text import Entry, Matcher, clip, escape, one_line
 
 FIND_NOTHING = "nothing"
 MAX_NAME_CHARS = 100
+TAP_HELP = 'The lands to tap, by name, separated by commas ("Swamp, Island"); default: the best ones'
+# The options of the /goldfish commands, each described once (``cogs._commands.described``): by the command's and
+# the option's names where a name means something else in another command, else by the option's name.
+OPTION_HELP = {
+    "start.seed": "Shuffle seed, to replay the same game",
+    "play_first": "Be on the play (default) or on the draw",
+    "shared": "Let anyone in this channel play the game (default: only you)",
+    "thread": "Play in a new thread of this channel (where the bot may create threads)",
+    "cycle.card": "A card with cycling in your hand",
+    "ability": "Which cycling ability, if it has several",
+    "find": "What to find",
+    "tap": TAP_HELP,
+    "cycle.x": "X, for a cost or trigger with {X} (Decree of Justice)",
+    "cycle.pay": 'Pay {1} for "you may pay {1}" triggers (Lightning Rift, Drake Haven); default yes',
+    "sacrifice": "The land to sacrifice, for costs such as Edge of Autumn's",
+    "play.card": "A land in your hand",
+    "cast.card": "A spell in your hand",
+    "cast.x": "X, for a spell with {X} in its cost",
+    "cards": "The cards to discard down to seven, separated by commas",
+    "echo.pay": "Pay the echo cost (true) or sacrifice the permanent (false)",
+    "bottom": "After a mulligan: the cards to put on the bottom, separated by commas",
+    "player": "Whose game to end (needs Manage Messages); default: yours, or the shared game",
+    "games": f"How many games (default {DEFAULT_GAMES:,}, at most {MAX_GAMES:,})",
+    "simulate.turns": f"How many turns each (default {DEFAULT_TURNS}, at most {MAX_TURNS})",
+    "on_the_draw": "Be on the draw instead of on the play",
+    "simulate.seed": "Base seed: the same seed gives the same figures",
+    "copies": "Copies of the card in the deck (or give deck and card)",
+    "deck_size": "Cards in the deck (default 60)",
+    "odds.wanted": "How many of them you want to have seen (default 1)",
+    "odds.turns": "Up to which turn (default 6)",
+    "odds.deck": "Your saved deck, or a preset: copies and deck size come from it",
+    "odds.card": "A card of that deck",
+}
 CARD_VALUE = re.compile(r"\s*(\d{1,9})(?::(\d{1,2}))?\s*")
 FORGED = "That choice isn't one I offered, so nothing happened. Use the newest game message."
 

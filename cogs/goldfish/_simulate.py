@@ -35,9 +35,10 @@ from bot.goldfish.practice import (
     render_png,
 )
 from bot.text import clip, escape, normalise, plural
-from cogs._commands import answered
+from cogs._commands import answered, described
 from cogs._ui import defer_public, in_time, reply
 from cogs.decks import (
+    ANY_DECK,
     DEFAULT_DECK,
     DeckName,
     DeckRequest,
@@ -47,6 +48,7 @@ from cogs.decks import (
     named_deck,
     saved_and_presets,
 )
+from cogs.goldfish._inputs import OPTION_HELP
 
 log = logging.getLogger(__name__)
 
@@ -97,21 +99,16 @@ class SimulationCommands:
 
     @app_commands.command(name="simulate")
     @answered
-    @app_commands.describe(
-        games=f"How many games (default {DEFAULT_GAMES:,}, at most {MAX_GAMES:,})",
-        turns=f"How many turns each (default {DEFAULT_TURNS}, at most {MAX_TURNS})",
-        on_the_draw="Be on the draw instead of on the play",
-        seed="Base seed: the same seed gives the same figures",
-    )
     @deck_options()
+    @described(OPTION_HELP)
     async def simulate(
         self,
         interaction: discord.Interaction,
-        wanted: DeckRequest,
         games: app_commands.Range[int, 1, MAX_GAMES] = DEFAULT_GAMES,
         turns: app_commands.Range[int, 1, MAX_TURNS] = DEFAULT_TURNS,
         on_the_draw: bool = False,
         seed: app_commands.Range[int, 0, SEED_LIMIT] | None = None,
+        wanted: DeckRequest = ANY_DECK,
     ) -> None:
         """Play many goldfish games with a fixed policy and chart the deck's odds turn by turn."""
         base = secrets.randbelow(SEED_LIMIT) if seed is None else seed
@@ -136,14 +133,7 @@ class SimulationCommands:
 
     @app_commands.command(name="odds")
     @answered
-    @app_commands.describe(
-        copies="Copies of the card in the deck (or give deck and card)",
-        deck_size="Cards in the deck (default 60)",
-        wanted="How many of them you want to have seen (default 1)",
-        turns="Up to which turn (default 6)",
-        deck="Your saved deck, or a preset: copies and deck size come from it",
-        card="A card of that deck",
-    )
+    @described(OPTION_HELP)
     @app_commands.autocomplete(deck=saved_and_presets)
     async def odds(
         self,

@@ -23,7 +23,8 @@ from bot.goldfish.decks import (
 from bot.goldfish.engine import Deck
 from bot.text import clip, escape, plural
 
-# The groups of /deck show, in order: a card is in the first whose type its front face has.
+# The groups of /deck show: a card is in the first whose type its front face has (a land creature is a land);
+# they are shown spells first, lands last, as deck lists are read.
 TYPE_GROUPS = (
     ("Lands", "land"),
     ("Creatures", "creature"),
@@ -35,6 +36,7 @@ TYPE_GROUPS = (
     ("Enchantments", "enchantment"),
 )
 OTHER = "Other"
+SHOWN = [title for title, _ in TYPE_GROUPS[1:]] + [OTHER, TYPE_GROUPS[0][0]]
 LINES_A_PAGE = 18  # card lines and headings on one page of /deck show: a phone's screen
 SECTION_TITLES = {COMMANDER: "Commander", COMPANION: "Companion", SIDEBOARD: "Sideboard"}
 # Where the cards a game doesn't deal from are, said when it starts: the engine plays the library alone.
@@ -64,7 +66,7 @@ def saved_text(deck: PlayerDeck, replaced: bool) -> str:
     for note in (readings_text(deck.readings), unmodelled_note(deck)):
         if note:
             lines.append(note)
-    lines.append(f"Play it with `/goldfish start` and `deck:` {escape(deck.name)}")
+    lines.append("Play it: `/goldfish start` and pick it in `deck`.")
     return clip("\n".join(lines), limits.MESSAGE_CONTENT)
 
 
@@ -100,7 +102,7 @@ def deck_lines(deck: PlayerDeck) -> list[str]:
     groups: dict[str, list[tuple[int, str]]] = {}
     for count, name in deck.entries(MAIN):
         groups.setdefault(group_of(deck.cards.get(name, {})), []).append((count, name))
-    for title in [title for title, _ in TYPE_GROUPS] + [OTHER]:
+    for title in SHOWN:
         entries = groups.get(title)
         if entries:
             lines.append(f"**{title} ({sum(count for count, _ in entries)})**")

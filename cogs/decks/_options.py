@@ -32,24 +32,30 @@ DECK_HELP = {
 OPTIONS = {"deck": DeckName, "decklist": Decklist, "file": discord.Attachment, "link": DeckLinkText}
 
 
+def matched(offered: list[tuple[str, str]], typed: str) -> list[tuple[str, str]]:
+    """The ``(label, value)`` pairs that fit what was typed (typos, word order, prefixes), best first."""
+    if not typed.strip():
+        return offered
+    entries = [Entry(label, value) for label, value in offered]
+    matcher = Matcher(entries, [(label, index) for index, (label, _) in enumerate(offered)])
+    return [(entry.name, entry.value) for entry in matcher.complete(typed, len(offered))]
+
+
 def deck_choices(offered: list[tuple[str, str]], typed: str) -> list[app_commands.Choice[str]]:
-    """The ``(label, value)`` pairs that fit what was typed (typos, word order, prefixes), at most 25."""
-    if typed.strip():
-        entries = [Entry(label, value) for label, value in offered]
-        matched = Matcher(entries, [(label, index) for index, (label, _) in enumerate(offered)])
-        offered = [(entry.name, entry.value) for entry in matched.complete(typed, limits.AUTOCOMPLETE_CHOICES)]
-    return [app_commands.Choice(name=one_line(label), value=value) for label, value in offered][
-        : limits.AUTOCOMPLETE_CHOICES
-    ]
+    """The choices that fit what was typed, at most 25."""
+    fitting = matched(offered, typed)[: limits.AUTOCOMPLETE_CHOICES]
+    return [app_commands.Choice(name=one_line(label), value=value) for label, value in fitting]
 
 
 async def saved_and_presets(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The player's saved decks (with their counts) that fit what was typed, then the presets."""
+    """The player's saved decks (with their counts) that fit what was typed, then the presets that do: the presets
+    always find room among the 25 choices."""
     shelf = interaction.client.get_cog("Decks")  # type: ignore[attr-defined]
     saved = await shelf.store.summaries(interaction.user.id) if shelf is not None else []
-    offered = [(f"{deck.name} — {deck.counts_text()}", deck.name) for deck in saved]
-    offered += [(f"{key} — {deck.name} (preset)", PRESET + key) for key, deck in sorted(preset_decks().items())]
-    return deck_choices(offered, current)
+    mine = matched([(f"{deck.name} — {deck.counts_text()}", deck.name) for deck in saved], current)
+    presets = [(f"{key} — {deck.name} (preset)", PRESET + key) for key, deck in sorted(preset_decks().items())]
+    presets = matched(presets, current)
+    return deck_choices(mine[: limits.AUTOCOMPLETE_CHOICES - len(presets)] + presets, "")
 
 
 def deck_options(*names: str) -> Callable[[Callable], Callable]:

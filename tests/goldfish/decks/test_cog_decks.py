@@ -81,6 +81,9 @@ async def test_the_26th_deck_is_refused_in_one_line_before_any_list_is_read(simc
     form = await alice.slash(channel, "deck save", name="One more")
     assert form.modal is None and "25 saved decks" in text_of(form)  # no form to fill in for nothing
 
+    offered = [c["value"] for c in await alice.autocomplete(channel, "goldfish start", "deck", "")]
+    assert len(offered) == 25 and offered[-3:] == ["preset:landcycling", "preset:slide", "preset:two-colour"]
+
     cleared = text_of(await alice.slash(channel, "deck delete", all=True))
     assert cleared == f"Deleted your {MAX_DECKS} saved decks."
 
@@ -104,6 +107,8 @@ async def test_bad_input_gets_one_private_line_and_nothing_saved(simcord_env, ch
 
 
 async def test_decks_are_saved_in_the_bots_dm_and_in_a_group_chat_and_used_where_the_player_plays(simcord_env):
+    schema = next(c for c in simcord_env.bot.command_payload(None) if c["name"] == "deck")
+    assert sorted(schema["contexts"]) == [0, 1, 2] and sorted(schema["integration_types"]) == [0, 1]
     alice, bob = simcord_env.create_user("alice"), simcord_env.create_user("bob")
     add_to_my_apps(simcord_env, alice)
     chat = group_chat(simcord_env, alice, bob)

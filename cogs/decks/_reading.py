@@ -7,6 +7,7 @@ What a command was given is a :class:`DeckRequest`; :func:`chosen_deck` makes it
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Protocol
@@ -14,6 +15,7 @@ from typing import Protocol
 import discord
 
 from bot.goldfish.decks import (
+    MAX_DECK_NAME,
     DeckProblem,
     DeckResolver,
     DeckSites,
@@ -125,7 +127,7 @@ async def read_request(interaction: discord.Interaction, request: DeckRequest) -
     wait = admission.spend(DECK_SITES, interaction.user.id)
     if wait:
         raise DeckProblem(
-            f"You've read {DECK_SITES.rate} decks from sites in the last minute: try again in {wait:.0f} s, "
+            f"You've read {DECK_SITES.rate} decks from sites in the last minute: try again in {math.ceil(wait)} s, "
             "or paste the list."
         )
     async with place(interaction, DECK_SITES):
@@ -150,7 +152,7 @@ async def chosen_deck(interaction: discord.Interaction, request: DeckRequest) ->
     if not request.own:
         return await named_deck(interaction, request.deck or DEFAULT_DECK)
     text, title = await read_request(interaction, request)
-    own = await resolved(interaction, text, clip(title or CUSTOM, 100))
+    own = await resolved(interaction, text, clip(" ".join((title or "").split()) or CUSTOM, MAX_DECK_NAME))
     return Chosen(own.engine_deck(), own)
 
 

@@ -50,15 +50,25 @@ class NameSource(Protocol):
         ...
 
 
-def close_enough(typed: str, names: Sequence[str]) -> bool:
-    """Whether ``typed`` is a typo of one of ``names``: one letter off (two in a name of ten letters or more)."""
+def letters_off(typed: str, names: Sequence[str]) -> int:
+    """How many letters ``typed`` is from the closest of ``names`` (as names are compared), past a typo's count
+    counted as one more."""
     wanted = normalise(typed)
-    allowed = 1 if len(wanted) < 10 else 2
-    return any(Levenshtein.distance(wanted, normalise(name), score_cutoff=allowed) <= allowed for name in names)
+    return min(Levenshtein.distance(wanted, normalise(name), score_cutoff=typo_letters(wanted) + 1) for name in names)
+
+
+def typo_letters(normalised: str) -> int:
+    """How far a typo may be from its card's name: one letter (two in a name of ten letters or more)."""
+    return 1 if len(normalised) < 10 else 2
 
 
 def names_of(card: Card) -> list[str]:
     return [card.get("name") or "", *((face.get("name") or "") for face in card.get("card_faces") or ())]
+
+
+def record_names(record: Any) -> list[str]:
+    """A card of the local copy's names: its own and its faces'."""
+    return [record.name, *((face.get("name") or "") for face in record.faces or ())]
 
 
 class LocalCards:
@@ -80,10 +90,15 @@ class LocalCards:
             match = await self.card_data.named(name)
         except CardDataUnavailable:
             return None
-        if match.card is not None:
-            card = match.card.scryfall
-            return Near(card if close_enough(name, names_of(card)) else None, (match.card.name,))
-        return Near(None, tuple(dict.fromkeys(record.name for record in match.candidates))[:OFFERED])
+        records = [match.card] if match.card is not None else list(match.candidates)
+        if not records:
+            return Near()
+        # The closest of what the lookup found, read as the card when it is a typo of that one alone.
+        off = sorted((letters_off(name, record_names(record)), n) for n, record in enumerate(records))
+        best, index = off[0]
+        alone = len(off) == 1 or off[1][0] > best
+        card = records[index].scryfall if best <= typo_letters(normalise(name)) and alone else None
+        return Near(card, tuple(dict.fromkeys(records[n].name for _, n in off))[:OFFERED])
 
 
 class CollectionNames:

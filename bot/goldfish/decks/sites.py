@@ -170,7 +170,7 @@ def failure_text(link: DeckLink, failed: DownloadFailed) -> str:
     if failed.status is not None:
         return f"{site} didn't give the deck (HTTP {failed.status}): try again later, or paste the list."
     reason = str(failed)
-    if "bytes" in reason and ("more than" in reason or "declared" in reason):
+    if f"more than {MAX_BYTES}" in reason:  # the downloader's cap, declared or reached
         return f"{site} sent more than {MAX_BYTES // (1024 * 1024)} MB for that deck: that is no deck list."
     if "not an allowed host" in reason:
         return f"{site} sent that link elsewhere: I only read decks from {site} itself."

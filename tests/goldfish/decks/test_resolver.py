@@ -10,11 +10,13 @@ from collections.abc import Callable
 import orjson
 import pytest
 
+from bot.carddb import NameMatch
 from bot.goldfish.decks import (
     COMMANDER,
     MAIN,
     SIDEBOARD,
     DeckProblem,
+    LocalCards,
     Near,
     PlayerDeck,
     parse_decklist,
@@ -56,12 +58,37 @@ async def test_every_line_not_an_exact_name_is_said_with_what_it_was_read_as_or_
 
 
 async def test_a_typo_alone_is_read_as_its_card_and_the_deck_says_so(resolver):
-    deck = await resolver.resolve(read_list("4 Bloated Todd\n4 Street Wriath\n32 Swamp"), "Toads")
-    assert deck.entries(MAIN) == ((4, "Bloated Toad"), (4, "Street Wraith"), (32, "Swamp"))
+    text = "4 Bloated Todd\n4 Street Wriath\n4 Rune of Protection: Rd\n28 Swamp"
+    deck = await resolver.resolve(read_list(text), "Toads")
+    assert deck.entries(MAIN) == (
+        (4, "Bloated Toad"),
+        (4, "Street Wraith"),
+        (4, "Rune of Protection: Red"),
+        (28, "Swamp"),
+    )
     assert [(r.typed, r.read_as) for r in deck.readings] == [
         ("Bloated Todd", "Bloated Toad"),
         ("Street Wriath", "Street Wraith"),
+        ("Rune of Protection: Rd", "Rune of Protection: Red"),
     ]
+
+
+class Tie:
+    """A lookup that finds several cards equally well (a picker's answer), as a fuzzy match of a typo can."""
+
+    def __init__(self, records) -> None:
+        self.records = tuple(records)
+
+    async def named(self, name):
+        return NameMatch(None, self.records, how="fuzzy")
+
+
+async def test_of_several_cards_a_lookup_finds_the_one_a_typo_is_a_letter_from_is_read(card_data):
+    rannets = (await card_data.collection(["Ridge Rannet", "Valley Rannet"])).values()
+    near = await LocalCards(Tie(rannets)).near("Valley Ranet")
+    assert near.card["name"] == "Valley Rannet" and near.offered == ("Valley Rannet", "Ridge Rannet")
+    both = await LocalCards(Tie(rannets)).near("Rannet")  # as far from one as from the other: offered, not read
+    assert both.card is None and set(both.offered) == {"Valley Rannet", "Ridge Rannet"}
 
 
 async def test_a_printing_is_kept_for_the_picture_and_one_the_copy_lacks_falls_back_to_the_name(resolver):

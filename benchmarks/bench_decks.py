@@ -22,6 +22,7 @@ import asyncio
 import csv
 import io
 import random
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -210,7 +211,10 @@ def main() -> int:
         for run in range(args.runs):
             rng = random.Random(run)
             figures = asyncio.run(resolving(copy.data_dir, copy.names, args.lists, rng))
-            form = asyncio.run(form_then_game(copy.data_dir, copy.names, args.samples, rng))
+            bot_dir = copy.data_dir.parent / f"bot-{run}"  # a bot of its own each run: a new database, synced anew
+            bot_dir.mkdir()
+            shutil.copyfile(copy.data_dir / FILE_NAME, bot_dir / FILE_NAME)
+            form = asyncio.run(form_then_game(bot_dir, copy.names, args.samples, rng))
             figures |= {"form median": median(form), "form p99": percentile(form, 0.99)}
             runs.append(figures)
             print(f"run {run + 1}: " + ", ".join(f"{key} {value * 1000:.1f}" for key, value in figures.items()))

@@ -12,7 +12,7 @@ and ``Sideboard:`` or ``SB:`` starts the sideboard.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from bot.goldfish.decks.model import (
@@ -236,7 +236,7 @@ def checked(deck: DeckText) -> DeckText:
     return deck
 
 
-def trim_card(card: dict[str, Any]) -> dict[str, Any]:
+def trim_card(card: Mapping[str, Any]) -> dict[str, Any]:
     """Only the fields the engine reads."""
     trimmed = {key: card[key] for key in ENGINE_FIELDS if card.get(key) not in (None, [])}
     if "card_faces" in trimmed:

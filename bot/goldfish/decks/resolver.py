@@ -172,7 +172,8 @@ class DeckResolver:
             card_name = card["name"]
             counts = sections.setdefault(line.section, {})
             counts[card_name] = counts.get(card_name, 0) + line.count
-            cards[card_name] = trim_card(dict(card))
+            if card_name not in cards:
+                cards[card_name] = trim_card(card)
             if line.card_set and line.number and card_name not in prints:
                 prints[card_name] = (line.card_set, line.number)
         entries = {

@@ -83,7 +83,8 @@ class LocalCards:
             found = await self.card_data.collection(names)
         except CardDataUnavailable:
             raise DeckProblem("The card data isn't ready (it is being loaded): try again in a minute.") from None
-        return {name: record.scryfall for name, record in found.items() if record is not None}
+        # Trimmed at once: a card's whole object (prices, legalities, links) is dropped while it is young.
+        return {name: trim_card(record.scryfall) for name, record in found.items() if record is not None}
 
     async def near(self, name: str) -> Near | None:
         try:
@@ -97,7 +98,7 @@ class LocalCards:
         off = sorted((letters_off(name, record_names(record)), n) for n, record in enumerate(records))
         best, index = off[0]
         alone = len(off) == 1 or off[1][0] > best
-        card = records[index].scryfall if best <= typo_letters(normalise(name)) and alone else None
+        card = trim_card(records[index].scryfall) if best <= typo_letters(normalise(name)) and alone else None
         return Near(card, tuple(dict.fromkeys(records[n].name for _, n in off))[:OFFERED])
 
 

@@ -130,7 +130,7 @@ def clean_deck_name(name: str) -> str:
 
 def library_note(deck_size: int, on_the_play: bool) -> str | None:
     """What a small deck's player should know when its game starts: the turn its draws run out (one card a turn,
-    no cycling: sooner with it), when that is within the first :data:`EARLY_TURNS` turns (CR 121.4)."""
+    no cycling: sooner with it), when that is within the first :data:`EARLY_TURNS` turns (121.4)."""
     library = max(0, deck_size - HAND)
     empty_turn = library + (2 if on_the_play else 1)
     if empty_turn > EARLY_TURNS:

@@ -51,7 +51,7 @@ SPECS: dict[str, Spec] = {spec.key: spec for spec in (MTR, IPG)}
 
 def parse_pages(spec: Spec, pages: list[str], url: str, source: str = "") -> Document:
     """A document from the text of its PDF's pages; raises :class:`DocumentFormatError` when it is not one."""
-    lines = clean_lines(pages)
+    lines = clean_lines(pages, spec.layout.headings)
     effective = effective_date("\n".join(lines[:60]))
     if effective is None:
         raise DocumentFormatError(f'no "Effective <date>" on its first page: is this the {spec.title}?')

@@ -31,7 +31,7 @@ from bot.documents import (
 )
 from bot.hosts import Downloader
 from bot.judge import updater
-from bot.judge.ask import Loaded, answer, history_subject
+from bot.judge.ask import Loaded, addressed, answer, history_subject
 from bot.judge.catalog import SPECS, Spec, parse_pages
 from bot.judge.names import load_names
 from bot.judge.outline import load_outline
@@ -111,9 +111,10 @@ class JudgeDocs:
         """Numbers, names and words (see :mod:`bot.judge.ask`); "history X" as :meth:`history`, which reads
         files, so a caller that must answer quickly acknowledges first when :meth:`waits` says so."""
         subject = history_subject(query)
+        key, asked = addressed(key, query if subject is None else subject)  # "IPG 3.2" is the IPG's, wherever asked
         if subject is not None:
-            return self.history(key, subject)
-        return answer(self.loaded[key], query, today)
+            return self.history(key, asked)
+        return answer(self.loaded[key], asked, today)
 
     @staticmethod
     def waits(query: str) -> bool:
@@ -135,8 +136,10 @@ class JudgeDocs:
         section = document.get(number)
         title = clip(f"{spec.short} {section.heading()} · history", 256)
         labels = [version.label for version in versions]
-        kept = f"{len(versions)} version{'s' if len(versions) != 1 else ''} kept"
-        footer = f"{spec.title}: {kept}, {labels[0]} to {labels[-1]}"
+        if len(versions) == 1:
+            footer = f"{spec.title}, effective {labels[0] or 'on an unknown date'}: only one version is kept so far"
+        else:
+            footer = f"{spec.title}: {len(versions)} versions kept, {labels[0]} to {labels[-1]}"
         return Answer(
             query,
             "history",
@@ -149,7 +152,8 @@ class JudgeDocs:
         )
 
     def autocomplete(self, key: str, current: str) -> list[tuple[str, str]]:
-        return self.loaded[key].index.autocomplete(current)
+        named, asked = addressed(key, current)  # "MTR 3.8" typed in /mtr offers 3.8
+        return self.loaded[key].index.autocomplete(asked if named == key else current)
 
     # ------------------------------------------------------------------ keeping current
 

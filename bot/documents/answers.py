@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import date
 
 from bot.documents.model import CHAPTER, Document, Section
-from bot.documents.phone import fits_page_one
+from bot.documents.phone import PAGE_ONE, fits_page_one
 from bot.documents.reply import FULL, NONE, SURE, UNSURE, Answer, Choice, Cited, Edition, Line, clip
 from bot.documents.search import choice_name
 
@@ -114,7 +114,8 @@ def section_answer(
         return answer
     shown = replace(answer, lead=[*first[: len(said) + bool(section.badge)], *whole], lines=[], whole="")
     shown.related, shown.parts = [], related  # listed in the text already: in the menu only
-    return shown if not lead and fits_page_one(shown) else answer
+    short = sum(len(line.text) for line in shown.lead) < PAGE_ONE  # a long section is not drawn to find out
+    return shown if not lead and short and fits_page_one(shown) else answer
 
 
 def list_answer(

@@ -18,7 +18,7 @@ from bot.documents import Document, Section, normal, words
 NAMES_FILE = Path(__file__).resolve().parent.parent / "data" / "judge" / "ipg-names.json"
 # Words around a penalty that ask for it all the same: "infractions with a game loss", "what gets a DQ".
 AROUND_PENALTY = frozenset(
-    "a all an are for get gets give gives infraction infractions is list of penalty that the what which with".split()
+    "a all an for get gets give gives infraction infractions list of penalty that the what which with".split()
 )
 
 

@@ -12,7 +12,7 @@ import pytest
 from bot.client import CycleBot
 from bot.config import Config
 from bot.rules.editions import updater
-from bot.rules.editions.sources import downloaded_path
+from bot.rules.editions.sources import kept_editions
 from tests.data import CR_DIR
 from tests.support.waits import CEILING, until
 
@@ -63,7 +63,7 @@ class TestFirstStartDownload:
 
         assert not result.ephemeral
         assert result.response.embeds[0].footer.text.startswith("Comprehensive Rules January 16, 2026")
-        assert downloaded_path(bot_config.data_dir).read_bytes() == CR_2026.read_bytes()
+        assert kept_editions(bot_config.data_dir).paths()[-1].read_bytes() == CR_2026.read_bytes()
 
 
 class TestDownloadFails:

@@ -160,6 +160,7 @@ def run_history(args: argparse.Namespace) -> int:
         UnknownRuleError,
         edition_paths,
         history_answer,
+        kept_editions,
         parse_history_query,
     )
 
@@ -177,7 +178,8 @@ def run_history(args: argparse.Namespace) -> int:
         paths, where = rules_files(args.rules_dir), str(args.rules_dir)
     else:
         config = Config.from_env()
-        paths, where = edition_paths(config.data_dir, config.rules_file), f"{config.data_dir} (BOT_DATA_DIR)"
+        kept = kept_editions(config.data_dir, config.rules_file)
+        paths, where = edition_paths(kept, config.rules_file), f"{config.data_dir} (BOT_DATA_DIR)"
     try:
         index = HistoryCache().get(paths)
         answer = history_answer(index, number, full=True, edition=edition)

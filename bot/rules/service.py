@@ -14,7 +14,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from bot.config import Config
-from bot.documents import NONE, SURE, Answer, Cited, Line, clip
+from bot.documents import NONE, SURE, Answer, Cited, Line, Versions, clip
 from bot.rules.asking import (
     CHANGES,
     HISTORY,
@@ -31,6 +31,7 @@ from bot.rules.asking import (
 from bot.rules.editions import (
     DOWNLOADED,
     REFRESH_INTERVAL,
+    SHELF,
     EditionDiff,
     HistoryCache,
     LoadedRules,
@@ -40,7 +41,6 @@ from bot.rules.editions import (
     edition_paths,
     history_for,
     history_subject,
-    kept_editions,
     load_configured,
     number_from_answer,
     parse_history_query,
@@ -84,6 +84,8 @@ class RulesService:
         self.config = config
         self.loaded = loaded
         self.histories = HistoryCache()
+        # The editions kept (what an older bot kept beside them was moved in as the rules were loaded).
+        self.kept = Versions(config.data_dir, SHELF)
         self.refresh_task: asyncio.Task | None = None
         self._diff: tuple[tuple, EditionDiff] | None = None
         # The operator's language model that picks among the ranking's candidates; None: never asked.
@@ -129,7 +131,7 @@ class RulesService:
 
     def edition_paths(self) -> list[Path]:
         """Every edition kept, for a rule's history."""
-        return edition_paths(self.config.data_dir, self.config.rules_file)
+        return edition_paths(self.kept, self.config.rules_file)
 
     # ------------------------------------------------------------------ answers
 
@@ -222,7 +224,7 @@ class RulesService:
         loaded = self.loaded
         if loaded is None or loaded.origin != DOWNLOADED:
             return None
-        pair = await asyncio.to_thread(kept_editions(self.config.data_dir).pair)
+        pair = await asyncio.to_thread(self.kept.pair)
         if pair is None or pair[1].resolve() != loaded.path:
             return None
         previous = pair[0]

@@ -34,18 +34,17 @@ DOWNLOADED = "downloaded"  # the origin of an edition kept on the shelf
 
 def kept_editions(data_dir: Path, rules_file: Path | None = None) -> Versions:
     """The rules' shelf in ``data_dir``, with what an older bot kept beside it moved in (RULES_FILE, if it names one
-    of those files, is copied and left where it is)."""
+    of those files, is copied and left where it is). Reading an older bot's copies takes a parse each: the bot does
+    it when it starts, the terminal's commands when they run, and :class:`Versions` for the same folder does not."""
     versions = Versions(data_dir, SHELF)
     versions.adopt(edition_date, stay=[rules_file] if rules_file is not None else ())
     return versions
 
 
-def edition_paths(data_dir: Path | None, rules_file: Path | None = None) -> list[Path]:
+def edition_paths(kept: Versions | None, rules_file: Path | None = None) -> list[Path]:
     """Every rules text the bot keeps or was given: the ``.txt`` files on the shelf (the bot's and any an operator
     put there) and RULES_FILE. Which of them are full, dated editions is decided when they are read."""
-    paths: list[Path] = []
-    if data_dir is not None:
-        paths += rules_files(kept_editions(data_dir, rules_file).folder)
+    paths = rules_files(kept.folder) if kept is not None else []
     if rules_file is not None and Path(rules_file).is_file():
         paths.append(Path(rules_file))
     return paths
@@ -88,6 +87,7 @@ def load_configured(rules_file: Path | None, data_dir: Path | None, *, strict: b
 
     With ``strict`` a broken RULES_FILE raises; otherwise it is logged and the next source is used.
     """
+    kept = kept_editions(data_dir, rules_file) if data_dir is not None else None
     if rules_file is not None:
         try:
             return _loaded(load_rules(Path(rules_file), "RULES_FILE"))
@@ -95,10 +95,9 @@ def load_configured(rules_file: Path | None, data_dir: Path | None, *, strict: b
             if strict:
                 raise
             log.error("Could not load the rules from RULES_FILE (%s): %s; trying the next source", rules_file, error)
-    if data_dir is not None:
-        kept = kept_editions(data_dir, rules_file).newest(lambda path: load_rules(path, DOWNLOADED))
-        if kept is not None:
-            return _loaded(kept)
+    newest = kept.newest(lambda path: load_rules(path, DOWNLOADED)) if kept is not None else None
+    if newest is not None:
+        return _loaded(newest)
     return _loaded(load_rules(BUNDLED_EXCERPT, "bundled excerpt"))
 
 

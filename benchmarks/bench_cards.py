@@ -56,7 +56,7 @@ from bot.carddb.service import FILE_NAME  # noqa: E402
 from bot.carddb.update import update_from_file  # noqa: E402
 from bot.client import CycleBot  # noqa: E402
 from bot.config import Config  # noqa: E402
-from bot.serving.admission import LOOKUPS  # noqa: E402
+from bot.serving import LOOKUPS  # noqa: E402
 from tests.cards.conftest import start_slash  # noqa: E402
 from tests.data import SCRYFALL_CARDS  # noqa: E402
 from tests.support import simcord_discord  # noqa: E402

@@ -4,24 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
-import math
 import pkgutil
-import sqlite3
-import time
-from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 import cogs
 from bot import __version__
 from bot.carddb import CardData
 from bot.cards import CardSource
 from bot.config import Config
-from bot.frame import EVERY_CONTEXT, EVERY_INSTALL, command_payload, mana_emoji, sync_if_changed
+from bot.frame import EVERY_CONTEXT, EVERY_INSTALL, Health, InFlight, command_payload, mana_emoji, sync_if_changed
 from bot.hosts import (
     IMAGES_DIRECTORY,
     PLAIN,
@@ -39,22 +34,13 @@ from bot.serving import Admission, Suggestions
 from bot.storage import Database, PostgresStartGate, open_database
 from cogs._gate import let_in
 from cogs._pagers import Pagers
-from cogs._ui import NO_MENTIONS, mark_received, report_error
+from cogs._ui import NO_MENTIONS, report_error
 
 log = logging.getLogger(__name__)
 
 
-HEARTBEAT_SECONDS = 30
-# The -wal file holds every write since the last checkpoint; folding it into the main file regularly keeps it small
-# and keeps the main file close to current.
-CHECKPOINT_SECONDS = 300
-DRAIN_SECONDS = 8.0
-EXPIRED = "This has expired: run the command again."
-RESTARTING = "I'm restarting: try again in a moment."
-# How discord.py names the tasks that run a command, a view's item, a dynamic item or a modal.
-HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-", "discord-ui-modal-")
-# Component clicks (3) and modal submits (5) can be told they expired; autocomplete (4) cannot.
-ANSWERABLE_TYPES = frozenset({3, 5})
+# What the bot owns and closes when it stops, in this order.
+RESOURCES = ("rules", "judge_docs", "card_data", "card_images", "scryfall", "db")
 
 
 class CommandTree(app_commands.CommandTree):
@@ -79,7 +65,7 @@ def discover_extensions() -> list[str]:
     )
 
 
-class CycleBot(commands.AutoShardedBot):
+class CycleBot(InFlight, Health, commands.AutoShardedBot):
     db: Database
     scryfall: ScryfallClient
     card_data: CardData
@@ -110,10 +96,7 @@ class CycleBot(commands.AutoShardedBot):
         self.extension_names = discover_extensions() if extensions is None else extensions
         self.failed_extensions: dict[str, str] = {}
         self.force_sync = False
-        self.draining = False
-        self._in_flight: dict[asyncio.Task, discord.Interaction] = {}
-        self._watchers: set[asyncio.Task] = set()
-        self._parsed: discord.Interaction | None = None
+        self.start_watching()
         self.start_gate: PostgresStartGate | None = None
         self.admission = Admission()  # fair shares of the pools, per user and for everyone
         return_freed_memory()  # card images come and go in bursts: their memory must go back when they do
@@ -220,15 +203,6 @@ class CycleBot(commands.AutoShardedBot):
     def holds_shard_zero(self) -> bool:
         return self.config.shard_ids is None or 0 in self.config.shard_ids
 
-    def shard_latencies(self) -> dict[int, float | None]:
-        """This process's shards and the latency of each in seconds (None until its connection measured one)."""
-        known = {shard_id: latency for shard_id, latency in self.latencies}
-        shard_ids = self.shard_ids or range(self.shard_count or 0)
-        return {
-            shard_id: known[shard_id] if math.isfinite(known.get(shard_id, math.inf)) else None
-            for shard_id in shard_ids
-        }
-
     async def sync_commands(self) -> bool:
         """Sync the command tree only if its schema changed since the last sync to that scope.
 
@@ -251,136 +225,6 @@ class CycleBot(commands.AutoShardedBot):
             self.shard_count,
         )
 
-    @property
-    def heartbeat_path(self):
-        return self.config.data_dir / "heartbeat"
-
-    def heartbeat_record(self) -> dict:
-        latencies = self.shard_latencies()
-        shards = [{"id": shard_id, "latency": latency} for shard_id, latency in latencies.items()]
-        return {"time": int(time.time()), "shard_count": self.shard_count, "shards": shards}
-
-    def is_connected(self) -> bool:
-        """Ready, and every shard of this process open and answering its heartbeats in time."""
-        if not self.is_ready() or self.is_closed():
-            return False
-        shards = [self.get_shard(shard_id) for shard_id in self.shard_latencies()]
-        return all(shard is not None and not shard.is_closed() for shard in shards) and all(
-            latency < HEARTBEAT_SECONDS for _, latency in self.latencies
-        )
-
-    @tasks.loop(seconds=HEARTBEAT_SECONDS)
-    async def heartbeat(self) -> None:
-        """Write a file while connected, so a container health check can tell a live bot from a stuck one; it
-        names this process's shards and their latency for ``cyclebot health``."""
-        if self.is_connected():
-            record = json.dumps(self.heartbeat_record())
-            await asyncio.to_thread(self.heartbeat_path.write_text, record)
-
-    @heartbeat.before_loop
-    async def _wait_for_ready(self) -> None:
-        await self.wait_until_ready()
-
-    @tasks.loop(seconds=CHECKPOINT_SECONDS)
-    async def checkpoint(self) -> None:
-        try:
-            await self.db.checkpoint()
-        except sqlite3.OperationalError as error:
-            if "locked" not in str(error) and "busy" not in str(error):
-                raise
-            # It met a transaction in progress: the next one will do.
-            log.warning("WAL checkpoint postponed: %s", error)
-        except Exception:
-            # A failing checkpoint is tried again next time; the bot keeps serving meanwhile.
-            log.exception("WAL checkpoint failed")
-
-    @checkpoint.before_loop
-    async def _skip_first_checkpoint(self) -> None:
-        await asyncio.sleep(CHECKPOINT_SECONDS)
-
-    # -- interactions: in flight, unanswered, drained -------------------------------------------------------
-
-    def _receive_interaction(self, parse: Callable[[dict], None], data: dict) -> None:
-        interaction = discord.Interaction(data=data, state=self._connection) if self.draining else None
-        if interaction is not None:
-            if data.get("type") in (2, *ANSWERABLE_TYPES):
-                self._watch(self._answer_if_open(interaction, RESTARTING))
-            return
-        before = asyncio.all_tasks()
-        self._parsed = None
-        parse(data)
-        # The tasks discord.py just started to handle this interaction (not, say, a view's timeout).
-        handlers = {task for task in asyncio.all_tasks() - before if task.get_name().startswith(HANDLER_TASKS)}
-        interaction, self._parsed = self._parsed, None
-        if interaction is None:
-            return
-        for task in handlers:
-            self._in_flight[task] = interaction
-            task.add_done_callback(self._in_flight.pop)
-        if data.get("type") in ANSWERABLE_TYPES:
-            self._expire_if_unanswered(interaction, handlers)
-
-    def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
-        if event_name == "interaction":
-            # The Interaction discord.py built and handed to the handlers: its response state is theirs.
-            self._parsed = args[0]
-            mark_received(args[0])  # the acknowledging deadline and the queues' deadlines count from its creation
-        super().dispatch(event_name, *args, **kwargs)
-
-    def _watch(self, coroutine: Awaitable[None]) -> None:
-        task = asyncio.create_task(coroutine)
-        self._watchers.add(task)
-        task.add_done_callback(self._watchers.discard)
-
-    def _expire_if_unanswered(self, interaction: discord.Interaction, handlers: set[asyncio.Task]) -> None:
-        """A click discord.py matched to nothing (a message edited meanwhile, a view from before a restart) or
-        whose handlers all finished without answering would otherwise show "This interaction failed"."""
-        remaining = set(handlers)
-
-        def finished(task: asyncio.Task | None) -> None:
-            remaining.discard(task)
-            if not remaining and not interaction.response.is_done():
-                self._watch(self._answer_if_open(interaction, EXPIRED))
-
-        if not handlers:
-            finished(None)
-        for task in handlers:
-            task.add_done_callback(finished)
-
-    async def _answer_if_open(self, interaction: discord.Interaction, message: str) -> None:
-        if interaction.response.is_done():
-            return
-        try:
-            await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
-        except discord.HTTPException as error:
-            # A handler answered in the same instant, or the interaction timed out: either way nothing to add.
-            log.debug("Could not answer interaction %s: %s", interaction.id, error.status)
-
-    async def _follow_up(self, interaction: discord.Interaction, message: str) -> None:
-        try:
-            await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
-        except discord.HTTPException as error:
-            log.debug("Could not follow up interaction %s: %s", interaction.id, error.status)
-
-    async def drain(self, grace: float = DRAIN_SECONDS) -> None:
-        """Stop taking interactions (new ones hear "restarting"), and give those in flight ``grace`` seconds."""
-        self.draining = True
-        pending = set(self._in_flight)
-        if pending:
-            log.info("Shutting down: finishing %d interaction(s) in flight", len(pending))
-            done, pending = await asyncio.wait(pending, timeout=grace)
-        for task in pending:
-            interaction = self._in_flight[task]
-            if interaction.response.is_done():
-                await self._follow_up(interaction, RESTARTING)
-            else:
-                await self._answer_if_open(interaction, RESTARTING)
-            # Stopped here rather than by the closing database, which would make it report an error.
-            task.cancel()
-        if self._watchers:
-            await asyncio.wait(set(self._watchers), timeout=grace)
-        log.info("Shutting down: no interaction in flight")
-
     async def close(self) -> None:
         self.heartbeat.cancel()
         self.checkpoint.cancel()
@@ -389,21 +233,8 @@ class CycleBot(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
-            rules = getattr(self, "rules", None)
-            if rules is not None:
-                await rules.close()
-            judge_docs = getattr(self, "judge_docs", None)
-            if judge_docs is not None:
-                await judge_docs.close()
-            card_data = getattr(self, "card_data", None)
-            if card_data is not None:
-                await card_data.close()
-            card_images = getattr(self, "card_images", None)
-            if card_images is not None:
-                await card_images.close()
-            scryfall = getattr(self, "scryfall", None)
-            if scryfall is not None:
-                await scryfall.close()
-            db = getattr(self, "db", None)
-            if db is not None:
-                await db.close()
+            # The resources setup_hook opened, the database last (a start that failed half way opened fewer).
+            for name in RESOURCES:
+                resource = getattr(self, name, None)
+                if resource is not None:
+                    await resource.close()

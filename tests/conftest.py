@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import client as client_module
 from bot.client import CycleBot
 from bot.config import Config
+from bot.frame import health as health_module
 from bot.storage import Database
 from bot.storage.postgres import PostgresDatabase
 from tests.data import SCRYFALL_CARDS
@@ -169,7 +169,7 @@ def bot_timers_past_every_settle(request, monkeypatch):
     if request.node.get_closest_marker("bot_timers") is not None:
         yield
         return
-    monkeypatch.setattr(client_module, "CHECKPOINT_SECONDS", DAY)
+    monkeypatch.setattr(health_module, "CHECKPOINT_SECONDS", DAY)
     heartbeat = CycleBot.heartbeat  # the class's loop: each bot copies its period
     seconds = heartbeat.seconds
     heartbeat.change_interval(seconds=DAY)

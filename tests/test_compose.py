@@ -103,7 +103,7 @@ def test_no_secret_is_written_into_the_file(compose, bots):
 
 
 def test_a_stop_leaves_time_for_the_bots_drain(bots):
-    from bot.client import DRAIN_SECONDS
+    from bot.frame.interactions import DRAIN_SECONDS
 
     for service in bots.values():
         assert int(service["stop_grace_period"].removesuffix("s")) > DRAIN_SECONDS

@@ -3,9 +3,10 @@
 `bot.serving`, `bot.text`.
 """
 
+from bot.cards.answers import CardAnswer, CardList, as_card, origin_text, prices_note
 from bot.cards.colours import card_colour
 from bot.cards.inline import MAX_REFERENCES, CardReference, find_references
-from bot.cards.lookup import CardAnswer, CardList, CardSource, as_card, origin_text, prices_note
+from bot.cards.lookup import CardSource
 from bot.cards.misses import DISCORD as DISCORD_MARKS
 from bot.cards.misses import autocomplete_choices, miss_text, no_set_text, unknown_sets
 from bot.cards.misses import suggestions as miss_suggestions

@@ -118,7 +118,7 @@ def cycling_command(args: argparse.Namespace) -> int:
 
 async def _cycling(extra: str, kind: str, limit: int) -> int:
     from bot.carddb import QueryError
-    from bot.cards.lookup import as_card
+    from bot.cards.answers import as_card
     from bot.scryfall import CardNotFound, ScryfallError
 
     query = cycling_query(kind, extra)

@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.carddb import (
@@ -25,9 +23,9 @@ from bot.carddb import (
     NeedsScryfall,
     SearchPage,
     asks_for_rebalanced,
-    normalise,
     resolve_nickname,
 )
+from bot.cards.answers import API, LOCAL, CardAnswer, CardList, api_list, day_of, names_in_full
 from bot.cards.complete import MATCHER, card_matcher, label
 from bot.cards.query import KINDS, cycling_query
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
@@ -39,80 +37,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOCAL = "local"
-API = "api"
 MAX_CANDIDATES = 25
 LOCAL_LIST_LIMIT = 5000
-
-
-def day_of(timestamp: str | None) -> str | None:
-    """``2026-11-20`` from Scryfall's ``2026-11-20T10:04:33.204+00:00``."""
-    return timestamp[:10] if timestamp else None
-
-
-def origin_text(source: str, data_date: str | None) -> str:
-    """The footer naming where an answer came from: ``Scryfall bulk data of 2026-11-20`` or ``Scryfall API``."""
-    if source == LOCAL:
-        return f"Scryfall bulk data of {data_date}" if data_date else "Scryfall bulk data"
-    return "Scryfall API"
-
-
-def prices_note(prices_date: str | None, today: date | None = None) -> str:
-    """``Prices of 2026-11-18`` when the prices are more than a day old; empty when they are fresh."""
-    if not prices_date:
-        return ""
-    try:
-        taken = date.fromisoformat(prices_date[:10])
-    except ValueError:
-        return ""
-    today = today or datetime.now(UTC).date()
-    return f"Prices of {taken.isoformat()}" if (today - taken).days > 1 else ""
-
-
-@dataclass(frozen=True)
-class CardAnswer:
-    """One card (Scryfall's object) and where it came from."""
-
-    card: dict[str, Any]
-    source: str
-    data_date: str | None = None
-    prices_date: str | None = None
-    stale: bool = False
-
-    @property
-    def data(self) -> dict[str, Any]:
-        return self.card
-
-    @property
-    def origin(self) -> str:
-        return origin_text(self.source, self.data_date)
-
-
-def names_in_full(name: str, typed: str) -> bool:
-    """Whether ``typed`` is ``name``, or one of its faces' names, whole (accents, case and punctuation aside)."""
-    wanted = normalise(typed)
-    return bool(wanted) and wanted in {normalise(part) for part in [name, *name.split(" // ")]}
-
-
-def as_card(item: CardRecord | dict[str, Any]) -> dict[str, Any]:
-    """Scryfall's card object of a list item (local lists hold records, decoded only when shown)."""
-    return item.scryfall if isinstance(item, CardRecord) else item
-
-
-@dataclass
-class CardList:
-    """/cycling results: every card when answered locally (as records), Scryfall's first page otherwise."""
-
-    cards: list[Any]
-    total: int
-    source: str
-    data_date: str | None = None
-    next_page: str | None = None
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def origin(self) -> str:
-        return origin_text(self.source, self.data_date)
 
 
 class CardSource:
@@ -338,7 +264,7 @@ class CardSource:
             except (CardDataUnavailable, NeedsScryfall) as reason:
                 log.debug("Asking Scryfall for a search: %s", type(reason).__name__)
         answer = await self.client.search(query, order="name")
-        return _api_list(answer.data)
+        return api_list(answer.data)
 
     async def cycling(self, kind: str, extra: str | None = None, *, asker: Asker | None = None) -> CardList:
         """The cards of a /cycling kind, narrowed by ``extra`` search terms, by the same engine as /search
@@ -372,7 +298,7 @@ class CardSource:
                     warnings=list(found.warnings),
                 )
         answer = await self.client.search(query, order="name")
-        return _api_list(answer.data)
+        return api_list(answer.data)
 
     def data_date(self) -> str | None:
         """The day of the local copy's data, or None before the first import."""
@@ -380,7 +306,7 @@ class CardSource:
 
     async def next_page(self, url: str) -> CardList:
         """The next page of an API list."""
-        return _api_list((await self.client.next_page(url)).data)
+        return api_list((await self.client.next_page(url)).data)
 
     async def collection(self, identifiers: Sequence[dict]) -> tuple[list[dict], list[dict]]:
         """Cards for a decklist's identifiers, as Scryfall's ``/cards/collection`` gives them.
@@ -412,15 +338,3 @@ class CardSource:
             cards.extend(more)
             not_found.extend(missing)
         return cards, not_found
-
-
-def _api_list(page: dict) -> CardList:
-    """One page of a Scryfall list object as a ``CardList``, with the address of the next page."""
-    cards = list(page.get("data") or [])
-    return CardList(
-        cards,
-        int(page.get("total_cards") or len(cards)),
-        API,
-        next_page=page.get("next_page") if page.get("has_more") else None,
-        warnings=[str(warning) for warning in page.get("warnings") or []],
-    )

@@ -48,9 +48,9 @@ from bot.rules.editions import (
     retry_delay,
     update_rules,
 )
-from bot.rules.ranking import PICKS, Pick, Picker, PickerSettings, RulesIndex
+from bot.rules.ranking import Pick, Picker, PickerSettings, RulesIndex
 from bot.rules.text import Document, RulesFormatError, find_numbers, load_document
-from bot.serving import Admission, Busy
+from bot.serving import PICKS, Admission, Busy
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +167,7 @@ class RulesService:
         self, answer: Answer, admission: Admission, user_id: int, guild_id: int | None, *, examples: bool = True
     ) -> Answer:
         """``answer`` as the model reorders it, within ``RULES_LLM_TIMEOUT``; the lexical answer as it is when the
-        model is not configured, fails, is slow, or its share (``picker.PICKS``) is taken: never "busy"."""
+        model is not configured, fails, is slow, or its share (``bot.serving.PICKS``) is taken: never "busy"."""
         if not self.wants_pick(answer):
             return answer
         try:

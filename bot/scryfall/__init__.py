@@ -5,7 +5,8 @@ cache in worker threads; ``answers``: what a response means; ``client``: the pub
 """
 
 from bot.scryfall.answers import Answer
-from bot.scryfall.client import ScryfallClient, default_user_agent
+from bot.scryfall.calls import default_user_agent
+from bot.scryfall.client import ScryfallClient
 from bot.scryfall.errors import (
     AmbiguousCard,
     BadQuery,

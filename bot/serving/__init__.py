@@ -1,19 +1,22 @@
 """Serving fairly: who is served next and how fast. May import `bot.errors`.
 
-The shares and their round-robin queues (admission), each user's budget (pace), threads per asker (lanes),
-autocomplete's newest-wins requests (suggest), the circuit breaker for a service the bot calls (breaker) and
-log lines a stranger can cause, at most one a minute (lograte).
+Every share of the work declared once (shares), their places handed out in round-robin queues (admission), each
+user's budget (pace), threads per asker (lanes), autocomplete's newest-wins requests (suggest), the circuit breaker
+for a service the bot calls (breaker) and log lines a stranger can cause, at most one a minute (lograte).
 """
 
-from bot.serving.admission import LOOKUPS, SEARCH_THREADS, SEARCHES, Admission, Busy, Share, Ticket
+from bot.serving.admission import Admission, Busy, Ticket
 from bot.serving.breaker import Breaker
-from bot.serving.lanes import Asker, Lanes, Limit
+from bot.serving.lanes import SEARCH_THREADS, Asker, Lanes, Limit
 from bot.serving.lograte import RateLimitedLog
 from bot.serving.pace import Budgets, Pace, monotonic
+from bot.serving.shares import HINTS, LOOKUPS, PICKS, SEARCHES, Share
 from bot.serving.suggest import Suggestions
 
 __all__ = [
+    "HINTS",
     "LOOKUPS",
+    "PICKS",
     "SEARCHES",
     "SEARCH_THREADS",
     "Admission",

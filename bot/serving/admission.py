@@ -29,67 +29,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.errors import UserFacingError
-from bot.serving.lanes import SEARCH_THREADS
 from bot.serving.pace import Budgets, monotonic
+from bot.serving.shares import OUTSIDE, Share
 
 FORGET_EVERY = 4096  # places handed out between sweeps of the turn marks of users and servers long gone
-# The key of everyone outside servers (DMs and group chats) among the servers' shares.
-OUTSIDE = "outside"
-
-
-@dataclass(frozen=True)
-class Share:
-    """One kind of work and its limits; ``typical`` is the seconds one piece usually holds its place (the retry
-    time given to a refusal); ``yours`` tells a user their own places are taken (``{count}``: how many they hold);
-    ``wait``: the seconds from an interaction's creation that a piece may wait for its place (None: refused at
-    once when no place is free)."""
-
-    name: str
-    yours: str
-    places: int
-    per_user: int
-    rate: int
-    per: float
-    typical: float
-    per_guild: int
-    outside: int
-    reserve: int = 1
-    wait: float | None = None
-
-    def group_limit(self, group: object) -> int:
-        return self.outside if group == OUTSIDE else self.per_guild
-
-
-# User-written searches: a place is a search thread (a search holds it for at most its budget, a second). A user
-# holds one, a server's members together all but one, everyone outside servers as much; a server already
-# searching never takes the last free thread, so another server always finds one within a search's budget.
-SEARCHES = Share(
-    "searches",
-    "You already have {count} search running",
-    places=SEARCH_THREADS,
-    per_user=1,
-    rate=6,
-    per=20.0,
-    typical=1.0,
-    per_guild=SEARCH_THREADS - 1,
-    outside=SEARCH_THREADS - 1,
-    wait=2.0,
-)
-# Card lookups (/card, inline [[card]]): a place is held while the card data is read (a millisecond or two; a
-# fuzzy match in a thread now and then; the API when the local copy can't answer), never across a Discord round
-# trip. They wait their turn for up to two seconds from the interaction's creation.
-LOOKUPS = Share(
-    "lookups",
-    "You already have {count} card lookups running",
-    places=8,
-    per_user=2,
-    rate=12,
-    per=20.0,
-    typical=0.05,
-    per_guild=4,
-    outside=6,
-    wait=2.0,
-)
 
 
 class Busy(UserFacingError):

@@ -43,7 +43,7 @@ from bot.goldfish.practice import (
     review_lines,
 )
 from bot.hosts import PLAIN
-from bot.serving import Share
+from bot.serving import HINTS
 from bot.text import clip, escape, plural
 from cogs._admission import fair_share
 from cogs._symbols import one_rendering, symbols_for, symbols_in, with_symbols
@@ -53,23 +53,10 @@ from cogs.goldfish._simulate import simulation_pool
 
 log = logging.getLogger(__name__)
 
-HINT_SECONDS = 2.5  # the rollouts' share of a hint; the answer itself is deferred at once
+HINT_SECONDS = HINTS.typical  # the rollouts' share of a hint; the answer itself is deferred at once
 MAX_HINTS = 4  # hints measured at once; more get the policy's move at once rather than queue behind them
 # Of those, what one server's players measure together: a server's many accounts leave the rest to other servers.
 MAX_HINTS_PER_SERVER = MAX_HINTS // 2
-# A player's share of hints: one measured at a time, four a half-minute.
-HINTS = Share(
-    "hints",
-    "Your last hint is still being measured",
-    places=64,
-    per_user=1,
-    rate=4,
-    per=30.0,
-    typical=HINT_SECONDS,
-    per_guild=64,
-    outside=64,
-    reserve=0,
-)
 REVIEWS_WAITING = 8  # reviews waiting or being measured, everyone's together
 REVIEWS_PER_PLAYER = 2
 REVIEW_SECONDS = 120.0  # from the game's end: a review is posted with what was measured by then

@@ -8,8 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from bot.serving.admission import LOOKUPS, OUTSIDE, SEARCHES, Admission, Busy
+from bot.serving.admission import Admission, Busy
 from bot.serving.pace import Budgets, Pace
+from bot.serving.shares import LOOKUPS, OUTSIDE, SEARCHES
 from tests.support.waits import CEILING
 
 ONE_PLACE = replace(LOOKUPS, name="one", places=1, per_user=1, per_guild=1, outside=1, reserve=0)

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import CHECKPOINT_SECONDS, CycleBot, discover_extensions
+from bot.client import CycleBot, discover_extensions
+from bot.frame.health import CHECKPOINT_SECONDS
 from tests.support.waits import CEILING
 
 

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from bot.serving.admission import LOOKUPS, SEARCHES
+from bot.serving import LOOKUPS, SEARCHES
 from tests.cards.conftest import only_refusals, private, start_slash, wait_until
 
 # Matching every card's text against ten patterns of 900 optional characters: about a second on the sample cards.

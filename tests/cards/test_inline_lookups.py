@@ -7,7 +7,7 @@ import pytest
 
 from bot.client import CycleBot
 from bot.config import Config
-from bot.serving.admission import LOOKUPS
+from bot.serving import LOOKUPS
 from bot.serving.pace import Pace
 from cogs.cards._inline import CHANNEL_RATE
 

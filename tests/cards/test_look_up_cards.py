@@ -14,7 +14,7 @@ import pytest
 from bot.carddb import FILE_NAME
 from bot.cards import CardReference
 from bot.config import Config
-from bot.serving.admission import LOOKUPS
+from bot.serving import LOOKUPS
 from tests.support.installs import (
     add_to_my_apps,
     group_chat,

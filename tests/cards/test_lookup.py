@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from bot.cards.lookup import API, LOCAL, origin_text, prices_note
+from bot.cards.answers import API, LOCAL, origin_text, prices_note
 
 
 def test_the_footer_names_the_bulk_data_and_its_date_or_the_api():

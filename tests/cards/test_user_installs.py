@@ -8,7 +8,7 @@ import asyncio
 import discord
 import pytest
 
-from bot.serving.admission import LOOKUPS, SEARCHES
+from bot.serving import LOOKUPS, SEARCHES
 from tests.cards.conftest import only_refusals, start_slash, wait_until
 from tests.cards.test_fair_shares import SLOW, answered_at
 from tests.cards.test_one_rendering import as_emoji, as_text

@@ -16,8 +16,9 @@ from bot.rules.asking.ask import lookup
 from bot.rules.asking.picking import candidates, wants_pick, with_pick
 from bot.rules.editions.sources import LoadedRules
 from bot.rules.ranking import confidence
-from bot.rules.ranking.picker import MAX_REPLY_BYTES, PICKS, Pick, Picker, PickerSettings, parse_pick
+from bot.rules.ranking.picker import MAX_REPLY_BYTES, Pick, Picker, PickerSettings, parse_pick
 from bot.rules.service import RulesService
+from bot.serving import PICKS
 from bot.serving.admission import Admission
 from tests.support.fake_llm import FakeLLM, Scripted
 

@@ -181,7 +181,7 @@ async def test_autocomplete_keystrokes_are_not_stored_in_the_cache_file(client, 
 
 
 async def test_old_entries_are_pruned_while_the_bot_runs_not_only_at_start(make_client, fake_scryfall, monkeypatch):
-    from bot.scryfall import client as client_module
+    from bot.scryfall import calls as client_module
 
     client = make_client(cache_hours=0.1 / 3600, keep_days=0.1 / 86400)
     await client.named(NAME)

@@ -8,7 +8,7 @@ import copy
 import signal
 from pathlib import Path
 
-from bot.client import EXPIRED, RESTARTING
+from bot.frame import EXPIRED, RESTARTING
 from tests.support.fake_discord import EPHEMERAL, FakeDiscord
 from tests.support.waits import until
 from tests.wire.conftest import TOKEN

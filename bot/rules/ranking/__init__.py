@@ -11,7 +11,7 @@ from bot.rules.ranking.hits import Hit, Ranking, name_stems
 from bot.rules.ranking.index import MAX_QUERY, RulesIndex
 from bot.rules.ranking.interactions import proposed
 from bot.rules.ranking.outline import Pointer
-from bot.rules.ranking.picker import PICKS, Candidate, Pick, Picker, PickerSettings
+from bot.rules.ranking.picker import Candidate, Pick, Picker, PickerSettings
 from bot.rules.ranking.ranker import GATE_THRESHOLD
 
 __all__ = [
@@ -19,7 +19,6 @@ __all__ = [
     "GATE_THRESHOLD",
     "Hit",
     "MAX_QUERY",
-    "PICKS",
     "Pick",
     "Picker",
     "PickerSettings",

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import aiohttp
 
-from bot.serving import Breaker, Share
+from bot.serving import Breaker
 from bot.text import one_line
 
 log = logging.getLogger(__name__)
@@ -36,20 +36,8 @@ MAX_ORACLE = 700
 MAX_CARDS = 3
 FIRST_SENTENCE = 220
 
-# Requests to the model, a share of their own (see bot.serving.admission): a user has one at a time, a server four,
-# DMs and group chats four between them, everyone sixteen. When the share is taken the answer is the lexical one,
-# at once: never "busy" and never a wait in a queue.
-PICKS = Share(
-    "rule picks",
-    "You already have {count} rules questions being read",
-    places=16,
-    per_user=1,
-    rate=10,
-    per=20.0,
-    typical=2.0,
-    per_guild=4,
-    outside=4,
-)
+# Requests to the model take a share of their own (bot.serving.PICKS): when it is taken the answer is the lexical
+# one, at once.
 
 SYSTEM = (
     "You are a Magic: The Gathering rules judge. A player asked the question below. From the numbered rules "

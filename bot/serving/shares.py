@@ -1,0 +1,70 @@
+"""Every share of the bot's work, declared once: how many places each kind of work has, for a user, a server's
+members together and everyone outside servers together, and each user's budget of it.
+
+Admission (:mod:`bot.serving.admission`) hands the places out in turn; the features name the share their work
+takes (``SEARCHES`` for /search, ``LOOKUPS`` for /card and inline lookups, ``PICKS`` for the rules' optional
+language model, ``HINTS`` for the goldfish coach).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.serving.lanes import SEARCH_THREADS
+
+THREADS = SEARCH_THREADS
+# The key of everyone outside servers (DMs and group chats) among the servers' shares.
+OUTSIDE = "outside"
+
+
+@dataclass(frozen=True)
+class Share:
+    """One kind of work and its limits: ``places`` in all, ``per_user`` for one user, ``per_guild`` for one
+    server's members together and ``outside`` for everyone outside servers together; a user's budget of ``rate``
+    uses per ``per`` seconds; ``typical``, the seconds one piece usually holds its place (the retry time given to a
+    refusal); ``reserve``, the places kept for a server with nothing running; ``wait``, the seconds from an
+    interaction's creation that a piece may wait for its place (None: refused at once when no place is free)."""
+
+    name: str
+    places: int
+    per_user: int
+    per_guild: int
+    outside: int
+    rate: int
+    per: float
+    typical: float
+    reserve: int = 1
+    wait: float | None = None
+
+    def group_limit(self, group: object) -> int:
+        return self.outside if group == OUTSIDE else self.per_guild
+
+    @property
+    def yours(self) -> str:
+        """What a user is told when their own places are all taken (``{count}``: how many they hold)."""
+        return YOURS.get(self.name, "You already have {count} of these running")
+
+
+# Searches users write: a place is a search thread (a search holds it for at most its budget, a second). A user
+# holds one, a server's members together all but one, everyone outside servers as much; a server already searching
+# never takes the last free thread, so another server always finds one within a search's budget.
+# Card lookups (/card, inline [[card]]): a place is held while the card data is read (a millisecond or two; a
+# fuzzy match in a thread now and then; the API when the local copy can't answer), never across a Discord round
+# trip. Both wait their turn for up to two seconds from the interaction's creation.
+# Requests to the rules' language model: when the share is taken the answer is the lexical one, at once: never
+# "busy" and never a wait in a queue. Hints of the goldfish coach: one measured at a time, four a half-minute.
+#
+# fmt: off
+#                name         places       user  server       outside      uses  per   typical
+SEARCHES = Share("searches",  THREADS,     1,    THREADS - 1, THREADS - 1, 6,    20.0, 1.0,  wait=2.0)
+LOOKUPS = Share("lookups",    8,           2,    4,           6,           12,   20.0, 0.05, wait=2.0)
+PICKS = Share("rule picks",   16,          1,    4,           4,           10,   20.0, 2.0)
+HINTS = Share("hints",        64,          1,    64,          64,          4,    30.0, 2.5,  reserve=0)
+# fmt: on
+
+YOURS = {
+    "searches": "You already have {count} search running",
+    "lookups": "You already have {count} card lookups running",
+    "rule picks": "You already have {count} rules questions being read",
+    "hints": "Your last hint is still being measured",
+}

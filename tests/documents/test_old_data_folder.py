@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.client import CycleBot
 from bot.documents import extract_pages
 from bot.storage import Database
 from tests.data import CR_DIR
@@ -72,15 +71,10 @@ def moved_once(before: dict[str, bytes]) -> dict[str, bytes]:
 
 
 class TestFirstStart:
-    @pytest.fixture
+    @pytest.fixture(autouse=True)
     def folder(self, bot_config, judge_pages):
+        """Written before the bot starts (the bot's fixture comes after the autouse ones)."""
         return older_bots_folder(bot_config.data_dir, judge_pages)
-
-    @pytest.fixture
-    async def simcord_bot(self, bot_config, folder):
-        bot = CycleBot(bot_config)
-        yield bot
-        await bot.close()
 
     async def test_the_bot_answers_from_what_an_older_bot_kept_and_moves_the_rules_copies_onto_their_shelf(
         self, simcord_env, channel, alice, bot_config, folder

@@ -4,13 +4,15 @@ last good copy kept, nothing left behind."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from datetime import date
 
 import pytest
 
 from bot.hosts.download import Downloader
 from bot.judge.catalog import IPG, MTR, SPECS
-from bot.judge.updater import UpdateError, allowed, find_pdf, kept, update
+from bot.judge.updater import UpdateError, allowed, find_pdf, kept, newest_kept, update
 from tests.judge.conftest import IPG_DATE, MTR_DATE
 from tests.support.fake_judge_docs import FakeJudgeDocs
 from tests.support.judge_pdfs import file_name, make_pdf
@@ -173,3 +175,21 @@ def test_what_an_interrupted_write_left_is_swept(data_dir):
     versions.sweep()
 
     assert list(versions.folder.iterdir()) == []
+
+
+async def test_a_third_document_is_kept_on_a_shelf_of_its_own_from_its_spec_alone(fake, downloader, data_dir, pdfs):
+    """What docs/development.md "Adding a document" promises: from a spec alone, its downloads pass the guard and
+    are kept by date on a shelf of its own beside the MTR's and the IPG's, and the newest is what it reads."""
+    jar = dataclasses.replace(
+        MTR, key="jar", short="JAR", file_re=re.compile(r"MTG_JAR_[A-Za-z0-9_\-]*?_EN\.pdf", re.IGNORECASE)
+    )
+    path = PDF_PATH + "MTG_JAR_2025_Nov10_EN.pdf"
+    fake.serve_pdf(path, pdfs["mtr"])  # a PDF shaped as its spec's layout reads it
+    fake.serve_page(serve(fake, "mtr", pdfs["mtr"], MTR_DATE), path)
+
+    outcome = await update(jar, data_dir, fake.page_url, downloader)
+    await update(MTR, data_dir, fake.page_url, downloader)
+
+    assert outcome.kept and kept(jar, data_dir).paths() == [data_dir / "judge-docs" / "jar-2025-11-10.json"]
+    assert kept_names(data_dir, "mtr") == ["mtr-2025-11-10.json"]
+    assert newest_kept(jar, data_dir).key == "jar" and newest_kept(jar, data_dir).effective == MTR_DATE

@@ -64,7 +64,7 @@ class Shelf:
     suffix: str  # ".txt", ".json"
     # Retention: the newest this many versions (the oldest are removed first); None keeps every one, for histories.
     most: int | None = None
-    # Files beside the folder that older bots kept this document in, the copy they answered from last: moved in once.
+    # Files beside the folder that older bots kept this document in, moved in once; the last is the copy that answered.
     legacy: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -186,6 +186,8 @@ class Versions:
                     written.append(target)
             except (OSError, ValueError) as error:
                 log.warning("%s was left where it is: it is not a version to keep (%s)", source, error)
+        if written:
+            self._retain()
         return written
 
     def _adopt(self, source: Path, target: Path, *, in_use: bool, copy: bool) -> bool:
@@ -193,7 +195,7 @@ class Versions:
         if target.exists() and (not in_use or target.read_bytes() == source.read_bytes()):
             if not copy:
                 source.unlink(missing_ok=True)
-            log.info("%s was kept already as %s", source.name, target)
+                log.info("%s was kept already as %s: removed", source.name, target)
             return False
         if copy:
             store_atomically(target, source.read_bytes())

@@ -34,8 +34,8 @@ DOWNLOADED = "downloaded"  # the origin of an edition kept on the shelf
 
 def kept_editions(data_dir: Path, rules_file: Path | None = None) -> Versions:
     """The rules' shelf in ``data_dir``, with what an older bot kept beside it moved in (RULES_FILE, if it names one
-    of those files, is copied and left where it is). Reading an older bot's copies takes a parse each: the bot does
-    it when it starts, the terminal's commands when they run, and :class:`Versions` for the same folder does not."""
+    of those files, is copied and left where it is). Dating such a copy parses it, so this is for the moments the
+    rules are loaded or updated; a history's listing uses the shelf as it is (``Versions(data_dir, SHELF)``)."""
     versions = Versions(data_dir, SHELF)
     versions.adopt(edition_date, stay=[rules_file] if rules_file is not None else ())
     return versions

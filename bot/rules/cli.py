@@ -204,7 +204,7 @@ def run_update(args: argparse.Namespace) -> int:
     config = Config.from_env()
     url = args.url or config.rules_url
     try:
-        result = update_rules(config.data_dir, url)
+        result = update_rules(config.data_dir, url, rules_file=config.rules_file)
     except UpdateError as error:
         print(f"error: rules not updated: {error}", file=sys.stderr)
         return EXIT_FAILED

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.config import Config
 from bot.documents import extract_pages
+from bot.rules import RulesService
 from bot.storage import Database
 from tests.data import CR_DIR
 from tests.judge.conftest import newer
@@ -143,6 +145,7 @@ def test_rules_file_naming_the_copy_an_older_bot_downloaded_answers_and_stays_wh
     shutil.copy(CR["2022-11-18"], data_dir / "comprehensive-rules.txt")
     monkeypatch.setenv("RULES_FILE", str(data_dir / "comprehensive-rules.txt"))
 
+    assert asyncio.run(first_start()) == ("RULES_FILE", "effective November 18, 2022")
     assert main(["rule", "100.1"]) == 0
     assert "Comprehensive Rules November 18, 2022" in capsys.readouterr().out
     assert main(["rules", "history", "509.2"]) == 0
@@ -168,3 +171,12 @@ async def seeded(path: Path) -> str | None:
         return await db.get_meta("seeded")
     finally:
         await db.close()
+
+
+async def first_start() -> tuple[str, str]:
+    """The rules as the bot loads them when it starts: where from, and which edition."""
+    service = await RulesService.open(Config.from_env())
+    try:
+        return service.loaded.origin, f"effective {service.index.document.effective}"
+    finally:
+        await service.close()

@@ -20,9 +20,10 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from bot import BOT_NAME, __version__, documents
+from bot.documents import Versions
 from bot.hosts import Downloader, DownloadFailed, Limits, host_of
 from bot.rules.editions.editions import effective_date
-from bot.rules.editions.sources import kept_editions
+from bot.rules.editions.sources import SHELF, kept_editions
 from bot.rules.text import Document, RulesFormatError, parse_bytes
 
 log = logging.getLogger(__name__)
@@ -170,15 +171,18 @@ def fetch_rules_text(url: str | None = None, *, downloader: Downloader | None = 
 
 def remove_interrupted(data_dir: Path) -> int:
     """Delete what interrupted updates left (their temporary files); how many there were."""
-    return kept_editions(data_dir).sweep()
+    return Versions(data_dir, SHELF).sweep()
 
 
-def update_rules(data_dir: Path, url: str | None = None, *, downloader: Downloader | None = None) -> UpdateResult:
-    """Download, parse and validate the current rules, then keep them on the rules' shelf by their effective date.
+def update_rules(
+    data_dir: Path, url: str | None = None, *, downloader: Downloader | None = None, rules_file: Path | None = None
+) -> UpdateResult:
+    """Download, parse and validate the current rules, then keep them on the rules' shelf by their effective date
+    (``rules_file``: RULES_FILE, left where it is should it name a copy an older bot kept).
 
     Raises :class:`UpdateError` (and leaves every edition kept untouched) if anything is wrong.
     """
-    versions = kept_editions(data_dir)
+    versions = kept_editions(data_dir, rules_file)
     versions.sweep()
     data, source = fetch_rules_text(url, downloader=downloader)
     try:

@@ -16,7 +16,7 @@ from bot import __version__
 from bot.carddb import CardData
 from bot.cards import CardSource
 from bot.config import Config
-from bot.frame import EVERY_CONTEXT, EVERY_INSTALL, Health, InFlight, command_payload, mana_emoji, sync_if_changed
+from bot.frame import EVERYWHERE, Health, InFlight, command_payload, mana_emoji, sync_if_changed
 from bot.hosts import (
     IMAGES_DIRECTORY,
     PLAIN,
@@ -77,19 +77,19 @@ class CycleBot(InFlight, Health, commands.AutoShardedBot):
     def __init__(self, config: Config, *, extensions: list[str] | None = None) -> None:
         intents = discord.Intents.default()
         intents.message_content = config.inline_cards
+        # None: as many shards as Discord recommends, all in this process.
+        shard_ids = list(config.shard_ids) if config.shard_ids is not None else None
         super().__init__(
-            command_prefix=commands.when_mentioned,
+            commands.when_mentioned,
             intents=intents,
-            allowed_mentions=NO_MENTIONS,
-            help_command=None,
             tree_cls=CommandTree,
+            help_command=None,
+            allowed_mentions=NO_MENTIONS,
             # Installable by a server and by a user; used in servers, the bot's DM and group chats.
-            allowed_contexts=EVERY_CONTEXT,
-            allowed_installs=EVERY_INSTALL,
+            **EVERYWHERE,
             activity=discord.Game("/about · Magic rules and cycling"),
-            # None: as many shards as Discord recommends, all in this process.
             shard_count=config.shard_count,
-            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,
+            shard_ids=shard_ids,
         )
         self.config = config
         self.version = __version__

@@ -16,7 +16,7 @@ import threading
 import time
 import zlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -36,7 +36,6 @@ FORMAT = "3"
 BATCH = 1000
 MIN_SHARE_OF_PREVIOUS = 0.9
 MAX_INVALID_SHARE = 0.01
-INSERT_CARD = "INSERT INTO cards VALUES (" + ", ".join("?" * 31) + ")"  # noqa: S608 - placeholders only
 SQL_VALUES = (str, int, float, bytes, type(None))
 # The fields stored as JSON and read back as objects or lists when a card is shown: any other shape is refused at
 # import, not found by a reader later.
@@ -148,28 +147,30 @@ def _tails(norm: str) -> list[str]:
     return [" ".join(words[i:]) for i in range(1, len(words))]
 
 
-@dataclass
-class _Rows:
-    """What a batch of cards adds to each table."""
-
-    cards: list[tuple] = field(default_factory=list)
-    names: list[tuple] = field(default_factory=list)
-    tails: list[tuple] = field(default_factory=list)
-    kinds: list[tuple] = field(default_factory=list)
-    found: list[tuple] = field(default_factory=list)
-    faces: list[tuple] = field(default_factory=list)
-    texts: list[list[tuple[int, str]]] = field(default_factory=lambda: [[], [], []])
-
-    def extend(self, other: _Rows) -> None:
-        for name in ("cards", "names", "tails", "kinds", "found", "faces"):
-            getattr(self, name).extend(getattr(other, name))
-        for mine, theirs in zip(self.texts, other.texts, strict=True):
-            mine.extend(theirs)
+def _placeholders(count: int) -> str:
+    return ", ".join("?" * count)
 
 
-def _card_rows(card: Mapping[str, Any], rowid: int, formats: dict[str, int]) -> _Rows:
-    """One card's rows; raises TypeError, AttributeError, ValueError or KeyError when a field has the wrong shape."""
-    rows = _Rows()
+# Each table a batch of cards adds rows to, and how many values a row holds, in the order they are filled.
+TABLES = {
+    "cards": 31,
+    "names": 3,
+    "name_tails": 2,
+    "cycling_kinds": 2,
+    "search_cards": 28,
+    "search_faces": 7,
+    "search_oracle": 2,
+    "search_tilde": 2,
+    "search_full": 2,
+}
+TEXT_TABLES = ("search_oracle", "search_tilde", "search_full")
+# What a batch of cards adds to each table.
+Rows = dict[str, list[tuple]]
+
+
+def _card_rows(card: Mapping[str, Any], rowid: int, formats: dict[str, int], rows: Rows) -> None:
+    """Add one card's rows to ``rows``; raises TypeError, AttributeError, ValueError or KeyError when a field has the
+    wrong shape (before anything is added)."""
     for name, shape in SHAPES.items():
         if card.get(name) is not None and not isinstance(card[name], shape):
             raise TypeError(f"{name} is not a {shape.__name__}")
@@ -179,43 +180,37 @@ def _card_rows(card: Mapping[str, Any], rowid: int, formats: dict[str, int]) -> 
     row, abilities = card_row(card, json.dumps(card))
     if not all(isinstance(value, SQL_VALUES) for value in row):
         raise TypeError("a field SQLite cannot store as it is (an object where a text or number belongs)")
-    rows.cards.append((rowid, *row))
-    seen = {row[3]}
-    rows.names.append((row[3], rowid, 0))
+    facts = search_rows(card, rowid, row[5], keyword_set(card.get("keywords") or (), abilities), formats)
+    names = [(row[3], rowid, 0)]
     for face in face_names(card):
         norm = normalise(face)
-        if norm and norm not in seen:
-            seen.add(norm)
-            rows.names.append((norm, rowid, 1))
-    rows.tails.extend((tail, rowid) for norm in seen for tail in _tails(norm))
-    rows.kinds.extend((kind, rowid) for kind in cycling_kinds(card.get("keywords") or (), abilities))
-    facts = search_rows(card, rowid, row[5], keyword_set(card.get("keywords") or (), abilities), formats)
-    rows.found.append(facts.card)
-    rows.faces.extend(facts.faces)
-    for table, text in zip(rows.texts, facts.texts, strict=True):
+        if norm and all(norm != known for known, _, _ in names):
+            names.append((norm, rowid, 1))
+    tails = [(tail, rowid) for norm, _, _ in names for tail in _tails(norm)]
+    kinds = [(kind, rowid) for kind in cycling_kinds(card.get("keywords") or (), abilities)]
+    rows["cards"].append((rowid, *row))
+    rows["names"] += names
+    rows["name_tails"] += tails
+    rows["cycling_kinds"] += kinds
+    rows["search_cards"].append(facts.card)
+    rows["search_faces"] += facts.faces
+    for table, text in zip(TEXT_TABLES, facts.texts, strict=True):
         if text:
-            table.append((rowid, text))
-    return rows
+            rows[table].append((rowid, text))
 
 
 def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid: int, formats: dict[str, int]) -> int:
     """Insert the cards of ``batch`` from ``first_rowid`` on; the number inserted. A card whose fields have the
     wrong shape (a list where Scryfall sends an object, a number for a text) is left out, as one lacking a field."""
-    rows = _Rows()
+    rows: Rows = {table: [] for table in TABLES}
     for card in batch:
         try:
-            rows.extend(_card_rows(card, first_rowid + len(rows.cards), formats))
+            _card_rows(card, first_rowid + len(rows["cards"]), formats, rows)
         except (TypeError, AttributeError, ValueError, KeyError, RecursionError):
             continue
-    db.executemany(INSERT_CARD, rows.cards)
-    db.executemany("INSERT INTO names VALUES (?, ?, ?)", rows.names)
-    db.executemany("INSERT INTO name_tails VALUES (?, ?)", rows.tails)
-    db.executemany("INSERT INTO cycling_kinds VALUES (?, ?)", rows.kinds)
-    db.executemany(f"INSERT INTO search_cards VALUES ({', '.join('?' * 28)})", rows.found)  # noqa: S608
-    db.executemany(f"INSERT INTO search_faces VALUES ({', '.join('?' * 7)})", rows.faces)  # noqa: S608
-    for table, text_rows in zip(("search_oracle", "search_tilde", "search_full"), rows.texts, strict=True):
-        db.executemany(f"INSERT INTO {table} VALUES (?, ?)", text_rows)  # noqa: S608 - our table names
-    return len(rows.cards)
+    for table, values in TABLES.items():
+        db.executemany(f"INSERT INTO {table} VALUES ({_placeholders(values)})", rows[table])  # noqa: S608 - ours
+    return len(rows["cards"])
 
 
 def stored_meta(path: Path) -> dict[str, str]:
@@ -313,14 +308,8 @@ def import_cards(
     _fsync(dest.parent)
     seconds = time.perf_counter() - started
     log.info("Imported %d cards (%d skipped) into %s in %.1f s", count, skipped, dest.name, seconds)
-    return ImportResult(
-        count=count,
-        skipped=skipped,
-        updated_at=updated_at,
-        seconds=seconds,
-        path=dest,
-        rulings_refused=meta.get("rulings_refused"),
-    )
+    refused = meta.get("rulings_refused")
+    return ImportResult(count, skipped, updated_at, seconds, dest, rulings_refused=refused)
 
 
 def _validate(count: int, skipped: int, previous: int) -> None:

@@ -33,31 +33,23 @@ COMPACT_TEXT_LIMIT = 600
 FACE_IMAGE_LAYOUTS = frozenset({"transform", "modal_dfc", "double_faced_token", "reversible_card", "meld"})
 MULTI_FACE_LAYOUTS = frozenset({"split", "flip", "adventure", "transform", "modal_dfc", "reversible_card"})
 
-FORMAT_NAMES = {
-    "standard": "Standard",
-    "pioneer": "Pioneer",
-    "modern": "Modern",
-    "legacy": "Legacy",
-    "vintage": "Vintage",
-    "commander": "Commander",
-    "pauper": "Pauper",
-    "paupercommander": "Pauper Commander",
-    "oathbreaker": "Oathbreaker",
-    "brawl": "Brawl",
-    "standardbrawl": "Standard Brawl",
-    "historic": "Historic",
-    "timeless": "Timeless",
-    "alchemy": "Alchemy",
-    "explorer": "Explorer",
-    "gladiator": "Gladiator",
-    "penny": "Penny Dreadful",
-    "duel": "Duel Commander",
-    "predh": "PreDH",
-    "premodern": "Premodern",
-    "oldschool": "Old School",
-    "future": "Future Standard",
-    "frontier": "Frontier",
-}
+# Scryfall's formats in the order a card's legality shows them; a format is called by its code capitalised, but
+# for these.
+FORMAT_ORDER = (
+    "standard pioneer modern legacy vintage commander pauper paupercommander oathbreaker brawl standardbrawl "
+    "historic timeless alchemy explorer gladiator penny duel predh premodern oldschool future frontier"
+).split()
+FORMAT_NAMES = dict(
+    [
+        ("paupercommander", "Pauper Commander"),
+        ("standardbrawl", "Standard Brawl"),
+        ("penny", "Penny Dreadful"),
+        ("duel", "Duel Commander"),
+        ("predh", "PreDH"),
+        ("oldschool", "Old School"),
+        ("future", "Future Standard"),
+    ]
+)
 LEGALITY_LABELS = {
     "legal": "Legal",
     "restricted": "Restricted",
@@ -349,7 +341,7 @@ def cycling_result_line(card: Card, *, markdown: bool = False) -> str:
 def legality_groups(card: Card) -> list[tuple[str, list[str]]]:
     """``[("Legal", ["Modern", ...]), ("Banned", [...]), ...]`` in a stable, familiar order."""
     legalities = card.get("legalities") or {}
-    known_order = list(FORMAT_NAMES)
+    known_order = FORMAT_ORDER
     ordered = sorted(legalities, key=lambda fmt: (known_order.index(fmt) if fmt in known_order else 99, fmt))
     groups: list[tuple[str, list[str]]] = []
     for status, label in LEGALITY_LABELS.items():

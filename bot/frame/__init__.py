@@ -7,13 +7,14 @@ client and the command line, the only part of ``bot/`` that imports discord.
 """
 
 from bot.frame.app_emoji import mana_emoji
-from bot.frame.command_sync import EVERY_CONTEXT, EVERY_INSTALL, command_payload, sync_if_changed
+from bot.frame.command_sync import EVERY_CONTEXT, EVERY_INSTALL, EVERYWHERE, command_payload, sync_if_changed
 from bot.frame.health import HEARTBEAT_SECONDS, Health
 from bot.frame.interactions import EXPIRED, RESTARTING, InFlight
 
 __all__ = [
     "EVERY_CONTEXT",
     "EVERY_INSTALL",
+    "EVERYWHERE",
     "EXPIRED",
     "HEARTBEAT_SECONDS",
     "RESTARTING",

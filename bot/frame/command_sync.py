@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 EVERY_CONTEXT = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 EVERY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+# The command tree's defaults: every command for both installs and every context.
+EVERYWHERE = {"allowed_contexts": EVERY_CONTEXT, "allowed_installs": EVERY_INSTALL}
 # Without user installs: installed by servers only, used in servers and in the bot's DM (group chats and other
 # DMs are reached only through a user's install).
 SERVER_INSTALL = [app_commands.AppInstallationType.GUILD]

@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 from bot import BOT_NAME, __version__
 from bot.hosts.download import Downloader, DownloadFailed, Limits
 from bot.hosts.imaging import MAX_IMAGE_PIXELS, NotACardImage, check_image
+from bot.hosts.kept import Kept
 from bot.serving import Lanes, Limit
 
 log = logging.getLogger(__name__)
@@ -103,8 +104,7 @@ class CardImages:
         self.retry_after = retry_after
         self.max_bytes = max_bytes
         self.fetched = 0  # requests sent to the host, for tests and benchmarks
-        self._memory: OrderedDict[str, bytes] = OrderedDict()
-        self._memory_size = 0
+        self._memory: Kept[str, bytes] = Kept(memory_bytes, len)
         self._disk: OrderedDict[str, int] = OrderedDict()  # file name → size, least recently used first
         self._disk_size = 0
         self._disk_lock = threading.Lock()
@@ -136,10 +136,7 @@ class CardImages:
 
     def cached(self, url: str) -> bytes | None:
         """From memory only (no disk, no network): what a render can use at once."""
-        data = self._memory.get(url)
-        if data is not None:
-            self._memory.move_to_end(url)
-        return data
+        return self._memory.get(url)
 
     async def get_many(self, urls: Iterable[str]) -> dict[str, bytes]:
         """Each URL's image, from memory, disk or the host; a URL not allowed, failing or failed lately is left
@@ -190,12 +187,7 @@ class CardImages:
         return data
 
     def _remember(self, url: str, data: bytes) -> None:
-        if url not in self._memory:
-            self._memory[url] = data
-            self._memory_size += len(data)
-        while self._memory_size > self.memory_bytes and len(self._memory) > 1:
-            _, old = self._memory.popitem(last=False)
-            self._memory_size -= len(old)
+        self._memory.put(url, data)
 
     # ------------------------------------------------------------------ disk and host (worker threads)
 

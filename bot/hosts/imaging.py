@@ -15,9 +15,10 @@ from __future__ import annotations
 import hashlib
 import io
 import threading
-from collections import OrderedDict
 
 from PIL import Image
+
+from bot.hosts.kept import Kept
 
 MAX_IMAGE_PIXELS = 2048 * 2048  # a card image is a few hundred pixels a side; anything far bigger is not a card
 THUMBNAIL_BYTES = 8 * 1024 * 1024
@@ -70,43 +71,31 @@ def digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-class Thumbnails:
+class Thumbnails(Kept[tuple[bytes, tuple[int, int]], "Image.Image | None"]):
     """Decoded images by (digest of the source's bytes, size), least recently used out past ``max_bytes`` of
     pixels. Safe to use from several drawing threads at once."""
 
     def __init__(self, max_bytes: int = THUMBNAIL_BYTES) -> None:
-        self.max_bytes = max_bytes
-        self.size = 0
-        self._kept: OrderedDict[tuple[bytes, tuple[int, int]], Image.Image | None] = OrderedDict()
+        super().__init__(max_bytes, _bytes_of)
         self._lock = threading.Lock()
 
     def __call__(self, data: bytes, size: tuple[int, int]) -> Image.Image | None:
         """``data`` at ``size``, or None when it is not a card image (remembered either way)."""
         key = (digest(data), size)
         with self._lock:
-            if key in self._kept:
-                self._kept.move_to_end(key)
-                return self._kept[key]
+            if key in self:
+                return self.get(key)
         try:
             image: Image.Image | None = decode_near(data, size)
         except NotACardImage:
             image = None
         with self._lock:
-            if key not in self._kept:
-                self._kept[key] = image
-                self.size += _bytes_of(image)
-            while self.size > self.max_bytes and len(self._kept) > 1:
-                _, old = self._kept.popitem(last=False)
-                self.size -= _bytes_of(old)
+            self.put(key, image)
         return image
 
     def clear(self) -> None:
         with self._lock:
-            self._kept.clear()
-            self.size = 0
-
-    def __len__(self) -> int:
-        return len(self._kept)
+            super().clear()
 
 
 def _bytes_of(image: Image.Image | None) -> int:

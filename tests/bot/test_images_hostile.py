@@ -122,4 +122,4 @@ def test_decoded_images_are_kept_by_digest_within_a_byte_cap():
         assert kept(data, (146, 204)).size == (146, 204)
     assert kept.size <= kept.max_bytes and len(kept) == 3
     assert kept(bytes(sources[-1]), (146, 204)) is kept(sources[-1], (146, 204))  # the same bytes, the same entry
-    assert all(not isinstance(key[0], bytes) or len(key[0]) == 16 for key in kept._kept)  # a digest, not the image
+    assert all(not isinstance(key[0], bytes) or len(key[0]) == 16 for key in kept)  # a digest, not the image

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from bot.carddb.nicknames import resolve_nickname
 from bot.carddb.query import regexp
 from bot.carddb.query.colours import colour_condition, colour_mask, count_condition
-from bot.carddb.query.grammar import QueryError
+from bot.carddb.query.grammar import NUMERIC_KEYS, QueryError
 from bot.carddb.query.nodes import And, Name, Node, Not, Or, Query, Term, Value
 from bot.carddb.query.vocab import (
     ALL_COLOURS,
@@ -41,7 +41,8 @@ from bot.text import normalise
 Sql = tuple[str, list[object]]
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d+)?|\.\d+)")
 MANA_SYMBOL = re.compile(r"\{[^{}]+\}|\d+|[A-Za-z]")
-NUMERIC_KEYS = {"mv", "power", "toughness", "loyalty", "defense", "powtou"}
+# The keys of a card's legality in a format, each its own column of bits.
+LEGALITIES = frozenset({"legal", "banned", "restricted"})
 FACE_NUMBERS = {
     "power": "power",
     "toughness": "toughness",
@@ -187,6 +188,10 @@ class _Compiler:
             return None
         if positive and self._asks_for_extras(kind, term.value.text.lower()):
             self.extras = True
+        if kind in NUMERIC_KEYS:
+            return self._numeric(term, kind)
+        if kind in LEGALITIES:
+            return self._legal(term, kind)
         return getattr(self, f"key_{kind}")(term)
 
     @staticmethod
@@ -284,24 +289,6 @@ class _Compiler:
         value = float(text)
         return _any_face((f"{CARD_NUMBERS[key]} {op} ?", [value]), (f"{FACE_NUMBERS[key]} {op} ?", [value]))
 
-    def key_mv(self, term: Term) -> Sql | None:
-        return self._numeric(term, "mv")
-
-    def key_power(self, term: Term) -> Sql | None:
-        return self._numeric(term, "power")
-
-    def key_toughness(self, term: Term) -> Sql | None:
-        return self._numeric(term, "toughness")
-
-    def key_loyalty(self, term: Term) -> Sql | None:
-        return self._numeric(term, "loyalty")
-
-    def key_defense(self, term: Term) -> Sql | None:
-        return self._numeric(term, "defense")
-
-    def key_powtou(self, term: Term) -> Sql | None:
-        return self._numeric(term, "powtou")
-
     # ------------------------------------------------------------------ printing, legality, kinds
 
     def key_rarity(self, term: Term) -> Sql | None:
@@ -325,15 +312,6 @@ class _Compiler:
             self.unknown(term, "a format")
             return None
         return f"(s.{column} & ?) != 0", [bit]
-
-    def key_legal(self, term: Term) -> Sql | None:
-        return self._legal(term, "legal")
-
-    def key_banned(self, term: Term) -> Sql | None:
-        return self._legal(term, "banned")
-
-    def key_restricted(self, term: Term) -> Sql | None:
-        return self._legal(term, "restricted")
 
     def key_is(self, term: Term) -> Sql | None:
         word = term.value.text.lower()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Value:
     """A term's value: ``text`` as typed (without quotes or slashes) and how it was written."""
 
@@ -14,7 +14,7 @@ class Value:
     regex: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Term:
     """``key op value``, e.g. ``pow>=3``; ``source`` is the term as the user wrote it, for warnings."""
 
@@ -24,7 +24,7 @@ class Term:
     source: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Name:
     """A bare word, phrase or ``/regex/``: the card's name; ``exact`` for ``!"Full Name"``."""
 
@@ -32,17 +32,17 @@ class Name:
     exact: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Not:
     node: Node
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class And:
     nodes: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Or:
     nodes: tuple[Node, ...]
 
@@ -50,7 +50,7 @@ class Or:
 Node = Term | Name | Not | And | Or
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Query:
     """A whole search: its condition (None when only directives were given) and its directives
     (``order:``, ``direction:``, ``include:``, ``unique:``) as key → value."""

@@ -30,10 +30,12 @@ from bot.goldfish.engine.model import (
 from bot.goldfish.engine.save import FORMAT
 from bot.goldfish.engine.scenario import position
 from bot.goldfish.engine.scripts import script_for
+from bot.goldfish.engine.wording import MOVE_WORDS, move_words
 
 __all__ = [
     "FORMAT",
     "GAME_STATS",
+    "MOVE_WORDS",
     "Action",
     "CardInstance",
     "CastOption",
@@ -48,6 +50,7 @@ __all__ = [
     "UnreadableGame",
     "cost_text",
     "mana_text",
+    "move_words",
     "plan",
     "position",
     "script_for",

@@ -5,12 +5,20 @@ showing it.
 
 from __future__ import annotations
 
-from bot.goldfish.engine import Action, Game, IllegalAction
+from bot.goldfish.engine import Action, Game, IllegalAction, move_words
 from bot.goldfish.practice.coach import HORIZON, Advice, Figures
 from bot.goldfish.practice.policy import is_payoff, lands_out
 from bot.goldfish.practice.review import DeckFigures, Moment, PlayerGame, Review
 from bot.text import plural
 
+# Why a recommendation was not measured, by its basis.
+UNMEASURED = {
+    "timeout": "I couldn't measure the moves in time, so this is the policy's move, not a measured one.",
+    "only": "It is the only move you have.",
+    "unmeasured": "This is the policy's choice: choices of several cards are not played out.",
+}
+# How a finished game ended, by its result (a game left unfinished "Stopped").
+RESULTS = {"won": "Won", "lost": "Lost"}
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
@@ -29,29 +37,12 @@ def _names(game: Game, iids: tuple[int, ...]) -> str:
 
 def move_text(game: Game, action: Action) -> str:
     """The move in a few words: "Cycle Bloated Toad", "Play Forest", "Go on to the next turn"."""
+    if action.kind == "next" and game.phase == "main":
+        return "Go on to the next turn"
     name = game.iid_names.get(action.iid, f"#{action.iid}") if action.iid is not None else ""
-    if action.kind == "cycle":
-        text = f"Cycle {name}"
-        if action.find is not None:
-            text += f", finding {game.iid_names.get(action.find, '?')}"
-        elif action.find_nothing:
-            text += ", finding nothing"
-        return text
-    if action.kind == "play":
-        return f"Play {name}"
-    if action.kind == "cast":
-        return f"Cast {name}"
-    if action.kind == "keep":
-        return f"Keep, putting {_names(game, action.bottom)} on the bottom" if action.bottom else "Keep this hand"
-    if action.kind == "mulligan":
-        return "Mulligan"
-    if action.kind == "discard":
-        return f"Discard {_names(game, action.cards)}"
-    if action.kind == "echo":
-        return f"Pay echo for {name}" if action.pay else f"Sacrifice {name} instead of paying its echo"
-    if action.kind == "activate":
-        return f"Activate {name} from your graveyard"
-    return "Go on to the next turn" if game.phase == "main" else "Go on"
+    found = game.iid_names.get(action.find, "?") if action.find is not None else ""
+    cards = _names(game, action.bottom if action.kind == "keep" else action.cards)
+    return move_words(action, "advice", card=name, found=found, cards=cards)
 
 
 def _tapping(game: Game, action: Action) -> str:
@@ -134,12 +125,8 @@ def figure_line(game: Game, figures: Figures) -> str:
 def hint_sentence(game: Game, advice: Advice) -> str:
     """The recommendation and why, in one or two sentences."""
     why = _why(game, advice.best)
-    if advice.basis == "timeout":
-        return f"{why}. I couldn't measure the moves in time, so this is the policy's move, not a measured one."
-    if advice.basis == "only":
-        return f"{why}. It is the only move you have."
-    if advice.basis == "unmeasured":
-        return f"{why}. This is the policy's choice: choices of several cards are not played out."
+    if advice.basis in UNMEASURED:
+        return f"{why}. {UNMEASURED[advice.basis]}"
     best = advice.figures_of(advice.best)
     if advice.basis == "rollouts":
         policy_figures = advice.figures_of(advice.policy_move)
@@ -158,12 +145,7 @@ def hint_sentence(game: Game, advice: Advice) -> str:
 
 
 def player_lines(player: PlayerGame) -> list[str]:
-    if player.result == "won":
-        head = f"Won on turn {player.turn}"
-    elif player.result == "lost":
-        head = f"Lost on turn {player.turn}"
-    else:
-        head = f"Stopped on turn {player.turn}"
+    head = f"{RESULTS.get(player.result or '', 'Stopped')} on turn {player.turn}"
     lines = [f"{head}, {plural(player.cards_cycled, 'card')} cycled, {plural(player.mulligans, 'mulligan')}."]
     if not player.replayed:
         lines.append("This game was saved by an older version, so its turns can't be replayed.")

@@ -8,21 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.goldfish.engine import Action, Game
+from bot.goldfish.engine import MOVE_WORDS, Action, Game, move_words
 from bot.text import escape, plural
 
-# What an undo took back, by the action's kind ({card}: the card it was taken on), in a player's words.
-UNDONE = {
-    "mulligan": "the mulligan",
-    "keep": "keeping the hand",
-    "cycle": "cycling {card}",
-    "play": "playing {card}",
-    "cast": "casting {card}",
-    "next": "moving on to the next step",
-    "discard": "the cleanup discard",
-    "echo": "the echo choice for {card}",
-    "activate": "activating {card}",
-}
 # What a card left the hand by, for the refusal of a second click on it.
 LEFT_BY = {"play": "played", "cast": "cast", "cycle": "cycled", "discard": "discarded", "keep": "put on the bottom"}
 
@@ -43,26 +31,10 @@ def _played_as(game: Game, iid: int | None) -> str:
 
 def did_text(game: Game, action: Action) -> str:
     """The move, done: "Played Mountain", "Cycled Eternal Dragon, found Plains" (``game`` as it is after it)."""
-    name = _name(game, action.iid)
-    if action.kind == "cycle":
-        if action.find is not None:
-            return f"Cycled {name}, found {_name(game, action.find)}"
-        return f"Cycled {name}" + (", found nothing" if action.find_nothing else "")
-    if action.kind == "play":
-        return f"Played {_played_as(game, action.iid)}"
-    if action.kind == "cast":
-        return f"Cast {name}" + (f" with X = {action.x}" if action.x else "")
-    if action.kind == "keep":
-        return f"Kept, with {_names(game, action.bottom)} on the bottom" if action.bottom else "Kept the hand"
-    if action.kind == "mulligan":
-        return f"Mulligan {game.player.mulligans}"
-    if action.kind == "discard":
-        return f"Discarded {_names(game, action.cards)}"
-    if action.kind == "echo":
-        return f"Paid echo for {name}" if action.pay else f"Sacrificed {name} rather than pay its echo"
-    if action.kind == "activate":
-        return f"Activated {name}"
-    return "Moved on"
+    name = _played_as(game, action.iid) if action.kind == "play" else _name(game, action.iid)
+    found = _name(game, action.find) if action.find is not None else ""
+    cards = _names(game, action.bottom if action.kind == "keep" else action.cards)
+    return move_words(action, "done", card=name, found=found, cards=cards, mulligans=game.player.mulligans)
 
 
 def where_text(game: Game) -> str:
@@ -90,10 +62,10 @@ def undo_text(game: Game, *, shared: bool = False, by: int | None = None) -> str
     """What an undo of ``game``'s last action took back ("Undid playing Plains"), not the action's internal kind. In
     a shared game, whose move it was when someone else (``by``) undid it: "Undid <@1>'s move: playing Plains"."""
     last = game.actions[-1] if game.actions else None
-    if last is None or last.kind not in UNDONE:
+    if last is None or last.kind not in MOVE_WORDS:
         return "Undid the last action"
     card = game.iid_names.get(last.iid) if last.iid is not None else None
-    what = UNDONE[last.kind]
+    what = MOVE_WORDS[last.kind].undone
     if "{card}" in what:
         what = what.format(card=escape(card)) if card else what.split(" {card}")[0].replace(" for", "")
     taken_by = game.actors[-1] if len(game.actors) == len(game.actions) else None

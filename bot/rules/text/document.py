@@ -232,15 +232,8 @@ def parse_text(text: str) -> Document:
     for line in lines[:start]:
         if match := (HEADING_RE.match(line.strip()) or SECTION_RE.match(line.strip())):
             contents.setdefault(match.group(1), match.group(2).strip())
-    return Document(
-        title=title,
-        contents=contents,
-        effective=effective,
-        entries=entries,
-        glossary=glossary,
-        has_credits=has_credits,
-        preamble_dates=DATE_RE.findall("\n".join(lines[:start])),
-    )
+    dates = DATE_RE.findall("\n".join(lines[:start]))
+    return Document(title, effective, entries, glossary, has_credits, preamble_dates=dates, contents=contents)
 
 
 def parse_bytes(data: bytes) -> Document:

@@ -23,9 +23,18 @@ ATTRIBUTION = (
     "Wizards of the Coast. ©Wizards of the Coast LLC."
 )
 COLOUR = discord.Colour.dark_teal()
-# What a server grants when it adds the bot (docs/getting-started.md says why each): 117760.
+# What a server grants when it adds the bot, the one place for it (README and docs/getting-started.md say why each,
+# and a test holds their invite links to it): 309238025280.
 SERVER_PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, embed_links=True, attach_files=True, read_message_history=True
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
 )
 AUTHORIZE = "https://discord.com/oauth2/authorize?client_id={app}&integration_type={kind}&scope={scopes}"
 

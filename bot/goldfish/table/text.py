@@ -59,9 +59,12 @@ def cycle_label(option: CycleOption) -> str:
     return option.label or "Cycling"
 
 
-def hand_lines(game: Game) -> list[str]:
+def hand_lines(game: Game, *, finished: bool = False) -> list[str]:
     """One compact line per card in hand: what it can do now (cycling at its effective cost, play, cast) and
-    what is out of reach with the reason; a card whose effect is not modelled says so."""
+    what is out of reach with the reason; a card whose effect is not modelled says so. A ``finished`` game (won,
+    lost or ended) names its cards only: what they could do next is moot."""
+    if finished:
+        return [f"• **{escape(card.name)}**" for card in game.zones.hand]
     options: dict[int, list[CycleOption]] = {}
     if game.phase != "over":
         for option in game.cycle_options():
@@ -153,10 +156,12 @@ def battlefield_fields(game: Game) -> list[tuple[str, str, bool]]:
     return [(name, block, False) for name, block in zip(names, blocks, strict=True)]
 
 
-def status_text(game: Game) -> str:
+def status_text(game: Game, *, ended: bool = False) -> str:
+    if ended and game.phase != "over":  # ended by hand (/goldfish end), where it stood
+        return f"**Game ended** after {plural(game.turn, 'turn')}."
     if game.phase == "mulligan":
         so_far = f"{plural(game.player.mulligans, 'mulligan')} so far" if game.player.mulligans else "no mulligans yet"
-        return f"Mulligan: keep this hand or mulligan (London mulligan, CR 103.5); {so_far}."
+        return f"Mulligan: keep this hand or mulligan (London mulligan, 103.5); {so_far}."
     if game.phase == "over":
         return f"**Game over** after {plural(game.turn, 'turn')}: {escape(game.result or 'finished')}."
     side = "on the play" if game.on_the_play else "on the draw"
@@ -174,17 +179,19 @@ def table_text(
     version: int,
     events: Sequence[Event] = (),
     note: str | None = None,
+    ended: bool = False,
 ) -> TableText:
     """Everything the game message shows; ``events`` are the last action's (else the latest of the game).
 
     ``version`` is the store's write counter: the controls carry it, people never see it. A shared game is read
     by everyone at the table, so it says whose actions were whose and never speaks to one of them as "You".
+    ``ended``: the game was ended by hand where it stood; like a game over, its hand is named without its costs.
     """
     who = f"Shared game started by {actor_text(owner_id)}: anyone here can play" if shared else f"<@{owner_id}>'s game"
     text = TableText(
         title=clip(f"Goldfish · {game.deck_name}", limits.EMBED_TITLE),
-        description=f"{status_text(game)}\n{who}" + (f"\n\n{note}" if note else ""),
-        over=game.phase == "over",
+        description=f"{status_text(game, ended=ended)}\n{who}" + (f"\n\n{note}" if note else ""),
+        over=game.phase == "over" or ended,
     )
     players = "Players" if shared else "You"
     text.fields.append(("Life", f"{players} **{game.player.life}** · Opponent **{game.opponent.life}**", True))
@@ -193,7 +200,8 @@ def table_text(
     text.fields.append(("Mana", f"{plural(lands, 'land')} · {mana or 'no mana'} available", True))
     text.fields.append(("Zones", f"Library {len(game.zones.library)} · Graveyard {len(game.zones.graveyard)}", True))
     text.fields += battlefield_fields(game)
-    text.fields.append((f"Hand ({len(game.zones.hand)})", fit_lines(hand_lines(game), empty="empty"), False))
+    hand = hand_lines(game, finished=text.over)
+    text.fields.append((f"Hand ({len(game.zones.hand)})", fit_lines(hand, empty="empty"), False))
     shown = list(events or game.events)
     # The player's own action (the first event) stays in view however many triggers follow it.
     if len(shown) > RECENT_EVENTS:

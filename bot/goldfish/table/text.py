@@ -61,16 +61,16 @@ def cycle_label(option: CycleOption) -> str:
 
 def hand_lines(game: Game, *, finished: bool = False) -> list[str]:
     """One compact line per card in hand: what it can do now (cycling at its effective cost, play, cast) and
-    what is out of reach with the reason; a card whose effect is not modelled says so. A ``finished`` game (won,
-    lost or ended) names its cards only: what they could do next is moot."""
-    if finished:
-        return [f"• **{escape(card.name)}**" for card in game.zones.hand]
+    what is out of reach with the reason; a card whose effect is not modelled says so. Before a hand is kept, and in
+    a ``finished`` game (won, lost or ended by hand), each card's costs only: what it could do next is moot."""
+    bare = finished or game.phase == "mulligan"  # costs without the reasons they can't be paid, or other notes
+    shown = finished or game.phase != "over"
     options: dict[int, list[CycleOption]] = {}
-    if game.phase != "over":
+    if shown:
         for option in game.cycle_options():
             options.setdefault(option.iid, []).append(option)
-    casts = {o.iid: o for o in game.cast_options()} if game.phase != "over" else {}
-    playable = {card.iid for card in game.playable_lands()}
+    casts = {o.iid: o for o in game.cast_options()} if shown else {}
+    playable = set() if finished else {card.iid for card in game.playable_lands()}
     lines = []
     for card in game.zones.hand:
         parts = []
@@ -80,7 +80,7 @@ def hand_lines(game: Game, *, finished: bool = False) -> list[str]:
             cost = game.cycle_cost(ability)
             if cost.text.lower() not in label.lower():  # "Cycling—Sacrifice a land" names its cost already
                 label += f" → {cost.text}"
-            if option.affordable or game.phase == "mulligan":
+            if option.affordable or bare:
                 parts.append(escape(label))
             else:
                 parts.append(f"{escape(label)} ({escape(why_not(game, option.reason, cost.symbols))})")
@@ -88,8 +88,8 @@ def hand_lines(game: Game, *, finished: bool = False) -> list[str]:
             parts.append("land: playable")
         cast = casts.get(card.iid)
         if cast is not None:
-            mark = "" if cast.modelled else " (effect not modelled)"
-            if cast.affordable or game.phase == "mulligan":  # nothing is castable before a hand is kept
+            mark = "" if cast.modelled or finished else " (effect not modelled)"
+            if cast.affordable or bare:  # nothing is castable before a hand is kept
                 parts.append(f"cast {escape(cast.cost)}{mark}")
             else:
                 why = why_not(game, cast.reason, game.cast_symbols(card.name, 0))

@@ -18,6 +18,7 @@ deck names can come from a player's own list).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import Counter
@@ -328,10 +329,8 @@ class Coaching:
                 try:
                     # The controls are sent again: a finished game's table keeps New game and Replay, an ended one none.
                     view = game_view(record) if game.phase == "over" else None
-                    both = [table, embed]
-                    await self.edits.edit(  # type: ignore[attr-defined]
-                        record.channel_id, message_id, lambda symbols: one_rendering(both, symbols), view=view
-                    )
+                    both = functools.partial(one_rendering, [table, embed])
+                    await self.edits.edit(record.channel_id, message_id, both, view=view)  # type: ignore[attr-defined]
                     return channel.get_partial_message(message_id)
                 except discord.HTTPException:
                     log.info("The table of a finished goldfish game in channel %s is gone", record.channel_id)

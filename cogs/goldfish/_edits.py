@@ -24,7 +24,7 @@ from bot.hosts import PLAIN, SymbolText
 from bot.text import clip
 from cogs._permissions import MissingNotes, channel_permissions
 from cogs._symbols import as_text, symbols_for, symbols_in
-from cogs._ui import created_at
+from cogs._ui import NO_MENTIONS, created_at
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,13 @@ TOKEN_MARGIN = 60.0
 HANDLES = 4096  # tables edited through their interaction (a quarter of an hour of a busy bot's tables)
 UNKNOWN_MESSAGE = 10008  # Discord's code for a message that is gone (not for a token that is)
 
-Table = Callable[[SymbolText], Sequence[discord.Embed]]
+# What a table's message shows, made for the symbols that show where it goes: called as ``table(symbols=...)``.
+Table = Callable[..., discord.Embed | Sequence[discord.Embed]]
+
+
+def embeds_of(table: Table, symbols: SymbolText) -> list[discord.Embed]:
+    made = table(symbols=symbols)
+    return [made] if isinstance(made, discord.Embed) else list(made)
 
 
 @dataclass(frozen=True)
@@ -48,8 +54,9 @@ class Handle:
     until: float
 
 
-def as_text_table(embeds: Sequence[discord.Embed], symbols: SymbolText) -> str:
+def as_text_table(table: Table, symbols: SymbolText) -> str:
     """A table written as a message's text, its symbols as ``symbols`` show them when the whole message can."""
+    embeds = embeds_of(table, PLAIN)
     text = as_text(embeds, limit=limits.EMBED_TOTAL * len(embeds))
     shown = symbols.full(text)
     return shown if shown is not None and len(shown) <= limits.MESSAGE_CONTENT else clip(text, limits.MESSAGE_CONTENT)
@@ -85,7 +92,7 @@ class TableEdits:
         handle = self._handle(message_id)
         if handle is not None:
             if table is not None:
-                fields |= {"content": None, "embeds": list(table(symbols_for(handle.interaction)))}
+                fields |= {"content": None, "embeds": embeds_of(table, symbols_for(handle.interaction))}
             try:
                 if handle.original:
                     await handle.interaction.edit_original_response(**fields)
@@ -102,6 +109,14 @@ class TableEdits:
                 fields.pop("embeds", None)
         await self._in_channel(channel_id, message_id, table, fields)
 
+    async def send(self, channel: discord.abc.Messageable, table: Table, **fields) -> discord.Message:
+        """A table the bot posts itself in ``channel`` (a game's own thread): as text where it may not embed."""
+        symbols = symbols_in(channel, self.bot)
+        if channel_permissions(channel, self.bot).embed_links:
+            return await channel.send(embeds=embeds_of(table, symbols), allowed_mentions=NO_MENTIONS, **fields)
+        self.notes.note(channel, "embed_links", "goldfish tables posted as text")
+        return await channel.send(as_text_table(table, symbols), allowed_mentions=NO_MENTIONS, **fields)
+
     async def _in_channel(self, channel_id: int, message_id: int, table: Table | None, fields: dict) -> None:
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)  # type: ignore[attr-defined]
         if table is None:
@@ -112,9 +127,9 @@ class TableEdits:
         # A channel the bot has not seen (a DM not in its cache) is one where it may embed.
         if channel is None or channel_permissions(channel, self.bot).embed_links:
             try:
-                await message.edit(content=None, embeds=list(table(symbols)), **fields)
+                await message.edit(content=None, embeds=embeds_of(table, symbols), **fields)
                 return
             except discord.Forbidden:  # the permissions changed before the bot heard of it
                 pass
         self.notes.note(channel, "embed_links", "goldfish tables edited as text")
-        await message.edit(content=as_text_table(table(PLAIN), symbols), embeds=[], **fields)
+        await message.edit(content=as_text_table(table, symbols), embeds=[], **fields)

@@ -21,7 +21,7 @@ from bot.goldfish import TABLE_COPIES, GameKey, GameService, StoredGame, is_load
 from bot.goldfish.engine import IllegalAction
 from bot.text import plural
 from cogs._permissions import NotHere, bot_can_post
-from cogs._symbols import symbols_for, symbols_in
+from cogs._symbols import symbols_for
 from cogs._ui import NO_MENTIONS, reply
 from cogs.goldfish._edits import TableEdits
 from cogs.goldfish._picture import TablePictures
@@ -159,8 +159,8 @@ class Tables:
 
     async def post_in(self, channel: discord.abc.Messageable, record: StoredGame) -> None:
         """A new game's table, sent to ``channel`` (its own thread) rather than as an interaction's answer."""
-        embed, view = game_embed(record, symbols=symbols_in(channel, self.bot)), game_view(record)
-        await self.posted(record, await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS))
+        message = await self.edits.send(channel, functools.partial(game_embed, record), view=game_view(record))
+        await self.posted(record, message)
 
     async def posted(self, record: StoredGame, message: discord.Message) -> None:
         """``message`` is the game's table now: followed by its picture, saved with the game."""
@@ -179,9 +179,8 @@ class Tables:
         if tables:
             footnote = await self.pictures.footnote(interaction, record)
             table = functools.partial(game_embed, record, note=note, footnote=footnote)
-            view = game_view(record, mode=mode)
             try:
-                await self.edits.edit(record.channel_id, tables[-1], lambda shown: [table(symbols=shown)], view=view)
+                await self.edits.edit(record.channel_id, tables[-1], table, view=game_view(record, mode=mode))
             except discord.NotFound:
                 log.info("Goldfish table in channel %s was deleted; posting it again", record.channel_id)
             else:

@@ -5,7 +5,9 @@ Without Send Messages a table is played all the same, and says why it has no pic
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 
 import pytest
 
@@ -70,4 +72,27 @@ async def test_without_send_messages_a_table_is_played_and_says_why_it_has_no_pi
     await simcord_env.advance_time(TOKEN_SECONDS)  # without Send Messages, Discord takes Embed Links away too
     updated(await alice.slash(muted, "goldfish next"))
     assert not table.embeds and "**Goldfish · Astral Slide" in table.content
+    assert not simcord_env.errors
+
+
+async def test_a_deleted_table_comes_back_as_the_answer_where_the_bot_may_not_post(simcord_env, guild, alice):
+    muted = lacking(guild, "muted-too", send_messages=False)
+    table = (await alice.slash(muted, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
+    await simcord_env.bot.http.delete_message(muted.id, table.id)
+    store = simcord_env.bot.get_cog("Goldfish").store
+    save = store.save
+
+    async def slow_save(*args, **kwargs):
+        await asyncio.to_thread(time.sleep, 2.0)  # past the 1.5 s after which a move is acknowledged, privately
+        return await save(*args, **kwargs)
+
+    store.save = slow_save
+    try:
+        kept = await alice.slash(muted, "goldfish keep")
+    finally:
+        store.save = save
+
+    note, again = kept.response, kept.followups[-1]  # the private acknowledgement, then the table in public
+    assert note.ephemeral and note.content.startswith("Kept the hand") and "here it is again" in note.content
+    assert not again.ephemeral and "**Turn 1**" in again.embeds[0].description and controls(again)
     assert not simcord_env.errors

@@ -132,4 +132,4 @@ class TableEdits:
             except discord.Forbidden:  # the permissions changed before the bot heard of it
                 pass
         self.notes.note(channel, "embed_links", "goldfish tables edited as text")
-        await message.edit(content=as_text_table(table, symbols), embeds=[], **fields)
+        await message.edit(content=as_text_table(table, symbols), embeds=[], allowed_mentions=NO_MENTIONS, **fields)

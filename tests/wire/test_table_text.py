@@ -27,6 +27,7 @@ async def test_without_embed_links_a_table_is_edited_by_its_interaction_then_as_
     await command(wired, wired.guild_id, "goldfish", goldfish("next"))
     as_text = await wired.wait_for(lambda r: r.method == "PATCH" and r.path == in_channel and "content" in r.json)
     assert as_text.status == 200 and as_text.json["embeds"] == []
+    assert as_text.json["allowed_mentions"] == {"parse": []}  # the owner named in the text is never pinged
     shown = wired.messages[table["id"]]
     assert shown["content"].startswith("**Goldfish · Astral Slide") and "**Turn 2**" in shown["content"]
     assert "**Hand (" in shown["content"] and shown["components"]  # the text table, its buttons kept

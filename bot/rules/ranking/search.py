@@ -96,7 +96,7 @@ class Searcher:
         return self.entries.docs
 
     def warm(self) -> None:
-        """Word statistics, the typo vocabulary and the topic names (about 0.3 s; done once)."""
+        """Word statistics, the typo vocabulary and the topic names (about 0.2 s; done once)."""
         if self._topics is not None:
             return
         self.entries.warm()

@@ -316,7 +316,8 @@ def mana_value(cost: str | None) -> float:
 
 
 def mana_colours(cost: str | None) -> list[str]:
-    return [colour for colour in "WUBRG" if re.search(r"\{[^}]*" + colour + r"[^}]*\}", cost or "")]
+    """The colours of a mana cost's symbols, in Scryfall's order (alphabetical)."""
+    return sorted(colour for colour in "WUBRG" if re.search(r"\{[^}]*" + colour + r"[^}]*\}", cost or ""))
 
 
 def oracle_fields(entry: dict[str, Any]) -> dict[str, Any]:

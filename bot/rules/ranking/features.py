@@ -47,6 +47,40 @@ class Question:
 
 
 @dataclass(frozen=True, slots=True)
+class CardSignals:
+    """What the cards a question names bring to its ranking (built by :mod:`bot.rules.asking.cards`): the rules of
+    the kinds of ability they have (614.1a for "… instead"), those of the kinds the question asks about ("does it
+    trigger" and a dies trigger: 603.10a), the rules of their own keywords and layouts, those the question names,
+    and the rows whose text names one of the cards (the rules' examples name real cards)."""
+
+    kinds: dict[str, float]
+    asked: dict[str, float]
+    own: frozenset[str]
+    named: frozenset[str]
+    examples: frozenset[int] = frozenset()
+
+    def rows_wanted(self) -> list[str]:
+        """The rules whose entries are candidates, the asked ones first."""
+        return list(dict.fromkeys([*self.named, *self.asked, *self.kinds, *sorted(self.own)]))
+
+
+def card_values(cards: CardSignals | None, row: int, ancestors: tuple[str, ...]) -> tuple[float, ...]:
+    """A row's card features, in the order of ranker.FEATURES: under a rule of the cards' kinds of ability, of the
+    kinds the question asks about, of a card's own keyword or layout the question does not name, of one it names;
+    and whether its text names one of the cards."""
+    if cards is None:
+        return NO_CARDS
+    kind = max((cards.kinds.get(ancestor, 0.0) for ancestor in ancestors), default=0.0)
+    asked = max((cards.asked.get(ancestor, 0.0) for ancestor in ancestors), default=0.0)
+    named = any(ancestor in cards.named for ancestor in ancestors)
+    own = not named and any(ancestor in cards.own for ancestor in ancestors)
+    return (kind, asked, 1.0 if own else 0.0, 1.0 if named else 0.0, 1.0 if row in cards.examples else 0.0)
+
+
+NO_CARDS = (0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
 class Signals:
     """What the question says beyond its words: the topics it names and what they point to and mean, the rules its
     phrasing proposes, the rules defining what it asks the meaning of, and its words' associations."""
@@ -57,6 +91,8 @@ class Signals:
     defined: set[str]
     sections: dict[str, float]
     rules: dict[str, float]
+    cards: CardSignals | None = None
+    card_rows: frozenset[int] = frozenset()  # the rows found for the cards alone
 
 
 def near_rows(entries: Entries, question: Question) -> set[int]:
@@ -98,6 +134,8 @@ def features(
     pairs_held = [(pair, held[a] & held[b]) for pair, (a, b) in question_pairs.items()]
     covers: list[tuple[int, float, float, float, float]] = []
     phrased: dict[int, tuple[float, float]] = {}
+    # A row a card's ability points to is ranked even when it holds none of the question's words.
+    card_rows = signals.card_rows
     for row in found:
         cover = context = 0.0
         around = context_stems[row]
@@ -108,7 +146,7 @@ def features(
                 context += weight
         if phrase_stems[row]:
             phrased[row] = phrase_values(entries, row, weighted)
-        if cover or phrased.get(row, (0.0, 0.0))[0]:
+        if cover or phrased.get(row, (0.0, 0.0))[0] or row in card_rows:
             # As bm25 with the title weighted four times (an entry under "Mana Abilities" is about them).
             titled = title_stems[row]
             title_cover = (
@@ -158,6 +196,7 @@ def features(
         )
         phrase_cover, asked_like = phrased.get(row, (0.0, 0.0))
         features += (phrase_cover, asked_like, distinct.get(row, 0.0))
+        features += card_values(signals.cards, row, ancestors[row])
         # How much of the question the entry holds, in its text or in the words players use for it.
         whole = cover if not phrase_cover else _union_cover(entries, row, weighted, holders)
         out.append((Candidate(row, whole, share_ > 0, question.off_topic, question.asked), features))

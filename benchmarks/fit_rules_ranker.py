@@ -188,6 +188,7 @@ def folds_of(sources: list[str], folds: int) -> dict[str, int]:
 
 GATE_L2 = (1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001)
 GATE_LEFT_OUT: list[str] = []  # gate values held at 0 (--gate-without)
+ANSWERABLE_TOP = 0  # with --answerable N, the gate learns only from questions one of whose first N rules is right
 
 
 def gate_rows(index, items, not_rules, weights: np.ndarray):
@@ -202,6 +203,8 @@ def gate_rows(index, items, not_rules, weights: np.ndarray):
     labelled = [(1, item.source, real) for real, part in ((True, items), (False, searches)) for item in part]
     labelled += [(0, source, True) for _text, source in not_rules]
     for (label, source, real), row in zip(labelled, question_rows + text_rows, strict=True):
+        if label and ANSWERABLE_TOP and not answerable(row, weights):
+            continue  # a question whose first rules are all wrong: the gate learns nothing from it
         values, answered = gate_value(row, weights)
         fixed[label, real] = fixed.get((label, real), 0) + answered
         if label and real and gathered(source):
@@ -209,6 +212,15 @@ def gate_rows(index, items, not_rules, weights: np.ndarray):
         if values is not None:
             rows.append((values, label, source, real))
     return rows, fixed
+
+
+def answerable(row, weights: np.ndarray) -> bool:
+    """Whether one of the first ANSWERABLE_TOP entries of a ranked question is right (or a fixed outcome is)."""
+    features, right, _extra = row
+    if features is None:
+        return bool(right[0])
+    order = np.argsort(-(features @ weights), kind="stable")[:ANSWERABLE_TOP]
+    return bool(right[order].any())
 
 
 def gathered(source: str) -> bool:
@@ -345,6 +357,9 @@ def main(argv: list[str] | None = None) -> int:
         "--cards", action="store_true", help="rank the questions as with card data (the question set's card fixture)"
     )
     parser.add_argument("--gate-without", default="", help="gate values to leave out (held at 0), comma-separated")
+    parser.add_argument(
+        "--answerable", type=int, default=0, help="the gate learns from questions whose first N rules hold a right one"
+    )
     parser.add_argument("--write", action="store_true", help=f"save the associations to {ASSOCIATIONS.name}")
     parser.add_argument(
         "--score-test", action="store_true", help="also score the frozen test part once with the weights fitted here"
@@ -403,6 +418,8 @@ def main(argv: list[str] | None = None) -> int:
         for text, source in [(item, "project") if isinstance(item, str) else (item["q"], item.get("source", "project"))]
     ]
     GATE_LEFT_OUT.extend(filter(None, args.gate_without.split(",")))
+    global ANSWERABLE_TOP
+    ANSWERABLE_TOP = args.answerable
     model, threshold, rates, l2, held = fit_gate(index, items, not_rules, weights, max(args.folds, 5))
     print(f"gate ({len(GATE)} values, l2 {l2:g}): held out by source, answered {held[1]:.1%}, refused {held[2]:.1%}")
     print("GATE_WEIGHTS = (" + ", ".join(f"{value:.3g}" for value in model[:-1]) + ")")

@@ -35,8 +35,9 @@ MAX_FUZZY_WORDS = 5
 LONG_PLAIN_WORDS, LONG_PLAIN_LETTERS = 3, 12
 # Small words a capitalised name writes in lower case ("Chalice of the Void", "Jace, the Mind Sculptor").
 JOINING = frozenset("of the a an and in on to from for with at by".split())
-# A one-word name this common in English (wordfreq's Zipf scale) is a word when written in lower case ("heal").
-COMMON_ENGLISH = 2.5
+# In a question to the bot, a one-word name this common in English (wordfreq's Zipf scale) is a word when written in
+# lower case ("heal", "study"), where a rarer one is the card ("if I evoke solitude").
+COMMON_ENGLISH = 4.0
 # What ends a sentence (or opens a quote): the capital after it opens the next one.
 SENTENCE_END = frozenset('.!?:;"“(\n')
 # Other names a card goes by (see CardNames.add): taken only exactly, in text addressed to the bot.
@@ -139,7 +140,7 @@ class CardNames:
                 if taken[i]:
                     i += 1
                     continue
-                found = self._at(tokens, words, taken, i, misspelt, titled or opening[i])
+                found = self._at(tokens, words, taken, i, misspelt, titled or opening[i], fuzzy)
                 if found is None:
                     i += 1
                     continue
@@ -168,11 +169,18 @@ class CardNames:
         return Found(ordered[:limit], max(0, len(ordered) - limit))
 
     def _at(
-        self, tokens: list[re.Match], words: list[str], taken: list[bool], i: int, fuzzy: bool | None, titled: bool
+        self,
+        tokens: list[re.Match],
+        words: list[str],
+        taken: list[bool],
+        i: int,
+        fuzzy: bool | None,
+        titled: bool,
+        addressed: bool = False,
     ):
         """The longest name starting at token ``i``: (number of tokens, card, name), or None; ``fuzzy`` None: other
         names (with the other cards sharing the name, and its source); ``titled``: its capitals say nothing (a Title
-        Case sentence, or the token opens a sentence)."""
+        Case sentence, or the token opens a sentence); ``addressed``: the text is a question to the bot."""
         top = min(MAX_WORDS, len(tokens) - i)
         for size in range(top, 0, -1):
             if any(taken[i : i + size]):
@@ -202,7 +210,7 @@ class CardNames:
                     continue  # a letter ("X") is a name only in brackets
                 if size == 1 and (plain or len(phrase) < MIN_SINGLE_WORD) and not capitalised:
                     continue
-                if size == 1 and not capitalised and zipf_frequency(phrase, "en") >= COMMON_ENGLISH:
+                if size == 1 and not capitalised and addressed and zipf_frequency(phrase, "en") >= COMMON_ENGLISH:
                     continue
                 # A long name is a name however it is written ("chalice of the void"); a short one made of the
                 # rules' words ("cast out") is a name only when written as one.
@@ -211,6 +219,9 @@ class CardNames:
                 return size, card, phrase
             # A misspelling: a span that starts with a word the rules don't use, long enough to be told apart.
             if size > MAX_FUZZY_WORDS or parts[0] in self.ordinary or len(phrase) < (6 if size == 1 else 8):
+                continue
+            # A word the exact pass left as a word ("negate", "goblin") is no misspelling either.
+            if phrase in self.exact or size == 1 and zipf_frequency(phrase, "en") >= COMMON_ENGLISH:
                 continue
             found = self._fuzzy(phrase, size)
             if found is not None:

@@ -195,8 +195,8 @@ class RulesIndex:
     def ordinary_words(self) -> frozenset[str]:
         """The words the rules use as words, not as names: each written in lower case somewhere in the rules,
         plus the card types, supertypes, land types and creature types (rule 205) and the glossary's terms, which
-        players write in lower case too. A card named "Teferi" in an example is not one of them; "block", "island" and "tapped"
-        are."""
+        players write in lower case too. A card named "Teferi" in an example is not one of them; "block", "island"
+        and "tapped" are."""
         lower = re.compile(r"(?<![\w’'])[a-z][a-z’']*")
         found: set[str] = set()
         for rule in self.document.entries:

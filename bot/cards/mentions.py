@@ -189,23 +189,24 @@ class CardNames:
             phrase = " ".join(parts)
             if not phrase:
                 continue
-            capitalised = not titled and all(
-                token[0][:1].isupper() or (0 < k < size - 1 and token[0] in JOINING)
-                for k, token in enumerate(tokens[i : i + size])
-            )
-            plain = all(part in self.ordinary for part in phrase.split())
             if POSSESSIVE.search(tokens[i + size - 1][0]) and phrase not in self.exact and phrase not in self.other:
                 phrase = " ".join([*parts[:-1], normalise(POSSESSIVE.sub("", tokens[i + size - 1][0]))])
+            found = self.exact.get(phrase) if fuzzy is False else self.other.get(phrase) if fuzzy is None else None
+            if fuzzy is not True:
+                if found is None:
+                    continue
+                capitalised = not titled and all(
+                    token[0][:1].isupper() or (0 < k < size - 1 and token[0] in JOINING)
+                    for k, token in enumerate(tokens[i : i + size])
+                )
+                plain = all(part in self.ordinary for part in phrase.split())
             if fuzzy is None:
-                other = self.other.get(phrase)
                 # Written with a capital, or words neither the rules nor everyday English use ("gonti").
-                if other is None or not (capitalised or not plain and zipf_frequency(phrase, "en") < COMMON_ENGLISH):
+                if not (capitalised or not plain and zipf_frequency(phrase, "en") < COMMON_ENGLISH):
                     continue
-                return size, other[0][0], phrase, other[0][1:], other[1]
+                return size, found[0][0], phrase, found[0][1:], found[1]
             if not fuzzy:
-                card = self.exact.get(phrase)
-                if card is None:
-                    continue
+                card = found
                 if size == 1 and len(phrase) < 2:
                     continue  # a letter ("X") is a name only in brackets
                 if size == 1 and (plain or len(phrase) < MIN_SINGLE_WORD) and not capitalised:

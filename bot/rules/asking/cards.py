@@ -4,14 +4,19 @@ A judge reads the cards first. :func:`answer_with_cards` shows each card named i
 type line, Oracle text), then up to :data:`RULINGS_SHOWN` of its rulings ranked by the question's words, then
 the rules, chosen from the question and the cards together:
 
+* what kind of ability each sentence of the card is, and the rules a judge opens for it (a dies trigger: 603.10a;
+  "… instead": 614.1a), read by :mod:`bot.rules.asking.abilities` from one data file, and which of those kinds the
+  question asks about ("does it still trigger");
 * the card's keywords, by the CR's own names for them (a 702 rule title or a glossary term: evoke → 702.74,
   fuse → 702.102, landcycling → 702.29), and the most specific subrule that speaks of the card's wording
   ("Protection from everything" → 702.16j);
 * its subtypes and layout, where the glossary defines them (a Saga → 714, an Adventure → 715);
-* the keyword actions in its costs (a discard cost → 701.9), and those of its effects the question names.
+* the keyword actions in its costs (a discard cost → 701.9), and those of its effects the question names;
+* the rules whose text names the card (the rules' examples name real cards).
 
-A rule the question also names (the player asked about evoking Solitude) leads; otherwise the question's own
-best match does when the ranker is confident, and the cards' rules follow.
+All of them are features of the ranking (:class:`~bot.rules.ranking.CardSignals`), weighed with the question's
+words; the ranking's first rule leads and the cards' own rules follow. The answer is sure only when the question
+and the cards agree.
 """
 
 from __future__ import annotations
@@ -214,7 +219,7 @@ def interaction_rules(cards: list[CardFacts]) -> list[str]:
 
 
 @dataclass
-class Reading:
+class ReadingParts:
     """Which parts of reading a card a card question's answer uses (all of them; the evaluation takes each away in
     turn to measure what it adds)."""
 
@@ -224,7 +229,7 @@ class Reading:
     ranked_first: bool = True  # the ranking, cards and all, leads; else the cards' own rules lead as before
 
 
-READING = Reading()
+READING = ReadingParts()
 
 
 def card_signals(index: RulesIndex, text: str, cards: list[CardFacts], own: list[CardRule]) -> CardSignals:

@@ -11,7 +11,7 @@ In text addressed to the bot (``fuzzy``), players' other names for cards count t
 one index (:meth:`CardNames.add`): nicknames ("Bolt" for Lightning Bolt, as ``/card`` knows them), and a legendary
 card by its first name or its title ("Krenko", "Ragavan's trigger"), written with a capital; a first name several
 legends share names them all (:attr:`Mention.others`), and the answer shows them without guessing which. A name
-may be written as a possessive ("Sheoldred's").
+may be written as a possessive ("Sheoldred's") or with an s ("two Volrath's Shapeshifters").
 """
 
 from __future__ import annotations
@@ -189,8 +189,8 @@ class CardNames:
             phrase = " ".join(parts)
             if not phrase:
                 continue
-            if POSSESSIVE.search(tokens[i + size - 1][0]) and phrase not in self.exact and phrase not in self.other:
-                phrase = " ".join([*parts[:-1], normalise(POSSESSIVE.sub("", tokens[i + size - 1][0]))])
+            if phrase not in self.exact and phrase not in self.other:
+                phrase = self._unbent(phrase, parts, tokens[i + size - 1][0], plural=addressed)
             found = self.exact.get(phrase) if fuzzy is False else self.other.get(phrase) if fuzzy is None else None
             if fuzzy is not True:
                 if found is None:
@@ -228,6 +228,18 @@ class CardNames:
             if found is not None:
                 return size, *found
         return None
+
+    def _unbent(self, phrase: str, parts: list[str], last: str, *, plural: bool) -> str:
+        """``phrase`` as the name it bends, if it does: a possessive ("Sheoldred's", "Shapeshifters'"), and with
+        ``plural`` (a question to the bot) a plural or verb ending in s ("two Volrath's Shapeshifters", "Murders
+        the token", "auntie ools ward")."""
+        if POSSESSIVE.search(last):
+            return " ".join([*parts[:-1], normalise(POSSESSIVE.sub("", last))])
+        if plural and len(parts[-1]) > 3 and parts[-1].endswith("s") and not parts[-1].endswith("ss"):
+            bare = phrase[:-1]
+            if bare in self.exact or bare in self.other:
+                return bare
+        return phrase
 
     def _lookup(self, norm: str, *, fuzzy: bool) -> tuple[int, str] | None:
         if not norm:

@@ -33,6 +33,8 @@ def named(finder: FixtureCards, index, text: str, *, fuzzy: bool = True) -> list
         ("does the Ur-Dragon's trigger let me put a land", ["The Ur-Dragon"]),
         ("my opponent casts Krenko, Mob Boss. Can I kill Krenko in response?", ["Krenko, Mob Boss"]),
         ("does blood artist trigger when my toekns die", ["Blood Artist"]),
+        ("if two Volrath's Shapeshifters are out which text do they have", ["Volrath's Shapeshifter"]),
+        ("if my opponent Murders the token in response", ["Murder"]),
     ],
 )
 def test_players_names_for_cards_are_found_in_questions_to_the_bot(finder, full_index, question, cards):

@@ -18,6 +18,8 @@ from bot.storage import Database, now_text
 from bot.text import escape
 
 MAX_DECKS = 25
+# The class of the advisory locks a player's saves take turns by on PostgreSQL.
+SAVE_LOCK = 0x0DEC
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,10 @@ class DeckStore:
         values = (deck.name, deck.count(MAIN), orjson.dumps(counts).decode(), orjson.dumps(deck.to_json()).decode())
         now = now_text()
         async with self.db.transaction() as conn:
+            if self.db.dialect == "postgresql":
+                # One save of a player's at a time (SQLite's writes take turns already): two saves at the same
+                # instant must not both find room for the 25th deck.
+                await conn.execute("SELECT pg_advisory_xact_lock(?, ?)", (SAVE_LOCK, user_id % 2**31))
             rows = await (
                 await conn.execute(
                     "SELECT name, name_key, counts FROM saved_decks WHERE user_id = ?",

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.goldfish.decks import (
@@ -71,6 +73,23 @@ async def test_a_player_keeps_at_most_25_decks_and_the_26th_is_refused(db):
     await store.save(ALICE, deck("Deck 03", wraiths=1), replace=True)
     assert len(await store.summaries(ALICE)) == MAX_DECKS
     await store.save(BOB, deck("One too many"))  # the limit is each player's
+
+
+async def held(db: Database) -> None:
+    async with db.transaction() as conn:
+        await conn.execute("SELECT 1")
+        await asyncio.sleep(0.05)  # all six at once: the pool opens as many connections
+
+
+async def test_saves_at_the_same_instant_never_pass_the_limit_together(db):
+    store = DeckStore(db)
+    for n in range(MAX_DECKS - 1):
+        await store.save(ALICE, deck(f"Deck {n:02}"))
+    await asyncio.gather(*(held(db) for _ in range(6)))  # connections open and waiting, as on a busy bot
+    outcomes = await asyncio.gather(*(store.save(ALICE, deck(f"Last {n}")) for n in range(6)), return_exceptions=True)
+    assert sum(outcome is False for outcome in outcomes) == 1
+    assert all(isinstance(outcome, TooManyDecks) for outcome in outcomes if outcome is not False)
+    assert len(await store.summaries(ALICE)) == MAX_DECKS
 
 
 async def test_delete_one_deck_or_every_deck_of_the_player(db):

@@ -2,9 +2,11 @@
 
 Card names (``/card``, ``/search``'s card picker, inline lookups' suggestions, ``/goldfish`` card options) and the
 rules' terms (``/rule``) keep their own vocabularies, but are matched the same way: the same normalisation as the
-card database (``bot.text.names.normalise``: case, accents and punctuation gone) and the same rapidfuzz scoring.
+card database (``bot.text.names.fold``: case, accents and punctuation gone) and the same rapidfuzz scoring.
 A :class:`Matcher` is built once per vocabulary; ``complete("blaoted")`` then answers in well under a millisecond
-for a few hundred names and a few milliseconds for 35,000.
+for a few hundred names and a few milliseconds for 35,000. Names of every script are compared (``fold``: Latin and
+Cyrillic without case and accents, Japanese, Korean and Chinese after NFKC); an entry may be a name printed in
+another language (its ``lang``), and a player's own language may be preferred.
 
 Ranking, best first:
 
@@ -12,7 +14,12 @@ Ranking, best first:
 2. names that start with it, then names with a later word starting with it ("gitrog" → The Gitrog Monster), an
    entry's ``rank`` first (so a paper card comes before a digital-only one), then the shorter name;
 3. fuzzy matches (typos, swapped words: "blaoted toed", "eagles north", "frist"), by rapidfuzz's WRatio over the
-   names sharing a word, or a word within a typo or two, with what was typed.
+   names sharing a word, or a word within a typo or two, with what was typed. Japanese, Korean and Chinese have no
+   spaces between words: there a name holding what was typed comes with the prefixes, and one holding most of its
+   pairs of characters with the fuzzy matches.
+
+Within each of those, the preferred language's printed names first, then English names, then other printed names
+(English first when no language is preferred); an exact English name before any printed one.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from bot.text.names import normalise
+from bot.text.names import fold, unspaced
 
 MAX_TYPED = 100
 # Words of what was typed matched a typo away, at most: the longest card names have about this many, and each costs
@@ -35,21 +42,25 @@ WORD_CUTOFF = 75.0
 WORD_MATCHES = 8
 COMMON_WORD = 3000  # a word on more names than this ("of", "the") narrows nothing
 HIGH = "\uffff"
+GRAM_SHARE = 0.5  # of the pairs of characters typed, a name holding at least this many is a candidate
+GRAM_CANDIDATES = 2000
 
 
 @dataclass(frozen=True)
 class Entry:
     """One thing that can be chosen: ``name`` is shown, ``value`` is what choosing it sends; a lower ``rank`` comes
-    first among equally good matches (a digital-only card has rank 1)."""
+    first among equally good matches (a digital-only card has rank 1); ``lang``: the language of a name printed in
+    another language than English (Scryfall's code), None for English."""
 
     name: str
     value: str
     rank: int = 0
+    lang: str | None = None
 
 
 class Matcher:
     """``Matcher(entries, keys)``: ``keys`` are ``(text, entry index)``: each name an entry answers to (its own,
-    each face's, a nickname or an abbreviation), normalised here."""
+    each face's, a nickname, an abbreviation or a printed name), folded here."""
 
     def __init__(self, entries: Sequence[Entry], keys: Iterable[tuple[str, int]]) -> None:
         self.entries = list(entries)
@@ -58,7 +69,7 @@ class Matcher:
         self.exact: dict[str, list[int]] = {}
         seen: set[tuple[str, int]] = set()
         for text, owner in keys:
-            key = normalise(text[: MAX_TYPED * 2])
+            key = fold(text[: MAX_TYPED * 2])
             if key and (key, owner) not in seen:
                 seen.add((key, owner))
                 self.exact.setdefault(key, []).append(len(self.keys))
@@ -67,27 +78,34 @@ class Matcher:
         # Sorted starts: every key from its first word, and from each later word ("bolt" in "lightning bolt").
         starts: list[tuple[str, int, int]] = []
         self.words: dict[str, list[int]] = {}
+        self._grams: dict[str, list[int]] = {}  # pairs of characters of unspaced names, to the keys holding them
         for index, key in enumerate(self.keys):
             words = key.split()
             for position in range(len(words)):
                 starts.append((" ".join(words[position:]), position, index))
             for word in set(words):
                 self.words.setdefault(word, []).append(index)
+            if unspaced(key):
+                for gram in set(pairs(key)):
+                    self._grams.setdefault(gram, []).append(index)
         starts.sort()
         self._starts = [start for start, _, _ in starts]
         self._start_of = [(position, index) for _, position, index in starts]
         self.vocabulary = sorted(self.words)
-        # The vocabulary by word length: a word within WORD_CUTOFF of another is of a length near its own.
+        # The vocabulary by word length (spaced scripts only): a word within WORD_CUTOFF of another is of a length
+        # near its own.
         self._by_length: dict[int, list[str]] = {}
         for word in self.vocabulary:
-            self._by_length.setdefault(len(word), []).append(word)
+            if not unspaced(word):
+                self._by_length.setdefault(len(word), []).append(word)
 
     def __len__(self) -> int:
         return len(self.entries)
 
-    def complete(self, typed: str, limit: int = 25) -> list[Entry]:
-        """The best ``limit`` entries for ``typed``, best first (empty for nothing that fits)."""
-        query = normalise(typed[:MAX_TYPED])
+    def complete(self, typed: str, limit: int = 25, *, prefer: str | None = None) -> list[Entry]:
+        """The best ``limit`` entries for ``typed``, best first (empty for nothing that fits); ``prefer``: a language
+        whose printed names come first (Scryfall's code), None for English first."""
+        query = fold(typed[:MAX_TYPED])
         if not query or limit <= 0:
             return []
         best: dict[int, tuple] = {}
@@ -95,9 +113,11 @@ class Matcher:
         def offer(key_index: int, tier: int, score: float) -> None:
             owner = self.owners[key_index]
             entry = self.entries[owner]
-            # Exact first; then every prefix match, paper before digital; then fuzzy ones, best score first.
+            # Exact first; then every prefix match, paper before digital; then fuzzy ones, best score first. Within
+            # each, the player's language first (an exact English name before any printed one).
             group = 0 if tier == 0 else (1 if tier <= 2 else 2)
-            order = (group, entry.rank, tier, -score, len(entry.name), entry.name)
+            order = (group, language_rank(entry.lang, prefer, group), entry.rank, tier, -score, len(entry.name))
+            order += (entry.name,)
             if owner not in best or order < best[owner]:
                 best[owner] = order
 
@@ -108,7 +128,10 @@ class Matcher:
         for position in range(low, min(high, low + 40 * limit)):
             start_word, key_index = self._start_of[position]
             offer(key_index, 1 if start_word == 0 else 2, 100.0)
-        if len(best) < limit:
+        if unspaced(query):
+            for key_index, score in self._held(query, limit):
+                offer(key_index, 2 if score >= 100.0 else 3, score)
+        elif len(best) < limit:
             for key_index, score in self._fuzzy(query, limit):
                 offer(key_index, 3, score)
         ranked = sorted(best, key=best.__getitem__)[:limit]
@@ -117,11 +140,11 @@ class Matcher:
     def best(self, typed: str, *, cutoff: float = 70.0, margin: float = 5.0) -> Entry | None:
         """The one entry ``typed`` clearly means by fuzzy matching, or None: what a lookup falls back on when no
         name starts like what was typed (its score at least ``cutoff`` and ``margin`` ahead of the next)."""
-        query = normalise(typed[:MAX_TYPED])
+        query = fold(typed[:MAX_TYPED])
         if not query:
             return None
         scored: dict[int, float] = {}
-        for key_index, score in self._fuzzy(query, 5):
+        for key_index, score in self._held(query, 5) if unspaced(query) else self._fuzzy(query, 5):
             owner = self.owners[key_index]
             scored[owner] = max(score, scored.get(owner, 0.0))
         ranked = sorted(scored.items(), key=lambda item: (-item[1], self.entries[item[0]].rank))
@@ -132,6 +155,25 @@ class Matcher:
         return self.entries[ranked[0][0]]
 
     # ------------------------------------------------------------------ fuzzy
+
+    def _held(self, query: str, limit: int) -> list[tuple[int, float]]:
+        """Unspaced names holding ``query`` (score 100), or most of its pairs of characters (the share held, in
+        hundredths), best first: Japanese, Korean and Chinese are matched by runs of characters, not words."""
+        wanted = set(pairs(query))
+        counts: dict[int, int] = {}
+        for gram in wanted:
+            for key_index in self._grams.get(gram, ()):
+                counts[key_index] = counts.get(key_index, 0) + 1
+        needed = max(1, math.ceil(len(wanted) * GRAM_SHARE))
+        compact = query.replace(" ", "")
+        scored = []
+        for key_index, held in counts.items():
+            if held < needed:
+                continue
+            whole = compact in self.keys[key_index].replace(" ", "")
+            scored.append((key_index, 100.0 if whole else 100.0 * held / len(wanted)))
+        scored.sort(key=lambda item: (-item[1], len(self.keys[item[0]])))
+        return scored[: max(limit * 2, 10)]
 
     def _near_in_length(self, word: str) -> list[str]:
         """The vocabulary's words long enough and short enough to be within ``WORD_CUTOFF`` of ``word``: ``ratio``
@@ -180,3 +222,19 @@ class Matcher:
         # No word is close: compare whole names (a missing space, "bloatedtoad").
         hits = process.extract(query, self.keys, scorer=fuzz.QRatio, limit=limit, score_cutoff=FUZZY_CUTOFF + 7)
         return [(index, score) for _, score, index in hits]
+
+
+def pairs(text: str) -> list[str]:
+    """The pairs of neighbouring characters of ``text`` without its spaces (a single character stands alone)."""
+    compact = text.replace(" ", "")
+    return [compact[i : i + 2] for i in range(len(compact) - 1)] or ([compact] if compact else [])
+
+
+def language_rank(lang: str | None, prefer: str | None, group: int) -> int:
+    """Where a name of language ``lang`` (None: English) comes among equally good matches: the preferred language
+    first, then English, then the others; English first when none is preferred, and always among exact matches."""
+    if lang is None:
+        return 0 if prefer is None or group == 0 else 1
+    if group == 0:
+        return 1
+    return 0 if lang == prefer else 2

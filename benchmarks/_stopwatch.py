@@ -52,6 +52,7 @@ class Stopwatch:
         self.deferred: set[str] = set()
         self.answered: dict[str, float] = {}  # the first answer the player sees (not a deferral)
         self.said: dict[str, Said] = {}  # what that answer held
+        self.cards: dict[str, float] = {}  # the first answer holding a card (after a line saying it is coming, say)
         # The bot's own time on a command: its whole run minus the time spent waiting for the (fake) Discord to
         # take the acknowledgement and the answer.
         self.handling: dict[str, float] = {}
@@ -75,6 +76,9 @@ class Stopwatch:
         self.answered.setdefault(token, now)
         self.in_discord[token] = self.in_discord.get(token, 0.0) + now - called
         self._event(token).set()
+        if said.titles:
+            self.cards.setdefault(token, now)
+            self._event("card:" + token).set()
 
     def install(self) -> Stopwatch:
         defer, send_message, edit_original, send, invoke = self._originals
@@ -141,6 +145,14 @@ class Stopwatch:
         that was not as unanswered and goes on, so it always gets to report."""
         try:
             await asyncio.wait_for(self._event(token).wait(), within)
+        except TimeoutError:
+            return False
+        return True
+
+    async def wait_for_card(self, token: str, within: float) -> bool:
+        """Whether an answer holding a card came within ``within`` seconds (by any path, after other answers)."""
+        try:
+            await asyncio.wait_for(self._event("card:" + token).wait(), within)
         except TimeoutError:
             return False
         return True

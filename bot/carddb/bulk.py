@@ -106,11 +106,13 @@ class BulkInfo:
         return parse_time(self.updated_at) > stored_at
 
 
-def file_limits(info: BulkInfo, ceiling: int = MAX_FILE_BYTES, seconds: float = FILE_SECONDS) -> Limits:
+def file_limits(info: BulkInfo, ceiling: int | None = None, seconds: float | None = None) -> Limits:
     """What downloading ``info``'s file may take: its listed size plus a margin, never past ``ceiling`` (all of it when
-    the listing gives no size), within ``seconds`` and a minimum rate."""
+    the listing gives no size; :data:`MAX_FILE_BYTES` unless given), within ``seconds`` (:data:`FILE_SECONDS`) and a
+    minimum rate."""
+    ceiling = MAX_FILE_BYTES if ceiling is None else ceiling
     cap = min(int(info.size * (1 + SIZE_MARGIN)) + MARGIN_BYTES, ceiling) if info.size else ceiling
-    return Limits(deadline=seconds, min_rate=FILE_MIN_RATE, grace=FILE_GRACE_SECONDS, max_bytes=cap)
+    return Limits(deadline=seconds or FILE_SECONDS, min_rate=FILE_MIN_RATE, grace=FILE_GRACE_SECONDS, max_bytes=cap)
 
 
 def _get_json(session: Downloader, url: str, what: str) -> Any:

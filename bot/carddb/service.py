@@ -10,6 +10,7 @@ closes it in ``close()``. Features read it through ``bot.card_data``:
 * ``await card_data.collection(names)`` → a decklist's cards
 * ``await card_data.search("t:creature c:r pow>=3", page=0)`` → a page of a search in Scryfall's syntax
 * ``card_data.info()`` → the data's date, card count and size, or None
+* ``card_data.printed`` → the printed names of the languages an operator chose (``CARD_LANGUAGES``)
 
 Every read raises :class:`CardDataUnavailable` until a copy is loaded, so callers can fall back
 to the Scryfall API. Reads straight off an index (exact names and prefixes, autocomplete) run
@@ -28,7 +29,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
@@ -36,6 +37,8 @@ from typing import TypeVar
 from bot.carddb.bulk import BulkError, Cancelled
 from bot.carddb.importer import remove_leftovers
 from bot.carddb.migrate import upgrade
+from bot.carddb.printed import FILE_NAME as PRINTED_FILE
+from bot.carddb.printed import PrintedIndex, PrintedNames
 from bot.carddb.query import SEARCH_SECONDS  # a search's budget, from the moment it is asked for
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.store import CardDataError, CardStore
@@ -97,10 +100,14 @@ class CardData:
         self._work: asyncio.Future[UpdateOutcome] | None = None
         self.last_error: str | None = None
         self._building: dict[str, asyncio.Lock] = {}
+        self.printed = PrintedNames(self.path.with_name(PRINTED_FILE), api_url)  # ``open`` reads the languages
+        self._watchers: list[Callable[[], object]] = []
+        self._first_refresh = asyncio.Event()
 
     @classmethod
-    async def open(cls, data_dir: Path, api_url: str, **options: float) -> CardData:
-        """The card data kept in ``data_dir``; loaded if a good copy is stored, else empty until a refresh."""
+    async def open(cls, data_dir: Path, api_url: str, *, languages: Sequence[str] = (), **options: float) -> CardData:
+        """The card data kept in ``data_dir``; loaded if a good copy is stored, else empty until a refresh. With it,
+        the printed names of ``languages`` (``CARD_LANGUAGES``' words)."""
         card_data = cls(Path(data_dir) / FILE_NAME, api_url, **options)
         if card_data.path.parent.is_dir():
             await asyncio.to_thread(remove_leftovers, card_data.path)  # a full-size database a killed import left
@@ -109,7 +116,44 @@ class CardData:
                 card_data._store = await asyncio.to_thread(_opened, card_data.path)
             except CardDataError as error:
                 log.warning("Ignoring the stored card data: %s", error)
+        card_data.printed = await PrintedNames.open(Path(data_dir), api_url, languages)
+        card_data.printed.watch(card_data._changed)
         return card_data
+
+    def watch(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` (on the event loop) whenever another copy or other printed names are loaded."""
+        self._watchers.append(callback)
+
+    def _changed(self) -> None:
+        for callback in self._watchers:
+            callback()
+
+    @property
+    def version(self) -> tuple[int, int]:
+        """Changes whenever another copy or other printed names are loaded (what a matcher of names was made of)."""
+        return id(self._store), id(self.printed.index)
+
+    async def build(self, make: Callable[[CardStore, PrintedIndex | None], T]) -> T:
+        """``make(store, printed)`` run in a read thread on the loaded copy and the printed names loaded with it
+        (None without them), neither closed by a swap while it runs."""
+        store, printed = self._store, self.printed.index
+        if store is None:
+            raise CardDataUnavailable("the local card data is not loaded yet")
+        held = [each for each in (store, printed) if each is not None]
+        try:
+            for each in held:
+                each.__enter__()
+        except Exception:
+            raise CardDataUnavailable("the local card data was swapped") from None
+
+        def run() -> T:
+            try:
+                return make(store, printed)
+            finally:
+                for each in held:
+                    each.__exit__(None, None, None)
+
+        return await asyncio.get_running_loop().run_in_executor(self._readers, run)
 
     @property
     def loaded(self) -> bool:
@@ -225,6 +269,11 @@ class CardData:
         """The card's rulings from the local copy, or None when the copy holds no rulings file yet."""
         return await self._read(lambda store: store.rulings(oracle_id) if store.has_rulings else None)
 
+    async def by_oracle(self, oracle_ids: Iterable[str]) -> dict[str, CardRecord]:
+        """The card of each oracle id the copy holds (read straight off an index)."""
+        wanted = list(oracle_ids)
+        return self._read_now(lambda store: store.by_oracle(wanted))
+
     async def by_id(self, scryfall_id: str) -> CardRecord | None:
         return await self._read(lambda store: store.by_id(scryfall_id))
 
@@ -287,11 +336,14 @@ class CardData:
         old, self._store = self._store, new
         if old is not None:
             old.retire()
+        self._changed()
 
     def start(self) -> None:
-        """Refresh in the background now and every ``refresh_seconds``."""
+        """Refresh in the background now and every ``refresh_seconds``; the printed names after the first refresh,
+        then daily."""
         if self._task is None:
             self._task = asyncio.create_task(self._refresh_forever(), name="card-data-refresh")
+            self.printed.start(after=self._first_refresh.wait())
 
     async def _refresh_forever(self) -> None:
         failures = 0
@@ -315,6 +367,7 @@ class CardData:
                     log.info("Card data updated: %d cards as of %s", outcome.result.count, outcome.result.updated_at)
                     if outcome.result.rulings_refused:
                         self.last_error = f"the rulings file was refused: {outcome.result.rulings_refused}"
+            self._first_refresh.set()
             if failures:
                 delay = min(self.first_retry_seconds * 2 ** (failures - 1), self.refresh_seconds)
             else:
@@ -332,6 +385,7 @@ class CardData:
             # Wait for an import in its thread to notice the stop and remove its files.
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await self._work
+        await self.printed.close()
         store, self._store = self._store, None
         if store is not None:
             store.retire()

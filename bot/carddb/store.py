@@ -181,6 +181,27 @@ class CardStore:
         )
         return [(rowid, name, digital_only, json.loads(games)) for rowid, name, digital_only, games in rows]
 
+    def oracle_rowids(self) -> dict[str, int]:
+        """Every real card's oracle id, with its rowid (the card a printed name names)."""
+        rows = self._db().execute("SELECT oracle_id, rowid FROM cards WHERE extra IS NULL AND oracle_id IS NOT NULL")
+        return dict(rows)
+
+    def by_oracle(self, oracle_ids: Iterable[str]) -> dict[str, CardRecord]:
+        """The card of each oracle id the copy holds (a real card before a token or other extra of the same id)."""
+        wanted = list(dict.fromkeys(oracle_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+        rows = self._db().execute(
+            f"SELECT oracle_id, rowid FROM cards WHERE oracle_id IN ({marks}) ORDER BY extra IS NOT NULL, rowid",  # noqa: S608
+            wanted,
+        )
+        first: dict[str, int] = {}
+        for oracle, rowid in rows:
+            first.setdefault(oracle, rowid)
+        records = {record.rowid: record for record in self._records(list(first.values()))}
+        return {oracle: records[rowid] for oracle, rowid in first.items() if rowid in records}
+
     def records(self, rowids: Sequence[int]) -> list[CardRecord]:
         return self._records(rowids)
 

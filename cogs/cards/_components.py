@@ -131,7 +131,8 @@ def card_message(answer: CardAnswer, symbols: SymbolText) -> dict[str, Any]:
     """``embed`` and ``view`` keyword arguments for a full card answer."""
     card = answer.card
     view = card_buttons(card)
-    embed = with_symbols(to_embed(render_card(card, stale=answer.stale, origin=answer.origin)), symbols)
+    display = render_card(card, stale=answer.stale, origin=answer.origin, note=answer.note)
+    embed = with_symbols(to_embed(display), symbols)
     return {"embed": embed, "view": view if view is not None else discord.utils.MISSING}
 
 

@@ -1,12 +1,14 @@
 """Card names as printed in other languages than English, from Scryfall's All Cards file. May import
-`bot.carddb.bulk`, `bot.hosts`, `bot.text`.
+`bot.carddb.bulk`, `bot.config`, `bot.hosts`, `bot.text`.
 
 ``languages``: Scryfall's codes, ``CARD_LANGUAGES`` read and Discord's locales; ``build`` writes the names index
 from the file's card objects; ``index`` reads it; ``update`` checks, downloads and imports the file; ``service``
-is what the card data owns (``card_data.printed``): checked at start and daily, swapped in atomically.
+is what the card data owns (``card_data.printed``): checked at start and daily, swapped in atomically; ``cli`` the
+terminal's ``cards update --languages`` and ``cards info``.
 """
 
 from bot.carddb.printed.build import PrintedRejected, PrintedResult
+from bot.carddb.printed.cli import languages_info, update_languages
 from bot.carddb.printed.index import PrintedIndex, PrintedIndexError, PrintedInfo, PrintedName
 from bot.carddb.printed.languages import ALL, MAIN, NAMES, Choice, choose, language_name, of_locale
 from bot.carddb.printed.service import PrintedNames
@@ -29,6 +31,8 @@ __all__ = [
     "Progress",
     "choose",
     "language_name",
+    "languages_info",
     "of_locale",
+    "update_languages",
     "update_printed",
 ]

@@ -184,8 +184,8 @@ class CardSource:
         key = fold(nickname or name)
         if not key or key in self.misses:
             raise local_miss
-        try:
-            answer = await self.client.named(nickname or name, fuzzy=True)
+        try:  # asked as folded: every spelling of one name shares Scryfall's answer in the cache
+            answer = await self.client.named(key, fuzzy=True)
         except CardNotFound:
             self.misses.add(key)
             raise local_miss from None

@@ -213,4 +213,4 @@ async def test_a_nickname_whose_card_the_copy_lacks_is_no_answer(cards, channel,
     assert miss.startswith("“jtms” is what players call **Jace, the Mind Sculptor**, which the local card data")
     assert "Did you mean" not in miss
     # The card may be new today: Scryfall is asked for it by its name, once.
-    assert [r.query for r in fake_scryfall.api_requests()] == [{"fuzzy": "Jace, the Mind Sculptor"}]
+    assert [r.query for r in fake_scryfall.api_requests()] == [{"fuzzy": "jace the mind sculptor"}]

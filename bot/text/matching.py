@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -46,7 +47,7 @@ GRAM_SHARE = 0.5  # of the pairs of characters typed, a name holding at least th
 GRAM_CANDIDATES = 2000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One thing that can be chosen: ``name`` is shown, ``value`` is what choosing it sends; a lower ``rank`` comes
     first among equally good matches (a digital-only card has rank 1); ``lang``: the language of a name printed in
@@ -92,12 +93,13 @@ class Matcher:
         self._starts = [start for start, _, _ in starts]
         self._start_of = [(position, index) for _, position, index in starts]
         self.vocabulary = sorted(self.words)
-        # The vocabulary by word length (spaced scripts only): a word within WORD_CUTOFF of another is of a length
-        # near its own.
-        self._by_length: dict[int, list[str]] = {}
+        # The vocabulary by script and word length (spaced scripts only): a word within WORD_CUTOFF of another is of
+        # its script and of a length near its own.
+        self._by_length: dict[tuple[str, int], list[str]] = {}
         for word in self.vocabulary:
             if not unspaced(word):
-                self._by_length.setdefault(len(word), []).append(word)
+                self._by_length.setdefault((script(word), len(word)), []).append(word)
+        self._near: dict[tuple[str, int], list[str]] = {}  # the words near each length, made as first asked for
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -109,15 +111,16 @@ class Matcher:
         if not query or limit <= 0:
             return []
         best: dict[int, tuple] = {}
+        owners, entries = self.owners, self.entries
+        ranks = [language_ranks(prefer, group) for group in range(3)]
 
         def offer(key_index: int, tier: int, score: float) -> None:
-            owner = self.owners[key_index]
-            entry = self.entries[owner]
+            owner = owners[key_index]
+            entry = entries[owner]
             # Exact first; then every prefix match, paper before digital; then fuzzy ones, best score first. Within
             # each, the player's language first (an exact English name before any printed one).
             group = 0 if tier == 0 else (1 if tier <= 2 else 2)
-            order = (group, language_rank(entry.lang, prefer, group), entry.rank, tier, -score, len(entry.name))
-            order += (entry.name,)
+            order = (group, ranks[group].get(entry.lang, 2), entry.rank, tier, -score, len(entry.name), entry.name)
             if owner not in best or order < best[owner]:
                 best[owner] = order
 
@@ -178,10 +181,15 @@ class Matcher:
     def _near_in_length(self, word: str) -> list[str]:
         """The vocabulary's words long enough and short enough to be within ``WORD_CUTOFF`` of ``word``: ``ratio``
         is at most ``2·min / (len(word) + len)`` (in hundredths), so the others cannot reach it."""
-        share = WORD_CUTOFF / 100
-        shortest = math.ceil(len(word) * share / (2 - share) - 1e-9)
-        longest = math.floor(len(word) * (2 - share) / share + 1e-9)
-        return [w for length in range(shortest, longest + 1) for w in self._by_length.get(length, ())]
+        key = (script(word), len(word))
+        near = self._near.get(key)
+        if near is None:
+            share = WORD_CUTOFF / 100
+            shortest = math.ceil(len(word) * share / (2 - share) - 1e-9)
+            longest = math.floor(len(word) * (2 - share) / share + 1e-9)
+            lengths = range(shortest, longest + 1)
+            near = self._near[key] = [w for length in lengths for w in self._by_length.get((key[0], length), ())]
+        return near
 
     def _word_keys(self, query: str) -> set[int]:
         """Keys sharing a word with ``query``, or a word a typo or two away; the last word may be unfinished.
@@ -230,11 +238,20 @@ def pairs(text: str) -> list[str]:
     return [compact[i : i + 2] for i in range(len(compact) - 1)] or ([compact] if compact else [])
 
 
-def language_rank(lang: str | None, prefer: str | None, group: int) -> int:
-    """Where a name of language ``lang`` (None: English) comes among equally good matches: the preferred language
-    first, then English, then the others; English first when none is preferred, and always among exact matches."""
-    if lang is None:
-        return 0 if prefer is None or group == 0 else 1
+def language_ranks(prefer: str | None, group: int) -> dict[str | None, int]:
+    """Where a name of each language (None: English) comes among equally good matches of ``group`` (any language
+    not named: 2): the preferred language first, then English, then the others; English first when none is preferred,
+    and always among exact matches (group 0)."""
     if group == 0:
-        return 1
-    return 0 if lang == prefer else 2
+        return {None: 0, **({prefer: 1} if prefer is not None else {})}  # other printed names: 2, after them all
+    if prefer is None:
+        return {None: 0}
+    return {prefer: 0, None: 1}
+
+
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+
+
+def script(word: str) -> str:
+    """``"cyrillic"`` or ``"latin"`` (and the rest): the words a typo of ``word`` is looked for among."""
+    return "latin" if word.isascii() or not _CYRILLIC.search(word) else "cyrillic"

@@ -374,6 +374,9 @@ class FakeBulk(ThreadedHTTPFake):
         self.all_cards_fault: str | None = None
         self.all_cards_changes: dict[str, Any] = {}
         self.all_cards_extra: list[dict[str, Any]] | None = None
+        self.all_cards_file: Path | None = (
+            None  # a gzipped JSON Lines file served instead (a benchmark's, too big to make)
+        )
         self._lock = threading.Lock()
         self._made: dict[tuple, bytes] = {}  # the files as made for one version of the data (see _file_of)
         self._requests: list[BulkRequest] = []
@@ -516,6 +519,9 @@ class FakeBulk(ThreadedHTTPFake):
             return 200, {"Content-Type": "text/html"}, b"<!DOCTYPE html><html><body>Maintenance</body></html>" * 64
         if fault == "garbage":
             return 200, {"Content-Type": "application/octet-stream"}, b"\x00\x13garbage, not cards \xff\xfe" * 64
+        if path.endswith(".jsonl.gz") and self.all_cards_file is not None:
+            size = str(self.all_cards_file.stat().st_size)
+            return 200, {"Content-Type": "application/gzip", "Content-Length": size}, self._read(self.all_cards_file)
         if path.endswith(".jsonl.gz"):
             body, headers = self.all_cards_jsonl(), {"Content-Type": "application/gzip"}
         elif path.endswith(".json"):
@@ -602,6 +608,14 @@ class FakeBulk(ThreadedHTTPFake):
             if self._stopping.wait(1 / self.trickle_rate):
                 return
             yield body[index : index + 1]
+
+    def _read(self, path: Path) -> Iterator[bytes]:
+        """The file at ``path``, a megabyte at a time."""
+        with open(path, "rb") as file:
+            while chunk := file.read(1 << 20):
+                if self._stopping.is_set():
+                    return
+                yield chunk
 
     def _endless(self, body: bytes) -> Iterator[bytes]:
         """``body``, then zeros until the client hangs up."""

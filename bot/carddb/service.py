@@ -10,7 +10,7 @@ closes it in ``close()``. Features read it through ``bot.card_data``:
 * ``await card_data.collection(names)`` → a decklist's cards
 * ``await card_data.search("t:creature c:r pow>=3", page=0)`` → a page of a search in Scryfall's syntax
 * ``card_data.info()`` → the data's date, card count and size, or None
-* ``card_data.printed`` → the printed names of the languages an operator chose (``CARD_LANGUAGES``)
+* ``card_data.printed`` → the printed names of the languages chosen; ``await card_data.by_printed_name("Wald")``
 
 Every read raises :class:`CardDataUnavailable` until a copy is loaded, so callers can fall back
 to the Scryfall API. Reads straight off an index (exact names and prefixes, autocomplete) run
@@ -38,7 +38,7 @@ from bot.carddb.bulk import BulkError, Cancelled
 from bot.carddb.importer import remove_leftovers
 from bot.carddb.migrate import upgrade
 from bot.carddb.printed import FILE_NAME as PRINTED_FILE
-from bot.carddb.printed import PrintedIndex, PrintedNames
+from bot.carddb.printed import PrintedIndex, PrintedIndexError, PrintedName, PrintedNames
 from bot.carddb.query import SEARCH_SECONDS  # a search's budget, from the moment it is asked for
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.store import CardDataError, CardStore
@@ -136,24 +136,17 @@ class CardData:
     async def build(self, make: Callable[[CardStore, PrintedIndex | None], T]) -> T:
         """``make(store, printed)`` run in a read thread on the loaded copy and the printed names loaded with it
         (None without them), neither closed by a swap while it runs."""
-        store, printed = self._store, self.printed.index
-        if store is None:
-            raise CardDataUnavailable("the local card data is not loaded yet")
-        held = [each for each in (store, printed) if each is not None]
+        printed = self.printed.index
+        if printed is None:
+            return await self._read(lambda store: make(store, None))
         try:
-            for each in held:
-                each.__enter__()
-        except Exception:
-            raise CardDataUnavailable("the local card data was swapped") from None
-
-        def run() -> T:
-            try:
-                return make(store, printed)
-            finally:
-                for each in held:
-                    each.__exit__(None, None, None)
-
-        return await asyncio.get_running_loop().run_in_executor(self._readers, run)
+            printed.__enter__()
+        except PrintedIndexError:
+            raise CardDataUnavailable("the printed names were swapped") from None
+        try:
+            return await self._read(lambda store: make(store, printed))
+        finally:
+            printed.__exit__(None, None, None)
 
     @property
     def loaded(self) -> bool:
@@ -273,6 +266,20 @@ class CardData:
         """The card of each oracle id the copy holds (read straight off an index)."""
         wanted = list(oracle_ids)
         return self._read_now(lambda store: store.by_oracle(wanted))
+
+    async def by_printed_name(self, name: str) -> list[tuple[CardRecord, PrintedName]]:
+        """The cards ``name`` is the printed name of, each with that name (several when cards share it: "Eliminare"
+        is Cancel and Wipe Away); what every resolver of names (lookups, decklists) asks of a printed name."""
+        found = self.printed.named(name)
+        if not found:
+            return []
+        records = await self.by_oracle(each.oracle_id for each in found)
+        cards: dict[int, tuple[CardRecord, PrintedName]] = {}
+        for each in found:
+            record = records.get(each.oracle_id)
+            if record is not None and record.rowid not in cards:
+                cards[record.rowid] = (record, each)
+        return list(cards.values())
 
     async def by_id(self, scryfall_id: str) -> CardRecord | None:
         return await self._read(lambda store: store.by_id(scryfall_id))

@@ -25,18 +25,9 @@ MISSES_KEPT = 10_000
 
 
 async def printed_cards(card_data: CardData, name: str) -> list[tuple[CardRecord, PrintedName]]:
-    """The cards of the local copy ``name`` is the printed name of, each with that name (several when cards share
-    it: Italian's "Eliminare" is Cancel and Wipe Away); none without printed names."""
-    found = card_data.printed.named(name)
-    if not found:
-        return []
-    records = await card_data.by_oracle(printed.oracle_id for printed in found)
-    cards: dict[int, tuple[CardRecord, PrintedName]] = {}
-    for printed in found:
-        record = records.get(printed.oracle_id)
-        if record is not None and record.rowid not in cards:
-            cards[record.rowid] = (record, printed)
-    return list(cards.values())
+    """The cards of the local copy ``name`` is the printed name of, each with that name (see
+    ``CardData.by_printed_name``)."""
+    return await card_data.by_printed_name(name)
 
 
 async def chosen_card(card_data: CardData, text: str) -> tuple[CardRecord, PrintedName | None] | None:

@@ -194,3 +194,15 @@ def test_the_gzipped_jsonl_is_read_line_by_line_skipping_other_languages(fake_bu
         lines = file.read().splitlines()
     assert 0 < len(parsed) < len(lines) / 10
     assert all(b'"lang": "ru"' in line for line in parsed)
+
+
+def test_printed_names_join_an_index_of_names_as_english_ones_do(fake_bulk, path):
+    """What the rules questions' card finder and a decklist's resolver read: rows shaped as English names' rows."""
+    update_printed(path, fake_bulk.base_url, ["de", "ja"])
+    index = PrintedIndex(path)
+    try:
+        (forest,) = index.named("Wald")
+        rows = index.name_rows({forest.oracle_id: 7})
+    finally:
+        index.close()
+    assert sorted(rows) == [("wald", 7, 0), ("森", 7, 0)]

@@ -157,6 +157,13 @@ class PrintedIndex:
         rows = self._rows(sql, (oracle_id, lang))
         return _name(rows[0]) if rows else None
 
+    def name_rows(self, cards: dict[str, int]) -> list[tuple[str, int, int]]:
+        """Every printed name of the cards ``cards`` holds (oracle id → the card's rowid in the local copy), shaped
+        as ``CardStore.name_rows`` shapes English names: ``(folded name, rowid, whether it is a face's)``, for an
+        index of names that should know printed ones too (the rules questions' card finder, a decklist's)."""
+        sql = "SELECT p.fold, o.oracle_id, p.face FROM printed p JOIN oracles o ON o.id = p.oracle ORDER BY p.rowid"
+        return [(key, cards[oracle], face) for key, oracle, face in self._rows(sql, ()) if oracle in cards]
+
     def entries(self) -> Iterator[tuple[str, str, str]]:
         """Every printed name for a name matcher: ``(lang, name, oracle_id)``."""
         sql = "SELECT p.lang, p.name, o.oracle_id FROM printed p JOIN oracles o ON o.id = p.oracle ORDER BY p.rowid"

@@ -50,8 +50,9 @@ def _path(config: Config) -> Path:
 def update_command(args: argparse.Namespace) -> int:
     config = Config.from_env()
     path = _path(config)
-    if args.languages is not None:
-        return update_languages(config, args.languages, force=args.force)
+    languages = getattr(args, "languages", None)  # the option, given without a list or with one
+    if languages is not None:
+        return update_languages(config, languages, force=args.force)
     try:
         if args.file is not None:
             if not args.file.is_file():

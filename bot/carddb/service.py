@@ -25,17 +25,16 @@ import runs in a thread of its own. A search a person asks for has first waited 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from bot.carddb.bulk import BulkError, Cancelled
+from bot.carddb.background import Background
 from bot.carddb.importer import remove_leftovers
+from bot.carddb.lifetime import replaced
 from bot.carddb.migrate import upgrade
 from bot.carddb.printed import FILE_NAME as PRINTED_FILE
 from bot.carddb.printed import PrintedIndex, PrintedIndexError, PrintedName, PrintedNames
@@ -94,10 +93,8 @@ class CardData:
         self._readers = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="carddb-read")
         self._searchers = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="carddb-search")
         self._search_lanes = Lanes(SEARCH_THREADS)
-        self._refreshing = asyncio.Lock()
-        self._stop = threading.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._work: asyncio.Future[UpdateOutcome] | None = None
+        self._background = Background("card-data-refresh", "Card data refresh")
+        self._failures = 0
         self.last_error: str | None = None
         self._building: dict[str, asyncio.Lock] = {}
         self.printed = PrintedNames(self.path.with_name(PRINTED_FILE), api_url)  # ``open`` reads the languages
@@ -322,76 +319,45 @@ class CardData:
         Raises :class:`BulkError` when the data could not be fetched or failed validation; the
         loaded copy keeps serving then.
         """
-        async with self._refreshing:
+        async with self._background.lock:
             if file is not None:
-                work = asyncio.to_thread(update_from_file, self.path, file, stop=self._stop)
+                outcome = await self._background.run(update_from_file, self.path, file)
             else:
-                work = asyncio.to_thread(update_from_scryfall, self.path, self.api_url, force=force, stop=self._stop)
-            # A thread cannot be cancelled: keep hold of it so close() can wait for it to stop.
-            self._work = asyncio.ensure_future(work)
-            outcome = await asyncio.shield(self._work)
+                outcome = await self._background.run(update_from_scryfall, self.path, self.api_url, force=force)
             if outcome.imported or self._store is None:
                 await self._reload()
             return outcome
 
     async def _reload(self) -> None:
         try:
-            new = await asyncio.to_thread(CardStore, self.path)
+            self._store = await replaced(self._store, lambda: CardStore(self.path))
         except CardDataError as error:
             log.warning("Could not open the card data: %s", error)
             return
-        old, self._store = self._store, new
-        if old is not None:
-            old.retire()
         self._changed()
 
     def start(self) -> None:
         """Refresh in the background now and every ``refresh_seconds``; the printed names after the first refresh,
         then daily."""
-        if self._task is None:
-            self._task = asyncio.create_task(self._refresh_forever(), name="card-data-refresh")
+        if not self._background.started:
+            self._background.start(self.refresh, self._refreshed)
             self.printed.start(after=self._first_refresh.wait())
 
-    async def _refresh_forever(self) -> None:
-        failures = 0
-        while True:
-            try:
-                outcome = await self.refresh()
-            except Cancelled:
-                return
-            except BulkError as error:
-                failures += 1
-                self.last_error = str(error)
-                log.warning("Card data refresh failed (%s); keeping the stored copy", error)
-            except Exception as error:  # a bug must not end the refreshes for good
-                failures += 1
-                self.last_error = f"{type(error).__name__}: {error}"
-                log.exception("Card data refresh failed unexpectedly")
-            else:
-                failures = 0
-                self.last_error = None
-                if outcome.result is not None:
-                    log.info("Card data updated: %d cards as of %s", outcome.result.count, outcome.result.updated_at)
-                    if outcome.result.rulings_refused:
-                        self.last_error = f"the rulings file was refused: {outcome.result.rulings_refused}"
-            self._first_refresh.set()
-            if failures:
-                delay = min(self.first_retry_seconds * 2 ** (failures - 1), self.refresh_seconds)
-            else:
-                delay = self.refresh_seconds
-            await asyncio.sleep(delay)
+    def _refreshed(self, outcome: UpdateOutcome | None, why: str | None) -> float:
+        """What a refresh did (``why`` it failed), and the seconds to the next: more after each failure in a row."""
+        self._failures = self._failures + 1 if outcome is None else 0
+        self.last_error = why
+        if outcome is not None and outcome.result is not None:
+            log.info("Card data updated: %d cards as of %s", outcome.result.count, outcome.result.updated_at)
+            if outcome.result.rulings_refused:
+                self.last_error = f"the rulings file was refused: {outcome.result.rulings_refused}"
+        self._first_refresh.set()
+        if self._failures:
+            return min(self.first_retry_seconds * 2 ** (self._failures - 1), self.refresh_seconds)
+        return self.refresh_seconds
 
     async def close(self) -> None:
-        self._stop.set()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        if self._work is not None:
-            # Wait for an import in its thread to notice the stop and remove its files.
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await self._work
+        await self._background.close()  # an import in its thread notices the stop and removes its files
         await self.printed.close()
         store, self._store = self._store, None
         if store is not None:

@@ -1,5 +1,6 @@
 """Card names as printed in other languages than English, from Scryfall's All Cards file. May import
-`bot.carddb.bulk`, `bot.config`, `bot.hosts`, `bot.text`.
+`bot.carddb.background`, `bot.carddb.bulk`, `bot.carddb.importer`, `bot.carddb.lifetime`, `bot.config`, `bot.hosts`,
+`bot.text`.
 
 ``languages``: Scryfall's codes, ``CARD_LANGUAGES`` read and Discord's locales; ``build`` writes the names index
 from the file's card objects; ``index`` reads it; ``update`` checks, downloads and imports the file; ``service``

@@ -9,6 +9,7 @@ newest is kept, for the link to it. Everything here blocks; the bot runs it in a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -16,13 +17,14 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bot.carddb.bulk import BulkError, Cancelled
+from bot.carddb.importer import stored_meta as card_data_meta
 from bot.text import fold
 
 log = logging.getLogger(__name__)
@@ -116,17 +118,7 @@ def printed_rows(card: Mapping[str, Any], languages: frozenset[str]) -> list[tup
 
 def stored_meta(path: Path) -> dict[str, str]:
     """The ``meta`` table of the index at ``path`` (empty when there is none or it is unreadable)."""
-    if not path.exists():
-        return {}
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            return dict(db.execute("SELECT key, value FROM meta"))
-        finally:
-            db.close()
-    except sqlite3.Error:
-        log.warning("The stored printed names at %s are unreadable; they will be replaced", path.name)
-        return {}
+    return card_data_meta(path, "printed names")
 
 
 def stored_counts(meta: Mapping[str, str]) -> dict[str, int]:
@@ -154,11 +146,8 @@ def build_index(
     started = time.perf_counter()
     wanted = frozenset(languages)
     previous = stored_counts(stored_meta(dest))
-    temp = dest.with_name(dest.name + ".importing")
-    temp.unlink(missing_ok=True)
-    db = sqlite3.connect(temp, isolation_level=None)
     read = 0
-    try:
+    with rebuilt(dest) as db:
         db.create_function("fold", 1, fold, deterministic=True)
         db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16000;")
         db.executescript("PRAGMA temp_store = FILE;" + SCHEMA + STAGING)
@@ -192,15 +181,26 @@ def build_index(
         db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         db.execute("COMMIT")
         db.execute("VACUUM")
+    seconds = time.perf_counter() - started
+    log.info("Imported %d printed names of %d cards into %s in %.1f s", sum(counts.values()), read, dest.name, seconds)
+    return PrintedResult(counts, cards_read, updated_at, seconds, dest)
+
+
+@contextlib.contextmanager
+def rebuilt(dest: Path) -> Iterator[sqlite3.Connection]:
+    """A new database written beside ``dest`` in the block, swapped in over it when the block ends, removed when it
+    fails (``dest`` untouched then)."""
+    temp = dest.with_name(dest.name + ".importing")
+    temp.unlink(missing_ok=True)
+    db = sqlite3.connect(temp, isolation_level=None)
+    try:
+        yield db
     except BaseException:
         db.close()
         temp.unlink(missing_ok=True)
         raise
     db.close()
     swap(temp, dest)
-    seconds = time.perf_counter() - started
-    log.info("Imported %d printed names of %d cards into %s in %.1f s", sum(counts.values()), read, dest.name, seconds)
-    return PrintedResult(counts, cards_read, updated_at, seconds, dest)
 
 
 def _check(counts: Mapping[str, int], previous: Mapping[str, int]) -> None:
@@ -232,10 +232,7 @@ def keep_only(dest: Path, languages: Iterable[str]) -> dict[str, int]:
     """Drop from the index at ``dest`` the names of the languages not in ``languages`` (no download: what is kept
     is as it was), swapped in atomically; the counts kept, by language."""
     wanted = sorted(set(languages))
-    temp = dest.with_name(dest.name + ".importing")
-    temp.unlink(missing_ok=True)
-    db = sqlite3.connect(temp, isolation_level=None)
-    try:
+    with rebuilt(dest) as db:
         db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
         db.execute("ATTACH DATABASE ? AS old", (str(dest),))
         db.executescript(SCHEMA)
@@ -251,11 +248,5 @@ def keep_only(dest: Path, languages: Iterable[str]) -> dict[str, int]:
         db.execute("DETACH DATABASE old")
         db.execute("CREATE INDEX printed_fold ON printed (fold)")
         db.execute("VACUUM")
-    except BaseException:
-        db.close()
-        temp.unlink(missing_ok=True)
-        raise
-    db.close()
-    swap(temp, dest)
     log.info("Kept the printed names of %s; dropped the others", ", ".join(wanted) or "no language")
     return counts

@@ -8,12 +8,12 @@ millisecond and may be called from any thread.
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from bot.carddb.lifetime import Retiring
 from bot.carddb.printed.build import FORMAT, stored_counts
 from bot.carddb.printed.languages import language_name
 from bot.text import fold
@@ -66,65 +66,33 @@ class PrintedInfo:
 COLUMNS = "p.lang, p.name, o.oracle_id, p.set_code, p.number, p.face"
 
 
-class PrintedIndex:
-    """``PrintedIndex(path)``: the index at ``path``, opened read-only."""
+class PrintedIndex(Retiring):
+    """``PrintedIndex(path)``: the index at ``path``, opened read-only (its reads hold it: ``with index:``, and a
+    retired one closes once they are done, as the card data's copy does)."""
+
+    closed = PrintedIndexError
+    what = "printed names"
 
     def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        if not self.path.exists():
-            raise PrintedIndexError(f"no printed names at {self.path.name}")
-        self._lock = threading.Lock()
-        self._users = 0
-        self._retired = False
-        try:
-            self._db = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
-            self.meta: dict[str, str] = dict(self._db.execute("SELECT key, value FROM meta"))
-        except sqlite3.Error as error:
-            raise PrintedIndexError(f"the printed names at {self.path.name} are unreadable: {error}") from error
-        if self.meta.get("format") != FORMAT:
-            self._db.close()
-            raise PrintedIndexError(f"the printed names at {self.path.name} are of format {self.meta.get('format')!r}")
+        super().__init__(path)
+        self._db: sqlite3.Connection | None = sqlite3.connect(
+            f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False
+        )
+        self.meta = self._meta(self._db, FORMAT)
         self.languages = tuple(code for code in self.meta.get("languages", "").split(",") if code)
         self.counts = stored_counts(self.meta)
-        self.size_bytes = self.path.stat().st_size
 
     def info(self) -> PrintedInfo:
         return PrintedInfo(self.languages, dict(self.counts), self.meta.get("updated_at", ""), self.size_bytes)
 
-    # ------------------------------------------------------------------ lifetime
-
-    def __enter__(self) -> PrintedIndex:
-        with self._lock:
-            if self._db is None:
-                raise PrintedIndexError("the printed names were closed")
-            self._users += 1
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            self._users -= 1
-            close = self._retired and self._users == 0
-        if close:
-            self.close()
-
-    def retire(self) -> None:
-        """Close once the reads in flight are done: a newer index replaced this one."""
-        with self._lock:
-            self._retired = True
-            close = self._users == 0
-        if close:
-            self.close()
-
-    def close(self) -> None:
-        with self._lock:
-            db, self._db = self._db, None
-        if db is not None:
-            db.close()
+    def _detach(self) -> list[sqlite3.Connection]:
+        db, self._db = self._db, None
+        return [db] if db is not None else []
 
     def _rows(self, sql: str, params: tuple) -> list[tuple]:
         with self._lock:
-            if self._db is None:
-                raise PrintedIndexError("the printed names were closed")
+            self._check_open()
+            assert self._db is not None
             return self._db.execute(sql, params).fetchall()
 
     # ------------------------------------------------------------------ names

@@ -10,13 +10,12 @@ is tried again at the next day's check. English lookups never wait for any of it
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import threading
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
-from bot.carddb.bulk import BulkError, Cancelled
+from bot.carddb.background import Background
+from bot.carddb.lifetime import replaced
 from bot.carddb.printed.index import PrintedIndex, PrintedIndexError, PrintedInfo, PrintedName
 from bot.carddb.printed.languages import choose, language_name
 from bot.carddb.printed.update import FILE_NAME, PrintedOutcome, Progress, apply_languages, update_printed
@@ -40,10 +39,7 @@ class PrintedNames:
         self.refresh_seconds = refresh_seconds
         self.index: PrintedIndex | None = None
         self.last_error: str | None = None
-        self._refreshing = asyncio.Lock()
-        self._stop = threading.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._work: asyncio.Future[PrintedOutcome] | None = None
+        self._background = Background("printed-names-refresh", "Printed names refresh")
         self._watchers: list[Callable[[], object]] = []
 
     @classmethod
@@ -115,66 +111,39 @@ class PrintedNames:
     async def refresh(self, *, force: bool = False, progress: Progress | None = None) -> PrintedOutcome:
         """Check Scryfall's All Cards file and import it when needed (see ``update_printed``); one at a time.
         Raises :class:`BulkError` when it could not be fetched or read: the loaded names keep serving."""
-        async with self._refreshing:
-            work = asyncio.to_thread(
-                update_printed, self.path, self.api_url, self.languages, force=force, stop=self._stop, progress=progress
+        async with self._background.lock:
+            outcome = await self._background.run(
+                update_printed, self.path, self.api_url, self.languages, force=force, progress=progress
             )
-            self._work = asyncio.ensure_future(work)  # a thread cannot be cancelled: close() waits for it
-            outcome = await asyncio.shield(self._work)
             if outcome.changed or (self.index is None and self.path.exists()):
                 await self._reload()
             return outcome
 
     async def _reload(self) -> None:
         try:
-            new = await asyncio.to_thread(PrintedIndex, self.path) if self.path.exists() else None
+            self.index = await replaced(self.index, lambda: PrintedIndex(self.path) if self.path.exists() else None)
         except PrintedIndexError as error:
             log.warning("Could not open the printed names: %s", error)
             return
-        old, self.index = self.index, new
-        if old is not None:
-            old.retire()
         for callback in self._watchers:
             callback()
 
     def start(self, after: Awaitable[object] | None = None) -> None:
         """Check now (once ``after`` is done: the card data's first refresh) and every ``refresh_seconds``."""
-        if self._task is None and self.languages:
-            self._task = asyncio.create_task(self._refresh_forever(after), name="printed-names-refresh")
+        if self.languages and not self._background.started:
+            self._background.start(self.refresh, self._refreshed, after)
 
-    async def _refresh_forever(self, after: Awaitable[object] | None) -> None:
-        if after is not None:
-            with contextlib.suppress(Exception):
-                await after
-        while True:
-            try:
-                outcome = await self.refresh()
-            except Cancelled:
-                return
-            except BulkError as error:
-                self.last_error = str(error)
-                log.warning("Printed names refresh failed (%s); keeping the stored names", error)
-            except Exception as error:  # a bug must not end the refreshes for good
-                self.last_error = f"{type(error).__name__}: {error}"
-                log.exception("Printed names refresh failed unexpectedly")
-            else:
-                self.last_error = None
-                if outcome.result is not None:
-                    counts = ", ".join(f"{language_name(k)} {v}" for k, v in outcome.result.counts.items())
-                    log.info("Printed names updated as of %s: %s", outcome.result.updated_at, counts or "none")
-            # A failed download waits for the next day's check, as a current one does: never a loop of retries.
-            await asyncio.sleep(self.refresh_seconds)
+    def _refreshed(self, outcome: PrintedOutcome | None, why: str | None) -> float:
+        """What a check did (``why`` it failed), and the seconds to the next: a day, whatever happened (a failed
+        download is tried again at the next check, never in a loop)."""
+        self.last_error = why
+        if outcome is not None and outcome.result is not None:
+            counts = ", ".join(f"{language_name(k)} {v}" for k, v in outcome.result.counts.items())
+            log.info("Printed names updated as of %s: %s", outcome.result.updated_at, counts or "none")
+        return self.refresh_seconds
 
     async def close(self) -> None:
-        self._stop.set()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        if self._work is not None:
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await self._work
+        await self._background.close()
         index, self.index = self.index, None
         if index is not None:
             index.retire()

@@ -162,9 +162,7 @@ def main() -> int:
                 complete.append((percentile(wall, 0.99), percentile(cpu, 0.99), percentile(wall, 0.5)))
                 typos.append(percentile(timed(with_printed[3], misspelt)[0], 0.99))
                 del without, with_printed
-                print(
-                    f"matcher {run + 1}: {built[-1]}, p99 {complete[-1]:.2f} ms, typos {typos[-1]:.2f} ms", flush=True
-                )
+                print(f"matcher {run + 1}: {built[-1]}, choices {complete[-1]}, typos {typos[-1]:.2f}", flush=True)
         finally:
             printed.close()
             store.close()

@@ -99,6 +99,7 @@ class CardData:
         self._building: dict[str, asyncio.Lock] = {}
         self.printed = PrintedNames(self.path.with_name(PRINTED_FILE), api_url)  # ``open`` reads the languages
         self._watchers: list[Callable[[], object]] = []
+        self._version = 0
         self._first_refresh = asyncio.Event()
 
     @classmethod
@@ -122,13 +123,14 @@ class CardData:
         self._watchers.append(callback)
 
     def _changed(self) -> None:
+        self._version += 1
         for callback in self._watchers:
             callback()
 
     @property
-    def version(self) -> tuple[int, int]:
+    def version(self) -> int:
         """Changes whenever another copy or other printed names are loaded (what a matcher of names was made of)."""
-        return id(self._store), id(self.printed.index)
+        return self._version
 
     async def build(self, make: Callable[[CardStore, PrintedIndex | None], T]) -> T:
         """``make(store, printed)`` run in a read thread on the loaded copy and the printed names loaded with it

@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -43,6 +44,7 @@ WORD_CUTOFF = 75.0
 WORD_MATCHES = 8
 COMMON_WORD = 3000  # a word on more names than this ("of", "the") narrows nothing
 HIGH = "\uffff"
+MAX_KEY = 250  # characters of a key: a word's offset in it is held in 8 bits
 GRAM_SHARE = 0.5  # of the pairs of characters typed, a name holding at least this many is a candidate
 GRAM_CANDIDATES = 2000
 
@@ -64,34 +66,37 @@ class Matcher:
     each face's, a nickname, an abbreviation or a printed name), folded here."""
 
     def __init__(self, entries: Sequence[Entry], keys: Iterable[tuple[str, int]]) -> None:
+        # Held compactly (a matcher of the printed names of ten languages holds a quarter of a million names): indexes
+        # in arrays, and a name held by one key as that key's index alone, not a list of one.
         self.entries = list(entries)
         self.keys: list[str] = []
-        self.owners: list[int] = []
-        self.exact: dict[str, list[int]] = {}
+        self.owners = array("i")
+        self.exact: dict[str, Postings] = {}
         seen: set[tuple[str, int]] = set()
         for text, owner in keys:
-            key = fold(text[: MAX_TYPED * 2])
+            key = fold(text[: MAX_TYPED * 2])[:MAX_KEY]
             if key and (key, owner) not in seen:
                 seen.add((key, owner))
-                self.exact.setdefault(key, []).append(len(self.keys))
+                _post(self.exact, key, len(self.keys))
                 self.keys.append(key)
                 self.owners.append(owner)
-        # Sorted starts: every key from its first word, and from each later word ("bolt" in "lightning bolt").
-        starts: list[tuple[str, int, int]] = []
-        self.words: dict[str, list[int]] = {}
-        self._grams: dict[str, list[int]] = {}  # pairs of characters of unspaced names, to the keys holding them
+        del seen
+        # Sorted starts: every key from its first word, and from each later word ("bolt" in "lightning bolt"), each
+        # as its key's index and the offset of the word it starts at (``_start``).
+        starts = array("q")
+        self.words: dict[str, Postings] = {}
+        self._grams: dict[str, Postings] = {}  # pairs of characters of unspaced names, to the keys holding them
         for index, key in enumerate(self.keys):
-            words = key.split()
-            for position in range(len(words)):
-                starts.append((" ".join(words[position:]), position, index))
-            for word in set(words):
-                self.words.setdefault(word, []).append(index)
+            offset = 0
+            for word in key.split(" "):
+                starts.append(index << 8 | offset)
+                offset += len(word) + 1
+            for word in set(key.split()):
+                _post(self.words, word, index)
             if unspaced(key):
                 for gram in set(pairs(key)):
-                    self._grams.setdefault(gram, []).append(index)
-        starts.sort()
-        self._starts = [start for start, _, _ in starts]
-        self._start_of = [(position, index) for _, position, index in starts]
+                    _post(self._grams, gram, index)
+        self._starts = array("q", sorted(starts, key=self._start))
         self.vocabulary = sorted(self.words)
         # The vocabulary by script and word length (spaced scripts only): a word within WORD_CUTOFF of another is of
         # its script and of a length near its own.
@@ -100,6 +105,16 @@ class Matcher:
             if not unspaced(word):
                 self._by_length.setdefault((script(word), len(word)), []).append(word)
         self._near: dict[tuple[str, int], list[str]] = {}  # the words near each length, made as first asked for
+        # The keys by length (their indexes, and themselves), and where each length starts among them.
+        self._by_key_length = array("i", sorted(range(len(self.keys)), key=lambda n: len(self.keys[n])))
+        self._keys_by_length = [self.keys[n] for n in self._by_key_length]
+        self._length_starts = [
+            bisect.bisect_left(self._keys_by_length, length, key=len) for length in range(MAX_KEY + 2)
+        ]
+
+    def _start(self, start: int) -> str:
+        """The text a start stands for: its key from the word it starts at."""
+        return self.keys[start >> 8][start & 0xFF :]
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -124,13 +139,12 @@ class Matcher:
             if owner not in best or order < best[owner]:
                 best[owner] = order
 
-        for key_index in self.exact.get(query, ()):
+        for key_index in postings(self.exact.get(query)):
             offer(key_index, 0, 100.0)
-        low = bisect.bisect_left(self._starts, query)
-        high = bisect.bisect_left(self._starts, query + HIGH)
-        for position in range(low, min(high, low + 40 * limit)):
-            start_word, key_index = self._start_of[position]
-            offer(key_index, 1 if start_word == 0 else 2, 100.0)
+        low = bisect.bisect_left(self._starts, query, key=self._start)
+        high = bisect.bisect_left(self._starts, query + HIGH, low, key=self._start)
+        for start in self._starts[low : min(high, low + 40 * limit)]:
+            offer(start >> 8, 1 if start & 0xFF == 0 else 2, 100.0)
         if unspaced(query):
             for key_index, score in self._held(query, limit):
                 offer(key_index, 2 if score >= 100.0 else 3, score)
@@ -165,7 +179,7 @@ class Matcher:
         wanted = set(pairs(query))
         counts: dict[int, int] = {}
         for gram in wanted:
-            for key_index in self._grams.get(gram, ()):
+            for key_index in postings(self._grams.get(gram)):
                 counts[key_index] = counts.get(key_index, 0) + 1
         needed = max(1, math.ceil(len(wanted) * GRAM_SHARE))
         compact = query.replace(" ", "")
@@ -210,9 +224,9 @@ class Matcher:
                 high = bisect.bisect_left(self.vocabulary, word + HIGH)
                 similar += self.vocabulary[low : min(high, low + WORD_MATCHES)]
             for match in similar:
-                postings = self.words[match]
-                if len(postings) <= COMMON_WORD or len(words) == 1:
-                    found.update(postings)
+                holding = postings(self.words[match])
+                if len(holding) <= COMMON_WORD or len(words) == 1:
+                    found.update(holding)
         return found
 
     def _fuzzy(self, query: str, limit: int) -> list[tuple[int, float]]:
@@ -227,9 +241,40 @@ class Matcher:
                 (index, 0.6 * score + 0.4 * max(fuzz.token_sort_ratio(query, key), fuzz.ratio(query, key)))
                 for key, score, index in hits
             ]
-        # No word is close: compare whole names (a missing space, "bloatedtoad").
-        hits = process.extract(query, self.keys, scorer=fuzz.QRatio, limit=limit, score_cutoff=FUZZY_CUTOFF + 7)
-        return [(index, score) for _, score, index in hits]
+        # No word is close: compare whole names (a missing space, "bloatedtoad"), those of a length that could match.
+        indexes, names = self._near_keys(query)
+        hits = process.extract(query, names, scorer=fuzz.QRatio, limit=limit, score_cutoff=FUZZY_CUTOFF + 7)
+        return [(indexes[at], score) for _, score, at in hits]
+
+    def _near_keys(self, query: str) -> tuple[Sequence[int], list[str]]:
+        """The keys of a length within reach of ``FUZZY_CUTOFF + 7`` of ``query``'s (``ratio`` is at most
+        ``2·min / (la + lb)``), and their indexes: a slice of the keys sorted by length."""
+        share = (FUZZY_CUTOFF + 7) / 100
+        shortest = math.ceil(len(query) * share / (2 - share) - 1e-9)
+        longest = math.floor(len(query) * (2 - share) / share + 1e-9)
+        low = self._length_starts[min(shortest, MAX_KEY + 1)]
+        high = self._length_starts[min(longest + 1, MAX_KEY + 1)]
+        return self._by_key_length[low:high], self._keys_by_length[low:high]
+
+
+Postings = int | array  # the keys holding a name, a word or a pair of characters: one key's index, or an array
+
+
+def _post(index: dict[str, Postings], text: str, key: int) -> None:
+    held = index.get(text)
+    if held is None:
+        index[text] = key
+    elif isinstance(held, int):
+        index[text] = array("i", (held, key))
+    else:
+        held.append(key)
+
+
+def postings(held: Postings | None) -> Sequence[int]:
+    """The keys of an index's entry, as a sequence (none for a text no key holds)."""
+    if held is None:
+        return ()
+    return (held,) if isinstance(held, int) else held
 
 
 def pairs(text: str) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 import time
 from dataclasses import dataclass
 
@@ -150,12 +151,25 @@ class Stopwatch:
         return True
 
     async def wait_for_card(self, token: str, within: float) -> bool:
-        """Whether an answer holding a card came within ``within`` seconds (by any path, after other answers)."""
+        """Whether an answer holding a card came within ``within`` seconds of the clock on the wall (by any path, after
+        other answers): a player's patience, which simcord's clock of the bot's timers must not shorten. A timer
+        thread keeps it, so that waiting players add no work to the loop."""
+        event = self._event("card:" + token)
+        if event.is_set():
+            return True
+        loop = asyncio.get_running_loop()
+        out_of_patience = asyncio.Event()
+        timer = threading.Timer(within, loop.call_soon_threadsafe, args=(out_of_patience.set,))
+        timer.daemon = True
+        timer.start()
+        waits = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(out_of_patience.wait())]
         try:
-            await asyncio.wait_for(self._event("card:" + token).wait(), within)
-        except TimeoutError:
-            return False
-        return True
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            timer.cancel()
+            for wait in waits:
+                wait.cancel()
+        return event.is_set()
 
     def bot_side(self, token: str) -> float | None:
         """Seconds the bot itself spent on the command, Discord's waits excluded; None when the command never

@@ -69,17 +69,18 @@ class ProgressBar:
     reports: the download's bytes, then the card objects read."""
 
     def __init__(self) -> None:
+        from tqdm import tqdm  # here, before anything is downloaded: a Python without it is told at once
+
+        self._tqdm = tqdm
         self._bar: Any = None
         self._stage = ""
 
     def __call__(self, stage: str, done: int, total: int | None) -> None:
         if stage != self._stage:
             self.close()
-            from tqdm import tqdm
-
             self._stage = stage
             kind = {"unit": "B", "unit_scale": True} if stage == "download" else {"unit": " cards", "unit_scale": True}
-            self._bar = tqdm(total=total, desc=stage.capitalize(), file=sys.stderr, disable=None, **kind)
+            self._bar = self._tqdm(total=total, desc=stage.capitalize(), file=sys.stderr, disable=None, **kind)
         if self._bar is not None:
             self._bar.update(done - self._bar.n)
 

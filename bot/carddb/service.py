@@ -343,7 +343,8 @@ class CardData:
         then daily."""
         if not self._background.started:
             self._background.start(self.refresh, self._refreshed)
-            self.printed.start(after=self._first_refresh.wait())
+            if self.printed.languages:
+                self.printed.start(after=self._first_refresh.wait())
 
     def _refreshed(self, outcome: UpdateOutcome | None, why: str | None) -> float:
         """What a refresh did (``why`` it failed), and the seconds to the next: more after each failure in a row."""

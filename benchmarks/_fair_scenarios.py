@@ -20,7 +20,6 @@ from pathlib import Path
 from simcord.env import Env
 
 from bot.carddb.service import FILE_NAME
-from bot.cards.complete import MATCHER, card_matcher
 from bot.client import CycleBot
 from bot.config import Config
 from tests.cards.conftest import start_slash
@@ -85,7 +84,7 @@ async def crowd_run(db: Path, names: list[str], seed: int) -> dict:
         guild = env.create_guild("Busy server")
         channel = guild.create_text_channel("cards")
         players = [guild.add_member(env.create_user(f"player-{n}")) for n in range(CROWD)]
-        await env.bot.card_data.derived(MATCHER, card_matcher)  # built once when a running bot first needs it
+        await env.bot.card_source.matcher()  # built as the copy loads, waited for here
         asked = [name.lower() for name in rng.sample(names, CROWD)]  # each a card of its own
         timings = []
         gap = CROWD_SECONDS / CROWD

@@ -174,6 +174,9 @@ class Config:
     # Keep the local copy of Scryfall's card data fresh (at start, then every 12 hours). On by default
     # from the environment; a Config built in code (embedding, tests) reaches for the network only if asked.
     card_data_auto_update: bool = False
+    # The languages whose printed names cards answer to besides English (CARD_LANGUAGES: "all" or Scryfall's codes,
+    # as written; words naming no language are said once in the log at start and ignored). Empty: English only.
+    card_languages: tuple[str, ...] = ()
     # Review every finished goldfish game in the background (seconds of the simulation pool's time each). On by
     # default from the environment; a Config built in code (embedding, tests) asks for it.
     goldfish_reviews: bool = False
@@ -232,6 +235,7 @@ class Config:
             inline_quiet_channels=_id_list(environ, "INLINE_QUIET_CHANNELS"),
             # On unless set to 0: a bot without fresh card data falls back to the rate-limited API.
             card_data_auto_update="CARD_DATA_AUTO_UPDATE" not in environ or _flag(environ, "CARD_DATA_AUTO_UPDATE"),
+            card_languages=tuple(environ.get("CARD_LANGUAGES", "").replace(",", " ").split()),
             mana_emoji=_flag(environ, "MANA_EMOJI", default=True),
             goldfish_reviews=_flag(environ, "GOLDFISH_REVIEWS", default=True),
             discord_api_base=discord_api_base,

@@ -20,7 +20,7 @@ import json
 import logging
 import threading
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -106,10 +106,13 @@ class BulkInfo:
         return parse_time(self.updated_at) > stored_at
 
 
-def file_limits(info: BulkInfo) -> Limits:
-    """What downloading ``info``'s file may take: its listed size plus a margin, a deadline, a minimum rate."""
-    cap = min(int(info.size * (1 + SIZE_MARGIN)) + MARGIN_BYTES, MAX_FILE_BYTES) if info.size else UNLISTED_MAX_BYTES
-    return Limits(deadline=FILE_SECONDS, min_rate=FILE_MIN_RATE, grace=FILE_GRACE_SECONDS, max_bytes=cap)
+def file_limits(info: BulkInfo, ceiling: int | None = None, seconds: float | None = None) -> Limits:
+    """What downloading ``info``'s file may take: its listed size plus a margin, never past ``ceiling`` (all of it when
+    the listing gives no size; :data:`MAX_FILE_BYTES` unless given), within ``seconds`` (:data:`FILE_SECONDS`) and a
+    minimum rate."""
+    ceiling = MAX_FILE_BYTES if ceiling is None else ceiling
+    cap = min(int(info.size * (1 + SIZE_MARGIN)) + MARGIN_BYTES, ceiling) if info.size else ceiling
+    return Limits(deadline=seconds or FILE_SECONDS, min_rate=FILE_MIN_RATE, grace=FILE_GRACE_SECONDS, max_bytes=cap)
 
 
 def _get_json(session: Downloader, url: str, what: str) -> Any:
@@ -229,9 +232,12 @@ class _Capped(io.RawIOBase):
         return len(data)
 
 
-def iter_objects(path: Path, what: str, max_bytes: int | None = None) -> Iterator[dict[str, Any]]:
+def iter_objects(
+    path: Path, what: str, max_bytes: int | None = None, keep: Keep | None = None
+) -> Iterator[dict[str, Any]]:
     """The JSON objects of a bulk file: gzipped or not, JSON Lines or one JSON array; at most ``max_bytes`` of it
-    once unpacked, and no line longer than :data:`MAX_LINE_BYTES`.
+    once unpacked, and no line longer than :data:`MAX_LINE_BYTES`. ``keep``: how the lines of JSON Lines worth
+    reading are told from the others (the rest are skipped unread), and how they are read.
 
     A truncated, corrupt, oversized or non-JSON file raises :class:`BulkError` part-way through; the caller
     must treat everything read before as void.
@@ -240,7 +246,7 @@ def iter_objects(path: Path, what: str, max_bytes: int | None = None) -> Iterato
         with _open(path, max_bytes) as stream:
             first = _first_byte(stream)
             if first == b"{":
-                yield from _lines(stream, what)
+                yield from _lines(stream, what, keep)
                 return
             if first != b"[":
                 raise BulkError("the bulk file is neither a JSON array nor JSON Lines")
@@ -275,16 +281,27 @@ def _check_depth(stream: io.BufferedReader) -> None:
             depth -= 1
 
 
-def _lines(stream: io.BufferedReader, what: str) -> Iterator[dict[str, Any]]:
+@dataclass(frozen=True)
+class Keep:
+    """Which lines of JSON Lines are read (``wanted(line)``, on the raw bytes) and how (``loads``)."""
+
+    wanted: Callable[[bytes], bool]
+    loads: Callable[[bytes], Any] = json.loads
+
+
+def _lines(stream: io.BufferedReader, what: str, keep: Keep | None = None) -> Iterator[dict[str, Any]]:
     """The objects of JSON Lines, a line read at a time and never more than :data:`MAX_LINE_BYTES` of one."""
     number = 0
+    loads = keep.loads if keep is not None else json.loads
     while line := stream.readline(MAX_LINE_BYTES + 1):
         number += 1
         if len(line) > MAX_LINE_BYTES:
             raise BulkError(f"line {number} of the bulk file is longer than {MAX_LINE_BYTES} bytes")
+        if keep is not None and not keep.wanted(line):
+            continue
         if line.strip():
             try:
-                item = json.loads(line)
+                item = loads(line)
             except (ValueError, RecursionError) as error:
                 raise BulkError(f"line {number} of the bulk file is not JSON") from error
             yield _object(item, what)

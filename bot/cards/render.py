@@ -220,17 +220,28 @@ def format_time(value: datetime | str | float | None) -> str:
 # ------------------------------------------------------------------ whole cards
 
 
+def noted(note: str, text: str) -> str:
+    """``text`` after the line ``note`` (the printed name a card was asked for), when there is one."""
+    return f"{note}\n{text}" if note else text
+
+
 def render_card(
-    card: Card, *, stale: bool = False, cached_at: datetime | str | float | None = None, origin: str = ""
+    card: Card,
+    *,
+    stale: bool = False,
+    cached_at: datetime | str | float | None = None,
+    origin: str = "",
+    note: str = "",
 ) -> CardDisplay:
     """Everything /card shows, a phone screen at most: cost, type, text, stats, cycling, set and rarity, link, and
     the picture as a thumbnail (a tap opens it; the Picture button and ``[[!name]]`` show it full size).
 
-    ``origin`` names where the answer came from and how old its data is, for the footer."""
+    ``origin`` names where the answer came from and how old its data is, for the footer; ``note`` (markdown) leads
+    the text: the name as printed in the language it was asked in, with a link to that printing."""
     display = CardDisplay(
         title=title(card, markdown=True),
         url=scryfall_link(card),
-        description=clip(oracle_block(card), DESCRIPTION_LIMIT),
+        description=clip(noted(note, oracle_block(card)), DESCRIPTION_LIMIT),
         thumbnail_url=image_url(card),
         colour=card_colour(card),
     )
@@ -243,12 +254,13 @@ def render_card(
     return display
 
 
-def render_compact(card: Card, *, origin: str = "") -> CardDisplay:
-    """The short form for inline ``[[card]]`` answers: text clipped, a thumbnail instead of the image."""
+def render_compact(card: Card, *, origin: str = "", note: str = "") -> CardDisplay:
+    """The short form for inline ``[[card]]`` answers: text clipped, a thumbnail instead of the image; ``note`` as
+    :func:`render_card`'s."""
     display = CardDisplay(
         title=title(card, markdown=True),
         url=scryfall_link(card),
-        description=clip(oracle_block(card), COMPACT_TEXT_LIMIT),
+        description=clip(noted(note, oracle_block(card)), COMPACT_TEXT_LIMIT),
         thumbnail_url=image_url(card, "small"),
         footer=clip(origin, FOOTER_LIMIT),
         colour=card_colour(card),
@@ -278,10 +290,15 @@ def render_faces(card: Card) -> list[CardDisplay]:
 
 
 def render_text(
-    card: Card, *, stale: bool = False, cached_at: datetime | str | float | None = None, origin: str = ""
+    card: Card,
+    *,
+    stale: bool = False,
+    cached_at: datetime | str | float | None = None,
+    origin: str = "",
+    note: str = "",
 ) -> str:
     """The plain-text card for the terminal: the same parts as the embed, without markdown."""
-    lines = [title(card)]
+    lines = [title(card), *([note] if note else [])]
     if label := digital_label(card):
         lines.append(label)
     card_faces_ = faces(card)

@@ -2,7 +2,8 @@
 
 Every share of the work declared once (shares), their places handed out in round-robin queues (admission), each
 user's budget (pace), threads per asker (lanes), autocomplete's newest-wins requests (suggest), the circuit breaker
-for a service the bot calls (breaker) and log lines a stranger can cause, at most one a minute (lograte).
+for a service the bot calls (breaker), log lines a stranger can cause, at most one a minute (lograte), and work about to
+wait its turn for a service saying so (waits).
 """
 
 from bot.serving.admission import Admission, Busy, Ticket
@@ -12,6 +13,7 @@ from bot.serving.lograte import RateLimitedLog
 from bot.serving.pace import Budgets, Pace, monotonic
 from bot.serving.shares import DECK_SITES, HINTS, LOOKUPS, PICKS, SEARCHES, Share
 from bot.serving.suggest import Suggestions
+from bot.serving.waits import on_wait, waiting
 
 __all__ = [
     "DECK_SITES",
@@ -33,4 +35,6 @@ __all__ = [
     "Suggestions",
     "Ticket",
     "monotonic",
+    "on_wait",
+    "waiting",
 ]

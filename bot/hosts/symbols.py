@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.hosts.download import Downloader, DownloadFailed, Limits, host_of
+from bot.hosts.download import Downloader, DownloadFailed, Limits
+from bot.hosts.origins import SYMBOL_SVGS, from_scryfall
 from bot.hosts.svg import SvgRefused, render_many, sanitise
 from bot.runtime import SandboxError, SandboxLimits, remove_leftovers, run_limited, store_atomically
 from bot.scryfall import default_user_agent
@@ -44,7 +45,6 @@ log = logging.getLogger(__name__)
 DIRECTORY = "symbols"
 MANIFEST = "symbols.json"
 MAX_SVG_BYTES = 256 * 1024
-SVG_HOSTS = frozenset({"svgs.scryfall.io"})
 SVG_LIMITS = Limits(deadline=20.0, min_rate=1024, grace=5.0, max_bytes=MAX_SVG_BYTES)
 # A batch of symbols is drawn by one child; real ones take about 15 ms each. When a batch fails, each of its symbols
 # is drawn alone, so one hostile SVG costs only itself.
@@ -187,7 +187,7 @@ def downloader() -> Downloader:
 async def fetch_svg(svgs: Downloader, url: str, api_url: str) -> bytes:
     """One SVG, from Scryfall's SVG host or the API's own host (a test double, a proxy) and nowhere else; raises
     DownloadFailed."""
-    return await svgs.get_async(url, SVG_LIMITS, allowed_hosts=SVG_HOSTS | {host_of(api_url)})
+    return await svgs.get_async(url, SVG_LIMITS, allowed_hosts=from_scryfall(SYMBOL_SVGS, api_url))
 
 
 async def _listed(client: ScryfallClient) -> list[dict]:

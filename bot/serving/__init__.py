@@ -1,8 +1,9 @@
 """Serving fairly: who is served next and how fast. May import `bot.errors`.
 
-Every share of the work declared once (shares), their places handed out in round-robin queues (admission), each
-user's budget (pace), threads per asker (lanes), autocomplete's newest-wins requests (suggest), the circuit breaker
-for a service the bot calls (breaker) and log lines a stranger can cause, at most one a minute (lograte).
+Every share of the work declared once (shares), their places handed out in round-robin queues (admission) and
+asked for by the work that needs them (turns), each user's budget (pace), threads per asker (lanes),
+autocomplete's newest-wins requests (suggest), the circuit breaker for a service the bot calls (breaker) and log
+lines a stranger can cause, at most one a minute (lograte).
 """
 
 from bot.serving.admission import Admission, Busy, Ticket
@@ -10,10 +11,12 @@ from bot.serving.breaker import Breaker
 from bot.serving.lanes import SEARCH_THREADS, Asker, Lanes, Limit
 from bot.serving.lograte import RateLimitedLog
 from bot.serving.pace import Budgets, Pace, monotonic
-from bot.serving.shares import HINTS, LOOKUPS, PICKS, SEARCHES, Share
+from bot.serving.shares import API_SEARCHES, HINTS, LOOKUPS, PICKS, SEARCHES, Share
 from bot.serving.suggest import Suggestions
+from bot.serving.turns import Turn, Turns, no_turn
 
 __all__ = [
+    "API_SEARCHES",
     "HINTS",
     "LOOKUPS",
     "PICKS",
@@ -31,5 +34,8 @@ __all__ = [
     "Share",
     "Suggestions",
     "Ticket",
+    "Turn",
+    "Turns",
     "monotonic",
+    "no_turn",
 ]

@@ -33,7 +33,7 @@ from bot.goldfish.engine import Game  # noqa: E402
 from bot.goldfish.practice import policy_step  # noqa: E402
 from bot.goldfish.table import MAX_BYTES, PHONE_WIDTH, CardKey, draw_table, render_table, table_view  # noqa: E402
 from bot.hosts.images import CardImages  # noqa: E402
-from bot.hosts.symbols import render_png  # noqa: E402
+from bot.hosts.svg import render_png  # noqa: E402
 from tests.data import CARD_SYMBOLS, SYMBOLOGY  # noqa: E402
 
 TIMED_GAMES = 30  # per deck
@@ -131,7 +131,7 @@ def memory(report: Report) -> None:
     report.add("resident memory after 100 games", marks[100], " MB")
     report.add(f"resident memory after {MEMORY_GAMES} games", marks[MEMORY_GAMES], " MB")
     report.add("growth", marks[MEMORY_GAMES] - marks[100], " MB", at_most=TARGET_GROWTH_MB)
-    report.check("image cache within its memory cap", cache._memory_size <= cache.memory_bytes)
+    report.check("image cache within its memory cap", cache._memory.size <= cache.memory_bytes)
     report.add("largest picture over those games", largest / 1024, " KB", at_most=MAX_BYTES / 1024)
 
 

@@ -2,7 +2,8 @@
 
 * a command's options are checked against what it declares (type, range, length, choices, the required ones)
   before it runs, since discord.py hands on whatever a payload holds ("abc" for an integer seed, no options at
-  all). A mismatch gets one polite private line and one log line, never a traceback;
+  all), and a context menu's target is checked to be there. A mismatch gets one polite private line and one log
+  line, never a traceback;
 * autocomplete takes its turn (:mod:`bot.serving.suggest`): past the user's budget, replaced by their newer request, or
   past its deadline, it gets an empty list, never an error.
 """
@@ -14,7 +15,7 @@ import logging
 from typing import Any
 
 import discord
-from discord import AppCommandOptionType, app_commands
+from discord import AppCommandOptionType, AppCommandType, app_commands
 
 from bot.serving import RateLimitedLog, Suggestions
 from bot.text import escape, one_line
@@ -31,6 +32,7 @@ SNOWFLAKE_TYPES = {
     AppCommandOptionType.mentionable,
     AppCommandOptionType.attachment,
 }
+TARGETS = {AppCommandType.user.value: "user", AppCommandType.message.value: "message"}
 NESTING = {AppCommandOptionType.subcommand.value, AppCommandOptionType.subcommand_group.value}
 
 
@@ -71,11 +73,23 @@ def _value_problem(param: app_commands.Parameter, value: Any) -> str | None:
     return None
 
 
+def target_problem(data: dict) -> str | None:
+    """What is wrong with a context menu's target, or None: Discord sends the message (or user) it was used on in
+    ``resolved``, and discord.py can't run the command without it."""
+    kind = TARGETS.get(data.get("type"))
+    resolved = data.get("resolved")
+    found = resolved.get(f"{kind}s") if kind and isinstance(resolved, dict) else None
+    if kind and not (isinstance(found, dict) and isinstance(found.get(str(data.get("target_id"))), dict)):
+        return f"the {kind} it was used on is missing"
+    return None
+
+
 def option_problem(tree: app_commands.CommandTree, interaction: discord.Interaction) -> str | None:
-    """What is wrong with a slash command's options against what the command declares, or None."""
+    """What is wrong with a command's options against what the command declares (a context menu's target), or
+    None."""
     data = interaction.data or {}
     if data.get("type", 1) != 1:  # context menus carry a target, not options
-        return None
+        return target_problem(data)
     guild = discord.Object(interaction.guild_id) if interaction.guild_id else None
     command = tree.get_command(str(data.get("name")), guild=guild) or tree.get_command(str(data.get("name")))
     if command is None:
@@ -118,12 +132,13 @@ async def let_in(tree: app_commands.CommandTree, suggestions: Suggestions, inter
     problem = option_problem(tree, interaction)
     if problem is None:
         return True
-    command = _name((interaction.data or {}).get("name"))
+    data = interaction.data or {}
+    slash = data.get("type", 1) == 1
+    command = ("/" if slash else "") + _name(data.get("name"))
     # Names only: option values are what someone typed, and never reach the log.
-    quiet.warning(
-        "Refused /%s from user %s: its options do not match the command (%s)", command, interaction.user.id, problem
-    )
-    text = f"That command reached me garbled: {problem}. Pick /{command} again from the list of commands."
+    quiet.warning("Refused %s from user %s: it does not match the command (%s)", command, interaction.user.id, problem)
+    again = f"Pick {command} again from the list of commands." if slash else f"Choose {command} again from Apps."
+    text = f"That command reached me garbled: {problem}. {again}"
     try:
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
     except discord.HTTPException as error:

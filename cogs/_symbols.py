@@ -35,6 +35,24 @@ def symbols_in(channel: discord.abc.Messageable | None, client: discord.Client) 
     return symbols_of(client) if channel_permissions(channel, client).use_external_emojis else PLAIN
 
 
+def one_message(
+    content: str | None, embeds: Sequence[discord.Embed], symbols: SymbolText
+) -> tuple[str | None, list[discord.Embed]]:
+    """A message's text and embeds with every symbol shown one way: the one decision every answer goes through,
+    with ``symbols`` from where it goes (:func:`symbols_for` an interaction, :func:`symbols_in` a channel). All
+    emoji, or all text when any part can't show them all (a message without text is not such a part)."""
+    embeds = list(embeds)
+    if not symbols:
+        return content, embeds
+    shown = one_rendering(embeds, symbols)
+    text = symbols.full(content) if content else content
+    if content and (text is None or len(text) > limits.MESSAGE_CONTENT):
+        return content, embeds
+    if any(SYMBOL.search(shown_text(embed)) for embed in shown):
+        return content, embeds  # something must stay text, so all of it does
+    return text, shown
+
+
 def with_symbols(embed: discord.Embed, symbols: SymbolText) -> discord.Embed:
     """``embed`` with ``{2}{G}`` shown as emoji, or the text form when that can't be done for all of it: one
     rendering per screen. A message of several embeds goes through :func:`one_rendering` instead."""

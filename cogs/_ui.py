@@ -14,11 +14,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 import discord
 from discord import app_commands
 
-from bot import limits
 from bot.errors import UserFacingError
-from bot.hosts import SYMBOL
 from bot.text import escape, one_line
-from cogs._symbols import one_rendering, shown_text, symbols_for
+from cogs._symbols import one_message, symbols_for
 
 log = logging.getLogger(__name__)
 
@@ -27,21 +25,15 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 def rendered(interaction: discord.Interaction, content: str | None, kwargs: dict) -> str | None:
     """A reply's text and embeds (in ``kwargs``, changed in place) with card symbols shown one way for the whole
-    message: a refusal's "needs {R}" as the table beside it shows it. The text a player typed and the bot quotes
-    stays text (``escape(typed=True)``)."""
-    symbols = symbols_for(interaction)
-    if not symbols:
-        return content
+    message, as the place it goes to allows (:func:`cogs._symbols.one_message`): a refusal's "needs {R}" as the
+    table beside it shows it. The text a player typed and the bot quotes stays text (``escape(typed=True)``)."""
     one = isinstance(kwargs.get("embed"), discord.Embed)
     given = kwargs.get("embeds")
     embeds = [kwargs["embed"]] if one else list(given) if isinstance(given, list | tuple) else []
-    shown = one_rendering(embeds, symbols)
-    text = symbols.full(content) if content else content
-    if text is None or len(text) > limits.MESSAGE_CONTENT or any(SYMBOL.search(shown_text(e)) for e in shown):
-        return content  # something must stay text, so all of it does
+    content, shown = one_message(content, embeds, symbols_for(interaction))
     if embeds:
         kwargs.update({"embed": shown[0]} if one else {"embeds": shown})
-    return text
+    return content
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:

@@ -2,7 +2,8 @@
 `bot.text`.
 
 Documents cut into numbered sections: reading their PDFs, finding sections by number, name and words,
-answering with them, and keeping every version with its date.
+answering with them; and for every document, the Comprehensive Rules included, keeping its versions by date
+(``versions``: one shelf a document, its history and retention, whatever the document's own guard is).
 
 What is particular to one document (its numbering, its headings, its short names) lives with it: ``bot.rules``
 for the Comprehensive Rules, ``bot.judge`` for the judges' documents. This package is what every document
@@ -27,6 +28,7 @@ from bot.documents.model import (
     parse_long_date,
 )
 from bot.documents.pdftext import clean_lines, extract_pages, paragraphs
+from bot.documents.pdfversion import PdfVersion, Refused, check_pdf, check_sections
 from bot.documents.phone import PAGE_ONE, Block, pages
 from bot.documents.phone import text as answer_text
 from bot.documents.phrasings import Phrasing, PhrasingError, load_phrasings, merge, read_file
@@ -47,7 +49,7 @@ from bot.documents.reply import (
 from bot.documents.search import SectionIndex
 from bot.documents.sectioning import Layout, split_sections
 from bot.documents.tokens import STOPWORDS, normal, stem, words
-from bot.documents.versions import Refused, Versions, check_pdf, check_sections, retry_delay
+from bot.documents.versions import Built, Kept, Shelf, Skipped, Versions, file_identity, read_all, retry_delay
 
 __all__ = [
     "parse_long_date",
@@ -90,6 +92,13 @@ __all__ = [
     "Section",
     "SectionIndex",
     "Versions",
+    "Built",
+    "Kept",
+    "PdfVersion",
+    "Shelf",
+    "Skipped",
+    "file_identity",
+    "read_all",
     "check_pdf",
     "check_sections",
     "history_lines",

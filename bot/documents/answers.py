@@ -1,13 +1,15 @@
 """A document's sections as answers (the rules' :class:`Answer`, so that one phone layout and one renderer serve
-every document): the deciding paragraph first, the whole section behind Next, quoted with the document's title,
-effective date and link.
+every document): the deciding paragraph first, the whole section behind Next (or on page one when it fits there),
+quoted with the document's title, effective date and link.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 from bot.documents.model import CHAPTER, Document, Section
+from bot.documents.phone import PAGE_ONE, fits_page_one
 from bot.documents.reply import FULL, NONE, SURE, UNSURE, Answer, Choice, Cited, Edition, Line, clip
 from bot.documents.search import choice_name
 
@@ -41,8 +43,8 @@ def _notes(document: Document, today: date, *, said: bool = False) -> str:
     return " ".join(note for note in notes if note)
 
 
-def _choice(short: str, section: Section) -> Choice:
-    return Choice(clip(f"{short} {choice_name(section)}"), section.number)
+def _choice(short: str, section: Section, *, badge: bool = True) -> Choice:
+    return Choice(clip(f"{short} {choice_name(section, badge=badge)}"), section.number)
 
 
 def whole_lines(section: Section) -> list[Line]:
@@ -75,7 +77,8 @@ def section_answer(
     said: tuple[str, ...] = (),
 ) -> Answer:
     """One section: ``said`` first (a former name's successor, say), its badge, the deciding paragraph (``lead``,
-    or the definition), then the whole section behind Next."""
+    or the definition), then the whole section behind Next; a section that fits page one whole is shown whole
+    there (a chapter's sections listed in it, and in the menu)."""
     title = clip(f"{short} {section.heading()}", 256)
     first = [Line(text) for text in said]
     if section.badge:
@@ -108,7 +111,11 @@ def section_answer(
     )
     if [line.text for line in whole] == [chosen] or not whole:
         answer.lines, answer.whole = [], ""  # the lead is all there is: nothing behind Next
-    return answer
+        return answer
+    shown = replace(answer, lead=[*first[: len(said) + bool(section.badge)], *whole], lines=[], whole="")
+    shown.related, shown.parts = [], related  # listed in the text already: in the menu only
+    short = sum(len(line.text) for line in shown.lead) < PAGE_ONE  # a long section is not drawn to find out
+    return shown if not lead and short and fits_page_one(shown) else answer
 
 
 def list_answer(
@@ -121,9 +128,12 @@ def list_answer(
     title: str,
     confidence: str = UNSURE,
     lead: list[Line] | None = None,
+    listed: int = LISTED,
+    badges: bool = True,
 ) -> Answer:
-    """Sections that may answer (a question in words) or that a name stands for (a split infraction)."""
-    choices = [_choice(short, section) for section in sections[:LISTED]]
+    """Sections that may answer (a question in words) or that a name stands for (a split infraction, a penalty's
+    infractions): the first ``listed``, each with its badge unless the title says it for all (``badges``)."""
+    choices = [_choice(short, section, badge=badges) for section in sections[:listed]]
     return Answer(
         query,
         "question" if confidence == UNSURE else "sections",
@@ -133,7 +143,7 @@ def list_answer(
         lead=list(lead or []),
         candidates=choices,
         related=choices,
-        cited=[Cited(section.number, section.title) for section in sections[:LISTED]],
+        cited=[Cited(section.number, section.title) for section in sections[:listed]],
         note=_notes(document, today),
         url=document.url,
     )

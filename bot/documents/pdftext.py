@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 # The MTR is about 60 pages and 150 KB of text: a PDF with far more is not one of these documents, and is not read
 # to the end (its text would cross from the child process to the bot).
@@ -71,10 +71,12 @@ def _page_lines(page: str) -> list[str]:
     return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
 
 
-def clean_lines(pages: list[str]) -> list[str]:
-    """The document's lines in order, without running headers, footers and page numbers, hyphenation undone."""
+def clean_lines(pages: list[str], headings: Collection[str] = ()) -> list[str]:
+    """The document's lines in order, without running headers, footers and page numbers, hyphenation undone. A line
+    of ``headings`` (the titles of a section's parts, the penalties under its title) is never taken for a running
+    header, however many pages it begins or ends."""
     split = [_page_lines(page) for page in pages]
-    running = _running(split) if len(split) >= 3 else set()
+    running = _running(split) - {_shape(line) for line in headings} if len(split) >= 3 else set()
     lines: list[str] = []
     for page in split:
         last = len(page) - 1

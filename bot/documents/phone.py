@@ -213,6 +213,17 @@ def pages(answer: Answer, *, first: int = PAGE_ONE, later: int = PAGE) -> list[P
     ]
 
 
+def fits_page_one(answer: Answer, first: int = PAGE_ONE) -> bool:
+    """Whether page one shows all of ``answer``'s lead as it is, within the pager's own limit (``first``, title and
+    footer included): nothing clipped, nothing left for a later page."""
+    title = clip(" ".join(answer.title.split()), 256)
+    overhead = len(title) + len(answer.edition.footer()) + len(FOOTER_PAGES) + 2
+    titled = title.split(" ")[0]
+    lead = [line_block(line, numbered=line.number.rstrip(".") != titled) for line in answer.lead]
+    shown, later = page_one(answer, first - overhead)
+    return not later and all(block in shown for block in lead)
+
+
 def text(answer: Answer) -> str:
     """The answer for a terminal, in the order of the pages: one title, the cards and all their rulings, what
     decides, the rules that may answer or the related ones, the note, then the whole rule."""

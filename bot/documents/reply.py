@@ -56,6 +56,10 @@ class Cited:
     number: str
     title: str
 
+    def to_json(self) -> dict[str, str]:
+        """The rule as scripts read it (``--json``): {"number", "title"}."""
+        return {"number": self.number, "title": self.title}
+
 
 @dataclass(frozen=True, slots=True)
 class Edition:
@@ -134,7 +138,7 @@ class Answer:
             "confidence": self.confidence,
             "kind": self.kind,
             "title": self.title,
-            "rules": [{"number": cited.number, "title": cited.title} for cited in self.cited],
+            "rules": [cited.to_json() for cited in self.cited],
             "cards": [{"name": card.facts.name, "oracle_id": card.facts.oracle_id} for card in self.cards],
             "edition": self.edition.date,
             "source": self.edition.source,

@@ -18,8 +18,9 @@ from bot.documents.model import APPENDIX, Document, Section
 from bot.documents.reply import clip
 from bot.documents.tokens import STOPWORDS, normal, stem, words
 
-NUMBER_RE = re.compile(r"^(?:section\s*)?(\d{1,2})(?:\s*[.\-]\s*(\d{1,2}))?\.?$")
-APPENDIX_RE = re.compile(r"^appendix\s*([a-z])$")
+# A section's number as people type it: "3.8", "3-8", "3,8" (a decimal comma), "3.8.", "section 3.8", "§3.8".
+NUMBER_RE = re.compile(r"^(?:(?:section|sec\.?|§)\s*)?(\d{1,2})(?:\s*[.,\-]\s*(\d{1,2}))?\.?$")
+APPENDIX_RE = re.compile(r"^(?:appendix|app\.?)\s*([a-z])$")
 # bm25's constants, and how much more a word of the title counts than one of the text.
 K1, B, TITLE_WEIGHT = 1.2, 0.75, 2.5
 # A short name in a question ("penalty for hce at competitive") adds this to its section's score, and a title
@@ -89,15 +90,17 @@ class SectionIndex:
     # ------------------------------------------------------------------ lookups
 
     def number(self, text: str) -> Section | None:
-        """The section ``text`` numbers: "3.8", "3-8", "3.8.", "section 3", "appendix b"."""
-        cleaned = " ".join(text.lower().split())
-        if match := NUMBER_RE.match(cleaned):
-            number = match.group(1) + (f".{match.group(2)}" if match.group(2) else "")
-            return self.document.get(number)
-        if match := APPENDIX_RE.match(cleaned):
-            section = self.document.get(match.group(1).upper())
-            return section if section is not None and section.kind == APPENDIX else None
-        return None
+        """The section ``text`` numbers: "3.8", "3-8", "3,8", "3.8.", "section 3", "appendix b"."""
+        number = asked_number(text)
+        section = self.document.get(number) if number else None
+        if section is None or number[0].isalpha() != (section.kind == APPENDIX):
+            return None
+        return section
+
+    @staticmethod
+    def asked(text: str) -> str:
+        """The number ``text`` asks for ("3.8" for "3,8"), whether or not the document has it; "" for no number."""
+        return asked_number(text)
 
     def named(self, text: str) -> tuple[str, ...]:
         """The sections a title or a short name stands for (several for a split infraction), or none."""
@@ -161,7 +164,8 @@ class SectionIndex:
         if not typed:
             numbers = [s.number for s in sections if s.kind != "chapter"]
         else:
-            by_number = [s.number for s in sections if s.number.lower().startswith(current.strip().lower())]
+            number = asked_number(current) or current.strip().lower()  # "3,8" is 3.8
+            by_number = [s.number for s in sections if s.number.lower().startswith(number.lower())]
             named = [n for name, found in self.names.items() if name.startswith(typed) for n in found]
             holding = [s.number for s in sections if typed in normal(s.title)]
             numbers = list(dict.fromkeys([*by_number, *named, *holding]))
@@ -169,10 +173,21 @@ class SectionIndex:
         return [(clip(choice_name(section)), section.number) for section in picked]
 
 
-def choice_name(section: Section) -> str:
-    """ "2.2 Looking at Extra Cards · Warning": a section on one line, its badge after it."""
+def asked_number(text: str) -> str:
+    """The section number ``text`` asks for as a document writes it ("3.8", "4", "B"), whether or not there is such a
+    section; "" when ``text`` is not a number."""
+    cleaned = " ".join(text.lower().split())
+    if match := NUMBER_RE.match(cleaned):
+        return str(int(match.group(1))) + (f".{int(match.group(2))}" if match.group(2) else "")
+    if match := APPENDIX_RE.match(cleaned):
+        return match.group(1).upper()
+    return ""
+
+
+def choice_name(section: Section, *, badge: bool = True) -> str:
+    """ "2.2 Looking at Extra Cards · Warning": a section on one line, its badge after it (unless not ``badge``)."""
     title = section.title
     if "—" in title and len(title.rsplit("—", 1)[1].split()) > 1:  # "Looking at Extra Cards", not "Minor"
         title = title.rsplit("—", 1)[1].strip()
     heading = f"Appendix {section.number} {title}" if section.kind == APPENDIX else f"{section.number} {title}"
-    return f"{heading} · {section.badge}" if section.badge else heading
+    return f"{heading} · {section.badge}" if section.badge and badge else heading

@@ -35,6 +35,11 @@ class Layout:
     badged: re.Pattern[str] = re.compile(r"(?!)")
     max_title: int = 90
 
+    @property
+    def headings(self) -> frozenset[str]:
+        """The lines that head a part of a section or state its badge: never a page's running header."""
+        return self.part_titles | self.badges
+
 
 def title_text(title: str) -> str:
     """A heading's title as a reader expects it: small capitals joined, capitals as title case."""

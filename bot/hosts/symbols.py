@@ -176,7 +176,6 @@ class Kept:
         self.write()
 
     def fail(self, symbol: dict, why: str, now: float) -> None:
-        log.warning("Mana symbol %s stays as text for a day: %s", symbol["symbol"], why)
         self.failed[emoji_name(symbol["symbol"])] = {"symbol": symbol["symbol"], "at": now, "why": why}
         self.write()
 
@@ -295,8 +294,6 @@ async def _draw(kept: Kept, batch: list[tuple[dict, bytes]], drawing: _Round) ->
         if error.reason != "cpu":
             await asyncio.to_thread(kept.fail, symbol, f"it could not be drawn: {error}", now)
             return
-        cap = DRAW_LIMITS.cpu
-        log.warning("Mana symbol %s stays as text: drawing it took all of its %s s of CPU", symbol["symbol"], cap)
         await asyncio.to_thread(kept.too_costly, symbol, svg, now)
         drawing.costly.append(symbol["symbol"])
         if len(drawing.costly) >= COSTLY_PER_START:
@@ -309,12 +306,22 @@ async def _draw(kept: Kept, batch: list[tuple[dict, bytes]], drawing: _Round) ->
             await asyncio.to_thread(kept.fail, symbol, f"it could not be drawn: {png}", time.time())
 
 
+def refused_line(refused: list[dict], shown: int = 3) -> str:
+    """One line for the symbols refused at a start: how many, the first few with why, how many more."""
+    count = len(refused)
+    named = "; ".join(f"{item['symbol']} ({item['why']})" for item in refused[:shown])
+    more = f"; and {count - shown} more" if count > shown else ""
+    said = "symbol stays" if count == 1 else "symbols stay"
+    return f"{count} card {said} as text for a day: {named}{more}"
+
+
 async def prepare(data_dir: Path, client: ScryfallClient) -> dict[str, SymbolImage]:
     """The symbols' PNGs: the kept ones, and those missing drawn now (each kept as soon as it is drawn).
 
     Raises SymbolsUnavailable (or the client's ScryfallErrors) when not one symbol can be had.
     """
     await asyncio.to_thread(remove_interrupted, data_dir)
+    started = time.time()
     kept = await asyncio.to_thread(Kept.read, data_dir)
     if kept.waiting(time.time()) == []:
         return kept.images()
@@ -337,6 +344,9 @@ async def prepare(data_dir: Path, client: ScryfallClient) -> dict[str, SymbolIma
         failures = "; ".join(f"{item['symbol']}: {item['why']}" for item in list(kept.failed.values())[:3])
         why = failures or drawing.stopped or "the SVG host is failing"
         raise SymbolsUnavailable(f"no symbol could be made ({why})")
+    refused = [item for item in kept.failed.values() if item["at"] >= started]
+    if refused:  # one line for the batch, however many
+        log.warning("%s", refused_line(refused))
     log.info("%d of %d card symbols drawn from Scryfall's symbology", len(images), len(symbols))
     return images
 

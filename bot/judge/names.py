@@ -1,5 +1,6 @@
 """The names judges use for the IPG's infractions (bot/data/judge/ipg-names.json): short names ("hce", "grv",
-"usc minor") and former names ("d/dlp", "dec"), each resolved to the sections of the version loaded.
+"usc minor") and former names ("d/dlp", "dec"), each resolved to the sections of the version loaded; and the
+penalties by the names judges ask with ("game loss", "gl", "dq"), which list the infractions that carry them.
 
 Entries name infractions by title, since numbers move between versions: "Deck Problem" is whatever section of the
 loaded IPG is titled so, and the number recorded (as of the version the list was checked against) is used only
@@ -9,12 +10,21 @@ when no title matches.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.documents import Document, Section, normal
+from bot.documents import Document, Section, normal, words
 
 NAMES_FILE = Path(__file__).resolve().parent.parent / "data" / "judge" / "ipg-names.json"
+# Words around a penalty that ask for it all the same: "infractions with a game loss", "what gets a DQ".
+AROUND_PENALTY = frozenset(
+    "a all an for get gets give gives infraction infractions list of penalty that the what which with".split()
+)
+
+
+def penalty_key(text: str) -> str:
+    """What of ``text`` can name a penalty: its words, less those said around one."""
+    return " ".join(word for word in words(text) if word not in AROUND_PENALTY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +44,11 @@ class Names:
     short: dict[str, tuple[str, ...]]  # a short name → the sections it stands for
     former: dict[str, Former]  # a former name → what became of it
     checked_against: str  # the IPG version the list was checked against (ISO date)
+    penalties: dict[str, str] = field(default_factory=dict)  # a penalty's name or short form → the penalty
+
+    def penalty(self, text: str) -> str:
+        """The penalty ``text`` asks for ("Game Loss" for "gl" or "game loss infractions"), or ""."""
+        return self.penalties.get(normal(text)) or self.penalties.get(penalty_key(text)) or ""
 
     def all(self) -> dict[str, tuple[str, ...]]:
         """Every name, short and former, with its sections (for the document's index)."""
@@ -65,4 +80,10 @@ def load_names(document: Document, path: Path = NAMES_FILE) -> Names:
         if numbers:
             for name in entry["names"]:
                 former[name] = Former(entry["was"], entry["change"], numbers)
-    return Names(short, former, data["checked_against"])
+    penalties: dict[str, str] = {}
+    for entry in data.get("penalties", []):
+        for name in [entry["penalty"], *entry["short"]]:
+            for key in (normal(name), penalty_key(name)):
+                if key:
+                    penalties.setdefault(key, entry["penalty"])
+    return Names(short, former, data["checked_against"], penalties)

@@ -8,7 +8,6 @@ version once it is kept; the terminal's ``cyclebot judge-docs update`` does the 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from datetime import date
 from pathlib import Path
@@ -18,21 +17,21 @@ from bot.config import Config
 from bot.documents import (
     SURE,
     Answer,
+    Built,
     Cited,
     Document,
-    DocumentFormatError,
     Edition,
     SectionIndex,
-    Versions,
     clip,
     history_lines,
     miss,
+    read_all,
     retry_delay,
 )
 from bot.hosts import Downloader
 from bot.judge import updater
-from bot.judge.ask import Loaded, answer, history_subject
-from bot.judge.catalog import SPECS, Spec, parse_pages
+from bot.judge.ask import Loaded, addressed, answer, history_subject
+from bot.judge.catalog import SPECS, Spec, read_version
 from bot.judge.names import load_names
 from bot.judge.outline import load_outline
 
@@ -51,33 +50,17 @@ def index_of(spec: Spec, document: Document) -> Loaded:
 
 def load(spec: Spec, data_dir: Path) -> Loaded:
     """The newest version kept of ``spec``'s document, indexed; the bundled outline when none is."""
-    document = updater.newest_kept(spec, Versions(updater.folder(data_dir), spec.key))
+    document = updater.newest_kept(spec, data_dir)
     return index_of(spec, document or load_outline(spec.key))
 
 
-def versions_of(spec: Spec, data_dir: Path) -> list[Document]:
-    """Every version kept that parses, oldest first."""
-    versions = Versions(updater.folder(data_dir), spec.key)
-    return _parsed(spec, versions.folder, _identity(versions.paths()))
+def history_of(spec: Spec) -> Built[list[Document]]:
+    """Every version kept of ``spec``'s document that parses, oldest first, read again only when a file changes."""
 
+    def build(paths: list[Path]) -> list[Document]:
+        return read_all(paths, lambda path, data: read_version(spec, path, data))[0]
 
-def _identity(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
-    """What changes when a version is added, removed or rewritten (stat only)."""
-    return tuple((str(path), stat.st_size, stat.st_mtime_ns) for path in paths if (stat := path.stat()))
-
-
-@functools.lru_cache(maxsize=4)
-def _parsed(spec: Spec, folder: Path, identity: tuple[tuple[str, int, int], ...]) -> list[Document]:
-    """The versions parsed, once for each set of files (a history asked again reads nothing)."""
-    versions = Versions(folder, spec.key)
-    found: list[Document] = []
-    for path in versions.paths():
-        try:
-            stored = versions.read(path)
-            found.append(parse_pages(spec, stored.pages, stored.url))
-        except DocumentFormatError as error:
-            log.info("Left out of the history: %s", error)
-    return found
+    return Built(build)
 
 
 class JudgeDocs:
@@ -86,6 +69,7 @@ class JudgeDocs:
         self.loaded = loaded
         self.refresh_task: asyncio.Task | None = None
         self._downloader: Downloader | None = None
+        self._histories = {key: history_of(spec) for key, spec in SPECS.items()}
 
     @classmethod
     def load(cls, config: Config) -> JudgeDocs:
@@ -111,9 +95,10 @@ class JudgeDocs:
         """Numbers, names and words (see :mod:`bot.judge.ask`); "history X" as :meth:`history`, which reads
         files, so a caller that must answer quickly acknowledges first when :meth:`waits` says so."""
         subject = history_subject(query)
+        key, asked = addressed(key, query if subject is None else subject)  # "IPG 3.2" is the IPG's, wherever asked
         if subject is not None:
-            return self.history(key, subject)
-        return answer(self.loaded[key], query, today)
+            return self.history(key, asked)
+        return answer(self.loaded[key], asked, today)
 
     @staticmethod
     def waits(query: str) -> bool:
@@ -129,14 +114,16 @@ class JudgeDocs:
             return miss(
                 document, query, f"No {spec.short} section to follow", [f"Name one section, as in {spec.key} 3.8."]
             )
-        versions = versions_of(spec, self.config.data_dir)
+        versions = self._histories[key].get(updater.kept(spec, self.config.data_dir).paths())
         if not versions:
             versions = [document]
         section = document.get(number)
         title = clip(f"{spec.short} {section.heading()} · history", 256)
         labels = [version.label for version in versions]
-        kept = f"{len(versions)} version{'s' if len(versions) != 1 else ''} kept"
-        footer = f"{spec.title}: {kept}, {labels[0]} to {labels[-1]}"
+        if len(versions) == 1:
+            footer = f"{spec.title}, effective {labels[0] or 'on an unknown date'}: only one version is kept so far"
+        else:
+            footer = f"{spec.title}: {len(versions)} versions kept, {labels[0]} to {labels[-1]}"
         return Answer(
             query,
             "history",
@@ -149,7 +136,8 @@ class JudgeDocs:
         )
 
     def autocomplete(self, key: str, current: str) -> list[tuple[str, str]]:
-        return self.loaded[key].index.autocomplete(current)
+        named, asked = addressed(key, current)  # "MTR 3.8" typed in /mtr offers 3.8
+        return self.loaded[key].index.autocomplete(asked if named == key else current)
 
     # ------------------------------------------------------------------ keeping current
 

@@ -1,7 +1,8 @@
 """Keeping the judges' documents current: Wizards' rules-documents page is read for each document's newest PDF,
 the PDF downloaded (the one downloader: a deadline, a minimum rate, a byte cap; links and redirects only to
 Wizards' hosts), its text extracted in a child process with time and memory limits (a PDF is hostile input),
-parsed, passed through the guard, and kept as a new dated version.
+parsed, passed through the guard (a whole PDF; as many sections as a complete copy, and 90 % of the last good
+one's; not older than the newest kept), and kept as a new dated version on the document's shelf.
 
 Anything wrong leaves the versions kept as they were and raises :class:`UpdateError`, whose text is one line.
 """
@@ -16,14 +17,22 @@ from datetime import date, datetime
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-from bot.documents import Document, DocumentFormatError, Refused, Versions, check_pdf, check_sections, extract_pages
+from bot.documents import (
+    Document,
+    DocumentFormatError,
+    PdfVersion,
+    Refused,
+    Versions,
+    check_pdf,
+    check_sections,
+    extract_pages,
+)
 from bot.hosts import Downloader, DownloadFailed, Limits, host_of
-from bot.judge.catalog import Spec, parse_pages
+from bot.judge.catalog import Spec, parse_pages, read_version
 from bot.runtime import SandboxError, SandboxLimits, run_limited
 
 log = logging.getLogger(__name__)
 
-FOLDER = "judge-docs"
 # Wizards' page (a web app) and its PDFs are on wizards.com and its subdomains (wpn., media.): a link must lead
 # there, and a redirect to one of the hosts Wizards serves these from.
 WIZARDS_DOMAIN = "wizards.com"
@@ -55,10 +64,6 @@ class Outcome:
     def line(self) -> str:
         what = f"{self.spec.short} effective {self.document.label} ({len(self.document.sections)} sections)"
         return f"Stored the {what} from {self.url}" if self.kept else f"The {what} is already the newest kept"
-
-
-def folder(data_dir: Path) -> Path:
-    return Path(data_dir) / FOLDER
 
 
 def allowed(host: str, page_url: str) -> bool:
@@ -127,15 +132,14 @@ async def extract(data: bytes) -> list[str]:
         raise UpdateError(f"the PDF could not be read: {error.reason}") from None
 
 
-def newest_kept(spec: Spec, versions: Versions) -> Document | None:
+def kept(spec: Spec, data_dir: Path) -> Versions:
+    """The versions of ``spec``'s document kept in ``data_dir``."""
+    return Versions(data_dir, spec.shelf)
+
+
+def newest_kept(spec: Spec, data_dir: Path) -> Document | None:
     """The newest version kept that still parses."""
-    for path in reversed(versions.paths()):
-        try:
-            stored = versions.read(path)
-            return parse_pages(spec, stored.pages, stored.url, source=f"downloaded {stored.downloaded}")
-        except DocumentFormatError as error:
-            log.warning("A kept version of the %s cannot be read, left aside: %s", spec.short, error)
-    return None
+    return kept(spec, data_dir).newest(lambda path: read_version(spec, path))
 
 
 async def read_page(downloader: Downloader, page_url: str) -> str:
@@ -146,7 +150,7 @@ async def read_page(downloader: Downloader, page_url: str) -> str:
 
 async def update(spec: Spec, data_dir: Path, page_url: str, downloader: Downloader, page: str | None = None) -> Outcome:
     """Download, read, check and keep the newest version of ``spec``'s document (``page``: the page, if read)."""
-    versions = Versions(folder(data_dir), spec.key)
+    versions = kept(spec, data_dir)
     versions.sweep()  # what an interrupted update left
     if page is None:
         page = await read_page(downloader, page_url)
@@ -157,7 +161,7 @@ async def update(spec: Spec, data_dir: Path, page_url: str, downloader: Download
     except Refused as error:
         raise UpdateError(f"{spec.short} not updated: {error}") from None
     pages = await extract(data)
-    last = await asyncio.to_thread(newest_kept, spec, versions)
+    last = await asyncio.to_thread(newest_kept, spec, data_dir)
     try:
         document = await asyncio.to_thread(parse_pages, spec, pages, link, f"downloaded {date.today()}")
         check_sections(document, last, spec.min_sections)
@@ -165,9 +169,8 @@ async def update(spec: Spec, data_dir: Path, page_url: str, downloader: Download
         raise UpdateError(f"{spec.short} not updated: {error}") from None
     if last is not None and last.effective is not None and document.effective < last.effective:
         raise UpdateError(f"{spec.short} not updated: the page links to {document.label}, older than {last.label}")
-    path = versions.path_for(document.effective)
-    if path.is_file() and versions.read(path).pages == pages:
-        return Outcome(spec, document, False, link)
-    await asyncio.to_thread(versions.keep, document.effective, pages, link, date.today())
-    log.info("Stored the %s effective %s from %s", spec.short, document.label, link)
-    return Outcome(spec, document, True, link)
+    version = PdfVersion.of(pages, link, date.today())
+    stored = await asyncio.to_thread(versions.keep, document.effective, version.encode(), same=version.same_text)
+    if stored.written:
+        log.info("Stored the %s effective %s from %s", spec.short, document.label, link)
+    return Outcome(spec, document, stored.written, link)

@@ -24,57 +24,71 @@ EXIT_NOT_FOUND = 1
 EXIT_FAILED = 1
 
 
+def _action(actions: argparse._SubParsersAction, name: str, handler, summary: str, description: str, *arguments):
+    """One command: its help, what it takes (``(names, options)`` an argument) and what runs it."""
+    parser = actions.add_parser(name, help=summary, description=description)
+    for names, options in arguments:
+        parser.add_argument(*names, **options)
+    parser.set_defaults(handler=handler)
+    return parser
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    rule = subparsers.add_parser(
+    _action(
+        subparsers,
         "rule",
-        help="look up a Comprehensive Rules number, glossary term or question",
-        description="Print the answer /rule would give, in the same order: the cards a question names and their "
+        run_rule,
+        "look up a Comprehensive Rules number, glossary term or question",
+        "Print the answer /rule would give, in the same order: the cards a question names and their "
         "rulings, the rule that decides, the rules that may answer or the related ones, then the whole rule. "
         "Also answers 'history 702.29' and 'changes'. Exit code 1 when nothing answers.",
+        (["query"], {"nargs": "+", "help": "a rule number (702.29, 704.5k, 702), a glossary term or a question"}),
+        (["--rules-file"], {"type": Path, "help": "a Comprehensive Rules .txt file (default: RULES_FILE, …)"}),
+        (["--no-examples"], {"action": "store_true", "help": "leave out the examples under each rule"}),
+        (
+            ["--json"],
+            {
+                "action": "store_true",
+                "help": 'print one JSON object: {"query", "confidence", "rules": [{"number", "title"}], "cards", '
+                '"edition", "source"}',
+            },
+        ),
     )
-    rule.add_argument("query", nargs="+", help="a rule number (702.29, 704.5k, 702), a glossary term or a question")
-    rule.add_argument("--rules-file", type=Path, help="a Comprehensive Rules .txt file (default: RULES_FILE, …)")
-    rule.add_argument("--no-examples", action="store_true", help="leave out the examples under each rule")
-    rule.add_argument(
-        "--json",
-        action="store_true",
-        help='print one JSON object: {"query", "confidence", "rules": [{"number", "title"}], "cards", '
-        '"edition", "source"}',
-    )
-    rule.set_defaults(handler=run_rule)
-
     rules = subparsers.add_parser("rules", help="manage the Comprehensive Rules text (update, diff, history)")
     actions = rules.add_subparsers(title="actions", metavar="ACTION")
-    update = actions.add_parser(
+    _action(
+        actions,
         "update",
-        help="download the current Comprehensive Rules into BOT_DATA_DIR",
-        description="Download the current rules text from Wizards of the Coast (or --url / RULES_URL), "
-        "check it parses, and replace the stored copy. A failed download keeps the previous text and exits "
-        "with code 1 after one line saying what to do.",
+        run_update,
+        "download the current Comprehensive Rules into BOT_DATA_DIR",
+        "Download the current rules text from Wizards of the Coast (or --url / RULES_URL), check it parses, and "
+        "keep it among the editions kept, where the newest answers. A failed download keeps every edition as it was "
+        "and exits with code 1 after one line saying what to do.",
+        (["--url"], {"help": "the rules page or .txt address (default: RULES_URL, else the official page)"}),
     )
-    update.add_argument("--url", help="the rules page or .txt address (default: RULES_URL, else the official page)")
-    update.set_defaults(handler=run_update)
-    diff = actions.add_parser(
+    _action(
+        actions,
         "diff",
-        help="list the rules added, removed and reworded between two rules files",
-        description="Compare two Comprehensive Rules .txt files (an older one first). With --number, show that "
-        "rule's old and new text.",
+        run_diff,
+        "list the rules added, removed and reworded between two rules files",
+        "Compare two Comprehensive Rules .txt files (an older one first). With --number, show that rule's old and "
+        "new text.",
+        (["old"], {"type": Path, "help": "the older rules file"}),
+        (["new"], {"type": Path, "help": "the newer rules file"}),
+        (["--number"], {"help": "one rule to compare (702.29a)"}),
     )
-    diff.add_argument("old", type=Path, help="the older rules file")
-    diff.add_argument("new", type=Path, help="the newer rules file")
-    diff.add_argument("--number", help="one rule to compare (702.29a)")
-    diff.set_defaults(handler=run_diff)
-    history = actions.add_parser(
+    _action(
+        actions,
         "history",
-        help="follow one rule through every edition kept: its numbers, additions, removals and rewordings",
-        description="Show a rule's number in each Comprehensive Rules edition the bot keeps (BOT_DATA_DIR, "
-        "RULES_FILE) or in --rules-dir, and what changed in each: subrules added and removed, each rewording "
-        "with its old and new text. Exit code 1 when no edition has the rule or none can be read.",
+        run_history,
+        "follow one rule through every edition kept: its numbers, additions, removals and rewordings",
+        "Show a rule's number in each Comprehensive Rules edition the bot keeps (BOT_DATA_DIR, RULES_FILE) or in "
+        "--rules-dir, and what changed in each: subrules added and removed, each rewording with its old and new "
+        "text. Exit code 1 when no edition has the rule or none can be read.",
+        (["number"], {"help": "a rule number as in the newest edition that has it (702.29, 509.2a, 702)"}),
+        (["--rules-dir"], {"type": Path, "help": "a folder of Comprehensive Rules .txt files, one per edition"}),
+        (["--edition"], {"help": "read NUMBER as numbered in that edition: a date (2013-05-01) or a year"}),
     )
-    history.add_argument("number", help="a rule number as in the newest edition that has it (702.29, 509.2a, 702)")
-    history.add_argument("--rules-dir", type=Path, help="a folder of Comprehensive Rules .txt files, one per edition")
-    history.add_argument("--edition", help="read NUMBER as numbered in that edition: a date (2013-05-01) or a year")
-    history.set_defaults(handler=run_history)
     rules.set_defaults(handler=lambda args: _usage(rules))
 
 
@@ -146,6 +160,7 @@ def run_history(args: argparse.Namespace) -> int:
         UnknownRuleError,
         edition_paths,
         history_answer,
+        kept_editions,
         parse_history_query,
     )
 
@@ -163,7 +178,8 @@ def run_history(args: argparse.Namespace) -> int:
         paths, where = rules_files(args.rules_dir), str(args.rules_dir)
     else:
         config = Config.from_env()
-        paths, where = edition_paths(config.data_dir, config.rules_file), f"{config.data_dir} (BOT_DATA_DIR)"
+        kept = kept_editions(config.data_dir, config.rules_file)
+        paths, where = edition_paths(kept, config.rules_file), f"{config.data_dir} (BOT_DATA_DIR)"
     try:
         index = HistoryCache().get(paths)
         answer = history_answer(index, number, full=True, edition=edition)
@@ -188,13 +204,9 @@ def run_update(args: argparse.Namespace) -> int:
     config = Config.from_env()
     url = args.url or config.rules_url
     try:
-        result = update_rules(config.data_dir, url)
+        result = update_rules(config.data_dir, url, rules_file=config.rules_file)
     except UpdateError as error:
         print(f"error: rules not updated: {error}", file=sys.stderr)
         return EXIT_FAILED
-    document = result.document
-    print(
-        f"Stored the Comprehensive Rules effective {document.effective} ({document.rule_count:,} rules, "
-        f"{len(document.glossary):,} glossary entries) from {result.url} in {result.path}"
-    )
+    print(result.line())
     return 0

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from bot.config import Config
-from bot.documents import NONE, SURE, Answer, Cited, Line, clip
+from bot.documents import NONE, SURE, Answer, Cited, Line, Versions, clip
 from bot.rules.asking import (
     CHANGES,
     HISTORY,
@@ -29,20 +29,21 @@ from bot.rules.asking import (
     with_pick,
 )
 from bot.rules.editions import (
+    DOWNLOADED,
     REFRESH_INTERVAL,
+    SHELF,
     EditionDiff,
     HistoryCache,
     LoadedRules,
     UpdateError,
+    UpdateResult,
     diff_documents,
-    downloaded_path,
     edition_paths,
     history_for,
     history_subject,
     load_configured,
     number_from_answer,
     parse_history_query,
-    previous_path,
     remove_interrupted,
     retry_delay,
     update_rules,
@@ -83,8 +84,10 @@ class RulesService:
         self.config = config
         self.loaded = loaded
         self.histories = HistoryCache()
+        # The editions kept (what an older bot kept beside them was moved in as the rules were loaded).
+        self.kept = Versions(config.data_dir, SHELF)
         self.refresh_task: asyncio.Task | None = None
-        self._diff: tuple[tuple[float, int], EditionDiff] | None = None
+        self._diff: tuple[tuple, EditionDiff] | None = None
         # The operator's language model that picks among the ranking's candidates; None: never asked.
         self.picker = (
             Picker(
@@ -107,7 +110,7 @@ class RulesService:
         log.info("%s", ready_line(loaded, config))
         service = cls(config, loaded)
         if config.rules_file is None:
-            if downloaded_path(config.data_dir).is_file():
+            if loaded.origin == DOWNLOADED:
                 service.refresh_task = asyncio.create_task(
                     service._keep_current(REFRESH_INTERVAL), name="rules-refresh"
                 )
@@ -128,7 +131,7 @@ class RulesService:
 
     def edition_paths(self) -> list[Path]:
         """Every edition kept, for a rule's history."""
-        return edition_paths(self.config.data_dir, self.config.rules_file)
+        return edition_paths(self.kept, self.config.rules_file)
 
     # ------------------------------------------------------------------ answers
 
@@ -217,11 +220,15 @@ class RulesService:
         return Answer(query, "changes", SURE, diff.title, index.edition, lines=lines)
 
     async def _edition_diff(self) -> EditionDiff | None:
+        """What changed between the edition kept before the one answering and the one answering (the newest kept)."""
         loaded = self.loaded
-        previous = previous_path(self.config.data_dir)
-        if loaded is None or loaded.origin != "downloaded" or not previous.is_file():
+        if loaded is None or loaded.origin != DOWNLOADED:
             return None
-        stamp = (previous.stat().st_mtime, id(loaded))
+        pair = await asyncio.to_thread(self.kept.pair)
+        if pair is None or pair[1].resolve() != loaded.path:
+            return None
+        previous = pair[0]
+        stamp = (previous, previous.stat().st_mtime_ns, id(loaded))
         if self._diff is not None and self._diff[0] == stamp:
             return self._diff[1]
         try:
@@ -235,6 +242,12 @@ class RulesService:
 
     # ------------------------------------------------------------------ keeping current
 
+    def _switches(self, result: UpdateResult) -> bool:
+        """Whether an update's edition is to answer: the newest kept, and not the one answering already."""
+        loaded = self.loaded
+        unchanged = loaded is not None and loaded.path == result.path.resolve() and not result.written
+        return result.current and not unchanged
+
     async def _keep_current(self, wait: float) -> None:
         """Download the rules now and then (validated, stored atomically) and switch to them once they parse.
 
@@ -246,7 +259,7 @@ class RulesService:
             await asyncio.sleep(wait)
             try:
                 result = await asyncio.to_thread(update_rules, config.data_dir, config.rules_url)
-                index = await asyncio.to_thread(build_index, result.document)
+                index = await asyncio.to_thread(build_index, result.document) if self._switches(result) else None
             except Exception as error:
                 failures += 1
                 level = logging.WARNING if failures == 1 else logging.DEBUG
@@ -265,8 +278,9 @@ class RulesService:
             if failures:
                 log.info("Rules download succeeded after %s failed attempts", failures)
             failures = 0
-            self.loaded = LoadedRules(index, result.path, "downloaded")
-            log.info("Rules updated: now %s", self.loaded.description())
+            if index is not None:
+                self.loaded = LoadedRules(index, result.path.resolve(), DOWNLOADED)
+                log.info("Rules updated: now %s", self.loaded.description())
             wait = REFRESH_INTERVAL
 
     async def close(self) -> None:

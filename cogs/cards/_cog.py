@@ -211,7 +211,7 @@ class Cards(commands.Cog, name=COG_NAME):
             except ScryfallError as error:
                 await reply_private(interaction, failure_text(error))
                 return
-            await reply(interaction, **card_message(answer, symbols_for(interaction)))
+            await reply(interaction, **card_message(answer))
 
     # ---------------------------------------------------------- /cycling
 

@@ -27,8 +27,8 @@ from bot.errors import UserFacingError
 from bot.hosts import PLAIN, SymbolText
 from bot.scryfall import ScryfallError
 from bot.text import one_line
-from cogs._symbols import one_rendering, symbols_for, with_symbols
-from cogs._ui import NO_MENTIONS, GuardedView, guarded, reply
+from cogs._symbols import symbols_for, with_symbols
+from cogs._ui import GuardedView, guarded, reply
 from cogs.cards._pages import ListSource, send_pages
 from cogs.cards._render import (
     RESULTS_PER_PAGE,
@@ -98,20 +98,18 @@ async def show_info(interaction: discord.Interaction, action: str, card_id: str)
         symbols = symbols_for(interaction)
         pages = [with_symbols(page, symbols) for page in rulings_embeds(name, await source.rulings(card))]
         if not pages:
-            await interaction.followup.send(f"Scryfall has no rulings for {echo(name)}.", ephemeral=True)
+            await reply(interaction, f"Scryfall has no rulings for {echo(name)}.", ephemeral=True)
             return
         await send_pages(interaction, interaction.client.pagers, ListSource(pages), ephemeral=True)
     elif action == "image":
-        display = render_image(card, origin=answer.origin)
-        await interaction.followup.send(embed=with_symbols(to_embed(display), symbols_for(interaction)), ephemeral=True)
+        await reply(interaction, embed=to_embed(render_image(card, origin=answer.origin)), ephemeral=True)
     elif action == "legality":
-        await interaction.followup.send(embed=legality_embed(card), ephemeral=True)
+        await reply(interaction, embed=legality_embed(card), ephemeral=True)
     elif action == "prices":
-        await interaction.followup.send(embed=prices_embed(card, answer.prices_date), ephemeral=True)
+        await reply(interaction, embed=prices_embed(card, answer.prices_date), ephemeral=True)
     else:
         faces = render_faces(card)[: limits.EMBEDS_PER_MESSAGE]
-        embeds = one_rendering([to_embed(display) for display in faces], symbols_for(interaction))
-        await interaction.followup.send(embeds=embeds, ephemeral=True)
+        await reply(interaction, embeds=[to_embed(display) for display in faces], ephemeral=True)
 
 
 def card_buttons(card: dict) -> discord.ui.View | None:
@@ -127,11 +125,12 @@ def card_buttons(card: dict) -> discord.ui.View | None:
     return view
 
 
-def card_message(answer: CardAnswer, symbols: SymbolText) -> dict[str, Any]:
-    """``embed`` and ``view`` keyword arguments for a full card answer."""
+def card_message(answer: CardAnswer) -> dict[str, Any]:
+    """``embed`` and ``view`` keyword arguments for a full card answer (its symbols shown as :func:`reply` decides
+    for the place it goes to)."""
     card = answer.card
     view = card_buttons(card)
-    embed = with_symbols(to_embed(render_card(card, stale=answer.stale, origin=answer.origin)), symbols)
+    embed = to_embed(render_card(card, stale=answer.stale, origin=answer.origin))
     return {"embed": embed, "view": view if view is not None else discord.utils.MISSING}
 
 
@@ -158,7 +157,7 @@ class CandidatePicker(GuardedView):
         await interaction.edit_original_response(
             content=f"Picked **{echo(answer.card.get('name') or name)}**.", view=None
         )
-        await interaction.followup.send(allowed_mentions=NO_MENTIONS, **card_message(answer, symbols_for(interaction)))
+        await reply(interaction, **card_message(answer))
 
 
 class SearchSource:

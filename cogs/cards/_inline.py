@@ -26,13 +26,12 @@ from bot.cards import (
     origin_text,
     unknown_sets,
 )
-from bot.hosts import PLAIN, SymbolText
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
 from bot.serving import LOOKUPS, SEARCHES, Busy, Pace, Turn
 from bot.text import clip
 from cogs._admission import MessageShares, asker_of, quiet
 from cogs._permissions import MissingNotes, channel_permissions
-from cogs._symbols import as_text, one_rendering, symbols_of
+from cogs._symbols import as_text, one_message, symbols_in
 from cogs._ui import NO_MENTIONS
 from cogs.cards._render import echo, failure_text, page_count, reference_embed, results_embed
 from cogs.cards._search import query_error_text, result_line, search_embed
@@ -66,10 +65,6 @@ class InlineLookups:
     @property
     def source(self) -> CardSource:
         return self.bot.card_source
-
-    @property
-    def symbols(self) -> SymbolText:
-        return symbols_of(self.bot)
 
     async def answer(self, message: discord.Message) -> None:
         """Answer the ``[[card]]`` references of ``message``, if it has any and inline lookups are on."""
@@ -152,15 +147,11 @@ class InlineLookups:
     ) -> None:
         """The answer as the channel allows: embeds, or text without Embed Links; a reply, or a plain message
         without Read Message History; symbols as emoji only with Use External Emojis, and all one way."""
-        symbols = self.symbols if permissions.use_external_emojis else PLAIN
-        if permissions.embed_links:
-            embeds = one_rendering(embeds, symbols)
-        else:
+        if not permissions.embed_links:
             self.notes.note(message.channel, "embed_links", "inline cards sent as text")
             cards = as_text(embeds, limits.MESSAGE_CONTENT - len(content) - 2)
             content, embeds = "\n\n".join(part for part in (content, cards) if part), []
-            shown = symbols.full(content)
-            content = shown if shown is not None and len(shown) <= limits.MESSAGE_CONTENT else content
+        content, embeds = one_message(content, embeds, symbols_in(message.channel, self.bot))
         kwargs = {"content": clip(content, limits.MESSAGE_CONTENT) or None, "embeds": embeds}
         try:
             await self.post(message, permissions, **kwargs)

@@ -55,8 +55,10 @@ class MessageLookups:
             content, embeds = await self.inline.compose(references, results, left_out)
             if embeds and public:
                 await reply(interaction, content, embeds=embeds)
-            else:  # nothing found, or nowhere to show it: the asker's alone
-                await reply_private(interaction, content or NOTHING, embeds=embeds)
+            elif embeds:  # nowhere to show them: the cards are the asker's alone
+                await reply_private(interaction, content, embeds=embeds)
+            else:  # only misses, or nothing at all
+                await reply_private(interaction, content or NOTHING)
 
     async def written_names(self, text: str) -> list[CardReference]:
         """The card names written out in the message (the local copy's name index; none without it)."""

@@ -130,8 +130,7 @@ class OpenCardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"searc
         await interaction.response.defer(ephemeral=True, thinking=True)
         answer = await source.by_id(card_id)
         display = render_card(answer.card, stale=answer.stale, origin=answer.origin)
-        embed = with_symbols(to_embed(display), symbols_for(interaction))
-        await interaction.followup.send(embed=embed, ephemeral=True)
+        await reply(interaction, embed=to_embed(display), ephemeral=True)
 
 
 def search_view(owner: int, found: SearchPage) -> discord.ui.View | None:

@@ -27,8 +27,8 @@ def document_command(key: str, description: str, query_help: str) -> app_command
         query: app_commands.Range[str, 1, 600],
         history: bool = False,
     ) -> None:
-        documents_of(interaction)
-        if history and not query.lower().startswith("history"):
+        docs = documents_of(interaction)
+        if history and not docs.waits(query):  # "history 3.8" and "3.8 history" ask it already
             query = f"history {query}"
         await send(interaction, key, query, 0, ephemeral=False)
 

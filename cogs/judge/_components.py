@@ -112,7 +112,7 @@ class OpenSelect(discord.ui.DynamicItem[discord.ui.Select], template=OPEN_ID):
 
     def __init__(self, doc: str, answer: Answer | None = None) -> None:
         select = discord.ui.Select(placeholder="Open a section…", custom_id=f"jd:{doc}:open")
-        for choice in (answer.related if answer else [])[: limits.SELECT_OPTIONS]:
+        for choice in ([*answer.related, *answer.parts] if answer else [])[: limits.SELECT_OPTIONS]:
             select.add_option(label=clip(choice.name, 100), value=choice.value[:100])
         if not select.options:  # rebuilt from its custom id: the options come with the interaction
             select.add_option(label="-")
@@ -140,6 +140,6 @@ def answer_view(
         view.add_item(PageButton(doc, "next", page, owner, key, disabled=page >= total - 1))
     if private and answer.found and key:
         view.add_item(PageButton(doc, "show", page, owner, key))
-    if answer.related:
+    if answer.related or answer.parts:
         view.add_item(OpenSelect(doc, answer))
     return view if view.children else None

@@ -77,6 +77,35 @@ async def test_a_garbled_command_gets_one_private_line_and_one_log_line(
     assert [m for m in channel.history() if m.author.bot] == []  # nothing ran: no table, no card
 
 
+@pytest.mark.parametrize("resolved", [None, {}, {"messages": {}}, {"messages": {"1": {}}}, {"users": {}}])
+async def test_a_message_command_without_its_target_gets_one_private_line_and_one_log_line(
+    simcord_env, channel, alice, bob, caplog, monkeypatch, resolved
+):
+    from simcord.actors import _resolve_visible_command
+    from simcord.enums import AppCommandType
+
+    caplog.set_level(logging.INFO)
+    monkeypatch.setattr(_gate, "quiet", RateLimitedLog(_gate.log))
+    message = await bob.send(channel, "[[Street Wraith]]")
+    root = _resolve_visible_command(alice, channel.id, "Look up cards", AppCommandType.MESSAGE)
+    data = {"id": root["id"], "name": root["name"], "type": 3, "target_id": str(message.id)}
+    result = deliver(simcord_env, alice, channel, data if resolved is None else data | {"resolved": resolved})
+    await simcord_env.settle()
+
+    answer = result.response
+    assert answer.ephemeral
+    assert answer.content == (
+        "That command reached me garbled: the message it was used on is missing. Choose Look up cards again from Apps."
+    )
+    lines = [r for r in caplog.records if r.name == "cogs._gate"]
+    assert [line.getMessage() for line in lines] == [
+        f"Refused Look up cards from user {alice.id}: it does not match the command (the message it was used on is "
+        "missing)"
+    ]
+    assert not [r for r in caplog.records if r.exc_info or r.levelname == "ERROR"]
+    assert not simcord_env.errors
+
+
 async def test_a_well_formed_command_passes_the_gate(simcord_env, channel, alice):
     options = [{"name": "query", "type": 3, "value": "702.29"}, {"name": "examples", "type": 5, "value": False}]
     result = deliver(simcord_env, alice, channel, slash_data(simcord_env, alice, channel, "rule", options))

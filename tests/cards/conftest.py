@@ -135,6 +135,28 @@ def loaded_config(data_dir, fake_scryfall, bulk_copy) -> Config:
     return Config(data_dir=data_dir, scryfall_api_url=fake_scryfall.base_url, inline_cards=True)
 
 
+@pytest.fixture(scope="session")
+def drawn_symbols(tmp_path_factory) -> Path:
+    """Where the first test that makes the symbols leaves its pictures for the others (drawing them takes seconds)."""
+    return tmp_path_factory.mktemp("symbols") / "kept"
+
+
+@pytest.fixture
+async def emoji(simcord_env, drawn_symbols):
+    """The bot once its symbols are made from the fake Scryfall's symbology and uploaded (what its start does; the
+    pictures drawn once a session, as a later start finds them kept)."""
+    from bot.hosts.symbols import DIRECTORY
+
+    kept = simcord_env.bot.config.data_dir / DIRECTORY
+    if drawn_symbols.is_dir():
+        shutil.copytree(drawn_symbols, kept, dirs_exist_ok=True)
+    await simcord_env.bot.prepare_symbols()
+    assert simcord_env.bot.mana
+    if not drawn_symbols.is_dir():
+        shutil.copytree(kept, drawn_symbols)
+    return simcord_env.bot
+
+
 def only_refusals(env) -> bool:
     """Whether every error the bot's handlers raised was a refusal (answered to the user before the command ran:
     input it could decide at once, a cooldown, a share taken), and no other."""

@@ -182,3 +182,21 @@ async def test_cards_too_long_to_show_together_are_named_not_lost(local_cards):
 
     assert [embed.title for embed in embeds] == ["A", "B"] and sum(map(len, embeds)) <= 6000
     assert content == "Too long to show with the others: Gamma Card (ask for it on its own)."
+
+
+async def test_where_the_app_may_not_post_the_card_found_is_the_askers_alone_with_no_line_above_it(
+    local_cards, simcord_env, guild, alice, bob
+):
+    closed = guild.create_text_channel(
+        "no-posts", overwrites={guild.me: discord.PermissionOverwrite(send_messages=False)}
+    )
+    message = await bob.send(closed, "[[Street Wraith]] and [[Zzyzx Qwerty]]")
+
+    result = await alice.context_menu(closed, LOOK_UP, message)
+
+    assert result.ephemeral
+    assert titles(result.response) == ["Street Wraith"]
+    assert result.response.content == "No card is called “Zzyzx Qwerty”."  # the miss, never "I found no …"
+    alone = await alice.context_menu(closed, LOOK_UP, await bob.send(closed, "[[Street Wraith]]"))
+    assert alone.ephemeral and titles(alone.response) == ["Street Wraith"] and not alone.response.content
+    assert not simcord_env.errors

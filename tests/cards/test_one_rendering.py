@@ -22,14 +22,6 @@ def bot_config(loaded_config):
     return loaded_config
 
 
-@pytest.fixture
-async def emoji(simcord_env):
-    """The bot once its symbols are made from the fake Scryfall's symbology and uploaded (what its start does)."""
-    await simcord_env.bot.prepare_symbols()
-    assert simcord_env.bot.mana
-    return simcord_env.bot
-
-
 def texts(message: discord.Message) -> list[str]:
     shown = [message.content or ""]
     for embed in message.embeds:

@@ -85,7 +85,7 @@ async def test_an_svg_that_takes_all_of_its_cpu_is_drawn_once_and_remembered_by_
     assert failed["why"] == "drawing it took all of its 1 s of CPU"
     assert failed["costly"] == hashlib.sha256(sanitise(DASHES)).hexdigest()
     assert [r.getMessage() for r in caplog.records] == [
-        "Mana symbol {E} stays as text: drawing it took all of its 1 s of CPU"
+        "1 card symbol stays as text for a day: {E} (drawing it took all of its 1 s of CPU)"
     ]
 
     fake_scryfall.reset()

@@ -54,8 +54,24 @@ async def test_a_hostile_svg_leaves_its_symbol_as_text_and_every_other_one_drawn
 
     assert len(images) == ALL - 1 and "{G}" not in images and "{U}" in images
     [line] = [r.getMessage() for r in caplog.records if r.name == "bot.hosts.symbols"]
-    assert line.startswith("Mana symbol {G} stays as text for a day: its SVG holds ")
+    assert line.startswith("1 card symbol stays as text for a day: {G} (its SVG holds ")
     assert manifest(data_dir)["failed"]["mana_G"]["symbol"] == "{G}"
+
+
+async def test_a_batch_of_refused_symbols_is_one_summary_line_at_start(fake_scryfall, client, data_dir, caplog):
+    refused = ["W", "U", "B", "R", "G"]
+    for name in refused:
+        fake_scryfall.serve_symbol(name, local_image("/dev/zero"))
+    with caplog.at_level(logging.DEBUG, logger="bot.hosts.symbols"):
+        images = await prepare(data_dir, client)
+
+    assert len(images) == ALL - len(refused)
+    [line] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert line.startswith("5 card symbols stay as text for a day: {W} (its SVG holds ")
+    assert line.endswith("; and 2 more") and "{R}" not in line
+    caplog.clear()
+    assert len(await prepare(data_dir, client)) == ALL - len(refused)  # the next start, within the day
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
 async def test_a_local_file_named_by_a_symbol_is_never_drawn(fake_scryfall, client, data_dir, tmp_path):

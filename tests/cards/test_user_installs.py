@@ -12,7 +12,16 @@ from bot.serving import LOOKUPS, SEARCHES
 from tests.cards.conftest import only_refusals, start_slash, wait_until
 from tests.cards.test_fair_shares import SLOW, answered_at
 from tests.cards.test_one_rendering import as_emoji, as_text
-from tests.support.installs import add_to_my_apps, autocomplete, click, group_chat, server_without_the_bot, slash
+from tests.support.installs import (
+    add_to_my_apps,
+    autocomplete,
+    click,
+    group_chat,
+    message_command,
+    say,
+    server_without_the_bot,
+    slash,
+)
 
 
 @pytest.fixture
@@ -99,12 +108,18 @@ async def test_symbols_are_text_where_app_permissions_lack_use_external_emojis(l
     server = await server_without_the_bot(simcord_env, app_permissions=no_emoji)
     member = server.guild.add_member(alice)
 
+    chat = group_chat(simcord_env, alice, bob)
     in_dm = await alice.slash("card", name="Krosan Tusker")
-    in_chat = await slash(alice, group_chat(simcord_env, alice, bob), "card", name="Krosan Tusker")
+    in_chat = await slash(alice, chat, "card", name="Krosan Tusker")
     in_server = await slash(member, server, "card", name="Krosan Tusker")
+    # Look up cards decides as /card does, in the same places.
+    looked_up_in_chat = await message_command(alice, chat, "Look up cards", say(simcord_env, chat, bob, "[[tusker]]"))
+    named = say(simcord_env, server, member, "Krosan Tusker")
+    looked_up_in_server = await message_command(member, server, "Look up cards", named)
 
     assert as_emoji(in_dm.response.message)
     assert as_text(in_chat.response.message) and as_text(in_server.response.message)
+    assert as_text(looked_up_in_chat.response.message) and as_text(looked_up_in_server.response.message)
     assert not simcord_env.errors
 
 

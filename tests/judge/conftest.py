@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.documents import Versions, extract_pages
-from bot.judge.updater import folder
+from bot.documents import PdfVersion, Versions, extract_pages
+from bot.judge import SPECS
 from tests.support.judge_pdfs import make_pdf
 
 MTR_DATE, IPG_DATE = date(2025, 11, 10), date(2024, 9, 23)
@@ -27,7 +27,8 @@ def pages(pdfs) -> dict[str, list[str]]:
 def keep(data_dir: Path, key: str, pages: list[str], day: date | None = None) -> Path:
     """A version kept in the data folder, as an update keeps it."""
     day = day or DATES[key]
-    return Versions(folder(data_dir), key).keep(day, pages, f"https://media.wizards.com/{key}.pdf", date(2026, 1, 2))
+    version = PdfVersion.of(pages, f"https://media.wizards.com/{key}.pdf", date(2026, 1, 2))
+    return Versions(data_dir, SPECS[key].shelf).keep(day, version.encode()).path
 
 
 def newer(pages: list[str]) -> list[str]:

@@ -120,3 +120,107 @@ def test_history_shows_what_changed_in_a_section_between_the_versions_kept(bot_c
     assert lines[-1] == "Magic Tournament Rules: 2 versions kept, November 10, 2025 to February 27, 2026"
     unchanged = service.answer("mtr", "history 2.11")
     assert text(unchanged).splitlines()[3] == "February 27, 2026 unchanged"
+
+
+@pytest.mark.parametrize(
+    ("key", "query", "title"),
+    [
+        ("mtr", "MTR3.8", "MTR 3.8 Game Markers"),
+        ("mtr", "mtr 3.8", "MTR 3.8 Game Markers"),
+        ("mtr", "mtr: 3.8", "MTR 3.8 Game Markers"),
+        ("mtr", "3,8", "MTR 3.8 Game Markers"),
+        ("mtr", "§ 3.8", "MTR 3.8 Game Markers"),
+        ("ipg", "IPG 3.2", "IPG 3.2 Tournament Error — Outside Assistance"),
+        ("ipg", "ipg3,2", "IPG 3.2 Tournament Error — Outside Assistance"),
+        ("mtr", "IPG 3.2", "IPG 3.2 Tournament Error — Outside Assistance"),  # the IPG's, whichever command
+        ("ipg", "mtr 3.8", "MTR 3.8 Game Markers"),
+    ],
+)
+def test_numbers_as_judges_type_them_are_section_numbers(outline, full, key, query, title):
+    for docs in (outline, full):
+        answer = docs.answer(key, query, today=TODAY)
+        assert (answer.confidence, answer.title) == (SURE, title)
+
+
+@pytest.mark.parametrize(
+    ("key", "query", "title", "said"),
+    [
+        ("mtr", "99.9", "There is no section 99.9 in the MTR", "The MTR has chapters 1 to 10 and appendices A to F."),
+        ("ipg", "2.9", "There is no section 2.9 in the IPG", "Chapter 2 runs from 2.1 to 2.6."),
+        (
+            "ipg",
+            "appendix z",
+            "There is no appendix Z in the IPG",
+            "The IPG has chapters 1 to 4 and appendices A to B.",
+        ),
+        ("mtr", "702.29", "There is no section 702.29 in the MTR", "702.29 looks like a number of the Comprehensive"),
+    ],
+)
+def test_a_number_naming_no_section_is_a_miss_that_says_so_with_or_without_the_text(
+    outline, full, key, query, title, said
+):
+    with_text, without = full.answer(key, query, today=TODAY), outline.answer(key, query, today=TODAY)
+
+    assert with_text.confidence == without.confidence == NONE
+    assert with_text.title == without.title == title
+    assert [line.text for line in with_text.lead] == [line.text for line in without.lead]
+    assert with_text.lead[0].text.startswith(said)
+
+
+@pytest.mark.parametrize(
+    ("query", "penalty", "numbers"),
+    [
+        ("game loss", "Game Loss", ["3.1", "3.4"]),
+        ("GL", "Game Loss", ["3.1", "3.4"]),
+        ("infractions with a game loss", "Game Loss", ["3.1", "3.4"]),
+        ("match loss", "Match Loss", ["3.2", "4.2", "4.3", "4.4"]),
+        ("ML", "Match Loss", ["3.2", "4.2", "4.3", "4.4"]),
+        ("Disqualification", "Disqualification", ["4.5", "4.6", "4.7", "4.8"]),
+        ("what gets a DQ", "Disqualification", ["4.5", "4.6", "4.7", "4.8"]),
+        ("no penalty", "No Penalty", ["2.1"]),
+    ],
+)
+def test_a_penalty_lists_the_infractions_that_carry_it(outline, full, query, penalty, numbers):
+    for docs in (outline, full):
+        answer = docs.answer("ipg", query, today=TODAY)
+        assert (answer.confidence, answer.title) == (SURE, f"IPG infractions · Penalty: {penalty}")
+        assert [cited.number for cited in answer.cited] == numbers
+        assert [choice.value for choice in answer.related] == numbers
+        assert not any(penalty in choice.name for choice in answer.candidates)  # the title says it once
+
+
+def test_every_warning_is_listed_not_only_the_first_five(full):
+    answer = full.answer("ipg", "warning", today=TODAY)
+    warned = [s.number for s in full.loaded["ipg"].document.sections if s.badge == "Warning"]
+    assert len(warned) > 5 and [cited.number for cited in answer.cited] == warned
+    assert [c.number for c in full.answer("ipg", "warnings", today=TODAY).cited] == warned
+
+
+def test_a_section_that_fits_page_one_is_shown_whole_there_and_a_long_one_behind_next(full):
+    from bot.documents import pages
+
+    short = full.answer("ipg", "hce", today=TODAY)  # a Definition and a Philosophy: two paragraphs, about 800
+    [page] = pages(short)
+    assert [block.number for block in page.blocks] == ["Penalty:", "Definition:", "Philosophy:"]
+    assert short.lines == [] and short.whole == ""
+    long = full.answer("ipg", "lec", today=TODAY)
+    assert long.whole == "IPG 2.2 in full" and len(pages(long)) > 1
+    chapter = full.answer("ipg", "4", today=TODAY)  # its sections listed in the text, not again as "Related"
+    [page] = pages(chapter)
+    assert "Related" not in page.plain() and page.plain().count("4.8 ") == 1
+    assert [choice.value for choice in chapter.parts][:2] == ["4.1", "4.2"] and chapter.related == []
+
+
+def test_history_asked_with_the_word_last_and_of_one_version_kept(bot_config, pages):
+    keep(bot_config.data_dir, "mtr", pages["mtr"])
+    service = JudgeDocs.load(bot_config)
+
+    last, first = service.answer("mtr", "3.8 history"), service.answer("mtr", "history 3.8")
+    also = service.answer("mtr", "MTR 3.8 history")
+
+    assert text(last) == text(first) == text(also)
+    assert last.kind == "history"
+    assert text(last).splitlines()[-1] == (
+        "Magic Tournament Rules, effective November 10, 2025: only one version is kept so far"
+    )
+    assert "to November 10, 2025" not in text(last)

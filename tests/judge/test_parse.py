@@ -7,11 +7,12 @@ import json
 
 import pytest
 
-from bot.documents import DocumentFormatError, Layout, split_sections
+from bot.documents import DocumentFormatError, Layout, extract_pages, split_sections
 from bot.judge.catalog import IPG, MTR, parse_pages
 from bot.judge.outline import load_outline
 from tests.data import JUDGE_SECTIONS
 from tests.judge.conftest import IPG_DATE, MTR_DATE
+from tests.support.judge_pdfs import write_pdf
 
 
 @pytest.mark.parametrize("spec", [MTR, IPG], ids=["mtr", "ipg"])
@@ -77,3 +78,31 @@ def test_text_that_is_not_the_document_is_refused_in_one_line():
         parse_pages(MTR, ["Lunch menu\nSoup of the day"], "u")
     with pytest.raises(DocumentFormatError, match="no numbered sections"):
         parse_pages(IPG, ["Effective May 1, 2026\nNothing numbered here."], "u")
+
+
+def test_part_titles_and_penalties_at_the_top_of_many_pages_are_kept_as_headings():
+    """A part title that begins page after page ("Upgrade", "Definition") repeats at the pages' edges as a running
+    header does: it is a heading all the same, and its text stays its own part."""
+    infractions = [row for row in load_outline("ipg").sections if row.number.startswith("2.") and row.badge][:5]
+    first = ["MAGIC INFRACTION PROCEDURE GUIDE", "Effective September 23, 2024", "1. General Philosophy", "Text."]
+    pages = [[*first, "2. Game Play Errors"]]
+    for section in infractions:
+        said = section.title.rsplit("—", 1)[-1].strip().lower()
+        pages.append(
+            [f"{section.number}. {section.title}", section.badge, "Definition", f"The definition of {said} is here."]
+        )
+        pages.append(["Upgrade", f"The upgrade of {said} is here.", "Philosophy", f"The philosophy of {said}."])
+    extracted = extract_pages(write_pdf(pages, "MTG_IPG_2024Sep23_EN-html.html"))
+
+    document = parse_pages(IPG, extracted, "u")
+
+    assert [s.number for s in document.sections] == ["1", "2", *(s.number for s in infractions)]
+    for section in infractions:
+        found = document.get(section.number)
+        said = section.title.rsplit("—", 1)[-1].strip().lower()
+        assert found.badge == section.badge
+        assert [(part.title, part.paragraphs) for part in found.parts] == [
+            ("Definition", (f"The definition of {said} is here.",)),
+            ("Upgrade", (f"The upgrade of {said} is here.",)),
+            ("Philosophy", (f"The philosophy of {said}.",)),
+        ]

@@ -4,14 +4,15 @@ last good copy kept, nothing left behind."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from datetime import date
 
 import pytest
 
-from bot.documents import Versions
 from bot.hosts.download import Downloader, host_of
-from bot.judge.catalog import IPG, MTR
-from bot.judge.updater import UpdateError, allowed, find_pdf, folder, update
+from bot.judge.catalog import IPG, MTR, SPECS
+from bot.judge.updater import UpdateError, allowed, find_pdf, kept, newest_kept, update
 from tests.judge.conftest import IPG_DATE, MTR_DATE
 from tests.support.fake_judge_docs import FakeJudgeDocs
 from tests.support.judge_pdfs import file_name, make_pdf
@@ -38,8 +39,8 @@ def serve(fake: FakeJudgeDocs, key: str, data: bytes, day: date) -> str:
     return path
 
 
-def kept(data_dir, key: str) -> list[str]:
-    return [path.name for path in Versions(folder(data_dir), key).paths()]
+def kept_names(data_dir, key: str) -> list[str]:
+    return [path.name for path in kept(SPECS[key], data_dir).paths()]
 
 
 async def test_the_newest_mtr_linked_is_downloaded_read_in_a_child_process_and_kept_with_its_date(
@@ -54,7 +55,7 @@ async def test_the_newest_mtr_linked_is_downloaded_read_in_a_child_process_and_k
     assert outcome.kept and outcome.document.effective == MTR_DATE
     assert len(outcome.document.sections) == 103
     assert outcome.line().startswith("Stored the MTR effective November 10, 2025 (103 sections) from http://127.0.0.1")
-    assert kept(data_dir, "mtr") == ["mtr-2025-11-10.json"]
+    assert kept_names(data_dir, "mtr") == ["mtr-2025-11-10.json"]
     assert fake.requested == ["/en/rules-documents", newest]
     again = await update(MTR, data_dir, fake.page_url, downloader)
     assert not again.kept and again.line().startswith("The MTR effective November 10, 2025")
@@ -70,7 +71,7 @@ async def test_a_web_page_instead_of_the_pdf_is_refused_and_the_last_good_copy_k
         await update(IPG, data_dir, fake.page_url, downloader)
 
     assert str(refused.value) == "IPG not updated: the download is a web page, not a PDF"
-    assert kept(data_dir, "ipg") == ["ipg-2024-09-23.json"]
+    assert kept_names(data_dir, "ipg") == ["ipg-2024-09-23.json"]
 
 
 async def test_a_truncated_pdf_is_refused(fake, downloader, data_dir, pdfs):
@@ -80,7 +81,7 @@ async def test_a_truncated_pdf_is_refused(fake, downloader, data_dir, pdfs):
         UpdateError, match=r"^IPG not updated: the PDF is cut short \([\d,]+ bytes, no end-of-file mark\)$"
     ):
         await update(IPG, data_dir, fake.page_url, downloader)
-    assert kept(data_dir, "ipg") == []
+    assert kept_names(data_dir, "ipg") == []
 
 
 async def test_a_new_version_with_under_90_percent_of_the_sections_kept_is_refused(fake, downloader, data_dir, pdfs):
@@ -95,7 +96,7 @@ async def test_a_new_version_with_under_90_percent_of_the_sections_kept_is_refus
     assert str(refused.value) == (
         "MTR not updated: only 88 sections found where the copy kept (effective November 10, 2025) has 103"
     )
-    assert kept(data_dir, "mtr") == ["mtr-2025-11-10.json"]
+    assert kept_names(data_dir, "mtr") == ["mtr-2025-11-10.json"]
 
 
 async def test_a_first_download_far_short_of_a_whole_document_is_refused(fake, downloader, data_dir):
@@ -142,7 +143,7 @@ async def test_a_link_to_another_port_of_the_pages_own_host_is_refused_naming_th
         f"the MTR link on the rules-documents page leads to {host_of(elsewhere.base_url)}, not to one of Wizards' "
         f"hosts or the page's own ({host_of(fake.base_url)}); the MTR was not downloaded"
     )
-    assert elsewhere.requested == [] and kept(data_dir, "mtr") == []
+    assert elsewhere.requested == [] and kept_names(data_dir, "mtr") == []
 
 
 async def test_a_redirect_away_from_wizards_hosts_is_refused_before_it_is_asked(fake, downloader, data_dir):
@@ -194,10 +195,28 @@ def test_the_newest_file_is_picked_from_escaped_json_and_plain_links():
 
 
 def test_what_an_interrupted_write_left_is_swept(data_dir):
-    versions = Versions(folder(data_dir), "mtr")
+    versions = kept(MTR, data_dir)
     versions.folder.mkdir(parents=True)
     (versions.folder / ".mtr-2026-02-27.json.a1b2c3.tmp").write_bytes(b"half a file")
 
     versions.sweep()
 
     assert list(versions.folder.iterdir()) == []
+
+
+async def test_a_third_document_is_kept_on_a_shelf_of_its_own_from_its_spec_alone(fake, downloader, data_dir, pdfs):
+    """What docs/development.md "Adding a document" promises: from a spec alone, its downloads pass the guard and
+    are kept by date on a shelf of its own beside the MTR's and the IPG's, and the newest is what it reads."""
+    jar = dataclasses.replace(
+        MTR, key="jar", short="JAR", file_re=re.compile(r"MTG_JAR_[A-Za-z0-9_\-]*?_EN\.pdf", re.IGNORECASE)
+    )
+    path = PDF_PATH + "MTG_JAR_2025_Nov10_EN.pdf"
+    fake.serve_pdf(path, pdfs["mtr"])  # a PDF shaped as its spec's layout reads it
+    fake.serve_page(serve(fake, "mtr", pdfs["mtr"], MTR_DATE), path)
+
+    outcome = await update(jar, data_dir, fake.page_url, downloader)
+    await update(MTR, data_dir, fake.page_url, downloader)
+
+    assert outcome.kept and kept(jar, data_dir).paths() == [data_dir / "judge-docs" / "jar-2025-11-10.json"]
+    assert kept_names(data_dir, "mtr") == ["mtr-2025-11-10.json"]
+    assert newest_kept(jar, data_dir).key == "jar" and newest_kept(jar, data_dir).effective == MTR_DATE

@@ -1,17 +1,25 @@
 from __future__ import annotations
 
 import threading
+from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from bot.rules.editions.sources import BUNDLED_EXCERPT
+from bot.rules.editions.sources import BUNDLED_EXCERPT, kept_editions
 from bot.rules.ranking.index import RulesIndex
 from bot.rules.text.document import load_document
 from tests.data import CR_DIR
 
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
+
+
+def keep_edition(data_dir: Path, source: Path) -> Path:
+    """One of the editions in tests/data/cr/ kept in the data folder as an update keeps it (dated by its name there,
+    MagicCompRules-2024-11-08.txt)."""
+    effective = date.fromisoformat(source.stem.removeprefix("MagicCompRules-"))
+    return kept_editions(data_dir).keep(effective, source.read_bytes()).path
 
 
 @pytest.fixture(scope="session")

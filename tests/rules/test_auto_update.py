@@ -11,11 +11,14 @@ import pytest
 
 from bot.client import CycleBot
 from bot.config import Config
+from bot.rules import service
 from bot.rules.editions import updater
-from bot.rules.editions.sources import downloaded_path
+from bot.rules.editions.sources import kept_editions
 from tests.data import CR_DIR
+from tests.rules.conftest import keep_edition
 from tests.support.waits import CEILING, until
 
+CR_2024 = CR_DIR / "MagicCompRules-2024-11-08.txt"
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
 
 
@@ -63,7 +66,7 @@ class TestFirstStartDownload:
 
         assert not result.ephemeral
         assert result.response.embeds[0].footer.text.startswith("Comprehensive Rules January 16, 2026")
-        assert downloaded_path(bot_config.data_dir).read_bytes() == CR_2026.read_bytes()
+        assert kept_editions(bot_config.data_dir).paths()[-1].read_bytes() == CR_2026.read_bytes()
 
 
 class TestDownloadFails:
@@ -102,6 +105,37 @@ class TestDownloadFails:
         routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
         await simcord_env.advance_time(wait + 1)
         await wait_for(lambda: rules_cog(simcord_env).loaded.origin == "downloaded")
+
+
+class TestWeeklyRefresh:
+    @pytest.fixture
+    def simcord_bot(self, bot_config, server, monkeypatch):
+        # The refresh comes after a wait longer than simcord waits for the bot to go idle, not a week of every
+        # other timer the bot keeps.
+        monkeypatch.setattr(service, "REFRESH_INTERVAL", 4 * CEILING)
+        base, routes, _requested = server
+        keep_edition(bot_config.data_dir, CR_2026)
+        routes["/cr.txt"] = (200, "text/plain", CR_2024.read_bytes())  # the host serves an older edition
+        return CycleBot(dataclasses.replace(bot_config, rules_auto_update=True, rules_url=f"{base}/cr.txt"))
+
+    async def test_an_older_edition_downloaded_is_kept_for_histories_and_the_newest_still_answers(
+        self, simcord_env, channel, alice, bot_config
+    ):
+        answering = rules_cog(simcord_env).loaded
+        kept = kept_editions(bot_config.data_dir)
+
+        await simcord_env.advance_time(service.REFRESH_INTERVAL + 1)
+        await wait_for(lambda: len(kept.paths()) == 2)
+
+        assert [path.name for path in kept.paths()] == [
+            "comprehensive-rules-2024-11-08.txt",
+            "comprehensive-rules-2026-01-16.txt",
+        ]
+        assert rules_cog(simcord_env).loaded is answering
+        result = await alice.slash(channel, "rule", query="changes")
+        assert result.response.embeds[0].title == (
+            "Rules changes: effective November 8, 2024 → effective January 16, 2026"
+        )
 
 
 class TestAutoUpdateOff:

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.rules.editions.sources import downloaded_path
+from bot.rules.editions.sources import kept_editions
 from tests.data import CR_DIR
+from tests.rules.conftest import keep_edition
 from tests.support.waits import CEILING
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -48,7 +49,7 @@ def test_rule_uses_rules_file_from_the_environment(capsys, monkeypatch):
 
 
 def test_rule_prefers_a_downloaded_copy_over_the_excerpt(capsys, data_dir):
-    downloaded_path(data_dir).write_bytes((CR_DIR / "MagicCompRules-2024-11-08.txt").read_bytes())
+    keep_edition(data_dir, CR_DIR / "MagicCompRules-2024-11-08.txt")
     assert main(["rule", "100.1"]) == 0
     assert "Comprehensive Rules November 8, 2024" in capsys.readouterr().out
 
@@ -74,7 +75,7 @@ def test_rules_update_without_a_network_exits_1_with_one_sentence_saying_what_to
     assert "check the connection or RULES_URL and try again" in err
     assert "urllib3" not in err and "Errno" not in err and "HTTPConnectionPool" not in err
     assert len(err) < 250
-    assert not downloaded_path(data_dir).exists()
+    assert kept_editions(data_dir).paths() == []
 
 
 def test_rules_update_with_no_name_resolution_is_one_sentence_too(capsys, monkeypatch, data_dir):
@@ -92,8 +93,10 @@ def test_rules_update_uses_rules_url_and_exits_0(capsys, monkeypatch, data_dir, 
     routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
     monkeypatch.setenv("RULES_URL", f"{base}/cr.txt")
     assert main(["rules", "update"]) == 0
-    assert "effective January 16, 2026" in capsys.readouterr().out
-    assert downloaded_path(data_dir).read_bytes() == CR_2026.read_bytes()
+    out = capsys.readouterr().out
+    assert out.startswith("Stored the Comprehensive Rules effective January 16, 2026 (3,260 rules,")
+    assert out.rstrip().endswith("comprehensive-rules-2026-01-16.txt")
+    assert kept_editions(data_dir).paths()[-1].read_bytes() == CR_2026.read_bytes()
 
 
 def python_m_bot(data_dir, *args: str) -> subprocess.CompletedProcess:

@@ -11,8 +11,8 @@ import pytest
 from bot.client import CycleBot
 from bot.documents.phone import PAGE, PAGE_ONE
 from bot.rules.asking.ask import lookup
-from bot.rules.editions.sources import downloaded_path
 from tests.data import CR_DIR
+from tests.rules.conftest import keep_edition
 from tests.rules.phone import visible, visible_length
 
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
@@ -211,7 +211,7 @@ class TestBrokenRulesFile:
 class TestDownloadedRules:
     @pytest.fixture
     def simcord_bot(self, bot_config):
-        downloaded_path(bot_config.data_dir).write_bytes((CR_DIR / "MagicCompRules-2024-11-08.txt").read_bytes())
+        keep_edition(bot_config.data_dir, CR_DIR / "MagicCompRules-2024-11-08.txt")
         return CycleBot(bot_config)
 
     async def test_a_previous_download_is_used_without_rules_file(self, simcord_env, channel, alice):

@@ -9,8 +9,8 @@ import pytest
 
 from bot.client import CycleBot
 from bot.documents.phone import PAGE_ONE
-from bot.rules.editions.sources import downloaded_path, previous_path
 from tests.data import CR_DIR
+from tests.rules.conftest import keep_edition
 from tests.rules.phone import visible, visible_length
 
 CR_2024 = CR_DIR / "MagicCompRules-2024-11-08.txt"
@@ -224,8 +224,8 @@ class TestFullRules:
 class TestChanges:
     @pytest.fixture
     def simcord_bot(self, bot_config):
-        downloaded_path(bot_config.data_dir).write_bytes(CR_2026.read_bytes())
-        previous_path(bot_config.data_dir).write_bytes(CR_2024.read_bytes())
+        keep_edition(bot_config.data_dir, CR_2026)
+        keep_edition(bot_config.data_dir, CR_2024)
         return CycleBot(bot_config)
 
     async def test_changes_lists_what_the_latest_update_added_removed_and_reworded(self, simcord_env, channel, alice):

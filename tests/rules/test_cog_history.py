@@ -14,7 +14,7 @@ from bot.documents.phone import PAGE_ONE
 from bot.rules.editions.editions import rules_files
 from bot.rules.editions.history import HistoryCache
 from bot.rules.editions.history_text import history_answer
-from bot.rules.editions.sources import editions_dir
+from bot.rules.editions.sources import kept_editions
 from tests.data import CR_DIR
 from tests.rules.phone import visible_length
 
@@ -24,7 +24,7 @@ EDITIONS = ["2009-10-01", "2013-05-01", "2017-04-28", "2020-04-17", "2022-11-18"
 
 def keep_editions(data_dir) -> None:
     """The seven editions as the bot keeps them (links, not copies: the files are large)."""
-    kept = editions_dir(data_dir)
+    kept = kept_editions(data_dir).folder
     kept.mkdir()
     for path in rules_files(CR_DIR):
         os.symlink(path, kept / path.name)
@@ -163,7 +163,7 @@ class TestKeptEditions:
 class TestANewEdition:
     @pytest.fixture
     def simcord_bot(self, bot_config):
-        kept = editions_dir(bot_config.data_dir)
+        kept = kept_editions(bot_config.data_dir).folder
         kept.mkdir()
         for path in rules_files(CR_DIR)[:-1]:
             os.symlink(path, kept / path.name)
@@ -174,7 +174,7 @@ class TestANewEdition:
         assert before.response.embeds[0].footer.text.startswith("Comprehensive Rules history: 6 editions")
 
         # What the updater does when the rules change: keep the new edition beside the others.
-        os.symlink(CR_2026, editions_dir(bot_config.data_dir) / "comprehensive-rules-2026-01-16.txt")
+        os.symlink(CR_2026, kept_editions(bot_config.data_dir).folder / "comprehensive-rules-2026-01-16.txt")
         after = await alice.slash(channel, "rule", query="702.29", history=True)
 
         embed = after.response.embeds[0]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.rules.editions.sources import downloaded_path, editions_dir, previous_path
+from bot.rules.editions.sources import kept_editions
 from tests.data import CR_DIR
 from tests.support.waits import CEILING
 
@@ -41,17 +41,37 @@ def test_history_reads_a_number_in_an_older_edition(capsys):
     assert capsys.readouterr().out.startswith("History of 702.26 · Cycling")
 
 
-def test_history_uses_the_editions_kept_in_the_data_folder(capsys, data_dir):
-    kept = editions_dir(data_dir)
+def test_history_uses_the_editions_kept_in_the_data_folder_and_rules_file(capsys, data_dir, monkeypatch):
+    kept = kept_editions(data_dir).folder
     kept.mkdir()
     os.symlink(CR_DIR / "MagicCompRules-2017-04-28.txt", kept / "comprehensive-rules-2017-04-28.txt")
-    os.symlink(CR_DIR / "MagicCompRules-2022-11-18.txt", previous_path(data_dir))
-    os.symlink(CR_DIR / "MagicCompRules-2024-11-08.txt", downloaded_path(data_dir))
+    os.symlink(CR_DIR / "MagicCompRules-2022-11-18.txt", kept / "comprehensive-rules-2022-11-18.txt")
+    monkeypatch.setenv("RULES_FILE", str(CR_DIR / "MagicCompRules-2024-11-08.txt"))
 
     assert main(["rules", "history", "509.2"]) == 0
     out = capsys.readouterr().out
     assert "Numbers: 509.4 (2017-04-28, 2022-11-18) → 509.2 (2024-11-08)" in out
     assert "history: 3 editions, 2017-04-28 to 2024-11-08" in out
+
+
+def test_history_reads_a_data_folder_an_older_bot_kept_and_moves_its_copies_onto_the_shelf_once(capsys, data_dir):
+    """Older bots kept the current and previous texts beside rules-editions/: they count, and are moved in."""
+    kept = data_dir / "rules-editions"
+    kept.mkdir()
+    os.symlink(CR_DIR / "MagicCompRules-2017-04-28.txt", kept / "comprehensive-rules-2017-04-28.txt")
+    os.symlink(CR_DIR / "MagicCompRules-2022-11-18.txt", data_dir / "comprehensive-rules.previous.txt")
+    os.symlink(CR_DIR / "MagicCompRules-2024-11-08.txt", data_dir / "comprehensive-rules.txt")
+
+    assert main(["rules", "history", "509.2"]) == 0
+    out = capsys.readouterr().out
+    assert "Numbers: 509.4 (2017-04-28, 2022-11-18) → 509.2 (2024-11-08)" in out
+    assert "history: 3 editions, 2017-04-28 to 2024-11-08" in out
+    assert sorted(path.name for path in data_dir.iterdir()) == ["rules-editions"]
+    assert [path.name for path in kept_editions(data_dir).paths()] == [
+        "comprehensive-rules-2017-04-28.txt",
+        "comprehensive-rules-2022-11-18.txt",
+        "comprehensive-rules-2024-11-08.txt",
+    ]
 
 
 @pytest.mark.parametrize("number", ["999.99", "702.999"])

@@ -1,16 +1,34 @@
-"""Downloading the rules from a loopback web server: the page's .txt link, validation, atomic store."""
+"""Downloading the rules from a loopback web server: the page's .txt link, validation, each edition kept by its
+effective date on the rules' shelf, where the newest answers."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.rules.editions.sources import downloaded_path, editions_dir, previous_path
+from bot.rules.editions.sources import kept_editions
 from bot.rules.editions.updater import UpdateError, find_txt_link, update_rules
 from bot.rules.text.document import decode, load_document
 from tests.data import CR_DIR
+from tests.rules.conftest import keep_edition
 
 CR_2024 = CR_DIR / "MagicCompRules-2024-11-08.txt"
 CR_2026 = CR_DIR / "MagicCompRules-2026-01-16.txt"
+
+
+def kept(data_dir) -> dict[str, bytes]:
+    """The editions kept, by file name."""
+    return {path.name: path.read_bytes() for path in kept_editions(data_dir).paths()}
+
+
+def newest(data_dir) -> bytes:
+    """The text of the edition that answers."""
+    return kept_editions(data_dir).paths()[-1].read_bytes()
+
+
+def compared(data_dir) -> tuple[bytes, bytes]:
+    """The texts "changes" compares: the edition kept before the newest, and the newest."""
+    older, newer = kept_editions(data_dir).pair()
+    return older.read_bytes(), newer.read_bytes()
 
 
 def rules_page(link: str) -> bytes:
@@ -30,12 +48,12 @@ def test_update_follows_the_txt_link_on_the_rules_page_and_stores_the_text(serve
 
     assert result.url.endswith("/downloads/MagicCompRules%2020260116.txt")
     assert result.document.effective == "January 16, 2026"
-    stored = downloaded_path(data_dir)
-    assert stored.read_bytes() == served
-    assert load_document(stored).rule_count == 3260
-    # The text and its kept edition; no temporary file left behind.
+    assert result.written and result.current
+    assert result.path == data_dir / "rules-editions" / "comprehensive-rules-2026-01-16.txt"
+    assert result.path.read_bytes() == served
+    assert load_document(result.path).rule_count == 3260
+    # The edition kept by its date, and nothing else: no temporary file left behind.
     assert sorted(path.relative_to(data_dir).as_posix() for path in data_dir.rglob("*")) == [
-        stored.name,
         "rules-editions",
         "rules-editions/comprehensive-rules-2026-01-16.txt",
     ]
@@ -54,9 +72,7 @@ def test_update_accepts_a_direct_txt_url_in_another_encoding(server, data_dir):
 @pytest.fixture
 def previous(data_dir):
     """An earlier download that a failed update must leave untouched."""
-    path = downloaded_path(data_dir)
-    path.write_bytes(CR_2024.read_bytes())
-    return path
+    return keep_edition(data_dir, CR_2024)
 
 
 def test_http_404_keeps_the_previous_text(server, data_dir, previous):
@@ -82,8 +98,7 @@ def test_truncated_file_keeps_the_previous_text(server, data_dir, previous, frac
     routes["/cr.txt"] = (200, "text/plain", served[: int(len(served) * fraction)])
     with pytest.raises(UpdateError, match="not a complete Comprehensive Rules document"):
         update_rules(data_dir, f"{base}/cr.txt")
-    assert previous.read_bytes() == CR_2024.read_bytes()
-    assert not editions_dir(data_dir).exists()  # a rejected text is not kept as an edition either
+    assert kept(data_dir) == {previous.name: CR_2024.read_bytes()}  # a rejected text is not kept as an edition
 
 
 def test_page_without_a_txt_link_is_an_error(server, data_dir):
@@ -91,7 +106,7 @@ def test_page_without_a_txt_link_is_an_error(server, data_dir):
     routes["/en/rules"] = (200, "text/html", b"<html><body>No downloads today</body></html>")
     with pytest.raises(UpdateError, match=r"no \.txt link"):
         update_rules(data_dir, f"{base}/en/rules")
-    assert not downloaded_path(data_dir).exists()
+    assert kept(data_dir) == {}
 
 
 def test_unreachable_server_is_an_error(data_dir):
@@ -114,44 +129,45 @@ def test_an_update_to_a_new_edition_keeps_the_previous_one(server, data_dir, pre
 
     update_rules(data_dir, f"{base}/cr.txt")
 
-    assert downloaded_path(data_dir).read_bytes() == CR_2026.read_bytes()
-    assert previous_path(data_dir).read_bytes() == CR_2024.read_bytes()
+    assert newest(data_dir) == CR_2026.read_bytes()
+    assert compared(data_dir) == (CR_2024.read_bytes(), CR_2026.read_bytes())
 
 
 def test_downloading_the_same_edition_again_keeps_the_older_one_as_previous(server, data_dir, previous):
     base, routes, _requested = server
     routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
-    update_rules(data_dir, f"{base}/cr.txt")
-    update_rules(data_dir, f"{base}/cr.txt")  # the weekly refresh finds nothing new
+    first = update_rules(data_dir, f"{base}/cr.txt")
+    again = update_rules(data_dir, f"{base}/cr.txt")  # the weekly refresh finds nothing new
 
-    assert previous_path(data_dir).read_bytes() == CR_2024.read_bytes()
+    assert first.written and not again.written and again.current
+    assert again.line().startswith("Already kept: the Comprehensive Rules effective January 16, 2026")
+    assert compared(data_dir) == (CR_2024.read_bytes(), CR_2026.read_bytes())
 
 
 def test_every_edition_downloaded_is_kept_by_its_effective_date(server, data_dir):
-    """The current and previous copies hold two editions; the kept editions hold every one, for histories."""
+    """Every edition is kept, for histories; the newest answers and the one before it is what changes compares."""
     base, routes, _requested = server
     for name in ("MagicCompRules-2022-11-18.txt", "MagicCompRules-2024-11-08.txt", "MagicCompRules-2026-01-16.txt"):
         routes["/cr.txt"] = (200, "text/plain", (CR_DIR / name).read_bytes())
         update_rules(data_dir, f"{base}/cr.txt")
     update_rules(data_dir, f"{base}/cr.txt")  # the weekly refresh finds nothing new
 
-    kept = {path.name: path.read_bytes() for path in editions_dir(data_dir).iterdir()}
-    assert kept == {
+    assert kept(data_dir) == {
         "comprehensive-rules-2022-11-18.txt": (CR_DIR / "MagicCompRules-2022-11-18.txt").read_bytes(),
         "comprehensive-rules-2024-11-08.txt": CR_2024.read_bytes(),
         "comprehensive-rules-2026-01-16.txt": CR_2026.read_bytes(),
     }
-    assert previous_path(data_dir).read_bytes() == CR_2024.read_bytes()
-    assert downloaded_path(data_dir).read_bytes() == CR_2026.read_bytes()
+    assert compared(data_dir) == (CR_2024.read_bytes(), CR_2026.read_bytes())
 
 
-def test_a_download_from_before_editions_were_kept_is_kept_when_it_is_replaced(server, data_dir, previous):
+def test_an_older_edition_downloaded_is_kept_for_histories_and_the_newest_still_answers(server, data_dir):
     base, routes, _requested = server
-    routes["/cr.txt"] = (200, "text/plain", CR_2026.read_bytes())
+    keep_edition(data_dir, CR_2026)
+    routes["/cr.txt"] = (200, "text/plain", CR_2024.read_bytes())
 
-    update_rules(data_dir, f"{base}/cr.txt")
+    result = update_rules(data_dir, f"{base}/cr.txt")
 
-    assert sorted(path.name for path in editions_dir(data_dir).iterdir()) == [
-        "comprehensive-rules-2024-11-08.txt",
-        "comprehensive-rules-2026-01-16.txt",
-    ]
+    assert result.written and not result.current
+    assert result.line().endswith("; a newer edition kept still answers")
+    assert newest(data_dir) == CR_2026.read_bytes()
+    assert compared(data_dir) == (CR_2024.read_bytes(), CR_2026.read_bytes())

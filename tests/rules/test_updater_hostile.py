@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.rules.editions.sources import downloaded_path, editions_dir
+from bot.rules.editions.sources import kept_editions
 from bot.rules.editions.updater import GRACE_SECONDS, MAX_BYTES, UpdateError, allowed_hosts, update_rules
 from bot.runtime.atomic import remove_leftovers, store_atomically
 from tests.data import CR_DIR
@@ -53,7 +53,7 @@ def test_a_page_linking_to_another_host_is_refused_and_that_host_is_never_asked(
         f"the rules page links to {elsewhere.base_url.removeprefix('http://')}, "
         f"not to {host.base_url.removeprefix('http://')}"
     )
-    assert elsewhere.requested == [] and not downloaded_path(data_dir).exists()
+    assert elsewhere.requested == [] and kept_editions(data_dir).paths() == []
 
 
 @pytest.mark.parametrize("what", ["page", "text"])
@@ -65,7 +65,7 @@ def test_a_redirect_to_another_host_is_not_followed(host, elsewhere, data_dir, w
     with pytest.raises(UpdateError, match="not an allowed host"):
         update_rules(data_dir, f"{host.base_url}/en/rules")
 
-    assert elsewhere.requested == [] and not downloaded_path(data_dir).exists()
+    assert elsewhere.requested == [] and kept_editions(data_dir).paths() == []
 
 
 def test_a_redirect_on_the_rules_host_is_followed(host, data_dir):
@@ -93,7 +93,7 @@ def test_a_huge_body_is_refused_once_it_passes_the_cap(host, data_dir, declared)
 
     reason = f"{HUGE} bytes declared, more than {MAX_BYTES}" if declared else f"more than {MAX_BYTES} bytes"
     assert reason in str(refused.value) and "\n" not in str(refused.value)
-    assert not downloaded_path(data_dir).exists()
+    assert kept_editions(data_dir).paths() == []
 
 
 @linux_only
@@ -130,9 +130,10 @@ def test_a_host_dripping_a_byte_every_5_s_is_let_go_within_60_s_in_one_line(host
 
 
 def test_the_temporary_file_of_an_interrupted_update_is_removed_by_the_next(host, data_dir):
-    leftover = data_dir / f".{downloaded_path(data_dir).name}.k9x2.tmp"
-    leftover.write_bytes(CR_2026.read_bytes()[:5000])  # what kill -9 in the middle of a write leaves
-    kept_leftover = editions_dir(data_dir) / ".comprehensive-rules-2026-01-16.txt.abcd.tmp"
+    # What kill -9 in the middle of a write leaves: beside the shelf (an older bot's), and on it.
+    leftover = data_dir / ".comprehensive-rules.txt.k9x2.tmp"
+    leftover.write_bytes(CR_2026.read_bytes()[:5000])
+    kept_leftover = kept_editions(data_dir).folder / ".comprehensive-rules-2026-01-16.txt.abcd.tmp"
     kept_leftover.parent.mkdir()
     kept_leftover.write_bytes(b"half an edition")
     host.routes["/cr.txt"] = Body(CR_2026.read_bytes())
@@ -165,10 +166,15 @@ async def test_the_rules_service_removes_what_an_interrupted_update_left_when_th
     from bot.config import Config
     from bot.rules import RulesService
 
-    leftover = data_dir / f".{downloaded_path(data_dir).name}.k9x2.tmp"
-    leftover.write_bytes(b"the first 5,000 bytes of the rules")
+    leftovers = [
+        data_dir / ".comprehensive-rules.txt.k9x2.tmp",  # an older bot's
+        kept_editions(data_dir).folder / ".comprehensive-rules-2026-01-16.txt.abcd.tmp",
+    ]
+    for leftover in leftovers:
+        leftover.parent.mkdir(exist_ok=True)
+        leftover.write_bytes(b"the first 5,000 bytes of the rules")
     service = await RulesService.open(Config(token=None, data_dir=data_dir, rules_auto_update=False))
     try:
-        assert not leftover.exists()
+        assert not any(leftover.exists() for leftover in leftovers)
     finally:
         await service.close()

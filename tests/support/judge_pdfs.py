@@ -103,12 +103,16 @@ def document_lines(key: str, effective: date, *, sections: int | None = None, fi
 
 def make_pdf(key: str, effective: date, *, sections: int | None = None, filler: int = 1) -> bytes:
     """The PDF: ``sections`` of the outline's (all by default), each made-up one ``filler`` paragraphs a part."""
+    lines = document_lines(key, effective, sections=sections, filler=filler)
+    header = f"{file_name(key, effective).removesuffix('.pdf')}-html.html"
+    return write_pdf([lines[start : start + LINES] for start in range(0, len(lines), LINES)], header)
+
+
+def write_pdf(pages: list[list[str]], header: str) -> bytes:
+    """A PDF of these pages' lines, each page with the running ``header`` above and its number below."""
     pdf = FPDF(format="letter")
     pdf.add_font("DejaVu", fname=str(FONT))
     pdf.set_auto_page_break(False)
-    lines = document_lines(key, effective, sections=sections, filler=filler)
-    header = f"{file_name(key, effective).removesuffix('.pdf')}-html.html"
-    pages = [lines[start : start + LINES] for start in range(0, len(lines), LINES)]
     for number, page in enumerate(pages, start=1):
         pdf.add_page()
         pdf.set_font("DejaVu", size=7)

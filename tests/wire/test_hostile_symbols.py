@@ -72,5 +72,5 @@ async def test_a_hostile_symbol_neither_freezes_nor_crashes_the_bot_nor_publishe
         colours = Image.open(io.BytesIO(image)).convert("RGB").getcolors(maxcolors=1 << 16)
         assert MAGENTA not in {colour for _, colour in colours}
     [line] = [line for line in bot.stderr.splitlines() if "stays as text" in line]
-    assert "Mana symbol {G} stays as text for a day: its SVG holds" in line
+    assert "1 card symbol stays as text for a day: {G} (its SVG holds" in line
     assert "Traceback" not in bot.stderr

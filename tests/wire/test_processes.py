@@ -14,7 +14,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.scryfall.client import ScryfallClient
+from bot.scryfall.calls import Calls
 from bot.storage.starts import START_INTERVAL
 from tests.data import SCRYFALL_CARDS
 from tests.support.fake_discord import LOADING, FakeDiscord
@@ -24,7 +24,7 @@ from tests.wire.test_shards import shard_guilds
 SLIDE_SIMPLE = 12  # slide, seed 12: keep 7 with Plains and Secluded Steppe; play the Plains, cycle the Steppe
 LOOKUPS_EACH = 6
 # The spacing of Scryfall's search requests the processes keep between them (2 a second, and a margin).
-SEARCH_SPACING = inspect.signature(ScryfallClient).parameters["search_interval"].default
+SEARCH_SPACING = inspect.signature(Calls).parameters["search_interval"].default
 # Session starts as the fake Discord sees them: the turns' spacing less the suite's slack, never so little that two
 # starts at once would pass.
 TURNS_SEEN = max(START_INTERVAL - SLACK, 0.5)

@@ -1,8 +1,11 @@
 """Every edition, updates, what changed and a rule's history. May import `bot.rules.text`, `bot.rules.words`,
 `bot.rules.ranking`, `bot.documents`, `bot.hosts`, `bot.runtime`, `bot.text`.
 
-Where the current edition comes from, the guarded download of a new one, what changed between two, and a
-rule's history across all of them. Other rooms import this package, never its modules.
+What is particular to the rules' editions: a rules text read and dated by its contents, where the edition in use
+comes from (RULES_FILE, the rules' shelf, the bundled excerpt), the guarded download of a new one, what changed
+between two, and a rule's history across all of them (the alignment). Keeping the editions, one file per effective
+date, is the shelf's (:mod:`bot.documents.versions`), as it is for every document. Other rooms import this
+package, never its modules.
 """
 
 from bot.rules.editions.diff import EditionDiff, diff_documents, is_changes_query
@@ -17,14 +20,22 @@ from bot.rules.editions.history_text import (
     parse_history_query,
 )
 from bot.rules.editions.sources import (
+    DOWNLOADED,
+    SHELF,
     LoadedRules,
-    downloaded_path,
     edition_paths,
+    kept_editions,
     load_configured,
     load_rules,
-    previous_path,
 )
-from bot.rules.editions.updater import REFRESH_INTERVAL, UpdateError, remove_interrupted, retry_delay, update_rules
+from bot.rules.editions.updater import (
+    REFRESH_INTERVAL,
+    UpdateError,
+    UpdateResult,
+    remove_interrupted,
+    retry_delay,
+    update_rules,
+)
 
 __all__ = [
     "EditionDiff",
@@ -35,7 +46,10 @@ __all__ = [
     "UnknownRuleError",
     "UpdateError",
     "diff_documents",
-    "downloaded_path",
+    "DOWNLOADED",
+    "SHELF",
+    "UpdateResult",
+    "kept_editions",
     "edition_paths",
     "history_answer",
     "history_for",
@@ -46,7 +60,6 @@ __all__ = [
     "load_rules",
     "number_from_answer",
     "parse_history_query",
-    "previous_path",
     "remove_interrupted",
     "retry_delay",
     "rules_files",

@@ -9,14 +9,14 @@ headings.
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from bot.documents import Built, Skipped
 from bot.rules.editions.align import Prepared, align
-from bot.rules.editions.editions import Edition, NoEditionsError, Skipped, file_identity, load_editions
+from bot.rules.editions.editions import Edition, NoEditionsError, load_editions
 from bot.rules.text import Rule
 
 log = logging.getLogger(__name__)
@@ -310,35 +310,18 @@ def _title(rule: Rule) -> str:
     return text if rule.is_titled or len(text) <= 80 else text[:79].rstrip() + "…"
 
 
-class HistoryCache:
+def build_history(paths: list[Path]) -> RulesHistory:
+    """Every edition in ``paths`` read and aligned; raises ``NoEditionsError`` when none is a full edition."""
+    editions, skipped = load_editions(paths)
+    if not editions:
+        reasons = "; ".join(f"{item.path.name}: {item.reason}" for item in skipped)
+        raise NoEditionsError("no full Comprehensive Rules edition found" + (f" ({reasons})" if reasons else ""))
+    log.info("Rules history indexed: %s editions (%s to %s)", len(editions), editions[0].label, editions[-1].label)
+    return RulesHistory(editions, skipped)
+
+
+class HistoryCache(Built[RulesHistory]):
     """The history of the editions in some files, rebuilt only when a file is added, removed or changed."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._key: tuple | None = None
-        self._history: RulesHistory | None = None
-
-    def is_current(self, paths: Iterable[Path]) -> bool:
-        return self._history is not None and self._key == file_identity(paths)
-
-    def get(self, paths: Iterable[Path]) -> RulesHistory:
-        """The history for ``paths`` (blocking: parse and align when they changed); raises ``NoEditionsError``."""
-        paths = list(paths)
-        with self._lock:
-            key = file_identity(paths)
-            if self._history is None or key != self._key:
-                editions, skipped = load_editions(paths)
-                if not editions:
-                    reasons = "; ".join(f"{item.path.name}: {item.reason}" for item in skipped)
-                    raise NoEditionsError(
-                        "no full Comprehensive Rules edition found" + (f" ({reasons})" if reasons else "")
-                    )
-                self._history = RulesHistory(editions, skipped)
-                self._key = key
-                log.info(
-                    "Rules history indexed: %s editions (%s to %s)",
-                    len(editions),
-                    editions[0].label,
-                    editions[-1].label,
-                )
-            return self._history
+        super().__init__(build_history)

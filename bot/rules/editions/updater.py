@@ -20,11 +20,11 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from bot import BOT_NAME, __version__, documents
+from bot.documents import Versions
 from bot.hosts import Downloader, DownloadFailed, Limits, host_of
 from bot.rules.editions.editions import effective_date
-from bot.rules.editions.sources import downloaded_path, edition_path, editions_dir, previous_path
+from bot.rules.editions.sources import SHELF, kept_editions
 from bot.rules.text import Document, RulesFormatError, parse_bytes
-from bot.runtime import remove_leftovers, store_atomically
 
 log = logging.getLogger(__name__)
 
@@ -61,9 +61,21 @@ class UpdateError(Exception):
 
 @dataclass
 class UpdateResult:
-    path: Path
+    path: Path  # where the edition is kept
     url: str
     document: Document
+    written: bool = True  # False: that edition was kept already, with this text
+    current: bool = True  # whether it is the newest kept, the one that answers (an older one is kept for histories)
+
+    def line(self) -> str:
+        """One line for the terminal: what was kept, and what answers."""
+        document = self.document
+        what = (
+            f"the Comprehensive Rules effective {document.effective} ({document.rule_count:,} rules, "
+            f"{len(document.glossary):,} glossary entries) from {self.url}"
+        )
+        said = f"Stored {what} in {self.path}" if self.written else f"Already kept: {what}, in {self.path}"
+        return said if self.current else f"{said}; a newer edition kept still answers"
 
 
 def find_txt_link(page: str, base_url: str) -> str:
@@ -159,52 +171,30 @@ def fetch_rules_text(url: str | None = None, *, downloader: Downloader | None = 
 
 def remove_interrupted(data_dir: Path) -> int:
     """Delete what interrupted updates left (their temporary files); how many there were."""
-    return remove_leftovers(Path(data_dir)) + remove_leftovers(editions_dir(data_dir))
+    return Versions(data_dir, SHELF).sweep()
 
 
-def _keep_edition(data_dir: Path, data: bytes, document: Document | None = None) -> None:
-    """Keep ``data`` among the editions (one file per effective date), for rules' histories.
+def update_rules(
+    data_dir: Path, url: str | None = None, *, downloader: Downloader | None = None, rules_file: Path | None = None
+) -> UpdateResult:
+    """Download, parse and validate the current rules, then keep them on the rules' shelf by their effective date
+    (``rules_file``: RULES_FILE, left where it is should it name a copy an older bot kept).
 
-    Best effort: the update itself has succeeded whether or not the copy can be written.
+    Raises :class:`UpdateError` (and leaves every edition kept untouched) if anything is wrong.
     """
-    try:
-        document = document or parse_bytes(data)
-    except RulesFormatError:
-        return
-    effective = effective_date(document)
-    if effective is None or document.is_excerpt:
-        return
-    path = edition_path(data_dir, effective)
-    try:
-        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
-            return
-        store_atomically(path, data)
-    except OSError as error:
-        log.warning("Could not keep the %s rules edition in %s: %s", effective, path, error)
-
-
-def update_rules(data_dir: Path, url: str | None = None, *, downloader: Downloader | None = None) -> UpdateResult:
-    """Download, parse and validate the current rules, then replace the stored copy.
-
-    Raises :class:`UpdateError` (and leaves any stored copy untouched) if anything is wrong.
-    """
-    remove_interrupted(data_dir)
+    versions = kept_editions(data_dir, rules_file)
+    versions.sweep()
     data, source = fetch_rules_text(url, downloader=downloader)
     try:
         document = parse_bytes(data)
     except RulesFormatError as error:
         raise UpdateError(f"{source} is not a Comprehensive Rules text: {error}") from error
     validate(document)
-    path = downloaded_path(data_dir)
-    try:
-        current = path.read_bytes()
-    except FileNotFoundError:
-        current = None
-    if current is not None and current != data:
-        # The edition being replaced is kept, so that what the update changed can be shown.
-        store_atomically(previous_path(data_dir), current)
-        _keep_edition(data_dir, current)
-    store_atomically(path, data)
-    _keep_edition(data_dir, data, document)
-    log.info("Stored the Comprehensive Rules effective %s from %s in %s", document.effective, source, path)
-    return UpdateResult(path, source, document)
+    effective = effective_date(document)
+    if effective is None or document.is_excerpt:
+        raise UpdateError(f"{source} is not a full Comprehensive Rules edition with its effective date")
+    kept = versions.keep(effective, data)
+    current = versions.paths()[-1] == kept.path
+    if kept.written:
+        log.info("Stored the Comprehensive Rules effective %s from %s in %s", document.effective, source, kept.path)
+    return UpdateResult(kept.path, source, document, kept.written, current)

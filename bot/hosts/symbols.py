@@ -60,8 +60,8 @@ DIRECTORY = "symbols"
 MANIFEST = "symbols.json"
 MAX_SVG_BYTES = 256 * 1024
 SVG_LIMITS = Limits(deadline=20.0, min_rate=1024, grace=5.0, max_bytes=MAX_SVG_BYTES)
-# A batch of symbols is drawn by one child; real ones take about 15 ms each. When a batch fails, each of its symbols
-# is drawn alone, so one hostile SVG costs only itself.
+# A batch of symbols is drawn by one child; real ones take 2 ms each at the median. When a batch fails, each of its
+# symbols is drawn alone, so one hostile SVG costs only itself.
 BATCH = 15
 # A child drawing a batch of 15 of Scryfall's real symbols uses 0.3 s of CPU (0.26 s of it starting the interpreter
 # and importing resvg; a symbol takes 2 ms at the median and 10 ms at most), all 75 in one child 0.46 s: the cap is
@@ -187,8 +187,8 @@ class Kept:
     def too_costly(self, symbol: dict, svg: bytes, now: float) -> None:
         """Remember that drawing ``svg`` took all of its CPU: as a failure, with the SVG's digest."""
         why = f"drawing it took all of its {DRAW_LIMITS.cpu} s of CPU"
-        self.failed[emoji_name(symbol["symbol"])] = {"symbol": symbol["symbol"], "at": now, "why": why}
-        self.failed[emoji_name(symbol["symbol"])]["costly"] = digest(svg)
+        item = {"symbol": symbol["symbol"], "at": now, "why": why, "costly": digest(svg)}
+        self.failed[emoji_name(symbol["symbol"])] = item
         self.write()
 
     def write(self) -> None:

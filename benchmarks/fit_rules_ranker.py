@@ -41,6 +41,7 @@ import numpy as np  # noqa: E402
 from question_set import source_key  # noqa: E402
 
 from bot.documents import stem  # noqa: E402
+from bot.rules.asking.cards import read_cards  # noqa: E402
 from bot.rules.asking.questions import shown_key  # noqa: E402
 from bot.rules.ranking.hits import Hit, Ranking  # noqa: E402
 from bot.rules.ranking.index import RulesIndex  # noqa: E402
@@ -57,6 +58,7 @@ from tests.rules.evaluation import (  # noqa: E402
     phrasings_from,
     searched,
 )
+from tests.rules.question_cards import FixtureCards  # noqa: E402
 
 DEFAULT_RULES = CR_2026
 # The share of non-questions the gate must refuse: the lower end of the held-out rate's 90 % interval.
@@ -71,6 +73,15 @@ class Item:
         source = entry.get("source", "project")
         self.source = f"{source}#{number}" if source in STUDIED else source_key(source)
         self.stems = sorted({stem(word) for word in index.searcher.terms(self.question)})
+        self.asked, self.cards = self.question, None  # the question as ranked, and what its cards bring (--cards)
+
+    def read_cards(self, index: RulesIndex, finder: FixtureCards) -> None:
+        """Ranked as the bot ranks it with card data: without the names of the cards it names, with what they
+        bring (see bot.rules.asking.cards)."""
+        found = finder.find_now(index, self.question)
+        if found is not None and found.cards:
+            self.asked = found.asked
+            self.cards = read_cards(index, self.question, found.asked, found.cards, found.shared)[3]
 
 
 def count(items: list[Item]) -> dict[str, tuple[dict[str, int], dict[str, int]]]:
@@ -94,16 +105,16 @@ def tables(index: RulesIndex, items: list[Item], learnt_from: list[Item]):
     out = []
     for item in items:
         index.searcher.associations = count([i for i in learnt_from if i.source != item.source])
-        found = index.searcher.candidates(item.question)
+        found = index.searcher.candidates(item.asked, cards=item.cards)
         if isinstance(found, Ranking):
-            shown = [shown_key(index, hit, item.question) for hit in found.hits]
+            shown = [shown_key(index, hit, item.asked) for hit in found.hits]
             out.append((None, [bool(shown) and matches(index, shown[0], item.cited)], found.confident))
             continue
         features = np.array([list(values) for _candidate, values in found])
         right = []
         for candidate, _values in found:
             kind, key, _title, _body = index.searcher.docs[candidate.row]
-            right.append(matches(index, shown_key(index, Hit(kind, key, 0.0), item.question), item.cited))
+            right.append(matches(index, shown_key(index, Hit(kind, key, 0.0), item.asked), item.cited))
         out.append((features, np.array(right), [candidate for candidate, _values in found]))
     return out
 
@@ -177,6 +188,7 @@ def folds_of(sources: list[str], folds: int) -> dict[str, int]:
 
 GATE_L2 = (1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001)
 GATE_LEFT_OUT: list[str] = []  # gate values held at 0 (--gate-without)
+ANSWERABLE_TOP = 0  # with --answerable N, the gate learns only from questions one of whose first N rules is right
 
 
 def gate_rows(index, items, not_rules, weights: np.ndarray):
@@ -191,6 +203,8 @@ def gate_rows(index, items, not_rules, weights: np.ndarray):
     labelled = [(1, item.source, real) for real, part in ((True, items), (False, searches)) for item in part]
     labelled += [(0, source, True) for _text, source in not_rules]
     for (label, source, real), row in zip(labelled, question_rows + text_rows, strict=True):
+        if label and ANSWERABLE_TOP and not answerable(row, weights):
+            continue  # a question whose first rules are all wrong: the gate learns nothing from it
         values, answered = gate_value(row, weights)
         fixed[label, real] = fixed.get((label, real), 0) + answered
         if label and real and gathered(source):
@@ -198,6 +212,15 @@ def gate_rows(index, items, not_rules, weights: np.ndarray):
         if values is not None:
             rows.append((values, label, source, real))
     return rows, fixed
+
+
+def answerable(row, weights: np.ndarray) -> bool:
+    """Whether one of the first ANSWERABLE_TOP entries of a ranked question is right (or a fixed outcome is)."""
+    features, right, _extra = row
+    if features is None:
+        return bool(right[0])
+    order = np.argsort(-(features @ weights), kind="stable")[:ANSWERABLE_TOP]
+    return bool(right[order].any())
 
 
 def gathered(source: str) -> bool:
@@ -329,7 +352,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=0, help="also estimate the fit by K-fold over sources")
     parser.add_argument("--method", choices=("ascent", "softmax", "both"), default="ascent")
     parser.add_argument("--without", default="", help="features to leave out (held at 0), comma-separated")
+    parser.add_argument("--only", default="", help="fit only these features (the rest held), comma-separated")
+    parser.add_argument(
+        "--cards", action="store_true", help="rank the questions as with card data (the question set's card fixture)"
+    )
     parser.add_argument("--gate-without", default="", help="gate values to leave out (held at 0), comma-separated")
+    parser.add_argument(
+        "--answerable", type=int, default=0, help="the gate learns from questions whose first N rules hold a right one"
+    )
     parser.add_argument("--write", action="store_true", help=f"save the associations to {ASSOCIATIONS.name}")
     parser.add_argument(
         "--score-test", action="store_true", help="also score the frozen test part once with the weights fitted here"
@@ -344,6 +374,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in filter(None, args.without.split(",")):
         FROZEN.add(FEATURES.index(name))
         start[FEATURES.index(name)] = 0.0
+    only = set(filter(None, args.only.split(",")))
+    FROZEN.update(i for i, name in enumerate(FEATURES) if only and name not in only)
+    finder = FixtureCards(index) if args.cards else None
+    for item in items if finder else []:
+        item.read_cards(index, finder)
 
     if args.folds:
         fold_of = folds_of([item.source for item in items], args.folds)
@@ -372,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
             for item, entry in zip(tests, load_set(args.questions)["questions"], strict=True)
             if entry.get("part", "tune") == "test"
         ]
+        for item in tests if finder else []:
+            item.read_cards(index, finder)
         hit1, hit3 = objective(tables(index, tests, items), weights)
         print(f"frozen test part with these weights: hit@1 {hit1:.1%}, hit@3 {hit3:.1%} ({len(tests)} questions)")
     not_rules = [
@@ -381,6 +418,8 @@ def main(argv: list[str] | None = None) -> int:
         for text, source in [(item, "project") if isinstance(item, str) else (item["q"], item.get("source", "project"))]
     ]
     GATE_LEFT_OUT.extend(filter(None, args.gate_without.split(",")))
+    global ANSWERABLE_TOP
+    ANSWERABLE_TOP = args.answerable
     model, threshold, rates, l2, held = fit_gate(index, items, not_rules, weights, max(args.folds, 5))
     print(f"gate ({len(GATE)} values, l2 {l2:g}): held out by source, answered {held[1]:.1%}, refused {held[2]:.1%}")
     print("GATE_WEIGHTS = (" + ", ".join(f"{value:.3g}" for value in model[:-1]) + ")")

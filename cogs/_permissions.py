@@ -30,11 +30,19 @@ class Needed:
     without: str
 
 
+# A goldfish table is edited through the interaction that posted it or was last pressed on it while its token lasts
+# (no permission asked), then through the channel (cogs/goldfish/_edits.py).
+LATE_TABLES = "goldfish tables a command edits 15 minutes after they were posted or pressed"
 # What the bot uses in a channel, most needed first (/about lists the missing ones in this order).
 NEEDED = (
     Needed("view_channel", "View Channel", "the bot can't see the channel"),
-    Needed("send_messages", "Send Messages", "inline [[card]] lookups and goldfish tables get no answer"),
-    Needed("embed_links", "Embed Links", "cards come as plain text"),
+    Needed(
+        "send_messages",
+        "Send Messages",
+        "inline [[card]] lookups get no answer; goldfish tables have no picture, and turn to text as they do without "
+        "Embed Links",
+    ),
+    Needed("embed_links", "Embed Links", f"inline cards come as plain text, and so do {LATE_TABLES}"),
     Needed("read_message_history", "Read Message History", "inline lookups are answered as messages, not replies"),
     Needed("add_reactions", "Add Reactions", "a lookup held back gets a line instead of ⏳"),
     Needed("attach_files", "Attach Files", "goldfish tables have no picture"),

@@ -23,10 +23,13 @@ ATTRIBUTION = (
     "Wizards of the Coast. ©Wizards of the Coast LLC."
 )
 COLOUR = discord.Colour.dark_teal()
-# What a server grants when it adds the bot (docs/getting-started.md says why each): 117760.
-SERVER_PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, embed_links=True, attach_files=True, read_message_history=True
+# What a server grants when it adds the bot, the one place for it (README and docs/getting-started.md say why each,
+# and a test holds their invite links to it): 309238025280.
+INVITED = (
+    "view_channel send_messages embed_links attach_files read_message_history add_reactions use_external_emojis "
+    "create_public_threads send_messages_in_threads"
 )
+SERVER_PERMISSIONS = discord.Permissions(**dict.fromkeys(INVITED.split(), True))
 AUTHORIZE = "https://discord.com/oauth2/authorize?client_id={app}&integration_type={kind}&scope={scopes}"
 
 

@@ -173,6 +173,14 @@ class CardStore:
             .fetchall()
         )
 
+    def legend_rows(self) -> list[tuple[str, int]]:
+        """Every real legendary card: (name, card rowid), for finding one by its first name."""
+        return (
+            self._db()
+            .execute("SELECT name, rowid FROM cards WHERE extra IS NULL AND type_line LIKE 'Legendary%'")
+            .fetchall()
+        )
+
     def name_entries(self) -> list[tuple[int, str, int, list[str]]]:
         """Every real card for a name matcher: (rowid, name, whether it is digital only, its games), and
         ``name_rows`` for the names each answers to."""

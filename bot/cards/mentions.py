@@ -4,7 +4,14 @@ A name counts when it is written out (any case, accents and punctuation aside), 
 two, or in ``[[brackets]]``; a face of a split or double-faced card counts as its card. Ordinary words must
 not become cards: a name made only of words the rules themselves use ("Block", "Island", "Tapped Out"…) is
 taken only in brackets, written with capitals or when it is long ("chalice of the void"), and a one-word
-name only when it is not such a word.
+name only when it is not such a word, nor a common English word written in lower case ("heal", "study"). A
+capital opening a sentence says nothing ("When can I…" names no card "When").
+
+In text addressed to the bot (``fuzzy``), players' other names for cards count too, each a source added to the
+one index (:meth:`CardNames.add`): nicknames ("Bolt" for Lightning Bolt, as ``/card`` knows them), and a legendary
+card by its first name or its title ("Krenko", "Ragavan's trigger"), written with a capital; a first name several
+legends share names them all (:attr:`Mention.others`), and the answer shows them without guessing which. A name
+may be written as a possessive ("Sheoldred's") or with an s ("two Volrath's Shapeshifters").
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
+from wordfreq import zipf_frequency
 
 from bot.carddb import normalise
 
@@ -27,6 +35,14 @@ MAX_FUZZY_WORDS = 5
 LONG_PLAIN_WORDS, LONG_PLAIN_LETTERS = 3, 12
 # Small words a capitalised name writes in lower case ("Chalice of the Void", "Jace, the Mind Sculptor").
 JOINING = frozenset("of the a an and in on to from for with at by".split())
+# In a question to the bot, a one-word name this common in English (wordfreq's Zipf scale) is a word when written in
+# lower case ("heal", "study"), where a rarer one is the card ("if I evoke solitude").
+COMMON_ENGLISH = 4.0
+# What ends a sentence (or opens a quote): the capital after it opens the next one.
+SENTENCE_END = frozenset('.!?:;"“(\n')
+# Other names a card goes by (see CardNames.add): taken only exactly, in text addressed to the bot.
+NICKNAME, LEGEND = "nickname", "legend"
+POSSESSIVE = re.compile(r"(?:['’]s|s['’])$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +51,8 @@ class Mention:
     name: str  # the normalised name as found
     start: int  # where it is in the text
     end: int
-    how: str  # "brackets", "exact" or "fuzzy"
+    how: str  # "brackets", "exact", "fuzzy", or the other name's source ("nickname", "legend")
+    others: tuple[int, ...] = ()  # more cards the name is shared by (a first name several legends have)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +80,40 @@ class CardNames:
         self._by_start: dict[tuple[str, int], list[str]] = {}
         for norm in self.exact:
             self._by_start.setdefault((norm[:2], len(norm.split())), []).append(norm)
+        # Other names (nicknames, first names), each with every card it names and its source.
+        self.other: dict[str, tuple[tuple[int, ...], str]] = {}
+
+    def add(self, names: Iterable[tuple[str, int]], source: str) -> None:
+        """Other names cards go by (``(name, card)``; several rows of one name: a name they share), found only in
+        text addressed to the bot and only written out; a card's own name always wins over another's."""
+        found: dict[str, list[int]] = {}
+        for name, card in names:
+            norm = normalise(name)
+            if norm and norm not in self.exact:
+                found.setdefault(norm, [])
+                if card not in found[norm]:
+                    found[norm].append(card)
+        for norm, cards in found.items():
+            old = self.other.get(norm)
+            self.other[norm] = (tuple(dict.fromkeys([*(old[0] if old else ()), *cards])), old[1] if old else source)
+
+    def add_legends(self, legends: Iterable[tuple[str, int]]) -> None:
+        """Legendary cards' first names and titles ("Krenko, Mob Boss": "Krenko" and "Mob Boss"; "The Ur-Dragon":
+        "Ur-Dragon") as other names, shared when several legends have them."""
+        short: list[tuple[str, int]] = []
+        for name, card in legends:
+            if " // " in name:
+                continue
+            first, _comma, title = name.partition(",")
+            if title:
+                parts = [first, title.strip()]
+            else:
+                parts = [first.removeprefix("The ")] if first.startswith("The ") else []
+            for part in parts:
+                part = part.removeprefix("the ").strip()
+                if len(normalise(part)) >= MIN_SINGLE_WORD and (part == first or len(part.split()) >= 2):
+                    short.append((part, card))
+        self.add(short, LEGEND)
 
     # ------------------------------------------------------------------ finding
 
@@ -78,34 +129,58 @@ class CardNames:
                 mentions.append(Mention(card[0], card[1], *match.span(), "brackets"))
         tokens = [m for m in TOKEN.finditer(text) if not any(a <= m.start() < b for a, b in covered)]
         words = [normalise(m[0]) for m in tokens]
+        # A capital opening a sentence says nothing of a name.
+        opening = [_opens(text, m.start()) for m in tokens]
         # A Title Case Sentence ("Can You Block With A Tapped Creature?") says nothing by its capitals.
         titled = sum(m[0][:1].isupper() for m in tokens) > 0.6 * len(tokens) if len(tokens) > 3 else False
         taken = [False] * len(tokens)
-        for misspelt in (False, True) if fuzzy else (False,):
+        for misspelt in (False, None, True) if fuzzy else (False,):  # None: other names (nicknames, first names)
             i = 0
             while i < len(tokens):
                 if taken[i]:
                     i += 1
                     continue
-                found = self._at(tokens, words, taken, i, misspelt, titled)
+                found = self._at(tokens, words, taken, i, misspelt, titled or opening[i], fuzzy)
                 if found is None:
                     i += 1
                     continue
-                size, card, name = found
-                mentions.append(
-                    Mention(card, name, tokens[i].start(), tokens[i + size - 1].end(), "fuzzy" if misspelt else "exact")
-                )
+                size, card, name, *other = found
+                how = "fuzzy" if misspelt else "exact" if misspelt is False else other[1]
+                span = tokens[i].start(), tokens[i + size - 1].end()
+                mentions.append(Mention(card, name, *span, how, other[0] if other else ()))
                 for j in range(i, i + size):
                     taken[j] = True
                 i += size
+        # A name several cards share means the one the text names in full ("Krenko, Mob Boss … Krenko").
+        full = [mention for mention in mentions if not mention.others]
+        mentions = [
+            mention
+            for mention in mentions
+            if not mention.others
+            or not any(
+                other.card in (mention.card, *mention.others) or other.name.startswith(mention.name + " ")
+                for other in full
+            )
+        ]
         unique: dict[int, Mention] = {}
         for mention in sorted(mentions, key=lambda m: m.start):
             unique.setdefault(mention.card, mention)
         ordered = list(unique.values())
         return Found(ordered[:limit], max(0, len(ordered) - limit))
 
-    def _at(self, tokens: list[re.Match], words: list[str], taken: list[bool], i: int, fuzzy: bool, titled: bool):
-        """The longest name starting at token ``i``: (number of tokens, card, name), or None."""
+    def _at(
+        self,
+        tokens: list[re.Match],
+        words: list[str],
+        taken: list[bool],
+        i: int,
+        fuzzy: bool | None,
+        titled: bool,
+        addressed: bool = False,
+    ):
+        """The longest name starting at token ``i``: (number of tokens, card, name), or None; ``fuzzy`` None: other
+        names (with the other cards sharing the name, and its source); ``titled``: its capitals say nothing (a Title
+        Case sentence, or the token opens a sentence); ``addressed``: the text is a question to the bot."""
         top = min(MAX_WORDS, len(tokens) - i)
         for size in range(top, 0, -1):
             if any(taken[i : i + size]):
@@ -114,16 +189,29 @@ class CardNames:
             phrase = " ".join(parts)
             if not phrase:
                 continue
-            capitalised = not titled and all(
-                token[0][:1].isupper() or (0 < k < size - 1 and token[0] in JOINING)
-                for k, token in enumerate(tokens[i : i + size])
-            )
-            plain = all(part in self.ordinary for part in phrase.split())
-            if not fuzzy:
-                card = self.exact.get(phrase)
-                if card is None:
+            if phrase not in self.exact and phrase not in self.other:
+                phrase = self._unbent(phrase, parts, tokens[i + size - 1][0], plural=addressed)
+            found = self.exact.get(phrase) if fuzzy is False else self.other.get(phrase) if fuzzy is None else None
+            if fuzzy is not True:
+                if found is None:
                     continue
-                if size == 1 and (plain or len(phrase) < MIN_SINGLE_WORD) and not (capitalised and i > 0):
+                capitalised = not titled and all(
+                    token[0][:1].isupper() or (0 < k < size - 1 and token[0] in JOINING)
+                    for k, token in enumerate(tokens[i : i + size])
+                )
+                plain = all(part in self.ordinary for part in phrase.split())
+            if fuzzy is None:
+                # Written with a capital, or words neither the rules nor everyday English use ("gonti").
+                if not (capitalised or not plain and zipf_frequency(phrase, "en") < COMMON_ENGLISH):
+                    continue
+                return size, found[0][0], phrase, found[0][1:], found[1]
+            if not fuzzy:
+                card = found
+                if size == 1 and len(phrase) < 2:
+                    continue  # a letter ("X") is a name only in brackets
+                if size == 1 and (plain or len(phrase) < MIN_SINGLE_WORD) and not capitalised:
+                    continue
+                if size == 1 and not capitalised and addressed and zipf_frequency(phrase, "en") >= COMMON_ENGLISH:
                     continue
                 # A long name is a name however it is written ("chalice of the void"); a short one made of the
                 # rules' words ("cast out") is a name only when written as one.
@@ -133,10 +221,25 @@ class CardNames:
             # A misspelling: a span that starts with a word the rules don't use, long enough to be told apart.
             if size > MAX_FUZZY_WORDS or parts[0] in self.ordinary or len(phrase) < (6 if size == 1 else 8):
                 continue
+            # A word the exact pass left as a word ("negate", "goblin") is no misspelling either.
+            if phrase in self.exact or size == 1 and zipf_frequency(phrase, "en") >= COMMON_ENGLISH:
+                continue
             found = self._fuzzy(phrase, size)
             if found is not None:
                 return size, *found
         return None
+
+    def _unbent(self, phrase: str, parts: list[str], last: str, *, plural: bool) -> str:
+        """``phrase`` as the name it bends, if it does: a possessive ("Sheoldred's", "Shapeshifters'"), and with
+        ``plural`` (a question to the bot) a plural or verb ending in s ("two Volrath's Shapeshifters", "Murders
+        the token", "auntie ools ward")."""
+        if POSSESSIVE.search(last):
+            return " ".join([*parts[:-1], normalise(POSSESSIVE.sub("", last))])
+        if plural and len(parts[-1]) > 3 and parts[-1].endswith("s") and not parts[-1].endswith("ss"):
+            bare = phrase[:-1]
+            if bare in self.exact or bare in self.other:
+                return bare
+        return phrase
 
     def _lookup(self, norm: str, *, fuzzy: bool) -> tuple[int, str] | None:
         if not norm:
@@ -154,3 +257,9 @@ class CardNames:
         cutoff = FUZZY_SCORE_SHORT if len(phrase) < SHORT else FUZZY_SCORE
         best = process.extractOne(phrase, pool, scorer=fuzz.ratio, score_cutoff=cutoff)
         return (self.exact[best[0]], best[0]) if best else None
+
+
+def _opens(text: str, start: int) -> bool:
+    """Whether the word at ``start`` opens a sentence (or the text)."""
+    before = text[max(0, start - 20) : start].rstrip(" \t")
+    return start == 0 or not before and start <= 20 or before[-1:] in SENTENCE_END

@@ -11,13 +11,13 @@ text nobody wrote for the bot.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from bot.carddb import FILE_NAME, CardData, CardDataUnavailable
+from bot.carddb import FILE_NAME, CardData, CardDataUnavailable, nickname_table, normalise
 from bot.cards.inline import CardReference
-from bot.cards.mentions import CardNames
+from bot.cards.mentions import NICKNAME, CardNames, Mention
 from bot.rules import CardFacts, FoundCards, RulesIndex
 
 MAX_CARDS = 4  # shown in one answer; a question naming more says how many more
@@ -28,7 +28,25 @@ NAMES_KEY = "question-card-names"
 async def card_names(card_data: CardData, index: RulesIndex) -> CardNames:
     """The names index of the loaded copy (built on first use; raises ``CardDataUnavailable`` without a copy)."""
     ordinary = index.ordinary_words
-    return await card_data.derived(NAMES_KEY, lambda store: CardNames(store.name_rows(), ordinary))
+
+    def build(store) -> CardNames:
+        return names_index(store.name_rows(), store.legend_rows(), ordinary)
+
+    return await card_data.derived(NAMES_KEY, build)
+
+
+def names_index(
+    rows: Iterable[tuple[str, int, int]], legends: Iterable[tuple[str, int]], ordinary: Collection[str]
+) -> CardNames:
+    """Every card's names and faces' names, and the other names players use in questions to the bot: nicknames (as
+    ``/card`` knows them) and legends' first names and titles."""
+    names = CardNames(rows, ordinary)
+    names.add(
+        ((nickname, card) for nickname, name in nickname_table().items() if (card := names.exact.get(normalise(name)))),
+        NICKNAME,
+    )
+    names.add_legends(legends)
+    return names
 
 
 async def written_card_names(
@@ -66,13 +84,29 @@ class QuestionCards:
             found = names.find(query, limit=MAX_CARDS)
             if not found.mentions:
                 return None
-            cards = await card_data.with_rulings([mention.card for mention in found.mentions])
+            wanted, shared = cards_of(found.mentions)
+            cards = await card_data.with_rulings(wanted)
         except CardDataUnavailable:
             return None
         facts = [CardFacts.from_card(card, rulings) for card, rulings in cards]
         if not facts:
             return None
-        return FoundCards(facts, found.without_names(query), found.more)
+        names = frozenset(fact.name for fact, (card, _r) in zip(facts, cards, strict=True) if card.rowid in shared)
+        return FoundCards(facts, found.without_names(query), found.more, names)
+
+
+def cards_of(mentions: list[Mention]) -> tuple[list[int], set[int]]:
+    """The cards to show for ``mentions`` (every card a shared name names, up to :data:`MAX_CARDS` in all), and
+    those of them found only by a name they share."""
+    wanted: list[int] = []
+    shared: set[int] = set()
+    for mention in mentions:
+        for card in (mention.card, *mention.others):
+            if card not in wanted:
+                wanted.append(card)
+                if mention.others:
+                    shared.add(card)
+    return wanted[:MAX_CARDS], shared
 
 
 @asynccontextmanager

@@ -16,6 +16,7 @@ phrasings against an edition and follows renumbered rules.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import tomllib
@@ -87,10 +88,25 @@ def load_phrasings(folder: Path) -> dict[str, Phrasing]:
         return found
     for path in sorted(folder.glob("*.toml")):
         try:
-            merge(found, read_file(path))
+            merge(found, _read_unless_read(path))
         except PhrasingError as error:
             log.warning("Phrasings left out: %s", error)
     return found
+
+
+def _read_unless_read(path: Path) -> dict[str, Phrasing]:
+    """:func:`read_file`, once a process for a file unchanged since: an index is built for each edition, and the
+    files are the same for all of them."""
+    try:
+        info = path.stat()
+    except OSError:
+        return read_file(path)
+    return _read_file_as_of(path, info.st_mtime_ns, info.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_file_as_of(path: Path, _modified: int, _size: int) -> dict[str, Phrasing]:
+    return read_file(path)  # a file that cannot be read raises, and is not kept: it is tried (and logged) again
 
 
 def sample(phrasings: Mapping[str, Phrasing], share: float, seed: int = 0) -> dict[str, Phrasing]:

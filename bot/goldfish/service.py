@@ -19,7 +19,7 @@ from collections import OrderedDict
 
 from bot.goldfish.engine import Action, Event, Game, IllegalAction, UnreadableGame
 from bot.goldfish.stats import StatsDelta
-from bot.goldfish.store import GameExistsError, GameKey, GameStore, StaleGameError, StoredGame, encode_state
+from bot.goldfish.store import SHARED, GameExistsError, GameKey, GameStore, StaleGameError, StoredGame, encode_state
 from bot.goldfish.table import gone_text, undo_text
 
 log = logging.getLogger(__name__)
@@ -160,10 +160,15 @@ class GameService:
 
     @staticmethod
     def check_player(record: StoredGame, user_id: int) -> None:
-        if record.shared or record.owner_id == user_id:
+        GameService.check_seat(SHARED if record.shared else record.owner_id, user_id)
+
+    @staticmethod
+    def check_seat(player_id: int, user_id: int) -> None:
+        """Refuse someone who doesn't play the game of ``player_id`` (its owner, or SHARED: anyone)."""
+        if player_id in (SHARED, user_id):
             return
         raise IllegalAction(
-            f"This is <@{record.owner_id}>'s goldfish game, so only they can play it. Start your own with "
+            f"This is <@{player_id}>'s goldfish game, so only they can play it. Start your own with "
             "`/goldfish start`: each player can have a game in this channel (`shared:true` makes one anyone can play)."
         )
 

@@ -1,8 +1,9 @@
 """/goldfish on Discord: commands, components, tables. May import `bot`, `cogs._*`.
 
-Practise cycling in a solitaire game, a game per player in a channel, kept in the database. The game itself (engine,
-service, store, table text) lives in :mod:`bot.goldfish`; this package is the Discord shell: commands (``_cog``),
-buttons and selects (``_components``), embeds and views (``_render``) and input parsing (``_inputs``).
+Practise cycling in a solitaire game: each player's own in a channel, beside the channel's shared one, kept in the
+database. The game itself (engine, service, store, table text) lives in :mod:`bot.goldfish`; this package is the
+Discord shell: commands (``_cog``), buttons and selects (``_components``), embeds and views (``_render``), where a
+table is edited from (``_edits``) and input parsing (``_inputs``).
 """
 
 from discord.ext import commands

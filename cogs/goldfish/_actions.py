@@ -67,14 +67,18 @@ class TableActions(Tables):
         await self.update_table(interaction, record, mode=mode, note=note, said=said)
 
     async def show(self, interaction: discord.Interaction, record: StoredGame, *, mode=None, note=None) -> None:
-        """The clicked game message, updated in place (components), whether or not it was deferred."""
-        embed, view = game_embed(record, note=note, symbols=symbols_for(interaction)), game_view(record, mode=mode)
-        await self.pictures.without_picture(interaction, record, embed)
+        """The clicked game message, updated in place (components), whether or not it was deferred: through the press
+        itself, which then edits it (its picture, a later command's move) while its token lasts."""
+        footnote = await self.pictures.footnote(interaction, record)
+        embed = game_embed(record, note=note, symbols=symbols_for(interaction), footnote=footnote)
+        view = game_view(record, mode=mode)
+        # No content: a table the channel had to show as text (see _edits) is an embed again.
         if interaction.response.is_done():
-            await interaction.edit_original_response(embed=embed, view=view)
+            await interaction.edit_original_response(content=None, embed=embed, view=view)
         else:
-            await interaction.response.edit_message(embed=embed, view=view)
+            await interaction.response.edit_message(content=None, embed=embed, view=view)
         if interaction.message is not None:
+            self.edits.posted(interaction.message.id, interaction, original=True)
             await self.strip(record.channel_id, self.remember(record.key, interaction.message.id))
             self.pictures.follow(record, interaction.message.id)
         await self.after_update(record)
@@ -287,10 +291,10 @@ class TableActions(Tables):
         """New game (a new shuffle) or Replay this seed, from a finished game's message, edited in place."""
         async with Deferral(interaction, update=True):
             record = await self.service.load(key)
+            self.service.check_player(record, interaction.user.id)
             game = game_of(record)
             if record.version != version or game.phase != "over":
                 raise IllegalAction("This game message is not of a finished game any more, so nothing happened.")
-            self.service.check_player(record, interaction.user.id)
             seed = game.seed if same_seed else secrets.randbelow(2**31 - 1)
             new = Game.new(game.deck(), seed=seed, on_the_play=game.on_the_play)
             started = await self.service.start(

@@ -18,6 +18,7 @@ deck names can come from a player's own list).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import Counter
@@ -47,7 +48,7 @@ from bot.runtime import BACKGROUND_NICE
 from bot.serving import HINTS
 from bot.text import clip, escape, plural
 from cogs._admission import fair_share
-from cogs._symbols import one_rendering, symbols_for, symbols_in, with_symbols
+from cogs._symbols import one_rendering, symbols_for, with_symbols
 from cogs._ui import NO_MENTIONS, reply
 from cogs.goldfish._render import game_embed, game_view
 from cogs.goldfish._simulate import simulation_pool
@@ -322,14 +323,16 @@ class Coaching:
             and message_id is not None
             and await self._still_this_game(record)
         ):
-            table = game_embed(record, symbols=PLAIN)
+            # The ended table names its hand without costs (what the cards could do next is moot), so table and
+            # review fit one message with every symbol as an emoji.
+            table = game_embed(record, symbols=PLAIN, ended=True)
             if len(table) + len(embed) <= limits.EMBED_TOTAL:
                 try:
                     # The controls are sent again: a finished game's table keeps New game and Replay, an ended one none.
                     view = game_view(record) if game.phase == "over" else None
-                    message = channel.get_partial_message(message_id)
-                    await message.edit(embeds=one_rendering([table, embed], symbols_in(channel, self.bot)), view=view)
-                    return message
+                    both = functools.partial(one_rendering, [table, embed])
+                    await self.edits.edit(record.channel_id, message_id, both, view=view)  # type: ignore[attr-defined]
+                    return channel.get_partial_message(message_id)
                 except discord.HTTPException:
                     log.info("The table of a finished goldfish game in channel %s is gone", record.channel_id)
         try:

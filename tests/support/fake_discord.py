@@ -34,6 +34,8 @@ GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT = 1 << 1, 1 << 8, 1 << 15
 PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 APP_FLAG_MESSAGE_CONTENT, APP_FLAG_MESSAGE_CONTENT_LIMITED = 1 << 18, 1 << 19
 PERMISSIONS = "2248473465835073"  # what the bot and the members may do in the one channel
+SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES = 1 << 11, 1 << 14, 1 << 15
+TOKEN_SECONDS = 15 * 60  # how long an interaction's token answers (Discord: 15 minutes)
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 # Which callback types Discord accepts for each interaction type (2 command, 3 component, 4 autocomplete, 5 modal).
 CALLBACK_TYPES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
@@ -161,6 +163,10 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.wait_timeout = CEILING  # how long a test waits for the bot (see tests/support/waits.py)
+        # What the bot is denied in every channel, as a member overwrite (EMBED_LINKS: a channel where it can't embed).
+        self.bot_denied = 0
+        self.token_seconds: float = TOKEN_SECONDS
+        self._sent_at: dict[str, float] = {}  # interaction token -> time.monotonic() it was sent to the bot
 
     # -- lifecycle ---------------------------------------------------------------------------------------
 
@@ -303,8 +309,16 @@ class FakeDiscord:
         guild_id = guild_id or self.guild_id
         channel_id = self.guilds[guild_id]["channel_id"]
         channel = {"id": channel_id, "type": 0, "guild_id": guild_id, "name": "cycling", "position": 0}
-        channel |= {"permission_overwrites": [], "nsfw": False, "rate_limit_per_user": 0, "flags": 0}
+        denied = {"id": self.bot_id, "type": 1, "allow": "0", "deny": str(self.bot_denied)}
+        overwrites = [denied] if self.bot_denied else []
+        channel |= {"permission_overwrites": overwrites, "nsfw": False, "rate_limit_per_user": 0, "flags": 0}
         return channel | dict.fromkeys(("parent_id", "topic", "last_message_id"))
+
+    def bot_permissions(self) -> int:
+        """What the bot may do in a channel, as Discord computes it: the overwrite applied, and without Send Messages
+        no Embed Links or Attach Files either."""
+        allowed = int(PERMISSIONS) & ~self.bot_denied
+        return allowed & ~(EMBED_LINKS | ATTACH_FILES) if not allowed & SEND_MESSAGES else allowed
 
     def guild(self, guild_id: str | None = None) -> dict:
         guild_id = guild_id or self.guild_id
@@ -325,7 +339,7 @@ class FakeDiscord:
         token = f"interaction-token-{self.snowflake()}"
         channel = self.channel(guild_id)
         interaction = {"id": self.snowflake(), "application_id": self.app_id, "type": kind, "data": data}
-        interaction |= {"token": token, "version": 1, "member": member, "app_permissions": PERMISSIONS}
+        interaction |= {"token": token, "version": 1, "member": member, "app_permissions": str(self.bot_permissions())}
         interaction |= {"guild_id": guild_id, "guild": {"id": guild_id, "locale": "en-US", "features": []}}
         interaction |= {"channel_id": channel["id"], "channel": channel, "entitlements": [], "context": 0}
         interaction |= {"locale": "en-GB", "guild_locale": "en-US", "attachment_size_limit": ATTACHMENT_SIZE_LIMIT}
@@ -567,10 +581,20 @@ class FakeDiscord:
         known = any(i["token"] == token and i["id"] in self.acknowledged for i in self.interactions.values())
         return token if known and request.match_info["app_id"] == self.app_id else None
 
+    def _expired(self, token: str) -> bool:
+        return time.monotonic() - self._sent_at.get(token, time.monotonic()) > self.token_seconds
+
+    def expire_tokens(self) -> None:
+        """Every interaction sent so far is older than its token lasts (its edits and follow-ups get 401, 50027)."""
+        for token in self._sent_at:
+            self._sent_at[token] = time.monotonic() - self.token_seconds - 1
+
     async def _followup(self, request: web.Request) -> web.Response:
         token, body = self._token(request), await _body(request) or {}
         if token is None:
             return _error(404, "Unknown Webhook", 10015)
+        if self._expired(token):
+            return _error(401, "Invalid Webhook Token", 50027)
         original = self.messages.get(self.original.get(token, ""))
         if original is not None and original["flags"] & LOADING:
             message = self._edit(original, body)  # the first follow-up after a defer replaces "thinking..."
@@ -579,13 +603,21 @@ class FakeDiscord:
         return _json(message) if request.query.get("wait") in ("1", "true") else web.Response(status=204)
 
     async def _webhook_message(self, request: web.Request) -> web.StreamResponse:
+        """The interaction's own messages: its original response (for a press, the message pressed) and follow-ups;
+        its token stops answering after ``token_seconds``."""
         token, message_id = self._token(request), request.match_info["message_id"]
-        if token is not None and message_id == "@original":
+        original = message_id == "@original"
+        if token is not None and original:
             message_id = self.original.get(token, "")
         message = self.messages.get(message_id)
-        if token is None or message is None or self._owner_token.get(message_id, token) != token:
+        if token is not None and self._expired(token):
+            return _error(401, "Invalid Webhook Token", 50027)
+        if token is None or message is None or (not original and self._owner_token.get(message_id, token) != token):
             return _error(404, "Unknown Message", 10008)
-        return _json(self._edit(message, await _body(request) or {}) if request.method == "PATCH" else message)
+        if request.method != "PATCH":
+            return _json(message)
+        # The interaction's own answer: no permission of the bot's is asked (Discord grants embeds and files there).
+        return await self._apply_edit(request, message, check=False)
 
     async def _multipart(self, request: web.Request) -> tuple[dict, dict[int, tuple[str, bytes]]] | web.Response:
         """A multipart message body: its ``payload_json`` and its ``files[n]``, or Discord's refusal of a file over
@@ -617,13 +649,23 @@ class FakeDiscord:
             return _error(404, "Unknown Message", 10008)
         if message["author"]["id"] != self.bot_id:
             return _error(403, "Cannot edit a message authored by another user", 50005)
-        if request.content_type == "multipart/form-data":
+        return await self._apply_edit(request, message, check=True)
+
+    async def _apply_edit(self, request: web.Request, message: dict, *, check: bool) -> web.Response:
+        """Apply an edit (JSON or multipart); ``check``: with the bot's own permissions, where embeds need Embed Links
+        and files Attach Files (else 403, 50013)."""
+        multipart = request.content_type == "multipart/form-data"
+        if check and multipart and not self.bot_permissions() & ATTACH_FILES:
+            return _error(403, "Missing Permissions", 50013)
+        if multipart:
             parsed = await self._multipart(request)
             if isinstance(parsed, web.Response):
                 return parsed
             body, files = parsed
         else:
             body, files = await _body(request) or {}, {}
+        if check and body.get("embeds") and not self.bot_permissions() & EMBED_LINKS:
+            return _error(403, "Missing Permissions", 50013)
         if "attachments" in body:
             kept = {a["id"]: a for a in message.get("attachments") or []}
             attachments = []
@@ -780,6 +822,7 @@ class FakeDiscord:
     async def send_interaction(self, interaction: dict) -> dict:
         """Push INTERACTION_CREATE to the bot; Discord then expects a callback within 3 seconds."""
         self.interactions[interaction["id"]] = interaction
+        self._sent_at[interaction["token"]] = time.monotonic()
         await self.dispatch("INTERACTION_CREATE", interaction)
         return interaction
 

@@ -1,5 +1,6 @@
 """The goldfish table's picture over the wire: a multipart edit of the table that the fake Discord accepts under
-Discord's upload limit, and refuses over it."""
+Discord's upload limit, and refuses over it; sent through the interaction that posted the table while its token lasts,
+else through the channel."""
 
 from __future__ import annotations
 
@@ -34,7 +35,10 @@ def card_data(data_dir, image_host):
     import_cards_on(image_host, data_dir)
 
 
-async def test_the_table_picture_is_an_attachment_discord_accepts(start_bot, wired: FakeDiscord, card_data, image_host):
+@pytest.mark.parametrize("token", ["live", "expired"])
+async def test_the_table_picture_is_an_attachment_discord_accepts(
+    start_bot, wired: FakeDiscord, card_data, image_host, token
+):
     bot = await start_bot(["cogs.goldfish"], scryfall_api_url=image_host.base_url)
     # This test checks the attachment, not the image host's deadlines (tests/goldfish/test_cog_picture_hosts.py
     # does): on a busy machine the fake host, in this process, may take longer than the cache's 5 s to answer,
@@ -42,10 +46,17 @@ async def test_the_table_picture_is_an_attachment_discord_accepts(start_bot, wir
     bot.card_images.timeout = bot.card_images.grace = CEILING
 
     table = await start_game(wired)
-    edit = f"/channels/{table['channel_id']}/messages/{table['id']}"
-    record = await wired.wait_for(lambda r: r.method == "PATCH" and r.path == edit)
+    start = next(i for i in wired.interactions.values() if wired.original.get(i["token"]) == table["id"])
+    webhook = f"/webhooks/{wired.app_id}/{start['token']}/messages/@original"
+    record = await wired.wait_for(lambda r: r.method == "PATCH" and r.path == webhook)
+    if token == "expired":  # a move once the start's token no longer answers: its picture goes through the channel
+        wired.expire_tokens()
+        await command(wired, wired.guild_id, "goldfish", goldfish("keep"))
+        channel = f"/channels/{table['channel_id']}/messages/{table['id']}"
+        record = await wired.wait_for(lambda r: r.method == "PATCH" and r.path == channel and "attachments" in r.json)
 
-    assert record.status == 200 and record.authorization.startswith("Bot ")
+    assert record.status == 200
+    assert record.authorization.startswith("Bot ") if token == "expired" else record.authorization is None
     [attachment] = wired.messages[table["id"]]["attachments"]
     data = wired.attachment_data[attachment["id"]]
     assert attachment["filename"] == FILE_NAME and attachment["size"] == len(data) <= MAX_BYTES

@@ -59,15 +59,18 @@ def cycle_label(option: CycleOption) -> str:
     return option.label or "Cycling"
 
 
-def hand_lines(game: Game) -> list[str]:
+def hand_lines(game: Game, *, finished: bool = False) -> list[str]:
     """One compact line per card in hand: what it can do now (cycling at its effective cost, play, cast) and
-    what is out of reach with the reason; a card whose effect is not modelled says so."""
+    what is out of reach with the reason; a card whose effect is not modelled says so. Before a hand is kept, and in
+    a ``finished`` game (won, lost or ended by hand), each card's costs only: what it could do next is moot."""
+    bare = finished or game.phase == "mulligan"  # costs without the reasons they can't be paid, or other notes
+    shown = finished or game.phase != "over"
     options: dict[int, list[CycleOption]] = {}
-    if game.phase != "over":
+    if shown:
         for option in game.cycle_options():
             options.setdefault(option.iid, []).append(option)
-    casts = {o.iid: o for o in game.cast_options()} if game.phase != "over" else {}
-    playable = {card.iid for card in game.playable_lands()}
+    casts = {o.iid: o for o in game.cast_options()} if shown else {}
+    playable = set() if finished else {card.iid for card in game.playable_lands()}
     lines = []
     for card in game.zones.hand:
         parts = []
@@ -77,7 +80,7 @@ def hand_lines(game: Game) -> list[str]:
             cost = game.cycle_cost(ability)
             if cost.text.lower() not in label.lower():  # "Cycling—Sacrifice a land" names its cost already
                 label += f" → {cost.text}"
-            if option.affordable or game.phase == "mulligan":
+            if option.affordable or bare:
                 parts.append(escape(label))
             else:
                 parts.append(f"{escape(label)} ({escape(why_not(game, option.reason, cost.symbols))})")
@@ -85,8 +88,8 @@ def hand_lines(game: Game) -> list[str]:
             parts.append("land: playable")
         cast = casts.get(card.iid)
         if cast is not None:
-            mark = "" if cast.modelled else " (effect not modelled)"
-            if cast.affordable or game.phase == "mulligan":  # nothing is castable before a hand is kept
+            mark = "" if cast.modelled or finished else " (effect not modelled)"
+            if cast.affordable or bare:  # nothing is castable before a hand is kept
                 parts.append(f"cast {escape(cast.cost)}{mark}")
             else:
                 why = why_not(game, cast.reason, game.cast_symbols(card.name, 0))
@@ -153,10 +156,12 @@ def battlefield_fields(game: Game) -> list[tuple[str, str, bool]]:
     return [(name, block, False) for name, block in zip(names, blocks, strict=True)]
 
 
-def status_text(game: Game) -> str:
+def status_text(game: Game, *, ended: bool = False) -> str:
+    if ended and game.phase != "over":  # ended by hand (/goldfish end), where it stood
+        return f"**Game ended** after {plural(game.turn, 'turn')}."
     if game.phase == "mulligan":
         so_far = f"{plural(game.player.mulligans, 'mulligan')} so far" if game.player.mulligans else "no mulligans yet"
-        return f"Mulligan: keep this hand or mulligan (London mulligan, CR 103.5); {so_far}."
+        return f"Mulligan: keep this hand or mulligan (London mulligan, 103.5); {so_far}."
     if game.phase == "over":
         return f"**Game over** after {plural(game.turn, 'turn')}: {escape(game.result or 'finished')}."
     side = "on the play" if game.on_the_play else "on the draw"
@@ -174,17 +179,19 @@ def table_text(
     version: int,
     events: Sequence[Event] = (),
     note: str | None = None,
+    ended: bool = False,
 ) -> TableText:
     """Everything the game message shows; ``events`` are the last action's (else the latest of the game).
 
     ``version`` is the store's write counter: the controls carry it, people never see it. A shared game is read
     by everyone at the table, so it says whose actions were whose and never speaks to one of them as "You".
+    ``ended``: the game was ended by hand where it stood; like a game over, its hand is named without its costs.
     """
     who = f"Shared game started by {actor_text(owner_id)}: anyone here can play" if shared else f"<@{owner_id}>'s game"
     text = TableText(
         title=clip(f"Goldfish · {game.deck_name}", limits.EMBED_TITLE),
-        description=f"{status_text(game)}\n{who}" + (f"\n\n{note}" if note else ""),
-        over=game.phase == "over",
+        description=f"{status_text(game, ended=ended)}\n{who}" + (f"\n\n{note}" if note else ""),
+        over=game.phase == "over" or ended,
     )
     players = "Players" if shared else "You"
     text.fields.append(("Life", f"{players} **{game.player.life}** · Opponent **{game.opponent.life}**", True))
@@ -193,7 +200,8 @@ def table_text(
     text.fields.append(("Mana", f"{plural(lands, 'land')} · {mana or 'no mana'} available", True))
     text.fields.append(("Zones", f"Library {len(game.zones.library)} · Graveyard {len(game.zones.graveyard)}", True))
     text.fields += battlefield_fields(game)
-    text.fields.append((f"Hand ({len(game.zones.hand)})", fit_lines(hand_lines(game), empty="empty"), False))
+    hand = hand_lines(game, finished=text.over)
+    text.fields.append((f"Hand ({len(game.zones.hand)})", fit_lines(hand, empty="empty"), False))
     shown = list(events or game.events)
     # The player's own action (the first event) stays in view however many triggers follow it.
     if len(shown) > RECENT_EVENTS:

@@ -6,7 +6,7 @@ package, never its modules.
 """
 
 from bot.rules.asking.ask import CHANGES, HISTORY, answer_about, lookup, route, waits
-from bot.rules.asking.cards import CardFacts, CardFinder, FoundCards
+from bot.rules.asking.card_facts import CardFacts, CardFinder, FoundCards
 from bot.rules.asking.picking import candidates, cards_of, wants_pick, with_pick
 
 __all__ = [

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from bot.documents import Answer
 from bot.rules.asking.answers import glossary_answer, miss, numbers_answer
-from bot.rules.asking.cards import CardFinder, answer_with_cards
+from bot.rules.asking.card_facts import CardFinder
+from bot.rules.asking.cards import answer_with_cards
 from bot.rules.asking.questions import question_answer
 from bot.rules.editions import is_changes_query, is_history_query
 from bot.rules.ranking import MAX_QUERY, RulesIndex
@@ -83,7 +84,7 @@ async def answer_about(index: RulesIndex, query: str, cards: CardFinder | None, 
     if cards is not None and cards.ready() and route(index, cleaned) == QUESTION:
         found = await cards.find(index, cleaned)
         if found is not None and found.cards:
-            return answer_with_cards(index, cleaned, found.asked, found.cards, found.more)
+            return answer_with_cards(index, cleaned, found.asked, found.cards, found.more, found.shared)
     return lookup(index, cleaned, examples=examples)
 
 

@@ -4,14 +4,19 @@ A judge reads the cards first. :func:`answer_with_cards` shows each card named i
 type line, Oracle text), then up to :data:`RULINGS_SHOWN` of its rulings ranked by the question's words, then
 the rules, chosen from the question and the cards together:
 
+* what kind of ability each sentence of the card is, and the rules a judge opens for it (a dies trigger: 603.10a;
+  "… instead": 614.1a), read by :mod:`bot.rules.asking.abilities` from one data file, and which of those kinds the
+  question asks about ("does it still trigger");
 * the card's keywords, by the CR's own names for them (a 702 rule title or a glossary term: evoke → 702.74,
   fuse → 702.102, landcycling → 702.29), and the most specific subrule that speaks of the card's wording
   ("Protection from everything" → 702.16j);
 * its subtypes and layout, where the glossary defines them (a Saga → 714, an Adventure → 715);
-* the keyword actions in its costs (a discard cost → 701.9), and those of its effects the question names.
+* the keyword actions in its costs (a discard cost → 701.9), and those of its effects the question names;
+* the rules whose text names the card (the rules' examples name real cards).
 
-A rule the question also names (the player asked about evoking Solitude) leads; otherwise the question's own
-best match does when the ranker is confident, and the cards' rules follow.
+All of them are features of the ranking (:class:`~bot.rules.ranking.CardSignals`), weighed with the question's
+words; the ranking's first rule leads and the cards' own rules follow. The answer is sure only when the question
+and the cards agree.
 """
 
 from __future__ import annotations
@@ -19,12 +24,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
-from bot.documents import STOPWORDS, Answer, clip, stem, words
+from bot.documents import STOPWORDS, Answer, clip, is_under, stem, words
+from bot.rules.asking.abilities import asks_of, read_card
+from bot.rules.asking.card_facts import CardFacts, CardShown
 from bot.rules.asking.questions import POOL, RANKED, cited_number, pool, shown_key, sure_answer, unsure_answer
-from bot.rules.ranking import RulesIndex, proposed
+from bot.rules.ranking import CardSignals, RulesIndex, proposed
 
 RULINGS_SHOWN = 3
 # Two replacement effects meeting one event: the affected object's controller or owner orders them (616.1).
@@ -32,6 +38,10 @@ REPLACEMENTS_MEET = "616.1"
 # What a card's text proposes for a question about it: copies, face-down permanents, layers, a new object.
 CARD_INTERACTIONS = frozenset({"707.2", "707.10", "708.2", "613.1", "400.7"})
 CARD_RULES = 4  # rules taken from one card at the most
+LEAD = 1  # the ranking's first rules, before the cards' own
+# A named keyword's rule leading is sure from this certainty on (fitted on the tuning part's card questions: 11 of
+# 12 right there), where a rule of a kind of ability the question asks about needs the ranking's own SURE_AT.
+KEYWORD_SURE = 0.3
 SEE_ALSO = 5
 REMINDER = re.compile(r"\([^()]*\)")
 ADDITIONAL_COST = re.compile(r"as an additional cost to cast [^,]+, ([^.]+)", re.IGNORECASE)
@@ -56,114 +66,6 @@ BROAD_TYPES = frozenset(
     "artifact creature enchantment instant land planeswalker sorcery kindred tribal legendary basic snow world "
     "token ongoing".split()
 )
-
-
-@dataclass(frozen=True, slots=True)
-class CardFacts:
-    """What the rules answer shows of one card; ``rulings`` are Scryfall's ruling objects, oldest first."""
-
-    name: str
-    mana_cost: str
-    type_line: str
-    oracle_text: str
-    keywords: tuple[str, ...] = ()
-    layout: str = "normal"
-    rulings: tuple[dict[str, str], ...] = ()
-    rulings_known: bool = True  # False: the local copy holds no rulings file yet
-    oracle_id: str = ""
-
-    @classmethod
-    def from_card(cls, card: Any, rulings: list[dict[str, str]] | None = None) -> CardFacts:
-        """From a local :class:`~bot.carddb.records.CardRecord` (a face's text under the face's name); ``rulings``
-        None when the local copy holds none yet."""
-        faces = card.faces or []
-        if faces:
-            costs = [face.get("mana_cost") or "" for face in faces]
-            text = "\n\n".join(
-                "\n".join(
-                    part
-                    for part in (
-                        f"{face.get('name', '')} {face.get('mana_cost') or ''}".strip(),
-                        face.get("type_line") or "",
-                        face.get("oracle_text") or "",
-                    )
-                    if part
-                )
-                for face in faces
-            )
-            mana_cost = card.mana_cost or " // ".join(cost for cost in costs if cost)
-        else:
-            text, mana_cost = card.oracle_text or "", card.mana_cost or ""
-        return cls(
-            name=card.name,
-            mana_cost=mana_cost,
-            type_line=card.type_line or "",
-            oracle_text=text,
-            keywords=tuple(card.keywords or ()),
-            layout=card.layout or "normal",
-            rulings=tuple(rulings or ()),
-            rulings_known=rulings is not None,
-            oracle_id=card.oracle_id or "",
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class CardShown:
-    """A card as the answer shows it: its rulings chosen for the question, and how many it has in all."""
-
-    facts: CardFacts
-    rulings: tuple[dict[str, str], ...]
-    rules: tuple[str, ...]
-
-    @property
-    def ruling_count(self) -> int:
-        return len(self.facts.rulings)
-
-    @property
-    def heading(self) -> str:
-        return " ".join(part for part in (self.facts.name, self.facts.mana_cost) if part)
-
-    def rulings_note(self) -> str:
-        """How many rulings the card has and how many are shown ("2 of its 7 rulings bear on the question")."""
-        total, shown = self.ruling_count, len(self.rulings)
-        if not self.facts.rulings_known:
-            return "Its rulings are not in the local card data yet."
-        if not total:
-            return "No rulings."
-        if not shown:
-            return (
-                f"None of its {total} rulings speaks of this question."
-                if total > 1
-                else ("Its ruling does not speak of this question.")
-            )
-        return f"{shown} of its {total} rulings bear on the question:" if total > 1 else "Its ruling:"
-
-    def text_lines(self) -> list[str]:
-        """The card as plain text (the command line prints this)."""
-        out = [self.heading, self.facts.type_line, *self.facts.oracle_text.split("\n"), self.rulings_note()]
-        out += [f"  • {ruling.get('published_at', '')}: {ruling.get('comment', '')}" for ruling in self.rulings]
-        return [line for line in out if line]
-
-
-@dataclass(frozen=True, slots=True)
-class FoundCards:
-    """The cards a question names, read with their rulings, and the question without their names."""
-
-    cards: list[CardFacts]
-    asked: str
-    more: int = 0  # cards named beyond those read
-
-
-class CardFinder(Protocol):
-    """Finds the cards a question names in the local card data (``bot.cards.questions.QuestionCards``)."""
-
-    def ready(self) -> bool:
-        """Whether card data is loaded: finding cards then reads from its pool, which may wait."""
-        ...
-
-    async def find(self, index: RulesIndex, query: str) -> FoundCards | None:
-        """The cards ``query`` names, or None when it names none."""
-        ...
 
 
 @dataclass
@@ -316,31 +218,112 @@ def interaction_rules(cards: list[CardFacts]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def answer_with_cards(index: RulesIndex, text: str, asked: str, cards: list[CardFacts], more: int = 0) -> Answer:
-    """The answer to ``text`` (the question as typed) that names ``cards``; ``asked`` is the question with the
-    card names taken out, which the rules are ranked on. ``more`` counts the cards named beyond those shown."""
+@dataclass
+class ReadingParts:
+    """Which parts of reading a card a card question's answer uses (all of them; the evaluation takes each away in
+    turn to measure what it adds)."""
+
+    kinds: bool = True  # each card's kinds of ability and their rules, as features of the ranking
+    asks: bool = True  # the question's ask joined to those kinds
+    examples: bool = True  # the rules whose text names a card
+    ranked_first: bool = True  # the ranking, cards and all, leads; else the cards' own rules lead as before
+
+
+READING = ReadingParts()
+
+
+def card_signals(index: RulesIndex, text: str, cards: list[CardFacts], own: list[CardRule]) -> CardSignals:
+    """What ``cards`` bring to the ranking of ``text``: the rules of their kinds of ability, of the kinds the question
+    asks about, of their own keywords and layouts (``own``, from :meth:`CardRules.for_card`) and the rows naming
+    them (see :class:`CardSignals`)."""
+    joined = set().union(*(ask.joins for ask in asks_of(text))) if READING.asks else set()
+    kinds: dict[str, float] = {}
+    asked: dict[str, float] = {}
+    for card in cards if READING.kinds else []:
+        for reading in read_card(card.oracle_text, card.type_line, card.name):
+            for place, number in enumerate(reading.kind.rules):
+                if index.document.get(number) is None:
+                    continue  # a rule this edition lacks (scripts/check_phrasings.py reports it)
+                value = 1.0 if place == 0 else 0.5
+                kinds[number] = max(kinds.get(number, 0.0), value)
+                if reading.kind.group in joined:
+                    asked[number] = max(asked.get(number, 0.0), value)
+    if READING.kinds:
+        for number in interaction_rules(cards):
+            kinds.setdefault(number, 1.0)
+    names = [face for card in cards for face in card.name.split(" // ")]
+    examples = index.searcher.card_examples(names) if READING.examples else frozenset()
+    return CardSignals(
+        kinds,
+        asked,
+        frozenset(rule.number for rule in own if not rule.named),
+        frozenset(rule.number for rule in own if rule.named),
+        examples,
+    )
+
+
+def read_cards(
+    index: RulesIndex, text: str, asked: str, cards: list[CardFacts], shared: frozenset[str] = frozenset()
+) -> tuple[set[str], list[CardRule], list[CardShown], CardSignals]:
+    """What ``cards`` named in ``text`` bring to its answer: the stems of ``asked`` (the question without the
+    names), each card's own rules, each card as shown with its rulings for the question, and what they bring to the
+    ranking (nothing from the ``shared`` ones)."""
     searcher = index.searcher
     searcher.warm()
     question = {stem(word) for word in searcher.terms(asked)}
-    idf = searcher.idf
     rules = card_rules(index)
     cited: list[CardRule] = []
     shown: list[CardShown] = []
     for card in cards:
-        own = rules.for_card(card, question)
+        own = rules.for_card(card, question) if card.name not in shared else []
         cited += own
-        shown.append(CardShown(card, tuple(rank_rulings(question, card.rulings, idf)), tuple(r.number for r in own)))
-    ranking = searcher.rank(asked, POOL) if question else None
+        rulings = tuple(rank_rulings(question, card.rulings, searcher.idf))
+        shown.append(CardShown(card, rulings, tuple(rule.number for rule in own)))
+    known = [card for card in cards if card.name not in shared]
+    return question, cited, shown, card_signals(index, text, known, cited)
+
+
+def answer_with_cards(
+    index: RulesIndex,
+    text: str,
+    asked: str,
+    cards: list[CardFacts],
+    more: int = 0,
+    shared: frozenset[str] = frozenset(),
+) -> Answer:
+    """The answer to ``text`` (the question as typed) that names ``cards``; ``asked`` is the question with the
+    card names taken out, which the rules are ranked on, with what the cards bring (:func:`card_signals`). ``more``
+    counts the cards named beyond those shown; ``shared``: the cards shown for a name several share ("Krenko"),
+    whose abilities the rules are not ranked by, since which one is meant is unsaid.
+
+    The ranking leads; the cards' own rules (their keywords, layouts, how two of them meet) follow. It is sure only
+    when the ranking is, and its first rule is one the question asks of the cards: a rule of a kind of ability the
+    question asks about, or a keyword of the card the question names."""
+    searcher = index.searcher
+    question, cited, shown, signals = read_cards(index, text, asked, cards, shared)
+    ranking = searcher.rank(asked, POOL, cards=signals) if question else None
     asked_hits = [shown_key(index, hit, asked) for hit in ranking.hits[:RANKED]] if ranking is not None else []
     named = [rule.number for rule in cited if rule.named]
     others = [rule.number for rule in cited if not rule.named]
     confident = ranking is not None and ranking.confident and bool(asked_hits)
     meeting = [number for number in interaction_rules(cards) if index.document.get(number) is not None]
-    # The question's best match (when the ranker takes it for a question) before the cards' own rules, the rules
-    # settling how the cards meet before the rules of their keywords, the rest after.
-    first = asked_hits[:1] if confident else []
-    order = list(dict.fromkeys([*named, *first, *meeting, *others, *asked_hits]))
-    sure = bool(named) or (confident and ranking.sure)
+    if READING.ranked_first:
+        lead = asked_hits[:LEAD]
+        order = list(dict.fromkeys([*lead, *named, *meeting, *others, *asked_hits]))
+        top = cited_number(index, asked_hits[0]) if asked_hits else ""
+        # Sure only when the question's ask and the cards agree: its first rule is the rule of a keyword of the
+        # card that the question names, or of a kind of ability the question asks about and the ranking is sure.
+        keyword = any(is_under(top, ref) for ref in signals.named)
+        asked_kind = any(is_under(top, ref) for ref in signals.asked)
+        sure = (
+            confident
+            and not shared
+            and ((keyword and ranking.certainty >= KEYWORD_SURE) or (asked_kind and ranking.sure))
+        )
+    else:
+        first = asked_hits[:1] if confident else []
+        order = list(dict.fromkeys([*named, *first, *meeting, *others, *asked_hits]))
+        sure = bool(named) or (confident and ranking.sure)
     if not order:
         answer = unsure_answer(index, text, [])
         answer.candidates = answer.related = answer.cited = []
@@ -353,8 +336,8 @@ def answer_with_cards(index: RulesIndex, text: str, asked: str, cards: list[Card
     answer.kind = "cards"
     answer.cards = shown
     answer.more_cards = more
-    if not named and ranking is not None:
-        answer.certainty = ranking.certainty
+    if ranking is not None:
+        answer.certainty = ranking.certainty if sure or not named else answer.certainty
     lexical = pool(index, ranking.hits, asked) if ranking is not None else []
     answer.pool = list(dict.fromkeys([*(cited_number(index, key) for key in order), *lexical]))[:POOL]
     answer.pool = [number for number in answer.pool if number]

@@ -61,10 +61,11 @@ def deciding_subrule(index: RulesIndex, number: str, text: str) -> str | None:
     if not rows:
         return None
     stems = [s for s in dict.fromkeys(stem(word) for word in index.searcher.terms(text)) if s in entries.idf]
-    held = {s: sum(1 for row in rows if s in entries.stems[row]) for s in stems}
+    holding = entries.masks.holding(stems, rows)
+    held = {s: len(holding[s]) for s in stems}
 
     def value(row: int) -> float:
-        return sum(entries.idf[s] * math.log(1 + len(rows) / held[s]) for s in stems if s in entries.stems[row])
+        return sum(entries.idf[s] * math.log(1 + len(rows) / held[s]) for s in stems if row in holding[s])
 
     best = max(rows, key=value)
     return entries.docs[best][1] if value(best) > 0 else None

@@ -7,6 +7,7 @@ the optional language model that picks among the candidates. Other rooms import 
 
 from bot.rules.ranking.complete import sort_key
 from bot.rules.ranking.confidence import SURE_AT, with_model
+from bot.rules.ranking.features import CardSignals
 from bot.rules.ranking.hits import Hit, Ranking, name_stems
 from bot.rules.ranking.index import MAX_QUERY, RulesIndex
 from bot.rules.ranking.interactions import proposed
@@ -16,6 +17,7 @@ from bot.rules.ranking.ranker import GATE_THRESHOLD
 
 __all__ = [
     "Candidate",
+    "CardSignals",
     "GATE_THRESHOLD",
     "Hit",
     "MAX_QUERY",

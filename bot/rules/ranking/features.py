@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from bot.documents import is_under, stem
-from bot.rules.ranking.entries import ASKS, FIRST, GLOSSARY, SUBRULE, Entries
+from bot.rules.ranking.entries import ASKS, FIRST, GLOSSARY, SUBRULE, Entries, shared_pairs
 from bot.rules.ranking.hits import Asked, Candidate
 from bot.rules.ranking.ranker import Associations
 from bot.rules.words import VARIANT_WORDS
@@ -27,6 +27,9 @@ HAPPENS_RE = re.compile(r"\bwhat happens\b|\bhappens? (?:if|when|to)\b|\bwhat if
 CONSEQUENCE_SECTION = "704"
 # How much more a word in an entry's title counts than one in its text, as FTS5's bm25(docs, 4.0, 1.0) would.
 TITLE_BM25 = 3.0
+
+# For each of a question's words: the candidate rows holding it (or its other spelling), the word, its weight.
+Holders = list[tuple[frozenset[int], str, float]]
 
 
 @dataclass
@@ -44,6 +47,40 @@ class Question:
 
 
 @dataclass(frozen=True, slots=True)
+class CardSignals:
+    """What the cards a question names bring to its ranking (built by :mod:`bot.rules.asking.cards`): the rules of
+    the kinds of ability they have (614.1a for "… instead"), those of the kinds the question asks about ("does it
+    trigger" and a dies trigger: 603.10a), the rules of their own keywords and layouts, those the question names,
+    and the rows whose text names one of the cards (the rules' examples name real cards)."""
+
+    kinds: dict[str, float]
+    asked: dict[str, float]
+    own: frozenset[str]
+    named: frozenset[str]
+    examples: frozenset[int] = frozenset()
+
+    def rows_wanted(self) -> list[str]:
+        """The rules whose entries are candidates, the asked ones first."""
+        return list(dict.fromkeys([*self.named, *self.asked, *self.kinds, *sorted(self.own)]))
+
+
+def card_values(cards: CardSignals | None, row: int, ancestors: tuple[str, ...]) -> tuple[float, ...]:
+    """A row's card features, in the order of ranker.FEATURES: under a rule of the cards' kinds of ability, of the
+    kinds the question asks about, of a card's own keyword or layout the question does not name, of one it names;
+    and whether its text names one of the cards."""
+    if cards is None:
+        return NO_CARDS
+    kind = max((cards.kinds.get(ancestor, 0.0) for ancestor in ancestors), default=0.0)
+    asked = max((cards.asked.get(ancestor, 0.0) for ancestor in ancestors), default=0.0)
+    named = any(ancestor in cards.named for ancestor in ancestors)
+    own = not named and any(ancestor in cards.own for ancestor in ancestors)
+    return (kind, asked, 1.0 if own else 0.0, 1.0 if named else 0.0, 1.0 if row in cards.examples else 0.0)
+
+
+NO_CARDS = (0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
 class Signals:
     """What the question says beyond its words: the topics it names and what they point to and mean, the rules its
     phrasing proposes, the rules defining what it asks the meaning of, and its words' associations."""
@@ -54,6 +91,8 @@ class Signals:
     defined: set[str]
     sections: dict[str, float]
     rules: dict[str, float]
+    cards: CardSignals | None = None
+    card_rows: frozenset[int] = frozenset()  # the rows found for the cards alone
 
 
 def near_rows(entries: Entries, question: Question) -> set[int]:
@@ -81,28 +120,33 @@ def features(
     sections, rules = signals.sections, signals.rules
     near = near_rows(entries, question)
     question_pairs = {
-        hash((a, b)) for a, b in zip(stems, stems[1:], strict=False) if a in entries.idf and b in entries.idf
+        hash((a, b)): (a, b) for a, b in zip(stems, stems[1:], strict=False) if a in entries.idf and b in entries.idf
     }
     pair_weight = 1.0 / max(1, len(question_pairs))
     stem_set = set(question.weights)
     meaning_total = sum(meaning.values())
-    doc_stems, title_stems, norm = entries.stems, entries.title_stems, entries.masks.norm
+    title_stems, norm = entries.title_stems, entries.masks.norm
     context_stems, doc_pairs = entries.context_stems, entries.pairs
     phrase_stems = entries.phrase_stems
+    held = entries.masks.holding({*(s for s, _a, _w in weighted), *(a for _s, a, _w in weighted), *meaning}, found)
+    holders = holders_of(weighted, held)
+    # Only a row holding both words of a pair may hold the pair.
+    pairs_held = [(pair, held[a] & held[b]) for pair, (a, b) in question_pairs.items()]
     covers: list[tuple[int, float, float, float, float]] = []
     phrased: dict[int, tuple[float, float]] = {}
+    # A row a card's ability points to is ranked even when it holds none of the question's words.
+    card_rows = signals.card_rows
     for row in found:
-        stems_here = doc_stems[row]
         cover = context = 0.0
         around = context_stems[row]
-        for s, alternative, weight in weighted:
-            if s in stems_here or alternative in stems_here:
+        for holding, s, weight in holders:
+            if row in holding:
                 cover += weight
             elif s in around:
                 context += weight
         if phrase_stems[row]:
             phrased[row] = phrase_values(entries, row, weighted)
-        if cover or phrased.get(row, (0.0, 0.0))[0]:
+        if cover or phrased.get(row, (0.0, 0.0))[0] or row in card_rows:
             # As bm25 with the title weighted four times (an entry under "Mana Abilities" is about them).
             titled = title_stems[row]
             title_cover = (
@@ -113,7 +157,7 @@ def features(
         return []
     bm25_scale = 1.0 / (max(item[2] for item in covers) or 1.0)
     ancestors = entries.ancestors
-    distinct = distinctness(entries, [item[0] for item in covers], weighted)
+    distinct = distinctness(entries, [item[0] for item in covers], holders)
     out: list[tuple[Candidate, tuple[float, ...]]] = []
     for row, cover, bm25, title_cover, context in covers:
         share_ = 0.0
@@ -123,7 +167,7 @@ def features(
                 if value is not None and value > share_:
                     share_ = value
         kind_row = entries.row_kind[row]
-        says = entries.says[row]
+        says = entries.says(row)
         features = (
             bm25 * bm25_scale,
             cover,
@@ -136,10 +180,10 @@ def features(
             share_,
             1.0 if consequence and ancestors[row][-2:-1] == (CONSEQUENCE_SECTION,) else 0.0,
             context,
-            len(question_pairs & doc_pairs[row]) * pair_weight if question_pairs else 0.0,
+            shared_pairs(doc_pairs[row], row, pairs_held) * pair_weight if question_pairs else 0.0,
             entries.length[row],
             sum(says[i] for i in asks) / len(asks) if asks else 0.0,
-            sum(weight for s, weight in meaning.items() if s in doc_stems[row]) / meaning_total if meaning else 0.0,
+            sum(weight for s, weight in meaning.items() if row in held[s]) / meaning_total if meaning else 0.0,
         )
         if len(ancestors[row]) > 2:
             features += (sections.get(ancestors[row][-2], 0.0), rules.get(ancestors[row][1], 0.0))
@@ -152,13 +196,20 @@ def features(
         )
         phrase_cover, asked_like = phrased.get(row, (0.0, 0.0))
         features += (phrase_cover, asked_like, distinct.get(row, 0.0))
+        features += card_values(signals.cards, row, ancestors[row])
         # How much of the question the entry holds, in its text or in the words players use for it.
-        whole = cover if not phrase_cover else _union_cover(entries, row, weighted)
+        whole = cover if not phrase_cover else _union_cover(entries, row, weighted, holders)
         out.append((Candidate(row, whole, share_ > 0, question.off_topic, question.asked), features))
     return out
 
 
-def distinctness(entries: Entries, rows: list[int], weighted: list[tuple[str, str, float]]) -> dict[int, float]:
+def holders_of(weighted: list[tuple[str, str, float]], held: dict[str, frozenset[int]]) -> Holders:
+    """For each of the question's words, the rows holding it or its other spelling (``held``: the rows holding
+    each stem, from :meth:`StemMasks.holding`)."""
+    return [(held[s] | held[alternative], s, weight) for s, alternative, weight in weighted]
+
+
+def distinctness(entries: Entries, rows: list[int], holders: Holders) -> dict[int, float]:
     """For each row, how well its own words answer the question against the other candidates of its section (its
     opening rule, its parent, its neighbouring rules and steps): each of the question's words it holds counts by
     its weight and by how few of those candidates hold it; the value is the row's share of the best in its section,
@@ -169,20 +220,16 @@ def distinctness(entries: Entries, rows: list[int], weighted: list[tuple[str, st
         if section:
             by_section.setdefault(section[0], []).append(row)
     out: dict[int, float] = {}
-    stems = entries.stems
     for family in by_section.values():
         if len(family) < 2:
             out[family[0]] = 1.0
             continue
-        held = {
-            s: sum(1 for row in family if s in stems[row] or alternative in stems[row])
-            for s, alternative, _w in weighted
-        }
+        held = [sum(1 for row in family if row in holding) for holding, _s, _w in holders]
         values = {
             row: sum(
-                weight * math.log(1 + len(family) / held[s])
-                for s, alternative, weight in weighted
-                if s in stems[row] or alternative in stems[row]
+                weight * math.log(1 + len(family) / count)
+                for (holding, _s, weight), count in zip(holders, held, strict=True)
+                if row in holding
             )
             for row in family
         }
@@ -211,12 +258,12 @@ def phrase_values(entries: Entries, row: int, weighted: list[tuple[str, str, flo
     return cover, best
 
 
-def _union_cover(entries: Entries, row: int, weighted: list[tuple[str, str, float]]) -> float:
-    text, phrase = entries.stems[row], entries.phrase_stems[row]
+def _union_cover(entries: Entries, row: int, weighted: list[tuple[str, str, float]], holders: Holders) -> float:
+    phrase = entries.phrase_stems[row]
     return sum(
         weight
-        for s, alternative, weight in weighted
-        if s in text or alternative in text or s in phrase or alternative in phrase
+        for (s, alternative, weight), (holding, _s, _w) in zip(weighted, holders, strict=True)
+        if row in holding or s in phrase or alternative in phrase
     )
 
 

@@ -18,9 +18,9 @@ from bot.rules.ranking.outline import Outline, load_outline
 from bot.rules.ranking.search import Searcher
 from bot.rules.text import Document, GlossaryEntry, Rule, find_numbers
 
-# Card types, land types and supertypes: words players write in lower case ("an island"), unlike creature and
-# planeswalker types, which are as often names.
-TYPE_RULES = ("205.2a", "205.3i", "205.4a")
+# Card types, land types, supertypes and creature types: words players write in lower case ("an island", "my
+# goblin tokens"), unlike planeswalker types, which are as often names.
+TYPE_RULES = ("205.2a", "205.3i", "205.3m", "205.4a")
 MAX_QUERY = 500  # longer queries are answered with a "too long" message
 REFERENCE_RE = re.compile(r"\b(\d{3}\.\d+[a-z]?)(?!\d)|\b(?:rules?|see)\s+(\d{3})(?!\.?\d)")
 # "603.7d–f" and "205.1a–b" mention every rule of the range.
@@ -194,9 +194,9 @@ class RulesIndex:
     @functools.cached_property
     def ordinary_words(self) -> frozenset[str]:
         """The words the rules use as words, not as names: each written in lower case somewhere in the rules,
-        plus the card types, supertypes and land types (rule 205) and the glossary's terms, which players write in
-        lower case too. A card named "Teferi" in an example is not one of them; "block", "island" and "tapped"
-        are."""
+        plus the card types, supertypes, land types and creature types (rule 205) and the glossary's terms, which
+        players write in lower case too. A card named "Teferi" in an example is not one of them; "block", "island"
+        and "tapped" are."""
         lower = re.compile(r"(?<![\w’'])[a-z][a-z’']*")
         found: set[str] = set()
         for rule in self.document.entries:

@@ -41,6 +41,12 @@ FEATURES = (
     "asked_like",  # how closely the question is one its phrasings ask (see features.phrase_values)
     "distinct",  # how well its own words answer the question against its section's other candidates (its parent,
     # its neighbours: see features.distinctness)
+    # The cards the question names (see features.CardSignals; all 0 for a question naming none):
+    "card_kind",  # the entry is (under) a rule of a kind of ability the cards have (614.1a for "… instead")
+    "card_asked",  # ... of a kind the question asks about ("does it trigger" and a dies trigger: 603.10a)
+    "card_own",  # ... of a card's own keyword or layout that the question does not name
+    "card_named",  # ... of a card's own keyword or layout that the question names
+    "card_example",  # its text names one of the cards (the rules' examples name real cards)
 )
 
 WEIGHTS = (
@@ -66,6 +72,11 @@ WEIGHTS = (
     1,
     0.6,
     0.05,
+    -0.3,
+    1,
+    -0.15,
+    -0.05,
+    0.3,
 )
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how

@@ -19,7 +19,7 @@ from wordfreq import zipf_frequency
 from bot.documents import STOPWORDS, Phrasing, load_phrasings, stem, words
 from bot.rules.ranking import confidence
 from bot.rules.ranking.entries import GLOSSARY, SUBRULE, Entries
-from bot.rules.ranking.features import COMMON, Question, Signals, associated, features
+from bot.rules.ranking.features import COMMON, CardSignals, Question, Signals, associated, features
 from bot.rules.ranking.hits import Asked, Candidate, Hit, Ranking
 from bot.rules.ranking.interactions import proposed
 from bot.rules.ranking.ranker import (
@@ -46,6 +46,8 @@ PHRASED_CANDIDATES = 12
 LINKED_DOCS = 30
 # The entries of a rule the question's phrasing proposes (see bot.rules.ranking.interactions) taken as candidates.
 PROPOSED_DOCS = 8
+# The entries of each rule the named cards' kinds of ability point to (see CardSignals) taken as candidates.
+CARD_DOCS = 4
 # The words of a named glossary term's definition count this much of the question's own words, and find this
 # many more candidates.
 MEANING_WEIGHT, MEANING_CANDIDATES = 0.5, 10
@@ -96,7 +98,7 @@ class Searcher:
         return self.entries.docs
 
     def warm(self) -> None:
-        """Word statistics, the typo vocabulary and the topic names (about 0.3 s; done once)."""
+        """Word statistics, the typo vocabulary and the topic names (about 0.2 s; done once)."""
         if self._topics is not None:
             return
         self.entries.warm()
@@ -135,8 +137,10 @@ class Searcher:
 
     # ------------------------------------------------------------------ ranking
 
-    def rank(self, text: str, limit: int = 6, *, topics: bool = True) -> Ranking:
-        scored = self.candidates(text, topics=topics)
+    def rank(self, text: str, limit: int = 6, *, topics: bool = True, cards: CardSignals | None = None) -> Ranking:
+        """The entries answering ``text``, best first; ``cards``: what the cards it names bring (see
+        :class:`CardSignals`)."""
+        scored = self.candidates(text, topics=topics, cards=cards)
         if isinstance(scored, Ranking):
             return scored
         ranked = sorted(
@@ -210,7 +214,9 @@ class Searcher:
             asked,
         )
 
-    def candidates(self, text: str, *, topics: bool = True) -> Ranking | list[tuple[Candidate, tuple[float, ...]]]:
+    def candidates(
+        self, text: str, *, topics: bool = True, cards: CardSignals | None = None
+    ) -> Ranking | list[tuple[Candidate, tuple[float, ...]]]:
         """The entries that may answer ``text``, each with its features (see :mod:`bot.rules.ranking.ranker`), or a
         finished :class:`Ranking` when the question names its topic outright or holds nothing to rank."""
         self.warm()
@@ -241,9 +247,27 @@ class Searcher:
         defined = self._defined(text)
         found.update(dict.fromkeys(row for ref in defined if (row := self.entries.rule_row.get(ref)) is not None))
         sections, rules = associated(self.associations, question.stems, question.weights)
-        signals = Signals(linked, meaning, interactions, defined, sections, rules)
+        card_rows: frozenset[int] = frozenset()
+        if cards is not None:
+            card_rows = frozenset(self._card_rows(cards))
+            found.update(dict.fromkeys(card_rows))
+        signals = Signals(linked, meaning, interactions, defined, sections, rules, cards, card_rows)
         out = features(self.entries, question, list(found), signals)
         return out or Ranking([], False)
+
+    def _card_rows(self, cards: CardSignals) -> list[int]:
+        """The entries the named cards' abilities point to, and those whose text names a card, as candidates."""
+        rows = [row for ref in cards.rows_wanted() for row in self._rows_under(ref)[:CARD_DOCS]]
+        return rows + sorted(cards.examples)[:CARD_DOCS]
+
+    def card_examples(self, names: list[str]) -> frozenset[int]:
+        """The entries whose text names one of the cards ``names`` ("Example: Rest in Peace says …")."""
+        found: set[int] = set()
+        for name in names:
+            phrase = " ".join(words(name))
+            if phrase:
+                found.update(self.entries.matching(f'"{phrase}"'))
+        return frozenset(found)
 
     def _defined(self, text: str) -> set[str]:
         """The rules defining the terms a definitional question asks about ("does exiling count as dying": 700.4,

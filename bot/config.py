@@ -15,6 +15,9 @@ from bot.errors import ConfigError
 DEFAULT_SCRYFALL_API_URL = "https://api.scryfall.com"
 # Wizards' page linking the current Magic Tournament Rules and Infraction Procedure Guide.
 DEFAULT_JUDGE_DOCS_URL = "https://wpn.wizards.com/en/rules-documents"
+# Where decks linked from these sites are read (a player's link always names the site itself).
+DEFAULT_ARCHIDEKT_URL = "https://archidekt.com"
+DEFAULT_TAPPEDOUT_URL = "https://tappedout.net"
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
@@ -156,6 +159,8 @@ class Config:
     # on by default from the environment, off for a Config built in code.
     judge_docs_url: str = DEFAULT_JUDGE_DOCS_URL
     judge_docs_auto_update: bool = False
+    archidekt_url: str = DEFAULT_ARCHIDEKT_URL
+    tappedout_url: str = DEFAULT_TAPPEDOUT_URL
     guild_id: int | None = None
     # The shards this process runs (shard_ids) out of the bot's shard_count. From the environment, neither set
     # means every shard Discord recommends (shard_count None: asked at start); a Config built in code runs one
@@ -217,6 +222,8 @@ class Config:
             rules_auto_update=_flag(environ, "RULES_AUTO_UPDATE", default=True),
             judge_docs_url=_optional_url(environ, "JUDGE_DOCS_URL", ("http://", "https://")) or DEFAULT_JUDGE_DOCS_URL,
             judge_docs_auto_update=_flag(environ, "JUDGE_DOCS_AUTO_UPDATE", default=True),
+            archidekt_url=_optional_url(environ, "ARCHIDEKT_URL", ("http://", "https://")) or DEFAULT_ARCHIDEKT_URL,
+            tappedout_url=_optional_url(environ, "TAPPEDOUT_URL", ("http://", "https://")) or DEFAULT_TAPPEDOUT_URL,
             guild_id=_optional_int(environ, "DISCORD_GUILD_ID"),
             shard_count=shard_count,
             shard_ids=shard_ids,

@@ -21,6 +21,13 @@ from cogs._symbols import one_message, symbols_for
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
+# What a form or component nothing answers any more (from before a restart, or past its time) is told, by the start
+# of its custom id, where the general "this has expired" would say too little.
+EXPIRED_ANSWERS = {"deck-form:": "This form expired; run `/deck save` again."}
+
+
+def expired_answer(custom_id: str) -> str | None:
+    return next((text for start, text in EXPIRED_ANSWERS.items() if custom_id.startswith(start)), None)
 
 
 def rendered(interaction: discord.Interaction, content: str | None, kwargs: dict) -> str | None:

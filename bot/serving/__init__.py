@@ -11,12 +11,13 @@ from bot.serving.breaker import Breaker
 from bot.serving.lanes import SEARCH_THREADS, Asker, Lanes, Limit
 from bot.serving.lograte import RateLimitedLog
 from bot.serving.pace import Budgets, Pace, monotonic
-from bot.serving.shares import API_SEARCHES, HINTS, LOOKUPS, PICKS, SEARCHES, Share
+from bot.serving.shares import API_SEARCHES, DECK_SITES, HINTS, LOOKUPS, PICKS, SEARCHES, Share
 from bot.serving.suggest import Suggestions
 from bot.serving.turns import Turn, Turns, no_turn
 
 __all__ = [
     "API_SEARCHES",
+    "DECK_SITES",
     "HINTS",
     "LOOKUPS",
     "PICKS",

@@ -3,7 +3,8 @@ members together and everyone outside servers together, and each user's budget o
 
 Admission (:mod:`bot.serving.admission`) hands the places out in turn; the features name the share their work
 takes (``SEARCHES`` for /search, ``API_SEARCHES`` for the searches only Scryfall's API answers, ``LOOKUPS`` for
-/card and inline lookups, ``PICKS`` for the rules' optional language model, ``HINTS`` for the goldfish coach).
+/card and inline lookups, ``PICKS`` for the rules' optional language model, ``HINTS`` for the goldfish coach,
+``DECK_SITES`` for decks read from the sites players link).
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ class Share:
 # Local searches and lookups wait their turn for up to two seconds from the interaction's creation.
 # Requests to the rules' language model: when the share is taken the answer is the lexical one, at once: never
 # "busy" and never a wait in a queue. Hints of the goldfish coach: one measured at a time, four a half-minute.
+# Decks read from a site a player links (Archidekt, TappedOut): a place is held while the site answers (up to its
+# 10 s deadline), one a player, three reads a player a minute; each site is also asked at most once a second.
 #
 # fmt: off
 #                    name                 places   user  server       outside      uses  per   typical
@@ -75,6 +78,7 @@ API_SEARCHES = Share("Scryfall searches", 4,       1,    2,           2,        
 LOOKUPS = Share("lookups",                8,       2,    4,           6,           12,   20.0, 0.05, wait=2.0)
 PICKS = Share("rule picks",               16,      1,    4,           4,           10,   20.0, 2.0)
 HINTS = Share("hints",                    64,      1,    64,          64,          4,    30.0, 2.5,  reserve=0)
+DECK_SITES = Share("deck sites",          8,       1,    4,           4,           3,    60.0, 2.0,  wait=10.0)
 # fmt: on
 
 YOURS = {
@@ -83,4 +87,5 @@ YOURS = {
     "lookups": "You already have {count} card lookups running",
     "rule picks": "You already have {count} rules questions being read",
     "hints": "Your last hint is still being measured",
+    "deck sites": "Your last deck is still being read from its site",
 }

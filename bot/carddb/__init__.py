@@ -10,7 +10,7 @@ from bot.carddb.names import GAME_NAMES, asks_for_rebalanced, digital_label
 from bot.carddb.nicknames import nicknames as nickname_table
 from bot.carddb.nicknames import resolve_nickname
 from bot.carddb.printed import PrintedIndex, PrintedName, PrintedNames, language_name, of_locale
-from bot.carddb.query import NeedsScryfall, QueryError, set_codes
+from bot.carddb.query import NeedsScryfall, QueryError, heavy_search, set_codes
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.service import FILE_NAME, SEARCH_SECONDS, CardData, CardDataUnavailable
 from bot.carddb.store import CardDataError, CardStore
@@ -43,5 +43,6 @@ __all__ = [
     "nickname_table",
     "normalise",
     "asks_for_rebalanced",
+    "heavy_search",
     "resolve_nickname",
 ]

@@ -4,9 +4,12 @@ Everything here blocks (HTTP, file I/O) and is meant to run in a worker thread. 
 streamed to disk and read back incrementally, so the whole file is never in memory: gzipped JSON
 Lines (Scryfall's format since July 2026) line by line, the older JSON array with ijson.
 
-Every request ends (:mod:`bot.hosts.download`): the descriptions within :data:`LISTING`'s deadline and size, the
-file within :data:`FILE_SECONDS`, at :data:`FILE_MIN_RATE` bytes a second at least, and no bigger than the
-``size`` Scryfall lists for it plus a margin, and never past :data:`MAX_FILE_BYTES` (:func:`file_limits`). Reading
+Every request goes only to Scryfall's hosts (:func:`bulk_hosts`: its bulk data host and the configured API's, each
+host with its port): a listing naming a file anywhere else is refused before anything is sent there, and so is any
+redirect elsewhere. Every request ends (:mod:`bot.hosts.download`): the descriptions within :data:`LISTING`'s
+deadline and size, the file within :data:`FILE_SECONDS`, at :data:`FILE_MIN_RATE` bytes a second at least, and no
+bigger than the ``size`` Scryfall lists for it plus a margin, and never past :data:`MAX_FILE_BYTES`
+(:func:`file_limits`). Reading
 it back is bounded the same way: the decompressed bytes by that cap, each JSON line by :data:`MAX_LINE_BYTES`, so a
 small gzip file that expands to gigabytes is refused as it expands.
 """
@@ -29,7 +32,7 @@ from typing import IO, Any
 import ijson
 
 from bot import BOT_NAME, __version__
-from bot.hosts import Downloader, DownloadFailed, Limits, Stopped
+from bot.hosts import BULK_FILES, Downloader, DownloadFailed, Limits, Stopped, from_scryfall, host_of
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +69,17 @@ def user_agent() -> str:
     return f"{BOT_NAME}/{__version__} (Discord bot for Magic: The Gathering players; bulk data)"
 
 
-def new_session() -> Downloader:
-    """The HTTP client of one refresh (close it when done: ``with new_session() as session:``)."""
+def bulk_hosts(api_url: str) -> frozenset[str]:
+    """Where Scryfall's bulk data may come from, listings, files and redirects alike: its bulk data host and the
+    host of ``api_url`` (each with its port, and no other)."""
+    return from_scryfall(BULK_FILES, api_url)
+
+
+def new_session(api_url: str) -> Downloader:
+    """The HTTP client of one refresh from the API at ``api_url``, which goes nowhere but :func:`bulk_hosts` (close
+    it when done: ``with new_session(api_url) as session:``)."""
     headers = {"User-Agent": user_agent(), "Accept": "application/json;q=0.9,*/*;q=0.8"}
-    return Downloader(headers, name="bulk-download")
+    return Downloader(headers, name="bulk-download", allowed_hosts=bulk_hosts(api_url))
 
 
 def parse_time(value: str) -> datetime:
@@ -129,9 +139,17 @@ def _get_json(session: Downloader, url: str, what: str) -> Any:
         raise BulkError(f"{what} is not JSON") from error
 
 
-def _bulk_info(item: Any) -> BulkInfo:
+def _bulk_info(item: Any, hosts: frozenset[str]) -> BulkInfo:
     """A bulk data object (one item of ``/bulk-data``) as a :class:`BulkInfo`; :class:`BulkError` when its date is
-    not one."""
+    not one, or when it names a file on none of ``hosts``."""
+    for field in ("jsonl_download_uri", "download_uri"):
+        address = _web_address(item.get(field))
+        if address is not None and host_of(address) not in hosts:
+            what = str(item.get("type") or "bulk").replace("_", "-")
+            raise BulkError(
+                f"Scryfall's bulk data listing points its {what} file at {host_of(address) or 'no host'}, not at "
+                f"Scryfall's hosts ({', '.join(sorted(hosts))}); nothing was downloaded"
+            )
     size = item.get("size")
     updated_at = item["updated_at"]
     try:
@@ -160,7 +178,7 @@ def fetch_info(session: Downloader, api_url: str) -> BulkInfo:
     what = "the bulk data description"
     data = _get_json(session, f"{api_url.rstrip('/')}/bulk-data/{BULK_TYPE}", what)
     try:
-        return _bulk_info(data)
+        return _bulk_info(data, bulk_hosts(api_url))
     except (KeyError, TypeError, AttributeError) as error:
         raise BulkError(f"Scryfall's {what} is not the expected JSON object") from error
 
@@ -172,7 +190,7 @@ def fetch_listing_info(session: Downloader, api_url: str, bulk_type: str) -> Bul
     try:
         for item in data["data"]:
             if str(item.get("type", "")).replace("_", "-") == bulk_type:
-                return _bulk_info(item)
+                return _bulk_info(item, bulk_hosts(api_url))
     except (KeyError, TypeError, AttributeError) as error:
         raise BulkError(f"Scryfall's {what} is not the expected JSON object") from error
     return None

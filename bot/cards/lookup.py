@@ -36,6 +36,7 @@ from bot.cards.matchers import Matchers, by_prefix
 from bot.cards.printed import RecentMisses, chosen_card, printed_cards
 from bot.cards.query import KINDS, cycling_query
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
+from bot.serving import API_SEARCHES, SEARCHES, Turn, no_turn
 from bot.text import Entry, Matcher, fold
 
 if TYPE_CHECKING:
@@ -103,6 +104,12 @@ class CardSource:
     @staticmethod
     def _api(answer: Any) -> CardAnswer:
         return CardAnswer(answer.data, API, stale=answer.stale)
+
+    def reads_locally(self, set_code: str | None = None) -> bool:
+        """Whether a lookup (of a printing from ``set_code``) is the local copy's to answer: then it takes a place
+        among the lookups reading the copy; else it is Scryfall's API's, which its rate limits share out."""
+        card_data = self.card_data
+        return set_code is None and card_data is not None and card_data.loaded
 
     # ------------------------------------------------------------------ single cards
 
@@ -307,41 +314,47 @@ class CardSource:
     # ------------------------------------------------------------------ lists
 
     async def search(
-        self, query: str, *, page: int = 0, page_size: int = 15, asker: Asker | None = None
+        self, query: str, *, page: int = 0, page_size: int = 15, asker: Asker | None = None, turn: Turn = no_turn
     ) -> SearchPage | CardList:
         """A page of the cards matching ``query`` (Scryfall's syntax) from the local copy: a ``SearchPage``;
-        ``asker``: who shares the search threads fairly with everyone else (see ``CardData.search``).
+        ``asker``: who shares the search threads fairly with everyone else (see ``CardData.search``); ``turn``: the
+        place it waits for, in the searches' share while the copy is read, in the API's while Scryfall is asked.
 
         Only a search about what the copy does not hold (``NeedsScryfall``), or any search before the first
         import, goes to Scryfall's API: then the answer is its first page as a ``CardList``. Raises
         ``QueryError`` for a search that cannot run, CardNotFound (API) and the client's ScryfallErrors.
         """
         query = " ".join(query.split())
-        if self.card_data is not None:
+        if self.reads_locally():
             try:
-                return await self.card_data.search(query, page=page, page_size=page_size, asker=asker)
+                async with turn(SEARCHES):
+                    return await self.card_data.search(query, page=page, page_size=page_size, asker=asker)
             except (CardDataUnavailable, NeedsScryfall) as reason:
                 log.debug("Asking Scryfall for a search: %s", type(reason).__name__)
-        answer = await self.client.search(query, order="name")
+        async with turn(API_SEARCHES):
+            answer = await self.client.search(query, order="name")
         return api_list(answer.data)
 
-    async def cycling(self, kind: str, extra: str | None = None, *, asker: Asker | None = None) -> CardList:
+    async def cycling(
+        self, kind: str, extra: str | None = None, *, asker: Asker | None = None, turn: Turn = no_turn
+    ) -> CardList:
         """The cards of a /cycling kind, narrowed by ``extra`` search terms, by the same engine as /search
-        (``asker`` as for :meth:`search`).
+        (``asker`` and ``turn`` as for :meth:`search`).
 
         Raises CardNotFound when none match (like Scryfall), QueryError for a search the local copy cannot
         read, BadQuery for one the API rejects.
         """
         extra = " ".join((extra or "").split())
         query = cycling_query(kind, extra)
-        if self.card_data is not None:
+        if self.reads_locally():
             base = KINDS[kind].query
             try:
                 # The user's terms parsed on their own, so a message about them points into what they typed.
-                if extra:
-                    found = await self.card_data.search_all(extra, within=base, limit=LOCAL_LIST_LIMIT, asker=asker)
-                else:
-                    found = await self.card_data.search_all(base, limit=LOCAL_LIST_LIMIT, user_written=False)
+                async with turn(SEARCHES):
+                    if extra:
+                        found = await self.card_data.search_all(extra, within=base, limit=LOCAL_LIST_LIMIT, asker=asker)
+                    else:
+                        found = await self.card_data.search_all(base, limit=LOCAL_LIST_LIMIT, user_written=False)
             except (CardDataUnavailable, NeedsScryfall) as reason:
                 log.debug("Asking Scryfall for a /cycling search: %s", type(reason).__name__)
             else:
@@ -356,7 +369,8 @@ class CardSource:
                     data_date=self._data_date(),
                     warnings=list(found.warnings),
                 )
-        answer = await self.client.search(query, order="name")
+        async with turn(API_SEARCHES):
+            answer = await self.client.search(query, order="name")
         return api_list(answer.data)
 
     def data_date(self) -> str | None:

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.carddb import QueryError, SearchPage, asks_for_rebalanced, of_locale
+from bot.carddb import QueryError, SearchPage, asks_for_rebalanced, heavy_search, of_locale
 from bot.carddb.query import warning_sentence
 from bot.cards import (
     DEFAULT_KIND,
@@ -33,7 +33,7 @@ from bot.cards import (
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
 from bot.serving import LOOKUPS, SEARCHES
 from bot.text import Entry, clip, escape, one_line
-from cogs._admission import asker_of, fair_share, place
+from cogs._admission import asker_of, fair_share, place, turn_of
 from cogs._pagers import Pagers
 from cogs._symbols import symbols_for
 from cogs._ui import in_time, reply, reply_private
@@ -210,8 +210,7 @@ class Cards(commands.Cog, name=COG_NAME):
         # a call to Scryfall's API is deferred (publicly: a card is the likely answer).
         # A place is held only while the local copy is read: a printing (set code), or any card before the first
         # import, is Scryfall's API's answer, which its own rate limits share out.
-        card_data = self.source.card_data
-        local = set_code is None and card_data is not None and card_data.loaded
+        local = self.source.reads_locally(set_code)
         async with in_time(interaction, public=True, long_wait=card_coming):
             try:
                 async with place(interaction, LOOKUPS) if local else contextlib.nullcontext():
@@ -253,9 +252,9 @@ class Cards(commands.Cog, name=COG_NAME):
         label = KINDS[kind_value].label
         heading = label + (f" · {echo(query, MAX_EXTRA_QUERY)}" if query and query.strip() else "")
         async with in_time(interaction, public=True):
+            turn = turn_of(interaction, heavy=heavy_search(query or ""))
             try:
-                async with place(interaction, SEARCHES):
-                    found = await self.source.cycling(kind_value, query, asker=asker_of(interaction))
+                found = await self.source.cycling(kind_value, query, asker=asker_of(interaction), turn=turn)
             except (QueryError, ScryfallError) as error:
                 failure = search_failure_text(error, f"No cards with {label} match that search.")
                 await reply_private(interaction, failure)
@@ -289,9 +288,9 @@ class Cards(commands.Cog, name=COG_NAME):
         """Search cards in Scryfall's syntax, answered from the local copy of Scryfall's card data."""
         query = " ".join(query.split())
         async with in_time(interaction, public=True):
+            turn, asker = turn_of(interaction, heavy=heavy_search(query)), asker_of(interaction)
             try:
-                async with place(interaction, SEARCHES):
-                    found = await self.source.search(query, page_size=RESULTS_PER_PAGE, asker=asker_of(interaction))
+                found = await self.source.search(query, page_size=RESULTS_PER_PAGE, asker=asker, turn=turn)
             except (QueryError, ScryfallError) as error:
                 await reply_private(interaction, search_failure_text(error))
                 return

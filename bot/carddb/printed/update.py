@@ -105,7 +105,7 @@ def update_printed(
     if not wanted:
         return PrintedOutcome(None, None, stored, dropped)
     missing = set(wanted) - stored_languages(meta)
-    session = new_session()
+    session = new_session(api_url)
     try:
         info = fetch_listing_info(session, api_url, ALL_CARDS)
         if info is None:

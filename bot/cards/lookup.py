@@ -16,27 +16,22 @@ misspelt or in other words, then whatever the one name matcher clearly picks (pr
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.carddb import (
-    Asker,
     CardDataUnavailable,
     CardRecord,
     NameMatch,
-    NeedsScryfall,
     PrintedName,
-    SearchPage,
     asks_for_rebalanced,
     resolve_nickname,
 )
-from bot.cards.answers import API, LOCAL, CardAnswer, CardList, api_list, day_of, names_in_full
+from bot.cards.answers import API, LOCAL, CardAnswer, day_of, names_in_full
 from bot.cards.complete import label, printed_choice
+from bot.cards.lists import CardLists
 from bot.cards.matchers import Matchers, by_prefix
 from bot.cards.printed import RecentMisses, chosen_card, printed_cards
-from bot.cards.query import KINDS, cycling_query
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
-from bot.serving import API_SEARCHES, SEARCHES, Turn, no_turn
 from bot.text import Entry, Matcher, fold
 
 if TYPE_CHECKING:
@@ -46,10 +41,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 25
-LOCAL_LIST_LIMIT = 5000
 
 
-class CardSource:
+class CardSource(CardLists):
     """``CardSource(client, card_data)``: card answers, local first, with Scryfall's API as the fallback.
 
     ``CardSource.of(owner)`` reads the owner's ``scryfall`` and ``card_data`` at each call instead,
@@ -311,103 +305,6 @@ class CardSource:
         answer = await self.client.get_uri(uri)
         return list(answer.data.get("data") or [])
 
-    # ------------------------------------------------------------------ lists
-
-    async def search(
-        self, query: str, *, page: int = 0, page_size: int = 15, asker: Asker | None = None, turn: Turn = no_turn
-    ) -> SearchPage | CardList:
-        """A page of the cards matching ``query`` (Scryfall's syntax) from the local copy: a ``SearchPage``;
-        ``asker``: who shares the search threads fairly with everyone else (see ``CardData.search``); ``turn``: the
-        place it waits for, in the searches' share while the copy is read, in the API's while Scryfall is asked.
-
-        Only a search about what the copy does not hold (``NeedsScryfall``), or any search before the first
-        import, goes to Scryfall's API: then the answer is its first page as a ``CardList``. Raises
-        ``QueryError`` for a search that cannot run, CardNotFound (API) and the client's ScryfallErrors.
-        """
-        query = " ".join(query.split())
-        if self.reads_locally():
-            try:
-                async with turn(SEARCHES):
-                    return await self.card_data.search(query, page=page, page_size=page_size, asker=asker)
-            except (CardDataUnavailable, NeedsScryfall) as reason:
-                log.debug("Asking Scryfall for a search: %s", type(reason).__name__)
-        async with turn(API_SEARCHES):
-            answer = await self.client.search(query, order="name")
-        return api_list(answer.data)
-
-    async def cycling(
-        self, kind: str, extra: str | None = None, *, asker: Asker | None = None, turn: Turn = no_turn
-    ) -> CardList:
-        """The cards of a /cycling kind, narrowed by ``extra`` search terms, by the same engine as /search
-        (``asker`` and ``turn`` as for :meth:`search`).
-
-        Raises CardNotFound when none match (like Scryfall), QueryError for a search the local copy cannot
-        read, BadQuery for one the API rejects.
-        """
-        extra = " ".join((extra or "").split())
-        query = cycling_query(kind, extra)
-        if self.reads_locally():
-            base = KINDS[kind].query
-            try:
-                # The user's terms parsed on their own, so a message about them points into what they typed.
-                async with turn(SEARCHES):
-                    if extra:
-                        found = await self.card_data.search_all(extra, within=base, limit=LOCAL_LIST_LIMIT, asker=asker)
-                    else:
-                        found = await self.card_data.search_all(base, limit=LOCAL_LIST_LIMIT, user_written=False)
-            except (CardDataUnavailable, NeedsScryfall) as reason:
-                log.debug("Asking Scryfall for a /cycling search: %s", type(reason).__name__)
-            else:
-                if not found.cards:
-                    raise CardNotFound(
-                        "No cards match that search.", status=404, code="not_found", warnings=list(found.warnings)
-                    )
-                return CardList(
-                    list(found.cards),
-                    len(found.cards),
-                    LOCAL,
-                    data_date=self._data_date(),
-                    warnings=list(found.warnings),
-                )
-        async with turn(API_SEARCHES):
-            answer = await self.client.search(query, order="name")
-        return api_list(answer.data)
-
     def data_date(self) -> str | None:
         """The day of the local copy's data, or None before the first import."""
         return self._data_date()
-
-    async def next_page(self, url: str) -> CardList:
-        """The next page of an API list."""
-        return api_list((await self.client.next_page(url)).data)
-
-    async def collection(self, identifiers: Sequence[dict]) -> tuple[list[dict], list[dict]]:
-        """Cards for a decklist's identifiers, as Scryfall's ``/cards/collection`` gives them.
-
-        Names are answered locally; only identifiers the copy cannot answer (a printing by set and
-        collector number, or everything before the first import) go to the API.
-        """
-        identifiers = [dict(identifier) for identifier in identifiers]
-        names = [str(i["name"]) for i in identifiers if set(i) == {"name"}]
-        found: dict[str, CardRecord | None] = {}
-        if names and self.card_data is not None:
-            try:
-                found = await self.card_data.collection(names)
-            except CardDataUnavailable:
-                found = {}
-        cards: list[dict] = []
-        not_found: list[dict] = []
-        remote: list[dict] = []
-        for identifier in identifiers:
-            record = found.get(identifier.get("name", "")) if set(identifier) == {"name"} else None
-            if record is not None:
-                cards.append(record.scryfall)
-            elif found and set(identifier) == {"name"}:
-                not_found.append(identifier)
-            else:
-                remote.append(identifier)
-        if remote:
-            more, missing = await self.client.collection(remote)
-            cards.extend(more)
-            not_found.extend(missing)
-        return cards, not_found

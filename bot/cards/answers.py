@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.carddb import CardRecord, PrintedName, normalise
 from bot.cards.printed import printed_note
+from bot.cards.render import Provenance
 
 LOCAL = "local"
 API = "api"
@@ -65,6 +66,11 @@ class CardAnswer:
     def note(self) -> str:
         """The line above the card's text naming the printed name asked for (empty for an English name)."""
         return printed_note(self.printed)
+
+    @property
+    def shown(self) -> Provenance:
+        """Where the card shown came from, for its footer."""
+        return Provenance(self.origin, self.stale)
 
 
 def names_in_full(name: str, typed: str) -> bool:

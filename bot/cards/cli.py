@@ -104,7 +104,7 @@ async def _card(name: str, set_code: str | None) -> int:
     finally:
         await _close(source)
     note = printed_note(answer.printed, markdown=False)
-    print(render.render_text(answer.card, stale=answer.stale, origin=answer.origin, note=note))
+    print(render.render_text(answer.card, shown=answer.shown, note=note))
     return EXIT_OK
 
 

@@ -129,7 +129,7 @@ class OpenCardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"searc
             raise UserFacingError("That card can't be opened; run /search again.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         answer = await source.by_id(card_id)
-        display = render_card(answer.card, stale=answer.stale, origin=answer.origin)
+        display = render_card(answer.card, shown=answer.shown)
         await reply(interaction, embed=to_embed(display), ephemeral=True)
 
 

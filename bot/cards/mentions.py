@@ -88,19 +88,25 @@ class CardNames:
         self.other: dict[str, tuple[tuple[int, ...], str]] = {}
         self._longest_unspaced = 0  # characters of the longest other name written without spaces (Japanese…)
 
-    def add(self, names: Iterable[tuple[str, int]], source: str) -> None:
+    def add(self, names: Iterable[tuple[str, int]], source: str, *, folded: bool = False) -> None:
         """Other names cards go by (``(name, card)``; several rows of one name: a name they share), found only in
-        text addressed to the bot and only written out; a card's own name always wins over another's."""
+        text addressed to the bot and only written out; a card's own name always wins over another's. ``folded``:
+        the names are folded already (:func:`bot.text.fold`: the printed names index holds them so)."""
         found: dict[str, list[int]] = {}
         for name, card in names:
-            norm = fold(name)
+            norm = name if folded else fold(name)
             if norm and norm not in self.exact:
-                found.setdefault(norm, [])
-                if card not in found[norm]:
-                    found[norm].append(card)
+                cards = found.get(norm)
+                if cards is None:
+                    found[norm] = [card]
+                elif card not in cards:
+                    cards.append(card)
+        # One value for every name of the same cards (a card has a name in each language): held once, not per name.
+        values: dict[tuple[tuple[int, ...], str], tuple[tuple[int, ...], str]] = {}
         for norm, cards in found.items():
             old = self.other.get(norm)
-            self.other[norm] = (tuple(dict.fromkeys([*(old[0] if old else ()), *cards])), old[1] if old else source)
+            value = (tuple(dict.fromkeys([*old[0], *cards])), old[1]) if old else (tuple(cards), source)
+            self.other[norm] = values.setdefault(value, value)
             if unspaced(norm):
                 self._longest_unspaced = max(self._longest_unspaced, len(norm))
 

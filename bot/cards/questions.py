@@ -45,15 +45,15 @@ def names_index(
     printed: Iterable[tuple[str, int]] = (),
 ) -> CardNames:
     """Every card's names and faces' names, and the other names players use in questions to the bot: nicknames (as
-    ``/card`` knows them), legends' first names and titles, and ``printed`` (``(name, card)``: the names cards are
-    printed with in the languages chosen)."""
+    ``/card`` knows them), legends' first names and titles, and ``printed`` (``(folded name, card)``: the names cards
+    are printed with in the languages chosen, as the printed names index holds them)."""
     names = CardNames(rows, ordinary)
     names.add(
         ((nickname, card) for nickname, name in nickname_table().items() if (card := names.exact.get(normalise(name)))),
         NICKNAME,
     )
     names.add_legends(legends)
-    names.add(printed, PRINTED)
+    names.add(printed, PRINTED, folded=True)
     return names
 
 

@@ -134,13 +134,13 @@ def typed(name: str, rng: random.Random) -> str:
     return name[:i] + name[i] + name[i:]
 
 
-async def index_without_printed(data_dir: Path, index: RulesIndex) -> float:
-    """Seconds to build the names index of the copy alone (no printed names loaded)."""
+async def index_without_printed(data_dir: Path, index: RulesIndex) -> tuple[float, float]:
+    """Seconds to build the names index of the copy alone (no printed names loaded), and the MB it holds."""
     card_data = await CardData.open(data_dir, "http://127.0.0.1:9")
     try:
         started = time.perf_counter()
         await card_names(card_data, index)
-        return time.perf_counter() - started
+        return time.perf_counter() - started, await held_mb(card_data, index)
     finally:
         await card_data.close()
 
@@ -242,9 +242,9 @@ def main() -> int:
         for run in range(args.runs):
             plain, _none = timed_import(db, bulk, None)
             full, rulings_part = timed_import(db, bulk, rulings)
-            alone = asyncio.run(index_without_printed(db.parent, index))
+            alone, alone_held = asyncio.run(index_without_printed(db.parent, index))
             figures = asyncio.run(measure(db.parent, index, names, printed, random.Random(run)))
-            figures.update(plain=plain, full=full, rulings=rulings_part, alone=alone)
+            figures.update(plain=plain, full=full, rulings=rulings_part, alone=alone, alone_held=alone_held)
             runs.append(figures)
             print(f"run {run + 1}: " + ", ".join(f"{key} {value:.4g}" for key, value in figures.items()))
 
@@ -256,6 +256,7 @@ def main() -> int:
     report.add("import, cards and rulings", mid("full"), " s")
     report.add("import, the 60,000 rulings (timed inside)", mid("rulings"), " s", at_most=10)
     report.add("names index of the copy alone, built once", mid("alone") * 1000, " ms")
+    report.add("names index of the copy alone: held", mid("alone_held"), " MB")
     report.add("names index with the printed names of ten languages, built once", mid("build") * 1000, " ms")
     report.add("names index with the printed names: held", mid("held"), " MB")
     report.add("printed names loaded: question with cards, p99 (CPU)", mid("p99") * 1000, " ms", at_most=10)

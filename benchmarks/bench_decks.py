@@ -12,6 +12,13 @@ list pasted in /deck save's form then played.
   ``/goldfish start deck:`` from it: ≤ 1 s for both, measured around simcord's operations (so the bot's own time is
   at most this), p99 over the samples.
 
+Parse + resolve runs with the printed names of all ten languages loaded (a synthetic index of Scryfall's size:
+``_synthetic_all_cards.write_printed_index``), the resolver asking them after the local copy as the bot does, their
+typos read by the one name matcher. 60-card lists written in printed names (each list in one language, Arena's
+format) are timed too, against the same 50 ms, and lists with three one-letter typos of Latin or Cyrillic printed
+names are reported with the share read as their card. The form's bot runs without them: simcord gives a bot's start
+5 s to settle, and the matcher of ten languages' names takes longer to build (an English list never asks them).
+
 Run from the project root: ``python benchmarks/bench_decks.py [--runs N] [--lists N] [--samples N]``; figures are
 medians over the runs.
 """
@@ -35,14 +42,26 @@ sys.path.insert(0, str(ROOT))
 import orjson  # noqa: E402
 import simcord  # noqa: E402
 from _bench import Report, median, percentile  # noqa: E402
+from _synthetic_all_cards import write_printed_index  # noqa: E402
 from _synthetic_bulk import FULL_SIZE, synthetic_copy  # noqa: E402
 
 from bot.carddb import FILE_NAME, CardData  # noqa: E402
+from bot.carddb.printed import ALL  # noqa: E402
+from bot.carddb.printed import FILE_NAME as PRINTED_FILE  # noqa: E402
 from bot.carddb.update import update_from_file  # noqa: E402
+from bot.cards.matchers import Matchers  # noqa: E402
 from bot.client import CycleBot  # noqa: E402
 from bot.config import Config  # noqa: E402
-from bot.goldfish.decks import DeckResolver, LocalCards, parse_decklist, read_file, read_list  # noqa: E402
+from bot.goldfish.decks import (  # noqa: E402
+    DeckResolver,
+    LocalCards,
+    PrintedCards,
+    parse_decklist,
+    read_file,
+    read_list,
+)
 from bot.goldfish.decks.sites import archidekt_list  # noqa: E402
+from bot.text import fold, unspaced  # noqa: E402
 
 TARGET_RESOLVE_MS = 50.0
 TARGET_FORM_SECONDS = 1.0
@@ -136,11 +155,55 @@ def with_typos(deck: Deck, rng: random.Random) -> Deck:
     return deck | {"main": main}
 
 
-async def resolving(data_dir: Path, names: list[str], lists: int, rng: random.Random) -> dict[str, float]:
-    card_data = await CardData.open(data_dir, "http://127.0.0.1:9")
-    resolver = DeckResolver([LocalCards(card_data)])
+def unique_printed(written, english: list[str]) -> dict[str, list[str]]:
+    """By language, the printed names exactly one card has (a name several share is offered, never read) and no
+    English name is."""
+    cards: dict[str, set[str]] = {}
+    for pairs in written.names.values():
+        for oracle, name in pairs:
+            cards.setdefault(fold(name), set()).add(oracle)
+    taken = {fold(name) for name in english}
+    return {
+        lang: sorted(name for _, name in pairs if len(cards[fold(name)]) == 1 and fold(name) not in taken)
+        for lang, pairs in written.names.items()
+    }
+
+
+async def printed_lists(resolver: DeckResolver, printed: dict[str, list[str]], lists: int, rng: random.Random):
+    """Lists in printed names (one language each) and with three typos of Latin or Cyrillic ones: their p99 (CPU),
+    and the share of the typos read as their card."""
+    times, typo_times, read = [], [], 0
+    for _ in range(lists):
+        lang = rng.choice(sorted(printed))
+        deck = sixty(printed[lang], rng)
+        started = time.process_time()
+        resolved = await resolver.resolve(read_file("deck.txt", arena(deck)), "printed")
+        times.append(time.process_time() - started)
+        if resolved.count() != 60:
+            raise RuntimeError(f"a printed list came back with {resolved.counts_text()}")
+    spaced = [lang for lang in sorted(printed) if not unspaced(printed[lang][0])]
+    for _ in range(max(1, lists // 4)):
+        deck = sixty(printed[rng.choice(spaced)], rng)
+        lines = read_list(arena(with_typos(deck, rng)).decode()).lines
+        started = time.process_time()
+        _, readings = await resolver.cards([line.name for line in lines])
+        typo_times.append(time.process_time() - started)
+        read += sum(1 for reading in readings if reading.read_as is not None)
+    return percentile(times, 0.99), percentile(typo_times, 0.99), read / (3 * len(typo_times))
+
+
+async def resolving(
+    data_dir: Path, names: list[str], printed: dict[str, list[str]], lists: int, rng: random.Random
+) -> dict[str, float]:
+    card_data = await CardData.open(data_dir, "http://127.0.0.1:9", languages=(ALL,))
+    matchers = Matchers(lambda: card_data)
     figures: dict[str, float] = {}
     try:
+        started = time.perf_counter()
+        if not card_data.printed.loaded or await matchers.current() is None:
+            raise RuntimeError("the printed names or the name matcher did not load")
+        figures["matcher"] = time.perf_counter() - started
+        resolver = DeckResolver([LocalCards(card_data), PrintedCards(card_data, matchers.printed)])
         await resolver.resolve(read_list("4 " + names[0]), "warm")  # the first read opens the copy's connection
         started = time.perf_counter()
         await resolver.cards([names[1][:-1]])  # the first typo builds the fuzzy index, once for the copy
@@ -170,6 +233,9 @@ async def resolving(data_dir: Path, names: list[str], lists: int, rng: random.Ra
                 read += sum(1 for reading in readings if reading.read_as is not None)
             figures[f"{size} typos read"] = read / (3 * len(typo_times))
             figures[f"{size} typos"] = percentile(typo_times, 0.99)
+        figures["printed"], figures["printed typos"], figures["printed typos read"] = await printed_lists(
+            resolver, printed, lists, rng
+        )
     finally:
         await card_data.close()
     return figures
@@ -212,9 +278,10 @@ def main() -> int:
     runs: list[dict[str, float]] = []
     with synthetic_copy() as copy:
         update_from_file(copy.data_dir / FILE_NAME, copy.bulk)
+        printed = unique_printed(write_printed_index(copy.bulk, copy.data_dir / PRINTED_FILE), copy.names)
         for run in range(args.runs):
             rng = random.Random(run)
-            figures = asyncio.run(resolving(copy.data_dir, copy.names, args.lists, rng))
+            figures = asyncio.run(resolving(copy.data_dir, copy.names, printed, args.lists, rng))
             bot_dir = copy.data_dir.parent / f"bot-{run}"  # a bot of its own each run: a new database, synced anew
             bot_dir.mkdir()
             shutil.copyfile(copy.data_dir / FILE_NAME, bot_dir / FILE_NAME)
@@ -226,7 +293,9 @@ def main() -> int:
     def mid(key: str) -> float:
         return median([run[key] for run in runs])
 
-    report = Report(f"Players' decks ({FULL_SIZE:,} cards; medians of {args.runs} runs)")
+    report = Report(
+        f"Players' decks ({FULL_SIZE:,} cards, printed names of ten languages loaded; medians of {args.runs} runs)"
+    )
     for size in ("60", "100"):
         for kind in FORMATS:
             figure = f"{size}-card list, {kind}: parse + resolve p99"
@@ -236,6 +305,10 @@ def main() -> int:
         report.add(f"{size}-card list with 3 typos: p99 (CPU)", mid(f"{size} typos") * 1000, " ms")
         report.add(f"{size}-card list with 3 typos: typos read as their card", mid(f"{size} typos read") * 100, " %")
     report.add("the first typo after a start (builds the fuzzy index once)", mid("first typo") * 1000, " ms")
+    report.add("60-card list in printed names: parse + resolve p99 (CPU)", mid("printed") * 1000, " ms", at_most=50)
+    report.add("60-card list with 3 typos of printed names: p99 (CPU)", mid("printed typos") * 1000, " ms")
+    report.add("typos of printed names read as their card", mid("printed typos read") * 100, " %")
+    report.add("the name matcher with printed names, built at start", mid("matcher"), " s")
     form = "100 cards pasted in the form, saved, a game started"
     report.add(f"{form}: median", mid("form median"), " s")
     report.add(f"{form}: p99", mid("form p99"), " s", at_most=TARGET_FORM_SECONDS)

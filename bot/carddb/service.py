@@ -103,9 +103,12 @@ class CardData:
         self._first_refresh = asyncio.Event()
 
     @classmethod
-    async def open(cls, data_dir: Path, api_url: str, *, languages: Sequence[str] = (), **options: float) -> CardData:
+    async def open(
+        cls, data_dir: Path, api_url: str, *, languages: Sequence[str] | None = None, **options: float
+    ) -> CardData:
         """The card data kept in ``data_dir``; loaded if a good copy is stored, else empty until a refresh. With it,
-        the printed names of ``languages`` (``CARD_LANGUAGES``' words)."""
+        the printed names of ``languages`` (``CARD_LANGUAGES``' words: a language no longer chosen is dropped); None,
+        a reader that chooses none (a terminal's picture): no printed names, and the stored ones left as they are."""
         card_data = cls(Path(data_dir) / FILE_NAME, api_url, **options)
         if card_data.path.parent.is_dir():
             await asyncio.to_thread(remove_leftovers, card_data.path)  # a full-size database a killed import left
@@ -114,7 +117,8 @@ class CardData:
                 card_data._store = await asyncio.to_thread(_opened, card_data.path)
             except CardDataError as error:
                 log.warning("Ignoring the stored card data: %s", error)
-        card_data.printed = await PrintedNames.open(Path(data_dir), api_url, languages)
+        if languages is not None:
+            card_data.printed = await PrintedNames.open(Path(data_dir), api_url, languages)
         card_data.printed.watch(card_data._changed)
         return card_data
 
@@ -312,6 +316,24 @@ class CardData:
             if key not in store.derived:
                 store.derived[key] = await self._read(build)
         return store.derived[key]
+
+    async def built(self, key: str, make: Callable[[CardStore, PrintedIndex | None], T]) -> T:
+        """What ``make`` makes of the loaded copy and the printed names loaded with it (see ``build``): made once for
+        each, and again when either is swapped (an index of names that knows printed ones too). While one is made
+        for newer printed names, the one of the previous names answers (the copy's cards are the same)."""
+        store = self._store
+        if store is None:
+            raise CardDataUnavailable("the local card data is not loaded yet")
+        lock = self._building.setdefault(key, asyncio.Lock())
+        made = store.derived.get(key)
+        if made is not None and (made[0] is self.printed.index or lock.locked()):
+            return made[1]
+        async with lock:
+            made = store.derived.get(key)
+            printed = self.printed.index
+            if made is None or made[0] is not printed:
+                made = store.derived[key] = (printed, await self.build(make))
+        return made[1]
 
     # ------------------------------------------------------------------ refresh
 

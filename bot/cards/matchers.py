@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.carddb import CardDataError, CardDataUnavailable
-from bot.cards.complete import card_matcher, printed_choice
+from bot.cards.complete import card_matcher, chosen_printed, printed_choice
 from bot.text import Entry, Matcher
 
 if TYPE_CHECKING:
@@ -87,6 +87,16 @@ class Matchers:
             async with asyncio.timeout(within):
                 await asyncio.shield(building)
         return self.now()
+
+    async def printed(self, name: str) -> tuple[str, str] | None:
+        """``(printed name, English name)`` when the matcher clearly reads ``name`` as a name printed in another
+        language ("Sumpff": ``("Sumpf", "Swamp")``), else None (an English name, or nothing clear); waits for the
+        first matcher as a choice list does."""
+        matcher = await self.ready()
+        entry = matcher.best(name) if matcher is not None else None
+        if entry is None or entry.lang is None:
+            return None
+        return chosen_printed(entry.value) or (entry.name, entry.value)
 
     async def current(self) -> Matcher | None:
         """The matcher of what is loaded now, waited for as long as its build takes (tests and benchmarks)."""

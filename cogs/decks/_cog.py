@@ -23,6 +23,7 @@ from bot.goldfish.decks import (
     LocalCards,
     NameSource,
     PlayerDeck,
+    PrintedCards,
     clean_deck_name,
     read_list,
 )
@@ -40,11 +41,15 @@ ROOM_CHECK_SECONDS = 1.0  # before a form: how long the check for room may take 
 
 
 def bot_names(bot: commands.Bot) -> list[NameSource]:
-    """Where the bot finds a list's names: its local copy of the card data, or Scryfall's collection by name until
-    the first import has finished."""
+    """Where the bot finds a list's names: its local copy of the card data, then the names printed in the languages
+    the operator chose (their typos read by the bot's one name matcher); or Scryfall's collection by name until the
+    first import has finished."""
     card_data = getattr(bot, "card_data", None)
     if card_data is not None and card_data.loaded:
-        return [LocalCards(card_data)]
+        if not card_data.printed.loaded:
+            return [LocalCards(card_data)]
+        matchers = getattr(getattr(bot, "card_source", None), "names", None)
+        return [LocalCards(card_data), PrintedCards(card_data, matchers.printed if matchers is not None else None)]
     source = getattr(bot, "card_source", None) or getattr(bot, "scryfall", None)
     if source is None:
         raise DeckProblem("Decklists need the card data, which this bot doesn't have right now: try a preset deck.")

@@ -166,6 +166,21 @@ async def test_the_bot_logs_a_failed_refresh_once_and_keeps_its_names(fake_bulk,
         await card_data.close()
 
 
+async def test_a_reader_that_chooses_no_languages_leaves_the_stored_names_alone(fake_bulk, data_dir):
+    update_printed(data_dir / FILE_NAME, fake_bulk.base_url, ["de"])
+    reader = await CardData.open(data_dir, fake_bulk.base_url)  # a terminal's picture of a table, say
+    await reader.close()
+    assert not reader.printed.loaded and (data_dir / FILE_NAME).exists()
+    chosen = await CardData.open(data_dir, fake_bulk.base_url, languages=["de"])
+    try:
+        assert [each.name for each in chosen.printed.named("wald")] == ["Wald"]
+    finally:
+        await chosen.close()
+    none = await CardData.open(data_dir, fake_bulk.base_url, languages=[])  # CARD_LANGUAGES emptied: dropped
+    await none.close()
+    assert not (data_dir / FILE_NAME).exists()
+
+
 async def test_a_new_file_is_swapped_in_while_reads_go_on(fake_bulk, data_dir):
     card_data = await CardData.open(data_dir, fake_bulk.base_url, languages=["de"])
     try:

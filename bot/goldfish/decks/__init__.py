@@ -32,7 +32,15 @@ from bot.goldfish.decks.model import (
     unmodelled_note,
 )
 from bot.goldfish.decks.presets import bundled_cards, preset_decks
-from bot.goldfish.decks.resolver import CollectionNames, DeckResolver, LocalCards, NameSource, Near, readings_text
+from bot.goldfish.decks.resolver import (
+    CollectionNames,
+    DeckResolver,
+    LocalCards,
+    NameSource,
+    Near,
+    PrintedCards,
+    readings_text,
+)
 from bot.goldfish.decks.saved import MAX_DECKS, DeckExists, DeckStore, DeckSummary, TooManyDecks
 from bot.goldfish.decks.sites import DeckLink, DeckSites, read_link
 
@@ -61,6 +69,7 @@ __all__ = [
     "NameSource",
     "Near",
     "PlayerDeck",
+    "PrintedCards",
     "Reading",
     "TooManyDecks",
     "bundled_cards",

@@ -55,11 +55,14 @@ class DeckText:
 
 @dataclass(frozen=True)
 class Reading:
-    """A line that was not an exact card name: the card it was read as (a typo), or none, with the closest cards."""
+    """A line that was not an exact card name: the card it was read as (a typo), or none, with the closest cards;
+    ``shared``: the line is exactly a name several cards share (printed so in other languages), and ``offered`` holds
+    them all."""
 
     typed: str
     read_as: str | None = None
     offered: tuple[str, ...] = ()
+    shared: bool = False
 
 
 @dataclass(frozen=True)

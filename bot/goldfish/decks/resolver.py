@@ -3,9 +3,11 @@
 It asks its names sources in turn: each finds the names it knows exactly (:meth:`NameSource.exact`), and for the
 names none knew, the first source that can read one as a card (a one-letter typo) says so, or offers the closest
 cards (:meth:`NameSource.near`). A source is anything with those two methods: the local copy of the card data
-(:class:`LocalCards`), Scryfall's collection before the first import (:class:`CollectionNames`), and any other
-kind of name a source knows (printed names in other languages) is one more source in the list. Lines are found by
-name only: a set and collector number are kept for the picture, never looked up.
+(:class:`LocalCards`), Scryfall's collection before the first import (:class:`CollectionNames`), and the names cards
+are printed with in the languages an operator chose (:class:`PrintedCards`), asked after the English names, so an
+English name always wins. A name that is exactly several cards' (Italian's "Eliminare" is Cancel and Wipe Away) is
+offered with all of them and never read as one, nor as a typo of another card's name. Lines are found by name only:
+a set and collector number are kept for the picture, never looked up.
 """
 
 from __future__ import annotations
@@ -20,29 +22,32 @@ from rapidfuzz.distance import Levenshtein
 from bot.carddb import CardDataUnavailable, normalise
 from bot.goldfish.decks.decklist import trim_card
 from bot.goldfish.decks.model import SECTIONS, DeckProblem, DeckText, PlayerDeck, Reading
-from bot.text import clip, escape, plural
+from bot.text import clip, escape, fold, plural, unspaced
 
 Card = Mapping[str, Any]
 MAX_NEAR = 20  # names a refusal looks up closest cards for; the others are counted
 OFFERED = 3
+SHARED_OFFERED = 6  # cards a name several cards share offers, at most
 REPLY_CHARS = 1800
 
 
 @dataclass(frozen=True)
 class Near:
     """What a name that is no card's comes closest to: ``card`` when it reads as that card (a typo), else the
-    names of the closest cards, best first."""
+    names of the closest cards, best first; ``shared``: the name is exactly each offered card's (printed so in
+    other languages), so it is offered and never read as one of them."""
 
     card: Card | None = None
     offered: tuple[str, ...] = ()
+    shared: bool = False
 
 
 class NameSource(Protocol):
     """Where card names are found."""
 
-    async def exact(self, names: Sequence[str]) -> Mapping[str, Card]:
-        """The card each name is (a card's or a face's name, exactly, as the card data compares names); names it
-        does not know are left out."""
+    async def exact(self, names: Sequence[str]) -> Mapping[str, Card | Near]:
+        """The card each name is (a card's or a face's name, exactly, as the card data compares names), or a shared
+        :class:`Near` for a name that is exactly several cards'; names it does not know are left out."""
         ...
 
     async def near(self, name: str) -> Near | None:
@@ -51,10 +56,10 @@ class NameSource(Protocol):
 
 
 def letters_off(typed: str, names: Sequence[str]) -> int:
-    """How many letters ``typed`` is from the closest of ``names`` (as names are compared), past a typo's count
-    counted as one more."""
-    wanted = normalise(typed)
-    return min(Levenshtein.distance(wanted, normalise(name), score_cutoff=typo_letters(wanted) + 1) for name in names)
+    """How many letters ``typed`` is from the closest of ``names`` (as names are compared, in any script), past a
+    typo's count counted as one more."""
+    wanted = fold(typed)
+    return min(Levenshtein.distance(wanted, fold(name), score_cutoff=typo_letters(wanted) + 1) for name in names)
 
 
 def typo_letters(normalised: str) -> int:
@@ -98,8 +103,47 @@ class LocalCards:
         off = sorted((letters_off(name, record_names(record)), n) for n, record in enumerate(records))
         best, index = off[0]
         alone = len(off) == 1 or off[1][0] > best
-        card = trim_card(records[index].scryfall) if best <= typo_letters(normalise(name)) and alone else None
+        card = trim_card(records[index].scryfall) if best <= typo_letters(fold(name)) and alone else None
         return Near(card, tuple(dict.fromkeys(records[n].name for _, n in off))[:OFFERED])
+
+
+class PrintedCards:
+    """The names cards are printed with in the languages an operator chose (``card_data.by_printed_name``): a name
+    one card is printed with is that card ("Sumpf" is Swamp), one several cards share offers them all. ``read``
+    (awaited; the bot's one name matcher) gives ``(printed name, English name)`` for the printed name it clearly
+    reads a name as: a one-letter typo of a Latin or Cyrillic one is read as its card, and a Japanese, Korean or
+    Chinese name (matched by runs of characters) is only offered."""
+
+    def __init__(self, card_data: Any, read: Callable[[str], Awaitable[tuple[str, str] | None]] | None = None) -> None:
+        self.card_data = card_data
+        self.read = read
+
+    async def exact(self, names: Sequence[str]) -> Mapping[str, Card | Near]:
+        found: dict[str, Card | Near] = {}
+        for name in names:
+            try:
+                cards = await self.card_data.by_printed_name(name)
+            except CardDataUnavailable:
+                break
+            if len(cards) == 1:
+                found[name] = trim_card(cards[0][0].scryfall)
+            elif cards:
+                shared = tuple(dict.fromkeys(record.name for record, _ in cards))
+                found[name] = Near(offered=shared[:SHARED_OFFERED], shared=True)
+        return found
+
+    async def near(self, name: str) -> Near | None:
+        read = await self.read(name) if self.read is not None else None
+        if read is None:
+            return None
+        printed, english = read
+        if unspaced(name) or letters_off(name, [printed]) > typo_letters(fold(name)):
+            return Near(offered=(english,))
+        try:
+            record = (await self.card_data.collection([english])).get(english)
+        except CardDataUnavailable:
+            return None
+        return Near(trim_card(record.scryfall), (english,)) if record is not None else None
 
 
 class CollectionNames:
@@ -136,15 +180,27 @@ class DeckResolver:
     async def cards(self, names: Sequence[str]) -> tuple[dict[str, Card], list[Reading]]:
         """Each name's card, and a reading of each name that was not exact."""
         found: dict[str, Card] = {}
+        shared: dict[str, Near] = {}  # names several cards share exactly: offered, never read
         remaining = list(dict.fromkeys(names))
         for source in self.sources:
             if not remaining:
                 break
-            found.update(await source.exact(remaining))
-            remaining = [name for name in remaining if name not in found]
-        readings = []
-        for index, name in enumerate(remaining):
-            near = await self._near(name) if index < MAX_NEAR else None
+            for name, card in (await source.exact(remaining)).items():
+                if isinstance(card, Near):
+                    shared[name] = card
+                else:
+                    found[name] = card
+            remaining = [name for name in remaining if name not in found and name not in shared]
+        readings: list[Reading] = []
+        looked = 0
+        for name in dict.fromkeys(names):  # in the list's order
+            if name in shared:
+                readings.append(Reading(name, None, shared[name].offered, shared=True))
+                continue
+            if name in found:
+                continue
+            near = await self._near(name) if looked < MAX_NEAR else None
+            looked += 1
             if near is not None and near.card is not None:
                 found[name] = near.card
                 readings.append(Reading(name, near.card.get("name")))
@@ -187,6 +243,9 @@ class DeckResolver:
 
 def reading_line(reading: Reading) -> str:
     typed = escape(clip(reading.typed, 60), typed=True)
+    if reading.shared:
+        cards = " or ".join(f"**{escape(n)}**" for n in reading.offered)
+        return f"• {typed}: the name several cards are printed with; write the one you mean: {cards}"
     if reading.read_as is not None:
         return f"• {typed}: read as **{escape(reading.read_as)}**"
     if reading.offered:

@@ -67,9 +67,14 @@ class Matcher:
 
     def __init__(self, entries: Sequence[Entry], keys: Iterable[tuple[str, int]]) -> None:
         # Held compactly (a matcher of the printed names of ten languages holds a quarter of a million names): indexes
-        # in arrays, and a name held by one key as that key's index alone, not a list of one.
-        self.entries = list(entries)
-        self.keys: list[str] = []
+        # in arrays, a name held by one key as that key's index alone, not a list of one. Once built it holds nothing
+        # the garbage collector follows (tuples of strings and numbers, bytes, dicts of those: :func:`_settled`), so
+        # that the process's full collections don't grow with it: a quarter of a million Entry objects and postings
+        # arrays made each cost 190-210 ms of CPU instead of 20-50.
+        self._entries: Sequence[tuple[str, str, int, str | None]] = [
+            (entry.name, entry.value, entry.rank, entry.lang) for entry in entries
+        ]
+        self.keys: Sequence[str] = []
         self.owners = array("i")
         self.exact: dict[str, Postings] = {}
         seen: set[tuple[str, int]] = set()
@@ -100,24 +105,36 @@ class Matcher:
         self.vocabulary = sorted(self.words)
         # The vocabulary by script and word length (spaced scripts only): a word within WORD_CUTOFF of another is of
         # its script and of a length near its own.
-        self._by_length: dict[tuple[str, int], list[str]] = {}
+        by_length: dict[tuple[str, int], list[str]] = {}
         for word in self.vocabulary:
             if not unspaced(word):
-                self._by_length.setdefault((script(word), len(word)), []).append(word)
+                by_length.setdefault((script(word), len(word)), []).append(word)
+        self._by_length = {length: tuple(words) for length, words in by_length.items()}
         self._near: dict[tuple[str, int], list[str]] = {}  # the words near each length, made as first asked for
         # The keys by length (their indexes, and themselves), and where each length starts among them.
         self._by_key_length = array("i", sorted(range(len(self.keys)), key=lambda n: len(self.keys[n])))
-        self._keys_by_length = [self.keys[n] for n in self._by_key_length]
+        self._keys_by_length = tuple(self.keys[n] for n in self._by_key_length)
         self._length_starts = [
             bisect.bisect_left(self._keys_by_length, length, key=len) for length in range(MAX_KEY + 2)
         ]
+        self._entries, self.keys, self.vocabulary = tuple(self._entries), tuple(self.keys), tuple(self.vocabulary)
+        for index in (self.exact, self.words, self._grams):
+            _settled(index)
 
     def _start(self, start: int) -> str:
         """The text a start stands for: its key from the word it starts at."""
         return self.keys[start >> 8][start & 0xFF :]
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return len(self._entries)
+
+    @property
+    def entries(self) -> list[Entry]:
+        """Every entry, in the order given."""
+        return [Entry(*held) for held in self._entries]
+
+    def _entry(self, owner: int) -> Entry:
+        return Entry(*self._entries[owner])
 
     def complete(self, typed: str, limit: int = 25, *, prefer: str | None = None) -> list[Entry]:
         """The best ``limit`` entries for ``typed``, best first (empty for nothing that fits); ``prefer``: a language
@@ -126,16 +143,16 @@ class Matcher:
         if not query or limit <= 0:
             return []
         best: dict[int, tuple] = {}
-        owners, entries = self.owners, self.entries
+        owners, entries = self.owners, self._entries
         ranks = [language_ranks(prefer, group) for group in range(3)]
 
         def offer(key_index: int, tier: int, score: float) -> None:
             owner = owners[key_index]
-            entry = entries[owner]
+            name, _, rank, lang = entries[owner]
             # Exact first; then every prefix match, paper before digital; then fuzzy ones, best score first. Within
             # each, the player's language first (an exact English name before any printed one).
             group = 0 if tier == 0 else (1 if tier <= 2 else 2)
-            order = (group, ranks[group].get(entry.lang, 2), entry.rank, tier, -score, len(entry.name), entry.name)
+            order = (group, ranks[group].get(lang, 2), rank, tier, -score, len(name), name)
             if owner not in best or order < best[owner]:
                 best[owner] = order
 
@@ -152,7 +169,7 @@ class Matcher:
             for key_index, score in self._fuzzy(query, limit):
                 offer(key_index, 3, score)
         ranked = sorted(best, key=best.__getitem__)[:limit]
-        return [self.entries[owner] for owner in ranked]
+        return [self._entry(owner) for owner in ranked]
 
     def best(self, typed: str, *, cutoff: float = 70.0, margin: float = 5.0) -> Entry | None:
         """The one entry ``typed`` clearly means by fuzzy matching, or None: what a lookup falls back on when no
@@ -164,12 +181,12 @@ class Matcher:
         for key_index, score in self._held(query, 5) if unspaced(query) else self._fuzzy(query, 5):
             owner = self.owners[key_index]
             scored[owner] = max(score, scored.get(owner, 0.0))
-        ranked = sorted(scored.items(), key=lambda item: (-item[1], self.entries[item[0]].rank))
+        ranked = sorted(scored.items(), key=lambda item: (-item[1], self._entries[item[0]][2]))
         if not ranked or ranked[0][1] < cutoff:
             return None
         if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < margin and ranked[1][1] >= cutoff:
             return None
-        return self.entries[ranked[0][0]]
+        return self._entry(ranked[0][0])
 
     # ------------------------------------------------------------------ fuzzy
 
@@ -246,7 +263,7 @@ class Matcher:
         hits = process.extract(query, names, scorer=fuzz.QRatio, limit=limit, score_cutoff=FUZZY_CUTOFF + 7)
         return [(indexes[at], score) for _, score, at in hits]
 
-    def _near_keys(self, query: str) -> tuple[Sequence[int], list[str]]:
+    def _near_keys(self, query: str) -> tuple[Sequence[int], Sequence[str]]:
         """The keys of a length within reach of ``FUZZY_CUTOFF + 7`` of ``query``'s (``ratio`` is at most
         ``2·min / (la + lb)``), and their indexes: a slice of the keys sorted by length."""
         share = (FUZZY_CUTOFF + 7) / 100
@@ -257,7 +274,9 @@ class Matcher:
         return self._by_key_length[low:high], self._keys_by_length[low:high]
 
 
-Postings = int | array  # the keys holding a name, a word or a pair of characters: one key's index, or an array
+# The keys holding a name, a word or a pair of characters: one key's index, or several: an array while the matcher is
+# built, then the array's bytes.
+Postings = int | array | bytes
 
 
 def _post(index: dict[str, Postings], text: str, key: int) -> None:
@@ -270,11 +289,20 @@ def _post(index: dict[str, Postings], text: str, key: int) -> None:
         held.append(key)
 
 
+def _settled(index: dict[str, Postings]) -> None:
+    """Each array of ``index`` as its bytes: the same keys, in an object the garbage collector needn't follow."""
+    for text, held in index.items():
+        if isinstance(held, array):
+            index[text] = held.tobytes()
+
+
 def postings(held: Postings | None) -> Sequence[int]:
     """The keys of an index's entry, as a sequence (none for a text no key holds)."""
     if held is None:
         return ()
-    return (held,) if isinstance(held, int) else held
+    if isinstance(held, int):
+        return (held,)
+    return memoryview(held).cast("i") if isinstance(held, bytes) else held
 
 
 def pairs(text: str) -> list[str]:

@@ -3,6 +3,7 @@ of a length that can match, and at a few words of what was typed (autocomplete r
 
 from __future__ import annotations
 
+import gc
 import random
 import string
 
@@ -59,3 +60,23 @@ def test_a_long_name_is_still_found_from_its_first_words_and_the_word_being_type
         ].value
         == name
     )
+
+
+def test_a_built_matcher_adds_nothing_to_what_the_garbage_collector_follows():
+    # Twenty thousand names, many sharing words (postings of several keys), some printed in another language: once
+    # built and seen by one collection, the matcher leaves the process's full collections as they were.
+    rng = random.Random(11)
+    vocabulary = ["".join(rng.choices(string.ascii_lowercase, k=rng.randint(3, 9))) for _ in range(4000)]
+    names = [" ".join(rng.sample(vocabulary, rng.randint(1, 4))) for _ in range(20_000)]
+    entries = [Entry(name.title(), name.title(), n % 2, "de" if n % 3 else None) for n, name in enumerate(names)]
+    keys = [(name, n) for n, name in enumerate(names)]
+    gc.collect()
+    before = len(gc.get_objects())
+    matcher = Matcher(entries, keys)
+    del entries, keys
+    matcher.complete("fir", 25)  # a choice list, and a fuzzy one, as players ask
+    matcher.complete("qzxwv trlo", 25)
+    gc.collect()
+    gc.collect()
+    assert len(gc.get_objects()) - before < 200
+    assert matcher.complete(names[0]) and matcher.complete(names[0])[0].name == names[0].title()

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
+import wordfreq
 from wordfreq import top_n_list
 
 from bot.carddb.printed.build import build_index
@@ -51,9 +52,13 @@ class Written:
 def _words(lang: str) -> list[str]:
     """The language's 8,000 most common words (of letters; at least three of them in a spaced script)."""
     words = top_n_list(WORDS_OF.get(lang, lang), 20000)
-    return [word for word in words if word.isalpha() and len(word) >= (1 if lang in UNSPACED or lang == "ko" else 3)][
-        :8000
-    ]
+    words = [word for word in words if word.isalpha() and len(word) >= (1 if lang in UNSPACED or lang == "ko" else 3)]
+    # The bot holds only English's word table (loaded at start): another language's, kept in wordfreq's caches, would
+    # make every full garbage collection of a benchmark's process cost tens of milliseconds the bot never pays.
+    for cached in (wordfreq.top_n_list, wordfreq.get_frequency_list, wordfreq.get_frequency_dict):
+        cached.cache_clear()
+    wordfreq.zipf_frequency("rule", "en")
+    return words[:8000]
 
 
 def _name(rng: random.Random, words: list[str], lang: str) -> str:

@@ -148,7 +148,8 @@ def hundred(names: list[str], rng: random.Random) -> Deck:
 
 def with_typos(deck: Deck, rng: random.Random) -> Deck:
     main = list(deck["main"])
-    for index in rng.sample(range(len(main)), 3):
+    long_enough = [index for index, (_, name) in enumerate(main) if len(name) >= 3]  # a letter dropped inside
+    for index in rng.sample(long_enough, 3):
         count, name = main[index]
         cut = rng.randrange(1, len(name) - 1)
         main[index] = (count, name[:cut] + name[cut + 1 :])

@@ -30,7 +30,7 @@ from bot.documents import STOPWORDS, Answer, clip, is_under, stem, words
 from bot.rules.asking.abilities import asks_of, read_card
 from bot.rules.asking.card_facts import CardFacts, CardShown
 from bot.rules.asking.questions import POOL, RANKED, cited_number, pool, shown_key, sure_answer, unsure_answer
-from bot.rules.ranking import CardSignals, RulesIndex, proposed
+from bot.rules.ranking import CardSignals, Ranking, RulesIndex, proposed
 
 RULINGS_SHOWN = 3
 # Two replacement effects meeting one event: the affected object's controller or owner orders them (616.1).
@@ -283,6 +283,71 @@ def read_cards(
     return question, cited, shown, card_signals(index, text, known, cited)
 
 
+@dataclass
+class CardRanking:
+    """How a card question's rules are ranked and ordered, before the answer is drawn: the ranking (None when the
+    question holds no word the rules use), the answer's rules in order, and whether the question and the cards
+    agree on the first (its rule is that of a keyword of a card the question names, or of a kind of ability the
+    question asks about)."""
+
+    ranking: Ranking | None
+    order: list[str]
+    cited: list[CardRule]
+    shown: list[CardShown]
+    signals: CardSignals
+    keyword: bool = False
+    asked_kind: bool = False
+
+    @property
+    def confident(self) -> bool:
+        return self.ranking is not None and self.ranking.confident and bool(self.ranking.hits)
+
+    def sure(self, shared: frozenset[str], keyword_sure: float | None = None) -> bool:
+        """Sure only when the ranking believes the text a question, no card was found by a name several share, and
+        the question's ask and the cards agree: a named keyword's rule leads at a certainty of ``keyword_sure``
+        (KEYWORD_SURE) or more, or a rule of an asked kind leads and the ranking is sure."""
+        if not READING.ranked_first:
+            return any(rule.named for rule in self.cited) or (self.confident and self.ranking.sure)
+        at = KEYWORD_SURE if keyword_sure is None else keyword_sure
+        ranking = self.ranking
+        return (
+            self.confident
+            and not shared
+            and ((self.keyword and ranking.certainty >= at) or (self.asked_kind and ranking.sure))
+        )
+
+
+def rank_with_cards(
+    index: RulesIndex, text: str, asked: str, cards: list[CardFacts], shared: frozenset[str] = frozenset()
+) -> CardRanking:
+    """The rules for ``text`` that names ``cards`` (see :func:`answer_with_cards`), ranked on ``asked`` with what the
+    cards bring, and in the order the answer shows them: the ranking's first rules lead, then the cards' own rules
+    (their keywords, layouts, how two of them meet), then the rest of the ranking."""
+    searcher = index.searcher
+    question, cited, shown, signals = read_cards(index, text, asked, cards, shared)
+    ranking = searcher.rank(asked, POOL, cards=signals) if question else None
+    asked_hits = [shown_key(index, hit, asked) for hit in ranking.hits[:RANKED]] if ranking is not None else []
+    named = [rule.number for rule in cited if rule.named]
+    others = [rule.number for rule in cited if not rule.named]
+    meeting = [number for number in interaction_rules(cards) if index.document.get(number) is not None]
+    if not READING.ranked_first:
+        found = CardRanking(ranking, [], cited, shown, signals)
+        first = asked_hits[:1] if found.confident else []
+        found.order = list(dict.fromkeys([*named, *first, *meeting, *others, *asked_hits]))
+        return found
+    order = list(dict.fromkeys([*asked_hits[:LEAD], *named, *meeting, *others, *asked_hits]))
+    top = cited_number(index, asked_hits[0]) if asked_hits else ""
+    return CardRanking(
+        ranking,
+        order,
+        cited,
+        shown,
+        signals,
+        keyword=any(is_under(top, ref) for ref in signals.named),
+        asked_kind=any(is_under(top, ref) for ref in signals.asked),
+    )
+
+
 def answer_with_cards(
     index: RulesIndex,
     text: str,
@@ -296,34 +361,11 @@ def answer_with_cards(
     counts the cards named beyond those shown; ``shared``: the cards shown for a name several share ("Krenko"),
     whose abilities the rules are not ranked by, since which one is meant is unsaid.
 
-    The ranking leads; the cards' own rules (their keywords, layouts, how two of them meet) follow. It is sure only
-    when the ranking is, and its first rule is one the question asks of the cards: a rule of a kind of ability the
-    question asks about, or a keyword of the card the question names."""
-    searcher = index.searcher
-    question, cited, shown, signals = read_cards(index, text, asked, cards, shared)
-    ranking = searcher.rank(asked, POOL, cards=signals) if question else None
-    asked_hits = [shown_key(index, hit, asked) for hit in ranking.hits[:RANKED]] if ranking is not None else []
-    named = [rule.number for rule in cited if rule.named]
-    others = [rule.number for rule in cited if not rule.named]
-    confident = ranking is not None and ranking.confident and bool(asked_hits)
-    meeting = [number for number in interaction_rules(cards) if index.document.get(number) is not None]
-    if READING.ranked_first:
-        lead = asked_hits[:LEAD]
-        order = list(dict.fromkeys([*lead, *named, *meeting, *others, *asked_hits]))
-        top = cited_number(index, asked_hits[0]) if asked_hits else ""
-        # Sure only when the question's ask and the cards agree: its first rule is the rule of a keyword of the
-        # card that the question names, or of a kind of ability the question asks about and the ranking is sure.
-        keyword = any(is_under(top, ref) for ref in signals.named)
-        asked_kind = any(is_under(top, ref) for ref in signals.asked)
-        sure = (
-            confident
-            and not shared
-            and ((keyword and ranking.certainty >= KEYWORD_SURE) or (asked_kind and ranking.sure))
-        )
-    else:
-        first = asked_hits[:1] if confident else []
-        order = list(dict.fromkeys([*named, *first, *meeting, *others, *asked_hits]))
-        sure = bool(named) or (confident and ranking.sure)
+    The ranking leads; the cards' own rules follow (:func:`rank_with_cards`). It is sure only when the question and
+    the cards agree (:meth:`CardRanking.sure`)."""
+    found = rank_with_cards(index, text, asked, cards, shared)
+    ranking, order = found.ranking, found.order
+    sure = found.sure(shared)
     if not order:
         answer = unsure_answer(index, text, [])
         answer.candidates = answer.related = answer.cited = []
@@ -334,8 +376,9 @@ def answer_with_cards(
     else:
         answer = unsure_answer(index, text, order)
     answer.kind = "cards"
-    answer.cards = shown
+    answer.cards = found.shown
     answer.more_cards = more
+    named = any(rule.named for rule in found.cited)
     if ranking is not None:
         answer.certainty = ranking.certainty if sure or not named else answer.certainty
     lexical = pool(index, ranking.hits, asked) if ranking is not None else []

@@ -1,0 +1,199 @@
+"""Cross-fitted figures on the tuning part: every fold answered with everything fitted without it, card questions apart.
+
+Usage: python benchmarks/crossfit_rules_cards.py [--folds K] [--refit none|cards|all] [--start shipped|neutral]
+       [--share S] [--seed N] [--passes N]
+
+Nothing here reads the frozen test part. The tuning part's sources (its questions' and its non-questions') are split
+into K folds (5), as fit_rules_ranker.py splits them; for each fold, on the other folds alone:
+
+- the word associations (which sections and rules the questions holding each word were answered from);
+- the ranker's weights (``--refit``): ``none`` keeps the shipped ones; ``cards`` fits the weights of the words on the
+  questions ranked without card data, then the card features' alone with it (as the card features were first fitted);
+  ``all`` fits every weight on the questions ranked as the bot ranks them with card data. ``--start neutral`` starts
+  each fit from bm25 alone rather than from the shipped weights (which were fitted on the whole tuning part);
+- the gate (its regularisation as fit_rules_ranker.py last chose it; its threshold as it chooses);
+- how sure an answer is (the confidence model over the shipped values, its regularisation, and SURE_AT) and when a
+  card question's named keyword is sure (KEYWORD_SURE), on rankings of the other folds each made with weights fitted
+  without it (nested: no fold's answers are judged by a model that saw them).
+
+Then the fold's questions are answered as the bot answers them, card data loaded (the question set's card fixture)
+and not, with those values in place of the shipped ones. The figures over all folds are printed for the questions
+naming cards and for the rest, with their 90 % intervals, and the non-questions refused. ``--share S`` fits with a
+seeded random share of the other folds' card questions only (the learning curve); the folds scored keep all theirs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from unittest import mock
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import numpy as np  # noqa: E402
+from crossfit_tables import Model, Pool, card_flags, fit_gate_once, fit_sure, judged_rows  # noqa: E402
+from fit_rules_ranker import FROZEN, fit, folds_of, objective  # noqa: E402
+
+from bot.documents import SURE  # noqa: E402
+from bot.rules.asking import cards as cards_module  # noqa: E402
+from bot.rules.ranking import confidence  # noqa: E402
+from bot.rules.ranking import search as search_module  # noqa: E402
+from bot.rules.ranking.index import RulesIndex  # noqa: E402
+from bot.rules.ranking.ranker import FEATURES, WEIGHTS, believed  # noqa: E402
+from bot.rules.text.document import load_document  # noqa: E402
+from tests.data import CR_2026  # noqa: E402
+from tests.rules.evaluation import Report, interval, lookup, matches  # noqa: E402
+from tests.rules.question_cards import FixtureCards  # noqa: E402
+
+CARD_FEATURES = frozenset(name for name in FEATURES if name.startswith("card_"))
+
+
+@contextmanager
+def shipped_as(index: RulesIndex, model: Model):
+    """The bot's own answers, with ``model``'s fitted values in place of the shipped ones."""
+    weights = tuple(float(value) for value in model.weights)
+    gate_weights, gate_bias = tuple(model.gate[:-1]), float(model.gate[-1])
+    used = confidence._USED  # noqa: SLF001 - the values the shipped model weighs, refitted here
+    sure_weights, sure_bias = tuple(model.sure[:-1]), float(model.sure[-1])
+
+    def certainty(found):
+        total = sure_bias + sum(weight * found[i] for weight, i in zip(sure_weights, used, strict=True))
+        return 1.0 / (1.0 + np.exp(-total))
+
+    saved = index.searcher.associations
+    with ExitStack() as stack:
+        stack.enter_context(mock.patch.object(search_module, "score", lambda f: sum(map(float.__mul__, weights, f))))
+        stack.enter_context(
+            mock.patch.object(search_module, "believed", lambda values: believed(values, gate_weights, gate_bias))
+        )
+        stack.enter_context(mock.patch.object(search_module, "GATE_THRESHOLD", model.gate_threshold))
+        stack.enter_context(mock.patch.object(confidence, "certainty", certainty))
+        stack.enter_context(mock.patch.object(confidence, "SURE_AT", model.sure_at))
+        stack.enter_context(mock.patch.object(cards_module, "KEYWORD_SURE", model.keyword_sure))
+        index.searcher.associations = model.associations
+        try:
+            yield
+        finally:
+            index.searcher.associations = saved
+
+
+@dataclass
+class Tally:
+    """hit@1, hit@3 and sure answers of one group of questions, over all folds."""
+
+    reports: dict[str, Report] = field(default_factory=dict)
+
+    def add(self, key: str, answer, cited: list[str], index: RulesIndex) -> None:
+        report = self.reports.setdefault(key, Report())
+        ranked = answer.ranked() if answer.found else []
+        right = bool(ranked) and matches(index, ranked[0], cited)
+        report.questions += 1
+        report.answered += answer.found
+        report.hit1 += right
+        report.hit3 += right or any(matches(index, shown, cited) for shown in ranked[:3])
+        report.sure += answer.confidence == SURE
+        report.sure_right += answer.confidence == SURE and right
+
+    def print(self) -> None:
+        for key, report in self.reports.items():
+            if not report.questions:
+                continue
+            rates, intervals = report.rates(), report.intervals()
+            parts = []
+            for name in ("hit@1", "hit@3", "sure coverage"):
+                low, high = intervals[name]
+                parts.append(f"{name} {rates[name]:.1%} ({low:.1%}–{high:.1%})")
+            low, _high = interval(report.sure_right, report.sure)
+            parts.append(f"sure right {report.sure_right}/{report.sure} (from {low:.0%})")
+            if not key.startswith("non-questions"):
+                parts.append(f"answered {rates['answered']:.1%}")
+            print(f"  {key} ({report.questions}): " + ", ".join(parts))
+
+
+def fit_weights(pool: Pool, train: list[int], args, start: np.ndarray) -> np.ndarray:
+    """The ranker's weights on the questions ``train`` (indexes into pool.items), as ``--refit`` says."""
+    if args.refit == "none":
+        return np.array(WEIGHTS, dtype=float)
+    FROZEN.clear()
+    if args.refit == "all":
+        return fit(pool.tables(train, cards=True, learnt_from=train), start.copy(), args.passes)
+    FROZEN.update(i for i, name in enumerate(FEATURES) if name in CARD_FEATURES)
+    plain = fit(pool.tables(train, cards=False, learnt_from=train), start.copy(), args.passes)
+    FROZEN.clear()
+    FROZEN.update(i for i, name in enumerate(FEATURES) if name not in CARD_FEATURES)
+    weights = fit(pool.tables(train, cards=True, learnt_from=train), plain, args.passes)
+    FROZEN.clear()
+    return weights
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--passes", type=int, default=4)
+    parser.add_argument("--refit", choices=("none", "cards", "all"), default="cards")
+    parser.add_argument("--start", choices=("shipped", "neutral"), default="shipped")
+    parser.add_argument("--share", type=float, default=1.0, help="share of the other folds' card questions fitted on")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--verbose", action="store_true", help="list each fold's misses among card questions")
+    args = parser.parse_args(argv)
+    index = RulesIndex(load_document(CR_2026))
+    index.warm()
+    finder = FixtureCards(index)
+    pool = Pool(index, finder)
+    print(f"tuning part: {len(pool.items)} questions ({sum(i.naming for i in pool.items)} naming cards), "
+          f"{len(pool.not_rules)} non-questions; ranked once", flush=True)  # fmt: skip
+    fold_of = folds_of(pool.sources(), args.folds)
+    start = np.array(WEIGHTS, dtype=float)
+    if args.start == "neutral":
+        start = np.zeros(len(FEATURES))
+        start[FEATURES.index("bm25")] = 1.0
+    if args.refit == "cards":
+        start[[i for i, name in enumerate(FEATURES) if name in CARD_FEATURES]] = 0.0
+    rng = random.Random(args.seed)
+    dropped = {n for n, item in enumerate(pool.items) if item.naming and rng.random() >= args.share}
+    tally = Tally()
+    for fold in range(args.folds):
+        train = [n for n, item in enumerate(pool.items) if fold_of[item.source] != fold and n not in dropped]
+        held = [n for n, item in enumerate(pool.items) if fold_of[item.source] == fold]
+        inner_rows = []
+        for inner in sorted({fold_of[pool.items[n].source] for n in train}):
+            fit_on = [n for n in train if fold_of[pool.items[n].source] != inner]
+            judged = [n for n in train if fold_of[pool.items[n].source] == inner]
+            weights = fit_weights(pool, fit_on, args, start)
+            inner_rows += judged_rows(pool, judged, weights, learnt_from=fit_on, fold=inner)
+        weights = fit_weights(pool, train, args, start)
+        gate = fit_gate_once(pool, train, [t for t in pool.not_rules if fold_of[t.source] != fold], weights)
+        model = fit_sure(pool, inner_rows, weights, gate, learnt_from=train)
+        with shipped_as(index, model):
+            for n in held:
+                item = pool.items[n]
+                group = "naming cards" if item.naming else "naming no card"
+                answer = finder.answer(index, item.question)
+                tally.add(f"card data, {group}", answer, item.cited, index)
+                tally.add(f"no card data, {group}", lookup(index, item.question), item.cited, index)
+                if args.verbose and item.naming:
+                    flags = card_flags(pool, n, weights)
+                    ranked = answer.ranked() if answer.found else []
+                    print(f"    fold {fold + 1}: {ranked[:3]} cited {item.cited} {flags} | {item.question[:90]}")
+            for text in (t for t in pool.not_rules if fold_of[t.source] == fold):
+                report = tally.reports.setdefault("non-questions", Report())
+                report.not_rules += 1
+                report.refused += not lookup(index, text.text).found
+        hit1, hit3 = objective(pool.tables(held, cards=True, learnt_from=train), weights)
+        print(f"fold {fold + 1}/{args.folds}: {len(held)} questions, top entry hit@1 {hit1:.1%} hit@3 {hit3:.1%}; "
+              f"gate at {model.gate_threshold:g}, sure at {model.sure_at:g}, keyword sure at "
+              f"{model.keyword_sure:g}", flush=True)  # fmt: skip
+    print(f"cross-fitted over {args.folds} folds (refit {args.refit}, start {args.start}, card share {args.share:g}):")
+    tally.print()
+    refused = tally.reports["non-questions"]
+    print(f"  non-questions refused: {refused.refused}/{refused.not_rules} = {refused.rates()['refused']:.1%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -31,6 +31,7 @@ from bot.rules.ranking.hits import Hit, Ranking
 from bot.rules.ranking.ranker import FEATURES, believed
 from tests.rules.evaluation import QUESTIONS, STUDIED, interval, load_set, matches, searched
 
+Pair = tuple[np.ndarray, np.ndarray]  # the weights without cards, and those for questions naming cards
 SECTION_WORDS, RULE_WORDS = FEATURES.index("section_words"), FEATURES.index("rule_words")
 GATE_L2 = 0.001  # the gate's regularisation, as fit_rules_ranker.py chose it on the whole tuning part
 CONFIDENCE_L2 = (0.01, 0.003, 0.001, 0.0003, 0.0001)
@@ -176,7 +177,7 @@ class Without:
 class Model:
     """A fold's fitted values: the ranker's weights and associations, the gate, how sure an answer is."""
 
-    weights: np.ndarray
+    weights: Pair  # for questions ranked without cards, and for those naming cards
     associations: dict
     gate: np.ndarray  # weights, then the bias
     gate_threshold: float
@@ -185,15 +186,17 @@ class Model:
     keyword_sure: float
 
 
-def fit_gate_once(pool: Pool, train: list[int], not_rules: list[Text], weights: np.ndarray):
+def fit_gate_once(pool: Pool, train: list[int], not_rules: list[Text], weights: Pair):
     """The gate on ``train`` (as the bot ranks them, and as search words) against ``not_rules`` (see
     fit_rules_ranker.fit_gate; its regularisation fixed at GATE_L2): (weights and bias, threshold)."""
     total, _own = pool.counts(train)
     rows, fixed = [], Counter()
-    texts = [(pool.items[n].carded, 1, True) for n in train] + [(pool.items[n].search, 1, False) for n in train]
-    texts += [(text.ranked, 0, True) for text in not_rules]
-    for ranked, label, real in texts:
-        values, answered = gate_value(ranked.table(total), weights)
+    plain, carded = weights
+    texts = [(pool.items[n].carded, 1, True, pool.items[n].found) for n in train]
+    texts += [(pool.items[n].search, 1, False, False) for n in train]
+    texts += [(text.ranked, 0, True, False) for text in not_rules]
+    for ranked, label, real, found in texts:
+        values, answered = gate_value(ranked.table(total), carded if found else plain)
         fixed[label, real] += answered
         if values is not None:
             rows.append((values, label))
@@ -207,14 +210,14 @@ def fit_gate_once(pool: Pool, train: list[int], not_rules: list[Text], weights: 
     return model, threshold
 
 
-def card_flags(pool: Pool, n: int, weights: np.ndarray, table=None) -> tuple[bool, bool]:
+def card_flags(pool: Pool, n: int, weights: Pair, table=None) -> tuple[bool, bool]:
     """Whether the first rule of question ``n`` ranked with card data is that of a keyword of a card it names, or
     of a kind of ability it asks about (see bot.rules.asking.cards.CardRanking)."""
     item = pool.items[n]
     features, _right, extra = table or item.carded.table({})
     if features is None or item.signals is None:
         return False, False
-    best = extra[int(np.argmax(features @ weights))]
+    best = extra[int(np.argmax(features @ weights[1]))]
     kind, key = pool.index.searcher.docs[best.row][:2]
     top = cited_number(pool.index, shown_key(pool.index, Hit(kind, key, 0.0), item.asked))
     signals = item.signals
@@ -235,7 +238,7 @@ class Judged:
     asked_kind: bool = False
 
 
-def judged_rows(pool: Pool, chosen: list[int], weights: np.ndarray, *, learnt_from: list[int], fold: int):
+def judged_rows(pool: Pool, chosen: list[int], weights: Pair, *, learnt_from: list[int], fold: int):
     """Questions ``chosen`` ranked with ``weights`` and the associations of ``learnt_from``, as :class:`Judged`."""
     rows = []
     for n, row in zip(chosen, pool.tables(chosen, cards=True, learnt_from=learnt_from), strict=True):
@@ -243,17 +246,18 @@ def judged_rows(pool: Pool, chosen: list[int], weights: np.ndarray, *, learnt_fr
         if features is None:
             rows.append(Judged(n, fold, bool(right[0]), None, None, bool(extra)))
             continue
-        scores = features @ weights
+        chosen_weights = weights[1] if pool.items[n].found else weights[0]
+        scores = features @ chosen_weights
         order = np.argsort(-scores, kind="stable")
         ranked = [(float(scores[i]), extra[i], tuple(map(float, features[i]))) for i in order]
         _belief, _confident, found = pool.index.searcher.judge(pool.items[n].question, ranked)
-        gate, _fixed = gate_value(row, weights)
+        gate, _fixed = gate_value(row, chosen_weights)
         keyword, asked_kind = card_flags(pool, n, weights, row) if pool.items[n].found else (False, False)
         rows.append(Judged(n, fold, bool(right[order[0]]), found, gate, False, keyword, asked_kind))
     return rows
 
 
-def fit_sure(pool: Pool, rows: list[Judged], weights: np.ndarray, gate, *, learnt_from: list[int]) -> Model:
+def fit_sure(pool: Pool, rows: list[Judged], weights: Pair, gate, *, learnt_from: list[int]) -> Model:
     """How sure an answer is, fitted on ``rows`` (each ranked without its own fold), with the fold's gate: the
     confidence model over the shipped values (its regularisation by held-out likelihood), SURE_AT as
     fit_rules_confidence.py chooses it, and KEYWORD_SURE as the lowest at which the rows' card questions' sure

@@ -319,6 +319,7 @@ def softmax_fit(data, start: np.ndarray, *, steps: int = 400, rate: float = 0.5,
             share = probability[right].sum()
             # d(-log share)/dw = E_all[x] - E_right[x]
             gradient += (probability @ features - (probability[right] @ features[right]) / share) / len(lists)
+        gradient[sorted(FROZEN)] = 0.0  # held at their starting weights, as the ascent holds them
         weights -= rate * gradient
     return np.round(weights, 2)
 

@@ -78,6 +78,9 @@ WEIGHTS = (
     -0.05,
     0.3,
 )
+# A question naming cards is ranked with weights of its own, fitted on the tuning part's questions naming cards
+# (starting from WEIGHTS and held near them), so that what helps them costs the questions naming none nothing.
+CARD_WEIGHTS = WEIGHTS
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
 # much is a black lotus worth"): a logistic model over these values (see gate_values), fitted on the

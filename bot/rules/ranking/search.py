@@ -23,7 +23,9 @@ from bot.rules.ranking.features import COMMON, CardSignals, Question, Signals, a
 from bot.rules.ranking.hits import Asked, Candidate, Hit, Ranking
 from bot.rules.ranking.interactions import proposed
 from bot.rules.ranking.ranker import (
+    CARD_WEIGHTS,
     GATE_THRESHOLD,
+    WEIGHTS,
     Associations,
     believed,
     gate_values,
@@ -143,8 +145,10 @@ class Searcher:
         scored = self.candidates(text, topics=topics, cards=cards)
         if isinstance(scored, Ranking):
             return scored
+        weights = WEIGHTS if cards is None else CARD_WEIGHTS
         ranked = sorted(
-            ((score(features), candidate, features) for candidate, features in scored), key=lambda item: -item[0]
+            ((score(features, weights), candidate, features) for candidate, features in scored),
+            key=lambda item: -item[0],
         )
         belief, confident, found = self.judge(text, ranked)
         certainty = confidence.certainty(found)

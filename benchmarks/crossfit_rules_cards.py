@@ -40,12 +40,14 @@ from unittest import mock
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import crossfit_tables  # noqa: E402
 import numpy as np  # noqa: E402
 from crossfit_tables import Model, Pool, card_flags, fit_gate_once, fit_sure, judged_rows  # noqa: E402
 from fit_rules_ranker import FROZEN, fit, folds_of, objective  # noqa: E402
 
 from bot.documents import SURE  # noqa: E402
 from bot.rules.asking import cards as cards_module  # noqa: E402
+from bot.rules.asking import questions as questions_module  # noqa: E402
 from bot.rules.ranking import confidence  # noqa: E402
 from bot.rules.ranking import search as search_module  # noqa: E402
 from bot.rules.ranking.index import RulesIndex  # noqa: E402
@@ -130,13 +132,16 @@ def fit_weights(pool: Pool, train: list[int], args, start: np.ndarray) -> tuple[
     ranked without cards, and for those naming cards."""
     if args.refit == "none":
         return np.array(WEIGHTS, dtype=float), np.array(CARD_WEIGHTS, dtype=float)
+    held = {FEATURES.index(name) for name in filter(None, args.without.split(","))}
     FROZEN.clear()
+    FROZEN.update(held)
     if args.refit == "all":
         weights = fit(pool.tables(train, cards=True, learnt_from=train), start.copy(), args.passes, args.method)
         return weights, weights
     FROZEN.update(i for i, name in enumerate(FEATURES) if name in CARD_FEATURES)
     plain = fit(pool.tables(train, cards=False, learnt_from=train), start.copy(), args.passes, args.plain_method)
     FROZEN.clear()
+    FROZEN.update(held)
     if args.refit == "cards":
         FROZEN.update(i for i, name in enumerate(FEATURES) if name not in CARD_FEATURES)
     if args.refit == "separate":
@@ -165,6 +170,7 @@ def cross_fit(index: RulesIndex, finder: FixtureCards, pool: Pool, args, fold_of
         start[FEATURES.index("bm25")] = 1.0
     if args.refit in ("cards", "then-all", "separate"):
         start[[i for i, name in enumerate(FEATURES) if name in CARD_FEATURES]] = 0.0
+    start[[FEATURES.index(name) for name in filter(None, args.without.split(","))]] = 0.0
     rng = random.Random(args.seed)
     dropped = {n for n, item in enumerate(pool.items) if item.naming and rng.random() >= args.share}
     tally = Tally()
@@ -214,9 +220,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plain-method", choices=("ascent", "softmax", "both"), default="ascent", help="--refit cards")
     parser.add_argument("--share", type=float, default=1.0, help="share of the other folds' card questions fitted on")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--tokens", default="kind,ask,pair", help="the card tokens the learnt associations read")
+    parser.add_argument("--without", default="", help="features held at 0, comma-separated")
+    parser.add_argument("--no-siblings", action="store_true", help="the ranking's first subrule leads, as before")
     parser.add_argument("--save", type=Path, help="write each question's outcome (right first or not) here, by split")
     parser.add_argument("--verbose", action="store_true", help="list each fold's misses among card questions")
     args = parser.parse_args(argv)
+    crossfit_tables.TOKENS = set(filter(None, args.tokens.split(",")))
+    questions_module.SIBLINGS = not args.no_siblings
     index = RulesIndex(load_document(CR_2026))
     index.warm()
     finder = FixtureCards(index)

@@ -23,16 +23,25 @@ from question_set import source_key
 
 from bot.documents import is_under
 from bot.rules.asking.cards import read_cards
-from bot.rules.asking.questions import cited_number, shown_key
+from bot.rules.asking.questions import cited_number, shown_key, sibling_choice
 from bot.rules.ranking import confidence
 from bot.rules.ranking import search as search_module
-from bot.rules.ranking.features import associated
+from bot.rules.ranking.features import associated, card_learnt, learnt_value
 from bot.rules.ranking.hits import Hit, Ranking
 from bot.rules.ranking.ranker import FEATURES, believed
 from tests.rules.evaluation import QUESTIONS, STUDIED, interval, load_set, matches, searched
 
 Pair = tuple[np.ndarray, np.ndarray]  # the weights without cards, and those for questions naming cards
 SECTION_WORDS, RULE_WORDS = FEATURES.index("section_words"), FEATURES.index("rule_words")
+CARD_LEARNT = FEATURES.index("card_learnt")
+# The kinds of card tokens the learnt card associations read (crossfit_rules_cards.py --tokens).
+TOKENS = {"kind", "ask", "pair"}
+
+
+def token_kind(token: str) -> str:
+    return "pair" if "×" in token else token.split(":", 1)[0]
+
+
 GATE_L2 = 0.001  # the gate's regularisation, as fit_rules_ranker.py chose it on the whole tuning part
 CONFIDENCE_L2 = (0.01, 0.003, 0.001, 0.0003, 0.0001)
 KEYWORD_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
@@ -46,18 +55,22 @@ class Ranked:
     features: np.ndarray | None
     right: np.ndarray | list[bool]
     extra: object  # the candidates, or for a fixed outcome whether it answers
-    sections: list[str] = field(default_factory=list)  # each candidate's section and rule, for the associations
-    rules: list[str] = field(default_factory=list)
+    chains: list[tuple[str, ...]] = field(default_factory=list)  # each candidate's ancestors, for the associations
     stems: list[str] = field(default_factory=list)
     weights: dict[str, float] = field(default_factory=dict)
+    tokens: tuple[str, ...] = ()  # the card tokens (CardSignals.tokens)
 
     def table(self, associations) -> tuple:
         if self.features is None:
             return None, self.right, self.extra
         sections, rules = associated(associations, self.stems, self.weights)
         features = self.features.copy()
-        features[:, SECTION_WORDS] = [sections.get(key, 0.0) for key in self.sections]
-        features[:, RULE_WORDS] = [rules.get(key, 0.0) for key in self.rules]
+        chains = self.chains
+        features[:, SECTION_WORDS] = [sections.get(chain[-2], 0.0) if len(chain) > 2 else 0.0 for chain in chains]
+        features[:, RULE_WORDS] = [rules.get(chain[1], 0.0) if len(chain) > 2 else 0.0 for chain in chains]
+        if self.tokens:
+            learnt = card_learnt(associations, tuple(t for t in self.tokens if token_kind(t) in TOKENS))
+            features[:, CARD_LEARNT] = [learnt_value(learnt, chain) for chain in chains]
         return features, self.right, self.extra
 
 
@@ -65,12 +78,20 @@ def rank_once(index, text: str, cited: list[str] | None, cards=None) -> Ranked:
     """``text``'s candidates, ranked with no associations (``cited``: which candidates are right; None for a
     non-question)."""
     seen: list[tuple] = []
+    tokens: list[tuple[str, ...]] = []
 
     def recorded(_associations, stems, weights):
         seen.append((list(stems), dict(weights)))
         return {}, {}
 
-    with mock.patch.object(search_module, "associated", recorded):
+    def learnt(_associations, found):
+        tokens.append(tuple(found))
+        return {}, {}
+
+    with (
+        mock.patch.object(search_module, "associated", recorded),
+        mock.patch.object(search_module, "card_learnt", learnt),
+    ):
         found = index.searcher.candidates(" ".join(text.split()), cards=cards)
     if isinstance(found, Ranking):
         if cited is None:
@@ -83,14 +104,13 @@ def rank_once(index, text: str, cited: list[str] | None, cards=None) -> Ranked:
         cited is not None and matches(index, shown_key(index, Hit(*docs[c.row][:2], 0.0), text), cited)
         for c in candidates
     ]
-    chains = [ancestors[c.row] for c in candidates]
     return Ranked(
         np.array([list(values) for _c, values in found]),
         np.array(right),
         candidates,
-        [chain[-2] if len(chain) > 2 else "" for chain in chains],
-        [chain[1] if len(chain) > 2 else "" for chain in chains],
+        [ancestors[c.row] for c in candidates],
         *seen[-1],
+        tokens[-1] if tokens else (),
     )
 
 
@@ -110,6 +130,8 @@ class PoolItem(Item):
             self.found, self.shared, self.asked = True, found.shared, found.asked
             self.signals = read_cards(index, self.question, found.asked, found.cards, found.shared)[3]
             self.carded = rank_once(index, found.asked, self.cited, self.signals)
+            # The card tokens are learnt as the words are (fit_rules_ranker.count).
+            self.stems = sorted({*self.stems, *self.signals.tokens})
 
 
 @dataclass
@@ -238,6 +260,16 @@ class Judged:
     asked_kind: bool = False
 
 
+def first_right(pool: Pool, n: int, candidates: list, order: np.ndarray) -> bool:
+    """Whether the rule question ``n``'s answer leads with is right, its candidates ranked in ``order`` (the whole rule
+    leads when the first two are its subrules: bot.rules.asking.questions.sibling_choice)."""
+    item, index = pool.items[n], pool.index
+    docs = index.searcher.docs
+    keys = [shown_key(index, Hit(*docs[candidates[i].row][:2], 0.0), item.asked) for i in order[:2]]
+    keys = sibling_choice(index, list(dict.fromkeys(keys)))
+    return matches(index, keys[0], item.cited)
+
+
 def judged_rows(pool: Pool, chosen: list[int], weights: Pair, *, learnt_from: list[int], fold: int):
     """Questions ``chosen`` ranked with ``weights`` and the associations of ``learnt_from``, as :class:`Judged`."""
     rows = []
@@ -253,7 +285,7 @@ def judged_rows(pool: Pool, chosen: list[int], weights: Pair, *, learnt_from: li
         _belief, _confident, found = pool.index.searcher.judge(pool.items[n].question, ranked)
         gate, _fixed = gate_value(row, chosen_weights)
         keyword, asked_kind = card_flags(pool, n, weights, row) if pool.items[n].found else (False, False)
-        rows.append(Judged(n, fold, bool(right[order[0]]), found, gate, False, keyword, asked_kind))
+        rows.append(Judged(n, fold, first_right(pool, n, extra, order), found, gate, False, keyword, asked_kind))
     return rows
 
 

@@ -22,7 +22,6 @@ from _fair_scenarios import settled
 from simcord.env import Env
 
 from bot.carddb.service import FILE_NAME
-from bot.cards.complete import MATCHER, card_matcher
 from bot.client import CycleBot
 from bot.config import Config
 from tests.cards.conftest import start_autocomplete, start_slash
@@ -52,7 +51,7 @@ async def flood_run(db: Path, names: list[str], seed: int) -> dict:
         await env.start()
         try:
             fake.refuse_api(503)
-            await env.bot.card_data.derived(MATCHER, card_matcher)  # built once when a running bot first needs it
+            await env.bot.card_source.matcher()  # built as the copy loads, waited for here
             guild = env.create_guild("Server")
             channel = guild.create_text_channel("rules")
             typist, asker = (guild.add_member(env.create_user(name)) for name in ("typist", "asker"))

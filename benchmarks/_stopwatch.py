@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 import time
 from dataclasses import dataclass
 
@@ -52,6 +53,7 @@ class Stopwatch:
         self.deferred: set[str] = set()
         self.answered: dict[str, float] = {}  # the first answer the player sees (not a deferral)
         self.said: dict[str, Said] = {}  # what that answer held
+        self.cards: dict[str, float] = {}  # the first answer holding a card (after a line saying it is coming, say)
         # The bot's own time on a command: its whole run minus the time spent waiting for the (fake) Discord to
         # take the acknowledgement and the answer.
         self.handling: dict[str, float] = {}
@@ -75,6 +77,9 @@ class Stopwatch:
         self.answered.setdefault(token, now)
         self.in_discord[token] = self.in_discord.get(token, 0.0) + now - called
         self._event(token).set()
+        if said.titles:
+            self.cards.setdefault(token, now)
+            self._event("card:" + token).set()
 
     def install(self) -> Stopwatch:
         defer, send_message, edit_original, send, invoke = self._originals
@@ -144,6 +149,27 @@ class Stopwatch:
         except TimeoutError:
             return False
         return True
+
+    async def wait_for_card(self, token: str, within: float) -> bool:
+        """Whether an answer holding a card came within ``within`` seconds of the clock on the wall (by any path, after
+        other answers): a player's patience, which simcord's clock of the bot's timers must not shorten. A timer
+        thread keeps it, so that waiting players add no work to the loop."""
+        event = self._event("card:" + token)
+        if event.is_set():
+            return True
+        loop = asyncio.get_running_loop()
+        out_of_patience = asyncio.Event()
+        timer = threading.Timer(within, loop.call_soon_threadsafe, args=(out_of_patience.set,))
+        timer.daemon = True
+        timer.start()
+        waits = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(out_of_patience.wait())]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            timer.cancel()
+            for wait in waits:
+                wait.cancel()
+        return event.is_set()
 
     def bot_side(self, token: str) -> float | None:
         """Seconds the bot itself spent on the command, Discord's waits excluded; None when the command never

@@ -1,8 +1,11 @@
 """Fair shares in a busy hour, through the whole discord.py stack (simcord), on a synthetic 35,000-card
-oracle-cards file (Scryfall's real size), the fake Scryfall's API refusing everything. Three scenarios
-(``--scenario``, all by default): ``crowd`` and ``servers`` (see ``_fair_scenarios.py``: 100 players of one server
-asking ``/card`` within a second all see their card within 2 s and none is refused; a third server's searches all
-answered within 2 s while two servers flood slow searches), and ``flood``, below.
+oracle-cards file (Scryfall's real size), the fake Scryfall's API refusing everything (or, in ``api``, answering
+slowly). Six scenarios (``--scenario``, all by default): ``crowd``, ``servers``, ``api``, ``dms`` and ``installs``
+(see ``_fair_scenarios.py``: 100 players of one server asking ``/card`` within a second all see their card within
+2 s and none is refused; a third server's searches all answered within 2 s, none told the bot is busy, while two
+servers flood slow searches, or searches only Scryfall's API answers; other users' searches answered within 1 s,
+none told the bot is busy, while 24 DM users, or 24 user installs each in a server of its own, flood slow
+searches), and ``flood``, below.
 
 The flood: one user keeps 4 searches of a slow family (ten regular expressions of 990 optional characters each,
 ``or``-ed: seconds of matching over every card's text) and 40 of a heavy one (55 phrases ``or``-ed over every
@@ -23,7 +26,7 @@ share of their own, and two of the three search threads at most); then a further
 users' searches is told the bot is busy.
 
 Run from the project root:
-``python benchmarks/bench_fair_shares.py [--scenario all|crowd|servers|flood] [--runs N] [--samples N]
+``python benchmarks/bench_fair_shares.py [--scenario all|crowd|servers|api|dms|installs|flood] [--runs N] [--samples N]
 [--accounts N] [--elsewhere]``.
 """
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import random
 import shutil
 import sys
@@ -47,9 +51,13 @@ from _fair_scenarios import (  # noqa: E402
     CARD_SECONDS,
     CROWD,
     CROWD_SECONDS,
+    FLOODERS,
+    QUIET_SECONDS,
     SAMPLES,
     SEARCH_SECONDS,
     crowd_run,
+    dms_run,
+    installs_run,
     servers_run,
 )
 from _synthetic_bulk import FULL_SIZE, synthetic_copy, typed  # noqa: E402
@@ -61,10 +69,11 @@ from bot.client import CycleBot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from tests.cards.conftest import start_slash  # noqa: E402
 from tests.data import SCRYFALL_CARDS  # noqa: E402
-from tests.support import simcord_discord  # noqa: E402
+from tests.support import installs, simcord_discord  # noqa: E402
 from tests.support.fake_scryfall import FakeScryfall  # noqa: E402
 
 simcord_discord.install()
+installs.install()  # user installs, as Discord sends their interactions
 
 SLOW = [" or ".join(f"fo:/(?:.?){{990}}[{letter}]q/" for letter in "abcdefghij")]
 HEAVY = ["(" + " or ".join(f'fo:"{word}"' for word in ["zzz", "qqq", "xyz", "jjj", "kkk"] * 11) + ")"]
@@ -272,21 +281,39 @@ async def crowd(args: argparse.Namespace, db: Path, names: list[str], report: Re
     report.add(f"{label}: saw their card", min(r["saw_a_card"] for r in results), at_least=CROWD)
 
 
-async def servers(args: argparse.Namespace, db: Path, report: Report) -> None:
+# Each flood of searches: how it is run, what it is called, and how soon the others' searches must be answered.
+FLOODS = {
+    "servers": (servers_run, "a third server's /search while two servers flood slow searches", SEARCH_SECONDS),
+    "api": (
+        functools.partial(servers_run, api=True),
+        "a third server's /search while two servers flood searches only Scryfall's API answers",
+        SEARCH_SECONDS,
+    ),
+    "dms": (dms_run, f"a DM user's /search while {FLOODERS} DM users flood slow searches", QUIET_SECONDS),
+    "installs": (
+        installs_run,
+        f"a player's /search while {FLOODERS} user installs, each in its own server, flood slow searches",
+        QUIET_SECONDS,
+    ),
+}
+
+
+async def flooded(scenario: str, args: argparse.Namespace, db: Path, report: Report) -> None:
+    run, label, seconds = FLOODS[scenario]
     results = []
-    for run in range(args.runs):
-        results.append(await servers_run(db, seed=run))
-        print(f"servers, run {run + 1}: {results[-1]}", flush=True)
-    label = "a third server's /search while two servers flood slow searches"
+    for n in range(args.runs):
+        results.append(await run(db, seed=n))
+        print(f"{scenario}, run {n + 1}: {results[-1]}", flush=True)
     report.add(f"{label}: median", median([r["p50"] for r in results]), " s")
-    report.add(f"{label}: slowest", median([r["slowest"] for r in results]), " s", at_most=SEARCH_SECONDS)
+    report.add(f"{label}: slowest", median([r["slowest"] for r in results]), " s", at_most=seconds)
     report.add(f"{label}: answered (of {SAMPLES})", min(r["answered"] for r in results), at_least=SAMPLES)
+    report.add(f"{label}: told the bot is busy", max(r["busy"] for r in results), at_most=0)
 
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--scenario", choices=["all", "flood", "crowd", "servers"], default="all")
+    parser.add_argument("--scenario", choices=["all", "flood", "crowd", *FLOODS], default="all")
     parser.add_argument("--samples", type=int, default=MIN_SAMPLES, help="of each kind of request, per run")
     parser.add_argument("--every", type=float, default=0.25, help="seconds between the other users' requests")
     parser.add_argument("--accounts", type=int, default=1, help="the flood spread over this many accounts")
@@ -298,8 +325,9 @@ async def main() -> int:
         update_from_file(db, copy.bulk)
         if args.scenario in ("all", "crowd"):
             await crowd(args, db, copy.names, report)
-        if args.scenario in ("all", "servers"):
-            await servers(args, db, report)
+        for scenario in FLOODS:
+            if args.scenario in ("all", scenario):
+                await flooded(scenario, args, db, report)
         if args.scenario in ("all", "flood"):
             await flood(args, db, copy.names, report)
     report.print()

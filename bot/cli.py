@@ -98,10 +98,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def stored_question_cards(data_dir: Path, wanted: bool):
-    """The card data's finder for a rules question in a terminal (imported only when a question needs it)."""
+    """The card data's finder for a rules question in a terminal (imported only when a question needs it), with the
+    printed names of the languages ``CARD_LANGUAGES`` chooses."""
     from bot.cards import stored_question_cards as opened
 
-    return opened(data_dir, wanted)
+    return opened(data_dir, wanted, Config.from_env().card_languages if wanted else ())
 
 
 def use_discord_endpoints(config: Config) -> None:

@@ -125,10 +125,13 @@ class CycleBot(InFlight, Health, commands.AutoShardedBot):
         budget = PostgresBudget(self.db.pool, asyncio.get_running_loop()) if self.db.dialect == "postgresql" else None
         self.scryfall = ScryfallClient.from_config(self.config, budget=budget)
         # The local copy of Scryfall's cards: serves what it holds now, refreshes in the background.
-        self.card_data = await CardData.open(self.config.data_dir, self.config.scryfall_api_url)
+        self.card_data = await CardData.open(
+            self.config.data_dir, self.config.scryfall_api_url, languages=self.config.card_languages
+        )
         if self.config.card_data_auto_update:
             self.card_data.start()
         self.card_source = CardSource.of(self)  # local first, the API as fallback
+        self.card_source.follow()  # its name matcher built as soon as a copy is loaded, and after each refresh
         # What an interrupted drawing of the symbols left; the rules service does the same for its updates.
         await asyncio.to_thread(remove_interrupted_symbols, self.config.data_dir)
         if self.config.mana_emoji:

@@ -15,6 +15,9 @@ from bot.errors import ConfigError
 DEFAULT_SCRYFALL_API_URL = "https://api.scryfall.com"
 # Wizards' page linking the current Magic Tournament Rules and Infraction Procedure Guide.
 DEFAULT_JUDGE_DOCS_URL = "https://wpn.wizards.com/en/rules-documents"
+# Where decks linked from these sites are read (a player's link always names the site itself).
+DEFAULT_ARCHIDEKT_URL = "https://archidekt.com"
+DEFAULT_TAPPEDOUT_URL = "https://tappedout.net"
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
@@ -156,6 +159,8 @@ class Config:
     # on by default from the environment, off for a Config built in code.
     judge_docs_url: str = DEFAULT_JUDGE_DOCS_URL
     judge_docs_auto_update: bool = False
+    archidekt_url: str = DEFAULT_ARCHIDEKT_URL
+    tappedout_url: str = DEFAULT_TAPPEDOUT_URL
     guild_id: int | None = None
     # The shards this process runs (shard_ids) out of the bot's shard_count. From the environment, neither set
     # means every shard Discord recommends (shard_count None: asked at start); a Config built in code runs one
@@ -169,6 +174,9 @@ class Config:
     # Keep the local copy of Scryfall's card data fresh (at start, then every 12 hours). On by default
     # from the environment; a Config built in code (embedding, tests) reaches for the network only if asked.
     card_data_auto_update: bool = False
+    # The languages whose printed names cards answer to besides English (CARD_LANGUAGES: "all" or Scryfall's codes,
+    # as written; words naming no language are said once in the log at start and ignored). Empty: English only.
+    card_languages: tuple[str, ...] = ()
     # Review every finished goldfish game in the background (seconds of the simulation pool's time each). On by
     # default from the environment; a Config built in code (embedding, tests) asks for it.
     goldfish_reviews: bool = False
@@ -217,6 +225,8 @@ class Config:
             rules_auto_update=_flag(environ, "RULES_AUTO_UPDATE", default=True),
             judge_docs_url=_optional_url(environ, "JUDGE_DOCS_URL", ("http://", "https://")) or DEFAULT_JUDGE_DOCS_URL,
             judge_docs_auto_update=_flag(environ, "JUDGE_DOCS_AUTO_UPDATE", default=True),
+            archidekt_url=_optional_url(environ, "ARCHIDEKT_URL", ("http://", "https://")) or DEFAULT_ARCHIDEKT_URL,
+            tappedout_url=_optional_url(environ, "TAPPEDOUT_URL", ("http://", "https://")) or DEFAULT_TAPPEDOUT_URL,
             guild_id=_optional_int(environ, "DISCORD_GUILD_ID"),
             shard_count=shard_count,
             shard_ids=shard_ids,
@@ -225,6 +235,7 @@ class Config:
             inline_quiet_channels=_id_list(environ, "INLINE_QUIET_CHANNELS"),
             # On unless set to 0: a bot without fresh card data falls back to the rate-limited API.
             card_data_auto_update="CARD_DATA_AUTO_UPDATE" not in environ or _flag(environ, "CARD_DATA_AUTO_UPDATE"),
+            card_languages=tuple(environ.get("CARD_LANGUAGES", "").replace(",", " ").split()),
             mana_emoji=_flag(environ, "MANA_EMOJI", default=True),
             goldfish_reviews=_flag(environ, "GOLDFISH_REVIEWS", default=True),
             discord_api_base=discord_api_base,

@@ -31,6 +31,10 @@ AUTOCOMPLETE_CHOICES = 25
 CHOICE_NAME = 100
 CHOICE_VALUE = 100
 
+MODAL_TITLE = 45
+TEXT_INPUT_LABEL = 45
+TEXT_INPUT_VALUE = 4000
+
 INTERACTION_ACK_SECONDS = 3.0
 
 # How wide a phone shows an image in a message (CSS pixels): pictures and charts are laid out for it.

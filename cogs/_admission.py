@@ -10,9 +10,12 @@ and held only while the work that needs it runs.
 * ``async with place(interaction, LOOKUPS):`` around the work itself (reading the card data, a search): takes a
   free place at once, or acknowledges the interaction and waits for the user's turn, up to the share's ``wait``
   from the interaction's creation; past it :class:`Refused`, with the time to wait. The place is given back
-  before the answer is sent: never held across a Discord round trip.
-* :class:`MessageShares` for work a message asks for (inline ``[[card]]``): the author's budget, then places
-  waited for until a deadline the caller gives.
+  before the answer is sent: never held across a Discord round trip. Where only the card source knows which share
+  the work needs (a search answered by the local copy or by Scryfall's API), ``turn_of(interaction)`` hands it
+  the same as a :data:`bot.serving.Turn`; ``turns_of(interaction)`` shares one place a share among a request's
+  pieces (the message command's references).
+* :class:`MessageShares` for work a message asks for (inline ``[[card]]``): the author's budget, then the places
+  its references need, waited for until a deadline the caller gives.
 
 Autocomplete has a limit of its own (:mod:`cogs._autocomplete`).
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TypeVar
@@ -30,7 +34,7 @@ from discord import app_commands
 
 from bot.carddb import Asker
 from bot.errors import UserFacingError
-from bot.serving import Admission, Busy, RateLimitedLog, Share, Ticket
+from bot.serving import Admission, Busy, RateLimitedLog, Share, Ticket, Turn, Turns
 from cogs._ui import acknowledge_now, created_at
 
 log = logging.getLogger(__name__)
@@ -80,16 +84,17 @@ async def admit(interaction: discord.Interaction, share: Share) -> Ticket:
     return ticket
 
 
-@contextlib.asynccontextmanager
-async def place(interaction: discord.Interaction, share: Share) -> AsyncIterator[Ticket]:
-    """A place in ``share`` for the block, waited for in turn until ``share.wait`` seconds from the interaction's
-    creation; :class:`Refused` (answered privately by the error nets) past that."""
+async def _ticket(interaction: discord.Interaction, share: Share, *, heavy: bool = False) -> Ticket:
+    """A place in ``share`` for the interaction's user (``heavy``: work expected to be slow), waited for in turn
+    until ``share.wait`` seconds from the interaction's creation, the interaction acknowledged meanwhile;
+    :class:`Refused` (answered privately by the error nets) past that."""
     admission = _admission(interaction.client)
     deadline = created_at(interaction) + (share.wait or 0.0)
+    who = (share, interaction.user.id, interaction.guild_id)
     try:
-        ticket = admission.take_now(share, interaction.user.id, interaction.guild_id)
+        ticket = admission.take_now(*who, heavy=heavy)
         if ticket is None:  # in the queue at once; a wait there may pass a second: acknowledged meanwhile
-            waiting = asyncio.ensure_future(admission.wait(share, interaction.user.id, interaction.guild_id, deadline))
+            waiting = asyncio.ensure_future(admission.wait(*who, deadline, heavy=heavy))
             try:
                 await acknowledge_now(interaction)
             except BaseException:
@@ -101,8 +106,24 @@ async def place(interaction: discord.Interaction, share: Share) -> AsyncIterator
     except Busy as busy:
         quiet.warning("Work was refused: its share stayed taken past its deadline (%s)", share.name)
         raise Refused(str(busy)) from None
-    with ticket:
+    return ticket
+
+
+@contextlib.asynccontextmanager
+async def place(interaction: discord.Interaction, share: Share, *, heavy: bool = False) -> AsyncIterator[Ticket]:
+    """A place in ``share`` for the block (see :func:`_ticket`), given back when the block ends."""
+    with await _ticket(interaction, share, heavy=heavy) as ticket:
         yield ticket
+
+
+def turn_of(interaction: discord.Interaction, *, heavy: bool = False) -> Turn:
+    """The interaction's places, for the card source to wait for in whichever share its work turns out to need."""
+    return functools.partial(place, interaction, heavy=heavy)
+
+
+def turns_of(interaction: discord.Interaction, *, heavy: bool = False) -> Turns:
+    """As :func:`turn_of`, one place a share shared by every piece of the interaction's work."""
+    return Turns(functools.partial(_ticket, interaction, heavy=heavy))
 
 
 def fair_share(share: Share, *, vet: Vet | None = None) -> Callable[[F], F]:
@@ -155,16 +176,12 @@ class MessageShares:
             spent.append((share, count))
 
     @staticmethod
-    async def places(client: discord.Client, message: discord.Message, *shares: Share, deadline: float) -> list[Ticket]:
-        """A ticket in each of ``shares`` for the message's author, waited for in turn until ``deadline`` (on
-        ``time.monotonic``'s clock) and held by the caller until the work is done; :class:`Busy` past it."""
-        tickets: list[Ticket] = []
+    def turns(client: discord.Client, message: discord.Message, deadline: float, *, heavy: bool = False) -> Turns:
+        """The places the message's references need, one a share, each waited for in turn until ``deadline`` (on
+        ``time.monotonic``'s clock) when a reference first needs it; :class:`Busy` past it."""
         guild_id = message.guild.id if message.guild is not None else None
-        try:
-            for share in shares:
-                tickets.append(await _admission(client).wait(share, message.author.id, guild_id, deadline))
-        except BaseException:
-            for ticket in tickets:
-                ticket.release()
-            raise
-        return tickets
+
+        async def take(share: Share) -> Ticket:
+            return await _admission(client).wait(share, message.author.id, guild_id, deadline, heavy=heavy)
+
+        return Turns(take)

@@ -15,12 +15,20 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserFacingError
+from bot.serving import on_wait
 from bot.text import escape, one_line
 from cogs._symbols import one_message, symbols_for
 
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
+# What a form or component nothing answers any more (from before a restart, or past its time) is told, by the start
+# of its custom id, where the general "this has expired" would say too little.
+EXPIRED_ANSWERS = {"deck-form:": "This form expired; run `/deck save` again."}
+
+
+def expired_answer(custom_id: str) -> str | None:
+    return next((text for start, text in EXPIRED_ANSWERS.items() if custom_id.startswith(start)), None)
 
 
 def rendered(interaction: discord.Interaction, content: str | None, kwargs: dict) -> str | None:
@@ -95,6 +103,7 @@ _PUBLIC = "cyclebot.public"  # whether the answer in the making will be public (
 # is found to wait (:func:`acknowledge_now`).
 DEFER_AFTER = 1.0
 ACKNOWLEDGE_WITHIN = 3.0
+LONG_WAIT = 3.0  # seconds: a wait for a service this long is told to the asker, who otherwise sees "thinking…"
 
 
 def mark_received(interaction: discord.Interaction) -> None:
@@ -140,27 +149,57 @@ async def acknowledge_now(interaction: discord.Interaction) -> None:
 
 
 @contextlib.asynccontextmanager
-async def in_time(interaction: discord.Interaction, *, public: bool) -> AsyncIterator[None]:
+async def in_time(
+    interaction: discord.Interaction, *, public: bool, long_wait: Callable[[float], str] | None = None
+) -> AsyncIterator[None]:
     """Run the block (which answers ``interaction`` through :func:`reply` or :func:`reply_private`); if it has not
     answered by ``DEFER_AFTER`` from the interaction's creation, defer then ("thinking…", in the channel only if
-    ``public``). The block's answer then becomes the deferral's follow-up."""
+    ``public``). The block's answer then becomes the deferral's follow-up.
+
+    Work that finds it must wait its turn for a service (``bot.serving.waiting``: Scryfall's rate limit) is
+    acknowledged at once, whatever the clock; a wait of ``LONG_WAIT`` seconds or more is told to the asker alone in
+    ``long_wait(seconds)``'s words, when given, and the answer follows when it comes."""
 
     due = asyncio.Event()  # set once the guard starts deferring: from then on it is waited for, never cut off
     interaction.extras[_PUBLIC] = public
+    told: list[asyncio.Task] = []
 
     async def defer_when_due() -> None:
         await asyncio.sleep(max(0.0, created_at(interaction) + DEFER_AFTER - time.monotonic()))
         due.set()
         await acknowledge_now(interaction)
 
+    def heard(seconds: float) -> None:
+        if not told and not interaction.response.is_done():
+            words = long_wait(seconds) if long_wait is not None and seconds >= LONG_WAIT else None
+            told.append(asyncio.ensure_future(_tell_waiting(interaction, words)))
+
     guard = asyncio.create_task(defer_when_due(), name=f"defer-when-due-{interaction.id}")
     try:
-        yield
+        with on_wait(heard):
+            yield
     finally:
         if not due.is_set():
             guard.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await guard
+        for task in told:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+async def _tell_waiting(interaction: discord.Interaction, words: str | None) -> None:
+    """Acknowledge ``interaction`` now that its work waits: with ``words`` to the asker alone, or as a deferral."""
+    if words is None:
+        await acknowledge_now(interaction)
+        return
+    async with _responding(interaction):
+        if interaction.response.is_done():
+            return
+        try:
+            await interaction.response.send_message(words, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:  # expired, or answered elsewhere: the block's reply says more
+            log.info("Could not tell interaction %s it waits (%s)", interaction.id, error.status)
 
 
 def describe_error(error: BaseException) -> tuple[str, bool]:

@@ -50,6 +50,7 @@ GUIDE = (
     ("Rules", "`/rule 702.29` · `/rule cycling` · `/rule can I cycle a land from my hand?`"),
     ("Judges", "`/ipg hce` · `/ipg 2.2` · `/mtr 3.8` · `/mtr taking notes`"),
     ("Goldfish", "`/goldfish start` a practice game here · `/goldfish odds` · `/goldfish simulate`"),
+    ("Your decks", "`/deck save` paste, upload or link a list once · then `/goldfish start deck:` its name"),
     ("More", "`/help command:goldfish` for one command's options · `/about` for the version and data"),
 )
 

@@ -4,9 +4,12 @@ Everything here blocks (HTTP, file I/O) and is meant to run in a worker thread. 
 streamed to disk and read back incrementally, so the whole file is never in memory: gzipped JSON
 Lines (Scryfall's format since July 2026) line by line, the older JSON array with ijson.
 
-Every request ends (:mod:`bot.hosts.download`): the descriptions within :data:`LISTING`'s deadline and size, the
-file within :data:`FILE_SECONDS`, at :data:`FILE_MIN_RATE` bytes a second at least, and no bigger than the
-``size`` Scryfall lists for it plus a margin, and never past :data:`MAX_FILE_BYTES` (:func:`file_limits`). Reading
+Every request goes only to Scryfall's hosts (:func:`bulk_hosts`: its bulk data host and the configured API's, each
+host with its port): a listing naming a file anywhere else is refused before anything is sent there, and so is any
+redirect elsewhere. Every request ends (:mod:`bot.hosts.download`): the descriptions within :data:`LISTING`'s
+deadline and size, the file within :data:`FILE_SECONDS`, at :data:`FILE_MIN_RATE` bytes a second at least, and no
+bigger than the ``size`` Scryfall lists for it plus a margin, and never past :data:`MAX_FILE_BYTES`
+(:func:`file_limits`). Reading
 it back is bounded the same way: the decompressed bytes by that cap, each JSON line by :data:`MAX_LINE_BYTES`, so a
 small gzip file that expands to gigabytes is refused as it expands.
 """
@@ -20,7 +23,7 @@ import json
 import logging
 import threading
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -29,7 +32,7 @@ from typing import IO, Any
 import ijson
 
 from bot import BOT_NAME, __version__
-from bot.hosts import Downloader, DownloadFailed, Limits, Stopped
+from bot.hosts import BULK_FILES, Downloader, DownloadFailed, Limits, Stopped, from_scryfall, host_of
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +69,17 @@ def user_agent() -> str:
     return f"{BOT_NAME}/{__version__} (Discord bot for Magic: The Gathering players; bulk data)"
 
 
-def new_session() -> Downloader:
-    """The HTTP client of one refresh (close it when done: ``with new_session() as session:``)."""
+def bulk_hosts(api_url: str) -> frozenset[str]:
+    """Where Scryfall's bulk data may come from, listings, files and redirects alike: its bulk data host and the
+    host of ``api_url`` (each with its port, and no other)."""
+    return from_scryfall(BULK_FILES, api_url)
+
+
+def new_session(api_url: str) -> Downloader:
+    """The HTTP client of one refresh from the API at ``api_url``, which goes nowhere but :func:`bulk_hosts` (close
+    it when done: ``with new_session(api_url) as session:``)."""
     headers = {"User-Agent": user_agent(), "Accept": "application/json;q=0.9,*/*;q=0.8"}
-    return Downloader(headers, name="bulk-download")
+    return Downloader(headers, name="bulk-download", allowed_hosts=bulk_hosts(api_url))
 
 
 def parse_time(value: str) -> datetime:
@@ -106,10 +116,13 @@ class BulkInfo:
         return parse_time(self.updated_at) > stored_at
 
 
-def file_limits(info: BulkInfo) -> Limits:
-    """What downloading ``info``'s file may take: its listed size plus a margin, a deadline, a minimum rate."""
-    cap = min(int(info.size * (1 + SIZE_MARGIN)) + MARGIN_BYTES, MAX_FILE_BYTES) if info.size else UNLISTED_MAX_BYTES
-    return Limits(deadline=FILE_SECONDS, min_rate=FILE_MIN_RATE, grace=FILE_GRACE_SECONDS, max_bytes=cap)
+def file_limits(info: BulkInfo, ceiling: int | None = None, seconds: float | None = None) -> Limits:
+    """What downloading ``info``'s file may take: its listed size plus a margin, never past ``ceiling`` (all of it when
+    the listing gives no size; :data:`MAX_FILE_BYTES` unless given), within ``seconds`` (:data:`FILE_SECONDS`) and a
+    minimum rate."""
+    ceiling = MAX_FILE_BYTES if ceiling is None else ceiling
+    cap = min(int(info.size * (1 + SIZE_MARGIN)) + MARGIN_BYTES, ceiling) if info.size else ceiling
+    return Limits(deadline=seconds or FILE_SECONDS, min_rate=FILE_MIN_RATE, grace=FILE_GRACE_SECONDS, max_bytes=cap)
 
 
 def _get_json(session: Downloader, url: str, what: str) -> Any:
@@ -126,9 +139,17 @@ def _get_json(session: Downloader, url: str, what: str) -> Any:
         raise BulkError(f"{what} is not JSON") from error
 
 
-def _bulk_info(item: Any) -> BulkInfo:
+def _bulk_info(item: Any, hosts: frozenset[str]) -> BulkInfo:
     """A bulk data object (one item of ``/bulk-data``) as a :class:`BulkInfo`; :class:`BulkError` when its date is
-    not one."""
+    not one, or when it names a file on none of ``hosts``."""
+    for field in ("jsonl_download_uri", "download_uri"):
+        address = _web_address(item.get(field))
+        if address is not None and host_of(address) not in hosts:
+            what = str(item.get("type") or "bulk").replace("_", "-")
+            raise BulkError(
+                f"Scryfall's bulk data listing points its {what} file at {host_of(address) or 'no host'}, not at "
+                f"Scryfall's hosts ({', '.join(sorted(hosts))}); nothing was downloaded"
+            )
     size = item.get("size")
     updated_at = item["updated_at"]
     try:
@@ -157,7 +178,7 @@ def fetch_info(session: Downloader, api_url: str) -> BulkInfo:
     what = "the bulk data description"
     data = _get_json(session, f"{api_url.rstrip('/')}/bulk-data/{BULK_TYPE}", what)
     try:
-        return _bulk_info(data)
+        return _bulk_info(data, bulk_hosts(api_url))
     except (KeyError, TypeError, AttributeError) as error:
         raise BulkError(f"Scryfall's {what} is not the expected JSON object") from error
 
@@ -169,7 +190,7 @@ def fetch_listing_info(session: Downloader, api_url: str, bulk_type: str) -> Bul
     try:
         for item in data["data"]:
             if str(item.get("type", "")).replace("_", "-") == bulk_type:
-                return _bulk_info(item)
+                return _bulk_info(item, bulk_hosts(api_url))
     except (KeyError, TypeError, AttributeError) as error:
         raise BulkError(f"Scryfall's {what} is not the expected JSON object") from error
     return None
@@ -229,9 +250,12 @@ class _Capped(io.RawIOBase):
         return len(data)
 
 
-def iter_objects(path: Path, what: str, max_bytes: int | None = None) -> Iterator[dict[str, Any]]:
+def iter_objects(
+    path: Path, what: str, max_bytes: int | None = None, keep: Keep | None = None
+) -> Iterator[dict[str, Any]]:
     """The JSON objects of a bulk file: gzipped or not, JSON Lines or one JSON array; at most ``max_bytes`` of it
-    once unpacked, and no line longer than :data:`MAX_LINE_BYTES`.
+    once unpacked, and no line longer than :data:`MAX_LINE_BYTES`. ``keep``: how the lines of JSON Lines worth
+    reading are told from the others (the rest are skipped unread), and how they are read.
 
     A truncated, corrupt, oversized or non-JSON file raises :class:`BulkError` part-way through; the caller
     must treat everything read before as void.
@@ -240,7 +264,7 @@ def iter_objects(path: Path, what: str, max_bytes: int | None = None) -> Iterato
         with _open(path, max_bytes) as stream:
             first = _first_byte(stream)
             if first == b"{":
-                yield from _lines(stream, what)
+                yield from _lines(stream, what, keep)
                 return
             if first != b"[":
                 raise BulkError("the bulk file is neither a JSON array nor JSON Lines")
@@ -275,16 +299,27 @@ def _check_depth(stream: io.BufferedReader) -> None:
             depth -= 1
 
 
-def _lines(stream: io.BufferedReader, what: str) -> Iterator[dict[str, Any]]:
+@dataclass(frozen=True)
+class Keep:
+    """Which lines of JSON Lines are read (``wanted(line)``, on the raw bytes) and how (``loads``)."""
+
+    wanted: Callable[[bytes], bool]
+    loads: Callable[[bytes], Any] = json.loads
+
+
+def _lines(stream: io.BufferedReader, what: str, keep: Keep | None = None) -> Iterator[dict[str, Any]]:
     """The objects of JSON Lines, a line read at a time and never more than :data:`MAX_LINE_BYTES` of one."""
     number = 0
+    loads = keep.loads if keep is not None else json.loads
     while line := stream.readline(MAX_LINE_BYTES + 1):
         number += 1
         if len(line) > MAX_LINE_BYTES:
             raise BulkError(f"line {number} of the bulk file is longer than {MAX_LINE_BYTES} bytes")
+        if keep is not None and not keep.wanted(line):
+            continue
         if line.strip():
             try:
-                item = json.loads(line)
+                item = loads(line)
             except (ValueError, RecursionError) as error:
                 raise BulkError(f"line {number} of the bulk file is not JSON") from error
             yield _object(item, what)

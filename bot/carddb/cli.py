@@ -1,6 +1,7 @@
-"""``cyclebot cards update [--file F] [--force]`` and ``cyclebot cards info``: the local card data.
+"""``cyclebot cards update [--file F] [--force] [--languages [LIST]]`` and ``cyclebot cards info``: the local card
+data, and the printed names of the languages ``CARD_LANGUAGES`` chooses.
 
-No Discord token is needed; ``SCRYFALL_API_URL`` and ``BOT_DATA_DIR`` come from the environment.
+No Discord token is needed; ``SCRYFALL_API_URL``, ``BOT_DATA_DIR`` and ``CARD_LANGUAGES`` come from the environment.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 from bot.carddb.bulk import BulkError
+from bot.carddb.printed import languages_info, update_languages
 from bot.carddb.service import FILE_NAME
 from bot.carddb.store import CardDataError, CardStore
 from bot.carddb.update import update_from_file, update_from_scryfall
@@ -27,6 +29,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--file", type=Path, metavar="F", help="import this bulk file (gzipped or not, JSON Lines or a JSON array)"
     )
     update.add_argument("--force", action="store_true", help="download even if the stored copy is current")
+    update.add_argument(
+        "--languages",
+        nargs="?",
+        const="",
+        metavar="LIST",
+        help="the printed names of CARD_LANGUAGES (or of LIST: all, or codes such as de,fr,ja) from Scryfall's All "
+        "Cards file, with a progress bar",
+    )
     update.set_defaults(handler=update_command)
     info = commands.add_parser("info", help="print the stored card data's date, card count and size")
     info.set_defaults(handler=info_command)
@@ -40,6 +50,9 @@ def _path(config: Config) -> Path:
 def update_command(args: argparse.Namespace) -> int:
     config = Config.from_env()
     path = _path(config)
+    languages = getattr(args, "languages", None)  # the option, given without a list or with one
+    if languages is not None:
+        return update_languages(config, languages, force=args.force)
     try:
         if args.file is not None:
             if not args.file.is_file():
@@ -62,7 +75,8 @@ def update_command(args: argparse.Namespace) -> int:
 
 
 def info_command(args: argparse.Namespace) -> int:
-    path = _path(Config.from_env())
+    config = Config.from_env()
+    path = _path(config)
     try:
         store = CardStore(path)
     except CardDataError as error:
@@ -73,4 +87,5 @@ def info_command(args: argparse.Namespace) -> int:
     finally:
         store.close()
     print(f"{info.count} cards as of {info.updated_at} ({info.size_bytes / 1e6:.1f} MB, from {info.source})")
+    print(languages_info(config))
     return EXIT_OK

@@ -213,8 +213,9 @@ def _insert(db: sqlite3.Connection, batch: list[Mapping[str, Any]], first_rowid:
     return len(rows["cards"])
 
 
-def stored_meta(path: Path) -> dict[str, str]:
-    """The ``meta`` table of the database at ``path`` (empty when there is none or it is unreadable)."""
+def stored_meta(path: Path, what: str = "card data") -> dict[str, str]:
+    """The ``meta`` table of the database at ``path`` (empty when there is none or it is unreadable); ``what`` names
+    the database in the log."""
     if not path.exists():
         return {}
     try:
@@ -224,7 +225,7 @@ def stored_meta(path: Path) -> dict[str, str]:
         finally:
             db.close()
     except sqlite3.Error:
-        log.warning("The stored card data at %s is unreadable; it will be replaced", path.name)
+        log.warning("The stored %s at %s is unreadable; it will be replaced", what, path.name)
         return {}
 
 

@@ -10,6 +10,7 @@ closes it in ``close()``. Features read it through ``bot.card_data``:
 * ``await card_data.collection(names)`` → a decklist's cards
 * ``await card_data.search("t:creature c:r pow>=3", page=0)`` → a page of a search in Scryfall's syntax
 * ``card_data.info()`` → the data's date, card count and size, or None
+* ``card_data.printed`` → the printed names of the languages chosen; ``await card_data.by_printed_name("Wald")``
 
 Every read raises :class:`CardDataUnavailable` until a copy is loaded, so callers can fall back
 to the Scryfall API. Reads straight off an index (exact names and prefixes, autocomplete) run
@@ -24,18 +25,19 @@ import runs in a thread of its own. A search a person asks for has first waited 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from bot.carddb.bulk import BulkError, Cancelled
+from bot.carddb.background import Background
 from bot.carddb.importer import remove_leftovers
+from bot.carddb.lifetime import replaced
 from bot.carddb.migrate import upgrade
+from bot.carddb.printed import FILE_NAME as PRINTED_FILE
+from bot.carddb.printed import PrintedIndex, PrintedIndexError, PrintedName, PrintedNames
 from bot.carddb.query import SEARCH_SECONDS  # a search's budget, from the moment it is asked for
 from bot.carddb.records import CardRecord, DataInfo, NameMatch, SearchPage
 from bot.carddb.store import CardDataError, CardStore
@@ -91,16 +93,22 @@ class CardData:
         self._readers = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="carddb-read")
         self._searchers = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="carddb-search")
         self._search_lanes = Lanes(SEARCH_THREADS)
-        self._refreshing = asyncio.Lock()
-        self._stop = threading.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._work: asyncio.Future[UpdateOutcome] | None = None
+        self._background = Background("card-data-refresh", "Card data refresh")
+        self._failures = 0
         self.last_error: str | None = None
         self._building: dict[str, asyncio.Lock] = {}
+        self.printed = PrintedNames(self.path.with_name(PRINTED_FILE), api_url)  # ``open`` reads the languages
+        self._watchers: list[Callable[[], object]] = []
+        self._version = 0
+        self._first_refresh = asyncio.Event()
 
     @classmethod
-    async def open(cls, data_dir: Path, api_url: str, **options: float) -> CardData:
-        """The card data kept in ``data_dir``; loaded if a good copy is stored, else empty until a refresh."""
+    async def open(
+        cls, data_dir: Path, api_url: str, *, languages: Sequence[str] | None = None, **options: float
+    ) -> CardData:
+        """The card data kept in ``data_dir``; loaded if a good copy is stored, else empty until a refresh. With it,
+        the printed names of ``languages`` (``CARD_LANGUAGES``' words: a language no longer chosen is dropped); None,
+        a reader that chooses none (a terminal's picture): no printed names, and the stored ones left as they are."""
         card_data = cls(Path(data_dir) / FILE_NAME, api_url, **options)
         if card_data.path.parent.is_dir():
             await asyncio.to_thread(remove_leftovers, card_data.path)  # a full-size database a killed import left
@@ -109,7 +117,39 @@ class CardData:
                 card_data._store = await asyncio.to_thread(_opened, card_data.path)
             except CardDataError as error:
                 log.warning("Ignoring the stored card data: %s", error)
+        if languages is not None:
+            card_data.printed = await PrintedNames.open(Path(data_dir), api_url, languages)
+        card_data.printed.watch(card_data._changed)
         return card_data
+
+    def watch(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` (on the event loop) whenever another copy or other printed names are loaded."""
+        self._watchers.append(callback)
+
+    def _changed(self) -> None:
+        self._version += 1
+        for callback in self._watchers:
+            callback()
+
+    @property
+    def version(self) -> int:
+        """Changes whenever another copy or other printed names are loaded (what a matcher of names was made of)."""
+        return self._version
+
+    async def build(self, make: Callable[[CardStore, PrintedIndex | None], T]) -> T:
+        """``make(store, printed)`` run in a read thread on the loaded copy and the printed names loaded with it
+        (None without them), neither closed by a swap while it runs."""
+        printed = self.printed.index
+        if printed is None:
+            return await self._read(lambda store: make(store, None))
+        try:
+            printed.__enter__()
+        except PrintedIndexError:
+            raise CardDataUnavailable("the printed names were swapped") from None
+        try:
+            return await self._read(lambda store: make(store, printed))
+        finally:
+            printed.__exit__(None, None, None)
 
     @property
     def loaded(self) -> bool:
@@ -225,6 +265,25 @@ class CardData:
         """The card's rulings from the local copy, or None when the copy holds no rulings file yet."""
         return await self._read(lambda store: store.rulings(oracle_id) if store.has_rulings else None)
 
+    async def by_oracle(self, oracle_ids: Iterable[str]) -> dict[str, CardRecord]:
+        """The card of each oracle id the copy holds (read straight off an index)."""
+        wanted = list(oracle_ids)
+        return self._read_now(lambda store: store.by_oracle(wanted))
+
+    async def by_printed_name(self, name: str) -> list[tuple[CardRecord, PrintedName]]:
+        """The cards ``name`` is the printed name of, each with that name (several when cards share it: "Eliminare"
+        is Cancel and Wipe Away); what every resolver of names (lookups, decklists) asks of a printed name."""
+        found = self.printed.named(name)
+        if not found:
+            return []
+        records = await self.by_oracle(each.oracle_id for each in found)
+        cards: dict[int, tuple[CardRecord, PrintedName]] = {}
+        for each in found:
+            record = records.get(each.oracle_id)
+            if record is not None and record.rowid not in cards:
+                cards[record.rowid] = (record, each)
+        return list(cards.values())
+
     async def by_id(self, scryfall_id: str) -> CardRecord | None:
         return await self._read(lambda store: store.by_id(scryfall_id))
 
@@ -258,6 +317,24 @@ class CardData:
                 store.derived[key] = await self._read(build)
         return store.derived[key]
 
+    async def built(self, key: str, make: Callable[[CardStore, PrintedIndex | None], T]) -> T:
+        """What ``make`` makes of the loaded copy and the printed names loaded with it (see ``build``): made once for
+        each, and again when either is swapped (an index of names that knows printed ones too). While one is made
+        for newer printed names, the one of the previous names answers (the copy's cards are the same)."""
+        store = self._store
+        if store is None:
+            raise CardDataUnavailable("the local card data is not loaded yet")
+        lock = self._building.setdefault(key, asyncio.Lock())
+        made = store.derived.get(key)
+        if made is not None and (made[0] is self.printed.index or lock.locked()):
+            return made[1]
+        async with lock:
+            made = store.derived.get(key)
+            printed = self.printed.index
+            if made is None or made[0] is not printed:
+                made = store.derived[key] = (printed, await self.build(make))
+        return made[1]
+
     # ------------------------------------------------------------------ refresh
 
     async def refresh(self, *, force: bool = False, file: Path | None = None) -> UpdateOutcome:
@@ -266,72 +343,47 @@ class CardData:
         Raises :class:`BulkError` when the data could not be fetched or failed validation; the
         loaded copy keeps serving then.
         """
-        async with self._refreshing:
+        async with self._background.lock:
             if file is not None:
-                work = asyncio.to_thread(update_from_file, self.path, file, stop=self._stop)
+                outcome = await self._background.run(update_from_file, self.path, file)
             else:
-                work = asyncio.to_thread(update_from_scryfall, self.path, self.api_url, force=force, stop=self._stop)
-            # A thread cannot be cancelled: keep hold of it so close() can wait for it to stop.
-            self._work = asyncio.ensure_future(work)
-            outcome = await asyncio.shield(self._work)
+                outcome = await self._background.run(update_from_scryfall, self.path, self.api_url, force=force)
             if outcome.imported or self._store is None:
                 await self._reload()
             return outcome
 
     async def _reload(self) -> None:
         try:
-            new = await asyncio.to_thread(CardStore, self.path)
+            self._store = await replaced(self._store, lambda: CardStore(self.path))
         except CardDataError as error:
             log.warning("Could not open the card data: %s", error)
             return
-        old, self._store = self._store, new
-        if old is not None:
-            old.retire()
+        self._changed()
 
     def start(self) -> None:
-        """Refresh in the background now and every ``refresh_seconds``."""
-        if self._task is None:
-            self._task = asyncio.create_task(self._refresh_forever(), name="card-data-refresh")
+        """Refresh in the background now and every ``refresh_seconds``; the printed names after the first refresh,
+        then daily."""
+        if not self._background.started:
+            self._background.start(self.refresh, self._refreshed)
+            if self.printed.languages:
+                self.printed.start(after=self._first_refresh.wait())
 
-    async def _refresh_forever(self) -> None:
-        failures = 0
-        while True:
-            try:
-                outcome = await self.refresh()
-            except Cancelled:
-                return
-            except BulkError as error:
-                failures += 1
-                self.last_error = str(error)
-                log.warning("Card data refresh failed (%s); keeping the stored copy", error)
-            except Exception as error:  # a bug must not end the refreshes for good
-                failures += 1
-                self.last_error = f"{type(error).__name__}: {error}"
-                log.exception("Card data refresh failed unexpectedly")
-            else:
-                failures = 0
-                self.last_error = None
-                if outcome.result is not None:
-                    log.info("Card data updated: %d cards as of %s", outcome.result.count, outcome.result.updated_at)
-                    if outcome.result.rulings_refused:
-                        self.last_error = f"the rulings file was refused: {outcome.result.rulings_refused}"
-            if failures:
-                delay = min(self.first_retry_seconds * 2 ** (failures - 1), self.refresh_seconds)
-            else:
-                delay = self.refresh_seconds
-            await asyncio.sleep(delay)
+    def _refreshed(self, outcome: UpdateOutcome | None, why: str | None) -> float:
+        """What a refresh did (``why`` it failed), and the seconds to the next: more after each failure in a row."""
+        self._failures = self._failures + 1 if outcome is None else 0
+        self.last_error = why
+        if outcome is not None and outcome.result is not None:
+            log.info("Card data updated: %d cards as of %s", outcome.result.count, outcome.result.updated_at)
+            if outcome.result.rulings_refused:
+                self.last_error = f"the rulings file was refused: {outcome.result.rulings_refused}"
+        self._first_refresh.set()
+        if self._failures:
+            return min(self.first_retry_seconds * 2 ** (self._failures - 1), self.refresh_seconds)
+        return self.refresh_seconds
 
     async def close(self) -> None:
-        self._stop.set()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        if self._work is not None:
-            # Wait for an import in its thread to notice the stop and remove its files.
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await self._work
+        await self._background.close()  # an import in its thread notices the stop and removes its files
+        await self.printed.close()
         store, self._store = self._store, None
         if store is not None:
             store.retire()

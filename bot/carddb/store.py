@@ -22,6 +22,7 @@ from typing import Any
 from bot.carddb.finder import MAX_CANDIDATES, NameFinder
 from bot.carddb.importer import FORMAT
 from bot.carddb.kinds import KINDS
+from bot.carddb.lifetime import Retiring
 from bot.carddb.query import PAGE_SIZE, SEARCH_SECONDS, install_regexp, prepare_search, run_search
 from bot.carddb.records import COLUMNS, CardRecord, DataInfo, NameMatch, SearchPage
 
@@ -34,39 +35,27 @@ class CardDataError(Exception):
     """The local card data is missing, unreadable or of another format."""
 
 
-class CardStore:
+class CardStore(Retiring):
     """``CardStore(path)``: the database at ``path``, opened read-only."""
 
+    closed = CardDataError
+    what = "card data"
+
     def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        if not self.path.exists():
-            raise CardDataError(f"no card data at {self.path.name}")
+        super().__init__(path)
         self._local = threading.local()
-        self._lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
-        self._users = 0
-        self._retired = False
-        self._closed = False
         self._names = NameFinder(self._db, self._records)
         self.derived: dict[str, Any] = {}  # what features build once from this copy (CardData.derived)
-        try:
-            self.meta: dict[str, str] = dict(self._db().execute("SELECT key, value FROM meta"))
-        except sqlite3.Error as error:
-            self.close()
-            raise CardDataError(f"the card data at {self.path.name} is unreadable: {error}") from error
-        if self.meta.get("format") != FORMAT:
-            self.close()
-            raise CardDataError(f"the card data at {self.path.name} is of format {self.meta.get('format')!r}")
-        self.size_bytes = self.path.stat().st_size
+        self.meta: dict[str, str] = self._meta(self._db(), FORMAT)
 
-    # ------------------------------------------------------------------ lifetime
+    # ------------------------------------------------------------------ lifetime (see Retiring)
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
             with self._lock:
-                if self._closed:
-                    raise CardDataError("the card data was closed")
+                self._check_open()
                 # immutable: the file is never written in place, so readers need no locks.
                 db = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
                 install_regexp(db)
@@ -76,34 +65,9 @@ class CardStore:
             self._local.db = db
         return db
 
-    def __enter__(self) -> CardStore:
-        with self._lock:
-            if self._closed:
-                raise CardDataError("the card data was closed")
-            self._users += 1
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            self._users -= 1
-            close = self._retired and self._users == 0
-        if close:
-            self.close()
-
-    def retire(self) -> None:
-        """Close once the reads in flight (``with store:``) are done: a newer copy replaced this one."""
-        with self._lock:
-            self._retired = True
-            close = self._users == 0
-        if close:
-            self.close()
-
-    def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            connections, self._connections = self._connections, []
-        for db in connections:
-            db.close()
+    def _detach(self) -> list[sqlite3.Connection]:
+        connections, self._connections = self._connections, []
+        return connections
 
     # ------------------------------------------------------------------ facts
 
@@ -188,6 +152,27 @@ class CardStore:
             "SELECT rowid, name, digital_only, games FROM cards WHERE extra IS NULL ORDER BY rowid"
         )
         return [(rowid, name, digital_only, json.loads(games)) for rowid, name, digital_only, games in rows]
+
+    def oracle_rowids(self) -> dict[str, int]:
+        """Every real card's oracle id, with its rowid (the card a printed name names)."""
+        rows = self._db().execute("SELECT oracle_id, rowid FROM cards WHERE extra IS NULL AND oracle_id IS NOT NULL")
+        return dict(rows)
+
+    def by_oracle(self, oracle_ids: Iterable[str]) -> dict[str, CardRecord]:
+        """The card of each oracle id the copy holds (a real card before a token or other extra of the same id)."""
+        wanted = list(dict.fromkeys(oracle_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+        rows = self._db().execute(
+            f"SELECT oracle_id, rowid FROM cards WHERE oracle_id IN ({marks}) ORDER BY extra IS NOT NULL, rowid",  # noqa: S608
+            wanted,
+        )
+        first: dict[str, int] = {}
+        for oracle, rowid in rows:
+            first.setdefault(oracle, rowid)
+        records = {record.rowid: record for record in self._records(list(first.values()))}
+        return {oracle: records[rowid] for oracle, rowid in first.items() if rowid in records}
 
     def records(self, rowids: Sequence[int]) -> list[CardRecord]:
         return self._records(rowids)

@@ -44,7 +44,7 @@ def update_from_scryfall(
     stored copy. Any failure (the list, either download, either file) leaves the stored copy as it was."""
     meta = stored_meta(db_path)
     stored = meta.get("updated_at")
-    session = new_session()
+    session = new_session(api_url)
     try:
         info = fetch_info(session, api_url)
         rulings_info = fetch_listing_info(session, api_url, RULINGS_TYPE)

@@ -14,6 +14,7 @@ from bot.cards.query import DEFAULT_KIND, KINDS, MAX_EXTRA_QUERY, QueryTooLong, 
 from bot.cards.questions import QuestionCards, stored_question_cards, written_card_names
 from bot.cards.render import (
     CardDisplay,
+    Provenance,
     cycling_result_line,
     image_url,
     is_multi_faced,
@@ -45,6 +46,7 @@ __all__ = [
     "legality_groups",
     "legality_lines",
     "price_lines",
+    "Provenance",
     "render_card",
     "render_compact",
     "render_faces",

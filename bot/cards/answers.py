@@ -7,10 +7,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from bot.carddb import CardRecord, normalise
+from bot.carddb import CardRecord, PrintedName, normalise
+from bot.cards.printed import printed_note
+from bot.cards.render import Provenance
 
 LOCAL = "local"
 API = "api"
+NEW = "new: not in the local copy yet"
 
 
 def day_of(timestamp: str | None) -> str | None:
@@ -18,11 +21,12 @@ def day_of(timestamp: str | None) -> str | None:
     return timestamp[:10] if timestamp else None
 
 
-def origin_text(source: str, data_date: str | None) -> str:
-    """The footer naming where an answer came from: ``Scryfall bulk data of 2026-11-20`` or ``Scryfall API``."""
+def origin_text(source: str, data_date: str | None, *, new: bool = False) -> str:
+    """The footer naming where an answer came from: ``Scryfall bulk data of 2026-11-20`` or ``Scryfall API``, and
+    ``Scryfall API · new: not in the local copy yet`` for a card the local copy does not hold yet."""
     if source == LOCAL:
         return f"Scryfall bulk data of {data_date}" if data_date else "Scryfall bulk data"
-    return "Scryfall API"
+    return f"Scryfall API · {NEW}" if new else "Scryfall API"
 
 
 def prices_note(prices_date: str | None, today: date | None = None) -> str:
@@ -39,13 +43,16 @@ def prices_note(prices_date: str | None, today: date | None = None) -> str:
 
 @dataclass(frozen=True)
 class CardAnswer:
-    """One card (Scryfall's object) and where it came from."""
+    """One card (Scryfall's object) and where it came from; ``printed``: the printed name it was asked for by;
+    ``new``: a card Scryfall's API knows and the local copy not yet (revealed since its file)."""
 
     card: dict[str, Any]
     source: str
     data_date: str | None = None
     prices_date: str | None = None
     stale: bool = False
+    printed: PrintedName | None = None
+    new: bool = False
 
     @property
     def data(self) -> dict[str, Any]:
@@ -53,7 +60,17 @@ class CardAnswer:
 
     @property
     def origin(self) -> str:
-        return origin_text(self.source, self.data_date)
+        return origin_text(self.source, self.data_date, new=self.new)
+
+    @property
+    def note(self) -> str:
+        """The line above the card's text naming the printed name asked for (empty for an English name)."""
+        return printed_note(self.printed)
+
+    @property
+    def shown(self) -> Provenance:
+        """Where the card shown came from, for its footer."""
+        return Provenance(self.origin, self.stale)
 
 
 def names_in_full(name: str, typed: str) -> bool:

@@ -14,6 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from bot.cards import render
+from bot.cards.printed import printed_note
 from bot.cards.query import DEFAULT_KIND, KINDS, QueryTooLong, cycling_query
 from bot.config import Config
 from bot.text import plural
@@ -64,7 +65,7 @@ async def _source():
     from bot.scryfall import ScryfallClient
 
     config = Config.from_env()
-    card_data = await CardData.open(config.data_dir, config.scryfall_api_url)
+    card_data = await CardData.open(config.data_dir, config.scryfall_api_url, languages=config.card_languages)
     return CardSource(ScryfallClient.from_config(config), card_data)
 
 
@@ -102,7 +103,8 @@ async def _card(name: str, set_code: str | None) -> int:
         return _failure(error, source)
     finally:
         await _close(source)
-    print(render.render_text(answer.card, stale=answer.stale, origin=answer.origin))
+    note = printed_note(answer.printed, markdown=False)
+    print(render.render_text(answer.card, shown=answer.shown, note=note))
     return EXIT_OK
 
 

@@ -4,32 +4,35 @@ the copy cannot answer.
 The one place that decides, used by /card, its autocomplete, inline ``[[card]]``, /cycling, the
 card CLI and goldfish decklists. The API is asked only before the first import has finished, for
 a specific printing (a set code or collector number), for a search about what only Scryfall
-knows (printings, artists, today's prices, its tags: ``NeedsScryfall``), and for rulings the copy
-lacks. Every answer says where it came from and how old its data is.
+knows (printings, artists, today's prices, its tags: ``NeedsScryfall``), for rulings the copy
+lacks, and for a name the copy does not know (a card revealed since its file; never per keystroke of
+autocomplete, and a miss not twice within an hour). Every answer says where it came from and how old its data is.
+
+A name is, in this order: a choice of the name matcher ("Printed · English"), an English name or a face's exactly,
+a nickname, a printed name exactly (several cards may share one: all are offered), then an English name begun,
+misspelt or in other words, then whatever the one name matcher clearly picks (printed names' typos too).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.carddb import (
-    Asker,
-    CardDataError,
     CardDataUnavailable,
     CardRecord,
-    NeedsScryfall,
-    SearchPage,
+    NameMatch,
+    PrintedName,
     asks_for_rebalanced,
     resolve_nickname,
 )
-from bot.cards.answers import API, LOCAL, CardAnswer, CardList, api_list, day_of, names_in_full
-from bot.cards.complete import MATCHER, card_matcher, label
-from bot.cards.query import KINDS, cycling_query
+from bot.cards.answers import API, LOCAL, CardAnswer, day_of, names_in_full
+from bot.cards.complete import label, printed_choice
+from bot.cards.lists import CardLists
+from bot.cards.matchers import Matchers, by_prefix
+from bot.cards.printed import RecentMisses, chosen_card, printed_cards
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
-from bot.text import Entry, Matcher
+from bot.text import Entry, Matcher, fold
 
 if TYPE_CHECKING:
     from bot.carddb import CardData
@@ -38,10 +41,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 25
-LOCAL_LIST_LIMIT = 5000
 
 
-class CardSource:
+class CardSource(CardLists):
     """``CardSource(client, card_data)``: card answers, local first, with Scryfall's API as the fallback.
 
     ``CardSource.of(owner)`` reads the owner's ``scryfall`` and ``card_data`` at each call instead,
@@ -52,13 +54,23 @@ class CardSource:
         self._client = client
         self._card_data = card_data
         self._owner: Any = None
-        self._building: set[asyncio.Future] = set()
+        self.names = Matchers(lambda: self.card_data)
+        self.misses = RecentMisses()  # names Scryfall found nothing for, not asked again within the hour
 
     @classmethod
     def of(cls, owner: Any) -> CardSource:
         source = cls()
         source._owner = owner
         return source
+
+    def follow(self) -> None:
+        """Build the name matcher whenever the card data loads or swaps a copy or printed names (the bot calls this
+        once it owns its card data)."""
+        self.names.follow()
+
+    async def matcher(self) -> Matcher | None:
+        """The name matcher of what is loaded now, waited for as long as its build takes."""
+        return await self.names.current()
 
     @property
     def client(self) -> ScryfallClient:
@@ -74,17 +86,24 @@ class CardSource:
         info = self.card_data.info() if self.card_data is not None else None
         return day_of(info.updated_at) if info is not None else None
 
-    def _local(self, record: CardRecord) -> CardAnswer:
+    def _local(self, record: CardRecord, printed: PrintedName | None = None) -> CardAnswer:
         return CardAnswer(
             record.scryfall,
             LOCAL,
             data_date=self._data_date(),
             prices_date=day_of(record.prices_date) or self._data_date(),
+            printed=printed,
         )
 
     @staticmethod
     def _api(answer: Any) -> CardAnswer:
         return CardAnswer(answer.data, API, stale=answer.stale)
+
+    def reads_locally(self, set_code: str | None = None) -> bool:
+        """Whether a lookup (of a printing from ``set_code``) is the local copy's to answer: then it takes a place
+        among the lookups reading the copy; else it is Scryfall's API's, which its rate limits share out."""
+        card_data = self.card_data
+        return set_code is None and card_data is not None and card_data.loaded
 
     # ------------------------------------------------------------------ single cards
 
@@ -101,62 +120,95 @@ class CardSource:
         nickname = resolve_nickname(name)
         if set_code is None and self.card_data is not None:
             try:
-                match = await self.card_data.named(name)
-                if nickname is not None and match.how != "exact":  # a card's own name beats a nickname
-                    found = (await self.card_data.collection([nickname])).get(nickname)
-                    if found is not None:
-                        return self._local(found)
+                answer = await self._local_named(name, nickname)
             except CardDataUnavailable:
                 pass
             else:
-                if match.card is not None:
-                    return self._local(match.card)
-                if match.candidates:
-                    names = list(dict.fromkeys(card.name for card in match.candidates))[:MAX_CANDIDATES]
-                    raise AmbiguousCard(f"“{name}” could be several cards.", candidates=names, code="ambiguous")
-                # The matcher autocomplete uses: a lookup is as forgiving as the suggestions ("blaoted toad").
-                meant = await self._matched(name)
-                if meant is not None:
-                    return self._local(meant)
-                # type "local": the miss was decided by the local copy, not by Scryfall's words.
-                raise CardNotFound(f"No card is called “{name}”.", status=404, code="not_found", type=LOCAL)
+                return answer if answer is not None else await self._new_card(name, nickname)
         return self._api(await self.client.named(nickname or name, set_code=set_code, fuzzy=True))
 
-    async def _matched(self, name: str) -> CardRecord | None:
+    async def _local_named(self, name: str, nickname: str | None) -> CardAnswer | None:
+        """The card the local copy finds for ``name`` (see the module's order), None for a miss; AmbiguousCard for
+        a close call."""
+        card_data = self.card_data
+        picked = await chosen_card(card_data, name)
+        if picked is not None:
+            return self._local(*picked)
+        match = await card_data.named(name)
+        if match.how == "exact" and (match.card or match.candidates):
+            return self._matched_answer(match, name)
+        if nickname is not None:  # a card's own name beats a nickname
+            found = (await card_data.collection([nickname])).get(nickname)
+            if found is not None:
+                return self._local(found)
+        if match.how == "face" and (match.card or match.candidates):
+            return self._matched_answer(match, name)
+        printed = await printed_cards(card_data, name)
+        if len(printed) == 1:
+            return self._local(*printed[0])
+        if printed:  # a printed name several cards share: each is offered
+            names = [printed_choice(each.name, record.name) for record, each in printed][:MAX_CANDIDATES]
+            raise AmbiguousCard(f"“{name}” is the printed name of several cards.", candidates=names, code="ambiguous")
+        if match.card or match.candidates:
+            return self._matched_answer(match, name)
+        # The matcher autocomplete uses: a lookup is as forgiving as the suggestions ("blaoted toad", printed typos).
+        meant = await self._matched(name)
+        return self._local(*meant) if meant is not None else None
+
+    def _matched_answer(self, match: NameMatch, name: str) -> CardAnswer:
+        if match.card is not None:
+            return self._local(match.card)
+        names = list(dict.fromkeys(card.name for card in match.candidates))[:MAX_CANDIDATES]
+        raise AmbiguousCard(f"“{name}” could be several cards.", candidates=names, code="ambiguous")
+
+    async def _matched(self, name: str) -> tuple[CardRecord, PrintedName | None] | None:
         """The card the name matcher clearly picks for ``name`` (typos, swapped words), from the local copy."""
         try:
-            matcher = await self.card_data.derived(MATCHER, card_matcher)
-            entry = matcher.best(name)
+            matcher = await self.names.ready()
+            entry = matcher.best(name) if matcher is not None else None
             if entry is None:
                 return None
-            return (await self.card_data.collection([entry.value])).get(entry.value)
+            picked = await chosen_card(self.card_data, entry.value) if entry.lang else None
+            if picked is not None:
+                return picked
+            found = (await self.card_data.collection([entry.value])).get(entry.value)
+            return (found, None) if found is not None else None
         except CardDataUnavailable:
             return None
 
-    def matcher_now(self) -> Matcher | None:
-        """The local copy's name matcher if it is built; otherwise its build is started (never waited for)."""
-        card_data = self.card_data
-        if card_data is None or not card_data.loaded:
-            return None
-        matcher = card_data.derived_now(MATCHER)
-        if matcher is None and not self._building:
-            task = asyncio.ensure_future(card_data.derived(MATCHER, card_matcher))
-            self._building.add(task)
-            task.add_done_callback(self._built)
-        return matcher  # type: ignore[return-value]
+    async def _new_card(self, name: str, nickname: str | None = None) -> CardAnswer:
+        """A name the local copy does not know (or the card a nickname names), asked of Scryfall's fuzzy
+        ``/cards/named``: a card revealed since the copy's file (marked new), or the local card when Scryfall's answer
+        is one the copy holds by another name. A miss raises CardNotFound and is not asked again within the hour;
+        when Scryfall can't answer, the local miss is the answer."""
+        local_miss = CardNotFound(f"No card is called “{name}”.", status=404, code="not_found", type=LOCAL)
+        key = fold(nickname or name)
+        if not key or key in self.misses:
+            raise local_miss
+        try:  # asked as folded: every spelling of one name shares Scryfall's answer in the cache
+            answer = await self.client.named(key, fuzzy=True)
+        except CardNotFound:
+            self.misses.add(key)
+            raise local_miss from None
+        except AmbiguousCard:
+            raise
+        except ScryfallError as error:
+            log.info("Could not ask Scryfall for a name the local copy lacks: %s", type(error).__name__)
+            raise local_miss from None
+        oracle = answer.data.get("oracle_id")
+        known = (await self.card_data.by_oracle([oracle])).get(oracle) if isinstance(oracle, str) else None
+        if known is not None:
+            return self._local(known)
+        return CardAnswer(answer.data, API, stale=answer.stale, new=True)
 
-    def _built(self, task: asyncio.Future) -> None:
-        self._building.discard(task)
-        if not task.cancelled() and task.exception() is not None and not isinstance(task.exception(), CardDataError):
-            log.error("Building the card name matcher failed", exc_info=task.exception())
-
-    async def complete(self, typed: str, limit: int = MAX_CANDIDATES) -> list[Entry]:
-        """Choices for what has been typed: the name matcher's (typos, word order, nicknames, faces; paper first,
-        digital-only cards labelled); before it is built, names by prefix; before the first import, Scryfall's."""
-        matcher = self.matcher_now()
+    async def complete(self, typed: str, limit: int = MAX_CANDIDATES, *, prefer: str | None = None) -> list[Entry]:
+        """Choices for what has been typed: the name matcher's (typos, word order, nicknames, faces, printed names,
+        ``prefer``'s first: a language's code; paper first, digital-only cards labelled); while the first matcher is
+        built, names by prefix; before the first import, Scryfall's."""
+        matcher = await self.names.ready()
         if matcher is None:
-            return [Entry(name, name) for name in await self.autocomplete(typed, limit)]
-        entries = matcher.complete(typed, limit)
+            return await self._by_prefix(typed, limit)
+        entries = matcher.complete(typed, limit, prefer=prefer)
         if not asks_for_rebalanced(typed) and not (entries and names_in_full(entries[0].value, typed)):
             # No real card has the name typed: the one token or emblem named in full is what the lookup shows
             # ("The Monarch"), so it is offered first rather than some other card's name.
@@ -171,13 +223,21 @@ class CardSource:
             ]
         return entries[:limit]
 
+    async def _by_prefix(self, typed: str, limit: int) -> list[Entry]:
+        """Names starting as typed, English first, then printed ones: the choices before the first matcher."""
+        english = [Entry(name, name) for name in await self.autocomplete(typed, limit)]
+        return await by_prefix(self.card_data, english, typed, limit)
+
     async def exact(self, name: str, *, set_code: str | None = None) -> CardAnswer:
-        """A name picked from candidates (exact, so no guessing twice)."""
+        """A name picked from candidates (exact, so no guessing twice): an English name or "Printed · English"."""
         if set_code is None and self.card_data is not None:
             try:
-                found = (await self.card_data.collection([name])).get(name)
+                picked = await chosen_card(self.card_data, name)
+                found = (await self.card_data.collection([name])).get(name) if picked is None else None
             except CardDataUnavailable:
-                found = None
+                picked = found = None
+            if picked is not None:
+                return self._local(*picked)
             if found is not None:
                 return self._local(found)
         return self._api(await self.client.named(name, set_code=set_code, fuzzy=False))
@@ -245,96 +305,6 @@ class CardSource:
         answer = await self.client.get_uri(uri)
         return list(answer.data.get("data") or [])
 
-    # ------------------------------------------------------------------ lists
-
-    async def search(
-        self, query: str, *, page: int = 0, page_size: int = 15, asker: Asker | None = None
-    ) -> SearchPage | CardList:
-        """A page of the cards matching ``query`` (Scryfall's syntax) from the local copy: a ``SearchPage``;
-        ``asker``: who shares the search threads fairly with everyone else (see ``CardData.search``).
-
-        Only a search about what the copy does not hold (``NeedsScryfall``), or any search before the first
-        import, goes to Scryfall's API: then the answer is its first page as a ``CardList``. Raises
-        ``QueryError`` for a search that cannot run, CardNotFound (API) and the client's ScryfallErrors.
-        """
-        query = " ".join(query.split())
-        if self.card_data is not None:
-            try:
-                return await self.card_data.search(query, page=page, page_size=page_size, asker=asker)
-            except (CardDataUnavailable, NeedsScryfall) as reason:
-                log.debug("Asking Scryfall for a search: %s", type(reason).__name__)
-        answer = await self.client.search(query, order="name")
-        return api_list(answer.data)
-
-    async def cycling(self, kind: str, extra: str | None = None, *, asker: Asker | None = None) -> CardList:
-        """The cards of a /cycling kind, narrowed by ``extra`` search terms, by the same engine as /search
-        (``asker`` as for :meth:`search`).
-
-        Raises CardNotFound when none match (like Scryfall), QueryError for a search the local copy cannot
-        read, BadQuery for one the API rejects.
-        """
-        extra = " ".join((extra or "").split())
-        query = cycling_query(kind, extra)
-        if self.card_data is not None:
-            base = KINDS[kind].query
-            try:
-                # The user's terms parsed on their own, so a message about them points into what they typed.
-                if extra:
-                    found = await self.card_data.search_all(extra, within=base, limit=LOCAL_LIST_LIMIT, asker=asker)
-                else:
-                    found = await self.card_data.search_all(base, limit=LOCAL_LIST_LIMIT, user_written=False)
-            except (CardDataUnavailable, NeedsScryfall) as reason:
-                log.debug("Asking Scryfall for a /cycling search: %s", type(reason).__name__)
-            else:
-                if not found.cards:
-                    raise CardNotFound(
-                        "No cards match that search.", status=404, code="not_found", warnings=list(found.warnings)
-                    )
-                return CardList(
-                    list(found.cards),
-                    len(found.cards),
-                    LOCAL,
-                    data_date=self._data_date(),
-                    warnings=list(found.warnings),
-                )
-        answer = await self.client.search(query, order="name")
-        return api_list(answer.data)
-
     def data_date(self) -> str | None:
         """The day of the local copy's data, or None before the first import."""
         return self._data_date()
-
-    async def next_page(self, url: str) -> CardList:
-        """The next page of an API list."""
-        return api_list((await self.client.next_page(url)).data)
-
-    async def collection(self, identifiers: Sequence[dict]) -> tuple[list[dict], list[dict]]:
-        """Cards for a decklist's identifiers, as Scryfall's ``/cards/collection`` gives them.
-
-        Names are answered locally; only identifiers the copy cannot answer (a printing by set and
-        collector number, or everything before the first import) go to the API.
-        """
-        identifiers = [dict(identifier) for identifier in identifiers]
-        names = [str(i["name"]) for i in identifiers if set(i) == {"name"}]
-        found: dict[str, CardRecord | None] = {}
-        if names and self.card_data is not None:
-            try:
-                found = await self.card_data.collection(names)
-            except CardDataUnavailable:
-                found = {}
-        cards: list[dict] = []
-        not_found: list[dict] = []
-        remote: list[dict] = []
-        for identifier in identifiers:
-            record = found.get(identifier.get("name", "")) if set(identifier) == {"name"} else None
-            if record is not None:
-                cards.append(record.scryfall)
-            elif found and set(identifier) == {"name"}:
-                not_found.append(identifier)
-            else:
-                remote.append(identifier)
-        if remote:
-            more, missing = await self.client.collection(remote)
-            cards.extend(more)
-            not_found.extend(missing)
-        return cards, not_found

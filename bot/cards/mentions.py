@@ -8,10 +8,13 @@ name only when it is not such a word, nor a common English word written in lower
 capital opening a sentence says nothing ("When can I…" names no card "When").
 
 In text addressed to the bot (``fuzzy``), players' other names for cards count too, each a source added to the
-one index (:meth:`CardNames.add`): nicknames ("Bolt" for Lightning Bolt, as ``/card`` knows them), and a legendary
-card by its first name or its title ("Krenko", "Ragavan's trigger"), written with a capital; a first name several
-legends share names them all (:attr:`Mention.others`), and the answer shows them without guessing which. A name
-may be written as a possessive ("Sheoldred's") or with an s ("two Volrath's Shapeshifters").
+one index (:meth:`CardNames.add`): nicknames ("Bolt" for Lightning Bolt, as ``/card`` knows them), a legendary
+card by its first name or its title ("Krenko", "Ragavan's trigger"), written with a capital, and the names cards are
+printed with in the languages an operator chose ("Gnade des Engels", "Разведчик Амру", "天使の嗜み", also inside a run
+of Japanese or Chinese, which has no spaces between words); a name several cards share names them all
+(:attr:`Mention.others`), and the answer shows them without guessing which. Names are compared as
+:func:`bot.text.fold` compares them (Latin, Cyrillic, Japanese, Korean and Chinese alike; :func:`normalise` on
+ASCII). A name may be written as a possessive ("Sheoldred's") or with an s ("two Volrath's Shapeshifters").
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 from wordfreq import zipf_frequency
 
-from bot.carddb import normalise
+from bot.text import fold, unspaced
 
 MAX_WORDS = 7  # the longest names players type in full ("Asmoranomardicadaistinaculdacar" is one word)
 BRACKETS = re.compile(r"\[\[([^\[\]]{1,150})\]\]")
@@ -41,7 +44,8 @@ COMMON_ENGLISH = 4.0
 # What ends a sentence (or opens a quote): the capital after it opens the next one.
 SENTENCE_END = frozenset('.!?:;"“(\n')
 # Other names a card goes by (see CardNames.add): taken only exactly, in text addressed to the bot.
-NICKNAME, LEGEND = "nickname", "legend"
+NICKNAME, LEGEND, PRINTED = "nickname", "legend", "printed"
+MIN_INSIDE = 2  # characters of a name found inside a run of Japanese or Chinese (one alone is too often a word)
 POSSESSIVE = re.compile(r"(?:['’]s|s['’])$")
 
 
@@ -51,7 +55,7 @@ class Mention:
     name: str  # the normalised name as found
     start: int  # where it is in the text
     end: int
-    how: str  # "brackets", "exact", "fuzzy", or the other name's source ("nickname", "legend")
+    how: str  # "brackets", "exact", "fuzzy", or the other name's source ("nickname", "legend", "printed")
     others: tuple[int, ...] = ()  # more cards the name is shared by (a first name several legends have)
 
 
@@ -80,22 +84,31 @@ class CardNames:
         self._by_start: dict[tuple[str, int], list[str]] = {}
         for norm in self.exact:
             self._by_start.setdefault((norm[:2], len(norm.split())), []).append(norm)
-        # Other names (nicknames, first names), each with every card it names and its source.
+        # Other names (nicknames, first names, printed names), each with every card it names and its source.
         self.other: dict[str, tuple[tuple[int, ...], str]] = {}
+        self._longest_unspaced = 0  # characters of the longest other name written without spaces (Japanese…)
 
-    def add(self, names: Iterable[tuple[str, int]], source: str) -> None:
+    def add(self, names: Iterable[tuple[str, int]], source: str, *, folded: bool = False) -> None:
         """Other names cards go by (``(name, card)``; several rows of one name: a name they share), found only in
-        text addressed to the bot and only written out; a card's own name always wins over another's."""
+        text addressed to the bot and only written out; a card's own name always wins over another's. ``folded``:
+        the names are folded already (:func:`bot.text.fold`: the printed names index holds them so)."""
         found: dict[str, list[int]] = {}
         for name, card in names:
-            norm = normalise(name)
+            norm = name if folded else fold(name)
             if norm and norm not in self.exact:
-                found.setdefault(norm, [])
-                if card not in found[norm]:
-                    found[norm].append(card)
+                cards = found.get(norm)
+                if cards is None:
+                    found[norm] = [card]
+                elif card not in cards:
+                    cards.append(card)
+        # One value for every name of the same cards (a card has a name in each language): held once, not per name.
+        values: dict[tuple[tuple[int, ...], str], tuple[tuple[int, ...], str]] = {}
         for norm, cards in found.items():
             old = self.other.get(norm)
-            self.other[norm] = (tuple(dict.fromkeys([*(old[0] if old else ()), *cards])), old[1] if old else source)
+            value = (tuple(dict.fromkeys([*old[0], *cards])), old[1]) if old else (tuple(cards), source)
+            self.other[norm] = values.setdefault(value, value)
+            if unspaced(norm):
+                self._longest_unspaced = max(self._longest_unspaced, len(norm))
 
     def add_legends(self, legends: Iterable[tuple[str, int]]) -> None:
         """Legendary cards' first names and titles ("Krenko, Mob Boss": "Krenko" and "Mob Boss"; "The Ur-Dragon":
@@ -111,7 +124,7 @@ class CardNames:
                 parts = [first.removeprefix("The ")] if first.startswith("The ") else []
             for part in parts:
                 part = part.removeprefix("the ").strip()
-                if len(normalise(part)) >= MIN_SINGLE_WORD and (part == first or len(part.split()) >= 2):
+                if len(fold(part)) >= MIN_SINGLE_WORD and (part == first or len(part.split()) >= 2):
                     short.append((part, card))
         self.add(short, LEGEND)
 
@@ -123,12 +136,12 @@ class CardNames:
         mentions: list[Mention] = []
         covered: list[tuple[int, int]] = []
         for match in BRACKETS.finditer(text):
-            card = self._lookup(normalise(match[1]), fuzzy=fuzzy)
             covered.append(match.span())
-            if card is not None:
-                mentions.append(Mention(card[0], card[1], *match.span(), "brackets"))
+            bracketed = self._bracketed(fold(match[1]), match.span(), fuzzy=fuzzy)
+            if bracketed is not None:
+                mentions.append(bracketed)
         tokens = [m for m in TOKEN.finditer(text) if not any(a <= m.start() < b for a, b in covered)]
-        words = [normalise(m[0]) for m in tokens]
+        words = [fold(m[0]) for m in tokens]
         # A capital opening a sentence says nothing of a name.
         opening = [_opens(text, m.start()) for m in tokens]
         # A Title Case Sentence ("Can You Block With A Tapped Creature?") says nothing by its capitals.
@@ -151,6 +164,8 @@ class CardNames:
                 for j in range(i, i + size):
                     taken[j] = True
                 i += size
+        if fuzzy and self._longest_unspaced:
+            mentions += [m for token, was in zip(tokens, taken, strict=True) if not was for m in self._inside(token)]
         # A name several cards share means the one the text names in full ("Krenko, Mob Boss … Krenko").
         full = [mention for mention in mentions if not mention.others]
         mentions = [
@@ -201,8 +216,12 @@ class CardNames:
                 )
                 plain = all(part in self.ordinary for part in phrase.split())
             if fuzzy is None:
-                # Written with a capital, or words neither the rules nor everyday English use ("gonti").
-                if not (capitalised or not plain and zipf_frequency(phrase, "en") < COMMON_ENGLISH):
+                # Written with a capital, or words neither the rules nor everyday English use ("gonti"); a name
+                # printed in another language never when it is an everyday English word, however written.
+                english = zipf_frequency(phrase, "en")
+                if not (capitalised or not plain and english < COMMON_ENGLISH):
+                    continue
+                if found[1] == PRINTED and english >= COMMON_ENGLISH:
                     continue
                 return size, found[0][0], phrase, found[0][1:], found[1]
             if not fuzzy:
@@ -234,19 +253,48 @@ class CardNames:
         ``plural`` (a question to the bot) a plural or verb ending in s ("two Volrath's Shapeshifters", "Murders
         the token", "auntie ools ward")."""
         if POSSESSIVE.search(last):
-            return " ".join([*parts[:-1], normalise(POSSESSIVE.sub("", last))])
+            return " ".join([*parts[:-1], fold(POSSESSIVE.sub("", last))])
         if plural and len(parts[-1]) > 3 and parts[-1].endswith("s") and not parts[-1].endswith("ss"):
             bare = phrase[:-1]
             if bare in self.exact or bare in self.other:
                 return bare
         return phrase
 
-    def _lookup(self, norm: str, *, fuzzy: bool) -> tuple[int, str] | None:
+    def _bracketed(self, norm: str, span: tuple[int, int], *, fuzzy: bool) -> Mention | None:
+        """The card a ``[[name]]`` names: a card's own name, then (in text addressed to the bot) another name it goes
+        by ("[[Sumpf]]") or a misspelling of its own."""
         if not norm:
             return None
         if norm in self.exact:
-            return self.exact[norm], norm
-        return self._fuzzy(norm, len(norm.split())) if fuzzy else None
+            return Mention(self.exact[norm], norm, *span, "brackets")
+        if not fuzzy:
+            return None
+        if norm in self.other:
+            cards, source = self.other[norm]
+            return Mention(cards[0], norm, *span, source, cards[1:])
+        found = self._fuzzy(norm, len(norm.split()))
+        return Mention(found[0], found[1], *span, "brackets") if found is not None else None
+
+    def _inside(self, token: re.Match) -> list[Mention]:
+        """Other names (printed ones) inside a run of Japanese, Korean or Chinese, which has no spaces between words
+        ("天使の嗜みを唱えた"): the longest at each place, left to right, of :data:`MIN_INSIDE` characters or more."""
+        text = fold(token[0])
+        if not unspaced(text):
+            return []
+        same = len(text) == len(token[0])  # else the places in ``text`` are not the token's: the whole token it is
+        found: list[Mention] = []
+        i = 0
+        while i <= len(text) - MIN_INSIDE:
+            for end in range(min(len(text), i + self._longest_unspaced), i + MIN_INSIDE - 1, -1):
+                entry = self.other.get(text[i:end])
+                if entry is not None:
+                    span = (token.start() + i, token.start() + end) if same else token.span()
+                    found.append(Mention(entry[0][0], text[i:end], *span, entry[1], entry[0][1:]))
+                    i = end
+                    break
+            else:
+                i += 1
+        return found
 
     def _fuzzy(self, phrase: str, size: int) -> tuple[int, str] | None:
         pool: list[str] = []

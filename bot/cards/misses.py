@@ -66,12 +66,12 @@ async def miss_text(source: CardSource, name: str, set_code: str | None, error: 
     return said
 
 
-async def autocomplete_choices(source: CardSource, typed: str) -> list[Entry]:
+async def autocomplete_choices(source: CardSource, typed: str, prefer: str | None = None) -> list[Entry]:
     """The card names autocomplete offers for ``typed`` (never refused for being busy: before the matcher is
-    built, names by prefix); none when they take too long."""
+    built, names by prefix), ``prefer``'s printed names first (a language's code); none when they take too long."""
     try:
         async with asyncio.timeout(CHOICES_SECONDS):
-            return await source.complete(typed)
+            return await source.complete(typed, prefer=prefer)
     except TimeoutError:
         return []
 

@@ -1,23 +1,24 @@
 """Rules questions about cards, answered with the local card data: find the cards a question names, read them
 and their rulings (:class:`QuestionCards`, the card finder :mod:`bot.rules.asking.ask` is given).
 
-The index of every card's names (:class:`~bot.cards.mentions.CardNames`) is built once per copy of the card
-data, in a read thread, and again after a refresh swaps the copy. Words the rules themselves use ("block",
-"tapped", "island") only become cards when a player writes them as a name. The same index finds the cards a chat
-message writes out (Look up cards, :func:`written_card_names`), exactly as written: no misspelling is guessed in
-text nobody wrote for the bot.
+The index of every card's names (:class:`~bot.cards.mentions.CardNames`), with the names cards are printed with in
+the languages an operator chose, is built once per copy of the card data and of the printed names, in a read
+thread, and again after a refresh swaps either. Words the rules themselves use ("block", "tapped", "island") only
+become cards when a player writes them as a name. The same index finds the cards a chat message writes out (Look up
+cards, :func:`written_card_names`), exactly as written: no misspelling, nickname or printed name is guessed in text
+nobody wrote for the bot.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Collection, Iterable
+from collections.abc import AsyncIterator, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.carddb import FILE_NAME, CardData, CardDataUnavailable, nickname_table, normalise
 from bot.cards.inline import CardReference
-from bot.cards.mentions import NICKNAME, CardNames, Mention
+from bot.cards.mentions import NICKNAME, PRINTED, CardNames, Mention
 from bot.rules import CardFacts, FoundCards, RulesIndex
 
 MAX_CARDS = 4  # shown in one answer; a question naming more says how many more
@@ -26,26 +27,33 @@ NAMES_KEY = "question-card-names"
 
 
 async def card_names(card_data: CardData, index: RulesIndex) -> CardNames:
-    """The names index of the loaded copy (built on first use; raises ``CardDataUnavailable`` without a copy)."""
+    """The names index of the loaded copy and its printed names (built on first use, and again when either is
+    swapped; raises ``CardDataUnavailable`` without a copy)."""
     ordinary = index.ordinary_words
 
-    def build(store) -> CardNames:
-        return names_index(store.name_rows(), store.legend_rows(), ordinary)
+    def build(store, printed) -> CardNames:
+        rows = printed.name_rows(store.oracle_rowids()) if printed is not None else ()
+        return names_index(store.name_rows(), store.legend_rows(), ordinary, ((key, card) for key, card, _ in rows))
 
-    return await card_data.derived(NAMES_KEY, build)
+    return await card_data.built(NAMES_KEY, build)
 
 
 def names_index(
-    rows: Iterable[tuple[str, int, int]], legends: Iterable[tuple[str, int]], ordinary: Collection[str]
+    rows: Iterable[tuple[str, int, int]],
+    legends: Iterable[tuple[str, int]],
+    ordinary: Collection[str],
+    printed: Iterable[tuple[str, int]] = (),
 ) -> CardNames:
     """Every card's names and faces' names, and the other names players use in questions to the bot: nicknames (as
-    ``/card`` knows them) and legends' first names and titles."""
+    ``/card`` knows them), legends' first names and titles, and ``printed`` (``(folded name, card)``: the names cards
+    are printed with in the languages chosen, as the printed names index holds them)."""
     names = CardNames(rows, ordinary)
     names.add(
         ((nickname, card) for nickname, name in nickname_table().items() if (card := names.exact.get(normalise(name)))),
         NICKNAME,
     )
     names.add_legends(legends)
+    names.add(printed, PRINTED, folded=True)
     return names
 
 
@@ -110,10 +118,14 @@ def cards_of(mentions: list[Mention]) -> tuple[list[int], set[int]]:
 
 
 @asynccontextmanager
-async def stored_question_cards(data_dir: Path, wanted: bool) -> AsyncIterator[QuestionCards]:
-    """The card finder of a terminal: the card data imported into ``data_dir``, opened only when ``wanted`` (the
-    text is a question) and a copy exists, and closed afterwards; otherwise a finder that finds nothing."""
-    card_data = await CardData.open(data_dir, "") if wanted and (data_dir / FILE_NAME).is_file() else None
+async def stored_question_cards(
+    data_dir: Path, wanted: bool, languages: Sequence[str] = ()
+) -> AsyncIterator[QuestionCards]:
+    """The card finder of a terminal: the card data imported into ``data_dir`` (with the printed names of
+    ``languages``: ``CARD_LANGUAGES``' words), opened only when ``wanted`` (the text is a question) and a copy
+    exists, and closed afterwards; otherwise a finder that finds nothing."""
+    stored = wanted and (data_dir / FILE_NAME).is_file()
+    card_data = await CardData.open(data_dir, "", languages=languages) if stored else None
     try:
         yield QuestionCards(card_data)
     finally:

@@ -204,6 +204,22 @@ def face_image_url(face: Card, size: str = "normal") -> str | None:
     return images.get(size) or images.get("normal") or images.get("large")
 
 
+@dataclass(frozen=True)
+class Provenance:
+    """Where a card shown came from: ``origin`` names the source and how old its data is; ``stale`` when it is a
+    copy kept from ``cached_at`` because Scryfall could not be reached."""
+
+    origin: str = ""
+    stale: bool = False
+    cached_at: datetime | str | float | None = None
+
+    def footer(self, default: str = "") -> str:
+        return stale_note(self.cached_at) if self.stale else self.origin or default
+
+
+FRESH = Provenance()
+
+
 def stale_note(cached_at: datetime | str | float | None) -> str:
     """The footer telling that Scryfall could not be reached and the card is an older copy."""
     when = format_time(cached_at)
@@ -220,35 +236,37 @@ def format_time(value: datetime | str | float | None) -> str:
 # ------------------------------------------------------------------ whole cards
 
 
-def render_card(
-    card: Card, *, stale: bool = False, cached_at: datetime | str | float | None = None, origin: str = ""
-) -> CardDisplay:
+def noted(note: str, text: str) -> str:
+    """``text`` after the line ``note`` (the printed name a card was asked for), when there is one."""
+    return f"{note}\n{text}" if note else text
+
+
+def render_card(card: Card, *, shown: Provenance = FRESH, note: str = "") -> CardDisplay:
     """Everything /card shows, a phone screen at most: cost, type, text, stats, cycling, set and rarity, link, and
     the picture as a thumbnail (a tap opens it; the Picture button and ``[[!name]]`` show it full size).
 
-    ``origin`` names where the answer came from and how old its data is, for the footer."""
+    ``shown`` says where the answer came from and how old its data is, for the footer; ``note`` (markdown) leads
+    the text: the name as printed in the language it was asked in, with a link to that printing."""
     display = CardDisplay(
         title=title(card, markdown=True),
         url=scryfall_link(card),
-        description=clip(oracle_block(card), DESCRIPTION_LIMIT),
+        description=clip(noted(note, oracle_block(card)), DESCRIPTION_LIMIT),
         thumbnail_url=image_url(card),
         colour=card_colour(card),
     )
     display.add_field("Cycling", cycling_field(card))
     display.add_field("Set", set_line(card))
-    footer = origin or "Data from Scryfall"
-    if stale:
-        footer = stale_note(cached_at)
-    display.footer = clip(footer, FOOTER_LIMIT)
+    display.footer = clip(shown.footer("Data from Scryfall"), FOOTER_LIMIT)
     return display
 
 
-def render_compact(card: Card, *, origin: str = "") -> CardDisplay:
-    """The short form for inline ``[[card]]`` answers: text clipped, a thumbnail instead of the image."""
+def render_compact(card: Card, *, origin: str = "", note: str = "") -> CardDisplay:
+    """The short form for inline ``[[card]]`` answers: text clipped, a thumbnail instead of the image; ``note`` as
+    :func:`render_card`'s."""
     display = CardDisplay(
         title=title(card, markdown=True),
         url=scryfall_link(card),
-        description=clip(oracle_block(card), COMPACT_TEXT_LIMIT),
+        description=clip(noted(note, oracle_block(card)), COMPACT_TEXT_LIMIT),
         thumbnail_url=image_url(card, "small"),
         footer=clip(origin, FOOTER_LIMIT),
         colour=card_colour(card),
@@ -277,11 +295,9 @@ def render_faces(card: Card) -> list[CardDisplay]:
     return displays
 
 
-def render_text(
-    card: Card, *, stale: bool = False, cached_at: datetime | str | float | None = None, origin: str = ""
-) -> str:
+def render_text(card: Card, *, shown: Provenance = FRESH, note: str = "") -> str:
     """The plain-text card for the terminal: the same parts as the embed, without markdown."""
-    lines = [title(card)]
+    lines = [title(card), *([note] if note else [])]
     if label := digital_label(card):
         lines.append(label)
     card_faces_ = faces(card)
@@ -300,10 +316,8 @@ def render_text(
         lines.append(f"Cycling: {cycling}")
     if where := set_line(card):
         lines.append(f"Set: {where}")
-    if stale:
-        lines.append(f"({stale_note(cached_at)})")
-    elif origin:
-        lines.append(f"({origin})")
+    if footer := shown.footer():
+        lines.append(f"({footer})")
     if link := scryfall_link(card):
         lines.append(link)
     return "\n".join(lines)

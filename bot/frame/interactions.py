@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from cogs._ui import NO_MENTIONS, mark_received
+from cogs._ui import NO_MENTIONS, expired_answer, mark_received
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,8 @@ class InFlight:
         def finished(task: asyncio.Task | None) -> None:
             remaining.discard(task)
             if not remaining and not interaction.response.is_done():
-                self._watch(self._answer_if_open(interaction, EXPIRED))
+                said = expired_answer(str((interaction.data or {}).get("custom_id", "")))
+                self._watch(self._answer_if_open(interaction, said or EXPIRED))
 
         if not handlers:
             finished(None)

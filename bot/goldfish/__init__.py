@@ -1,10 +1,10 @@
 """Goldfish games: the service, stores and terminal front ends over four rooms. May import `bot.carddb`, `bot.config`,
-`bot.cycling`, `bot.errors`, `bot.hosts`, `bot.limits`, `bot.runtime`, `bot.storage`, `bot.text`.
+`bot.cycling`, `bot.errors`, `bot.hosts`, `bot.limits`, `bot.runtime`, `bot.serving`, `bot.storage`, `bot.text`.
 
 Goldfish games for practising cycling, with no Discord code:
 
 - ``engine``: the rules-exact game, its parts and rules, card scripts, saving and loading.
-- ``decks``: the preset decks and decklists typed by players.
+- ``decks``: the preset decks and players' own: pasted, uploaded, linked, resolved and saved.
 - ``table``: what a table shows: its text, the view a picture is drawn from, the picture and its card images.
 - ``practice``: the simulation's policy, a deck's odds, the coach, the review of a finished game.
 

@@ -30,6 +30,7 @@ import aiohttp
 
 READ_BYTES = 64 * 1024
 MAX_REDIRECTS = 5
+DEFAULT_PORTS = {"http": 80, "https": 443}
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 STOP_POLL_SECONDS = 0.25
 
@@ -134,10 +135,16 @@ async def fetch(
 
 
 def host_of(url: str) -> str:
-    """``host`` or ``host:port`` of an address, lower case (what ``allowed_hosts`` lists)."""
+    """``host``, or ``host:port`` for a port other than its scheme's own, of an address, lower case (what
+    ``allowed_hosts`` lists: a host and its port); empty for an address without a host or with a port that is not
+    one."""
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
-    return f"{host}:{parts.port}" if parts.port else host
+    try:
+        port = parts.port
+    except ValueError:
+        return ""
+    return f"{host}:{port}" if port and port != DEFAULT_PORTS.get(parts.scheme.lower()) else host
 
 
 def check_host(url: str, allowed_hosts: Collection[str] | None) -> None:
@@ -164,11 +171,15 @@ def _slow(received: int, elapsed: float, limits: Limits) -> str:
 class Downloader:
     """Downloads on a loop of its own: ``downloader.get(url, limits)`` from a worker thread, ``await
     downloader.get_async(url, limits)`` from an event loop. Its thread starts with the first download and ends
-    with :meth:`close` (``with Downloader(headers) as downloader:`` closes it)."""
+    with :meth:`close` (``with Downloader(headers) as downloader:`` closes it). ``allowed_hosts``: the hosts every
+    download of this downloader is limited to (see :func:`fetch`), unless one names its own."""
 
-    def __init__(self, headers: Mapping[str, str], name: str = "downloads") -> None:
+    def __init__(
+        self, headers: Mapping[str, str], name: str = "downloads", *, allowed_hosts: Collection[str] | None = None
+    ) -> None:
         self.headers = dict(headers)
         self.name = name
+        self.allowed_hosts = None if allowed_hosts is None else frozenset(allowed_hosts)
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -194,6 +205,7 @@ class Downloader:
     ) -> concurrent.futures.Future[int]:
         """Start downloading ``url`` (see :func:`fetch`; ``sink`` is called on the downloads' thread). The download
         runs in a context of its own: nothing of the caller's context (a test's simulated clock) follows it."""
+        options.setdefault("allowed_hosts", self.allowed_hosts)
         loop = self._running_loop()
         result: concurrent.futures.Future[int] = concurrent.futures.Future()
 

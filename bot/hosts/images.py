@@ -1,7 +1,7 @@
 """Card images: memory, then disk, then Scryfall's image host. The bot owns one :class:`CardImages`.
 
-* Only the hosts it is given are asked (Scryfall's image host, which the card data names; in tests, the
-  host of ``SCRYFALL_API_URL``), with the project's User-Agent, a few requests at a time (one
+* Only the hosts it is given are asked (Scryfall's image host, which the card data names, and the configured API's:
+  each a host with its port, see :mod:`bot.hosts.origins`), with the project's User-Agent, a few requests at a time (one
   :meth:`CardImages.get_many` on all but one of them at most, so a picture whose images come slowly never
   makes another picture wait for a fetcher). Each request ends
   (:mod:`bot.hosts.download`): within ``timeout`` seconds in all, dropped when its body falls below ``min_rate``
@@ -34,14 +34,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from bot import BOT_NAME, __version__
-from bot.hosts.download import Downloader, DownloadFailed, Limits
+from bot.hosts.download import Downloader, DownloadFailed, Limits, check_host
 from bot.hosts.imaging import MAX_IMAGE_PIXELS, NotACardImage, check_image
 from bot.hosts.kept import Kept
+from bot.hosts.origins import CARD_IMAGES, from_scryfall
 from bot.serving import Lanes, Limit
 
 log = logging.getLogger(__name__)
 
-IMAGE_HOST = "cards.scryfall.io"
 DIRECTORY = "card-images"  # in the bot's data directory
 SIZES = ("small", "normal")
 FETCHERS = 4
@@ -115,12 +115,13 @@ class CardImages:
         # another picture's images find a fetcher at once rather than queue behind all of them.
         self._fetchers = Lanes(fetchers)
         self._per_asking = max(1, fetchers - 1)
-        self._downloader = Downloader({"User-Agent": user_agent(), "Accept": "image/*"}, name="card-image-downloads")
+        headers = {"User-Agent": user_agent(), "Accept": "image/*"}
+        self._downloader = Downloader(headers, name="card-image-downloads", allowed_hosts=self.hosts)
 
     @classmethod
     async def open(cls, directory: Path, api_url: str, **options: Any) -> CardImages:
         """The cache in ``directory`` (made if missing), asking Scryfall's image host and ``api_url``'s host."""
-        images = cls(directory, (IMAGE_HOST, urlsplit(api_url).netloc), **options)
+        images = cls(directory, from_scryfall(CARD_IMAGES, api_url), **options)
         await asyncio.to_thread(images._scan)
         return images
 
@@ -131,8 +132,12 @@ class CardImages:
     # ------------------------------------------------------------------ lookups
 
     def allowed(self, url: str) -> bool:
-        parts = urlsplit(url)
-        return parts.scheme in ("http", "https") and parts.netloc.lower() in self.hosts
+        """Whether ``url`` is on one of the hosts (host and port) this cache asks."""
+        try:
+            check_host(url, self.hosts)
+        except DownloadFailed:
+            return False
+        return True
 
     def cached(self, url: str) -> bytes | None:
         """From memory only (no disk, no network): what a render can use at once."""

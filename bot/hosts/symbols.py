@@ -13,6 +13,12 @@ for what it is: it draws only the symbols missing and those whose failure is mor
 nothing when there are none. A download that fails for a passing reason (a timeout, a 5xx) is not remembered: the
 symbol is missing, tried again at the next start.
 
+Drawing costs what a symbol is worth: the child drawing a batch may use :data:`DRAW_LIMITS`' CPU seconds (Scryfall's
+real symbols need a tenth of it) at the lowest priority. A symbol whose SVG passes the allowlist and still takes all
+of it, drawn alone, is remembered by its SVG's digest: it is downloaded again after a day, and drawn again only if
+its SVG has changed. After :data:`COSTLY_PER_START` such symbols the drawing stops, and the rest waits for the next
+start.
+
 The Discord side (``bot.frame.app_emoji``) uploads the PNGs as the application's emoji; the goldfish picture draws
 them itself. :class:`SymbolText` turns ``{2}{G}`` into whatever stands for each symbol where it is shown (the
 emoji's markup on Discord); a symbol it has nothing for stays text, and so does all of it in the terminal. Nothing
@@ -22,6 +28,7 @@ here imports discord.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import re
@@ -31,9 +38,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.hosts.download import Downloader, DownloadFailed, Limits, host_of
+from bot.hosts.download import Downloader, DownloadFailed, Limits
+from bot.hosts.origins import SYMBOL_SVGS, from_scryfall
 from bot.hosts.svg import SvgRefused, render_many, sanitise
-from bot.runtime import SandboxError, SandboxLimits, remove_leftovers, run_limited, store_atomically
+from bot.runtime import (
+    BACKGROUND_NICE,
+    SandboxError,
+    SandboxLimits,
+    remove_leftovers,
+    run_limited,
+    store_atomically,
+)
 from bot.scryfall import default_user_agent
 
 if TYPE_CHECKING:
@@ -44,12 +59,16 @@ log = logging.getLogger(__name__)
 DIRECTORY = "symbols"
 MANIFEST = "symbols.json"
 MAX_SVG_BYTES = 256 * 1024
-SVG_HOSTS = frozenset({"svgs.scryfall.io"})
 SVG_LIMITS = Limits(deadline=20.0, min_rate=1024, grace=5.0, max_bytes=MAX_SVG_BYTES)
-# A batch of symbols is drawn by one child; real ones take about 15 ms each. When a batch fails, each of its symbols
-# is drawn alone, so one hostile SVG costs only itself.
+# A batch of symbols is drawn by one child; real ones take 2 ms each at the median. When a batch fails, each of its
+# symbols is drawn alone, so one hostile SVG costs only itself.
 BATCH = 15
-DRAW_LIMITS = SandboxLimits(wall=15.0, cpu=10, memory=512 << 20)
+# A child drawing a batch of 15 of Scryfall's real symbols uses 0.3 s of CPU (0.26 s of it starting the interpreter
+# and importing resvg; a symbol takes 2 ms at the median and 10 ms at most), all 75 in one child 0.46 s: the cap is
+# about seven times a batch's need (RLIMIT_CPU counts whole seconds). The wall clock is generous: the child steps
+# aside for everything else the bot does, so a busy bot makes it wait, not fail.
+DRAW_LIMITS = SandboxLimits(wall=60.0, cpu=2, memory=512 << 20, nice=BACKGROUND_NICE)
+COSTLY_PER_START = 3  # symbols that took all of their CPU: then the drawing stops until the next start
 FAILURE_DAYS = 1.0
 PASSING_FAILURES_IN_A_ROW = 3  # then the SVG host is down: the rest waits for the next start
 # A card symbol: ``{G}``, ``{2/W}``. A brace a player typed carries a word joiner after it (``bot.text.escape``'s
@@ -160,9 +179,25 @@ class Kept:
         self.failed[emoji_name(symbol["symbol"])] = {"symbol": symbol["symbol"], "at": now, "why": why}
         self.write()
 
+    def costly(self, symbol: dict, svg: bytes) -> bool:
+        """Whether ``svg`` is the very SVG of ``symbol`` that took all of its CPU to draw before."""
+        item = self.failed.get(emoji_name(symbol["symbol"]))
+        return item is not None and item.get("costly") == digest(svg)
+
+    def too_costly(self, symbol: dict, svg: bytes, now: float) -> None:
+        """Remember that drawing ``svg`` took all of its CPU: as a failure, with the SVG's digest."""
+        why = f"drawing it took all of its {DRAW_LIMITS.cpu} s of CPU"
+        item = {"symbol": symbol["symbol"], "at": now, "why": why, "costly": digest(svg)}
+        self.failed[emoji_name(symbol["symbol"])] = item
+        self.write()
+
     def write(self) -> None:
         manifest = {"listed": self.listed, "symbols": list(self.drawn.values()), "failed": self.failed}
         store_atomically(self.folder / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1).encode("utf-8"))
+
+
+def digest(svg: bytes) -> str:
+    return hashlib.sha256(svg).hexdigest()
 
 
 def load(data_dir: Path) -> dict[str, SymbolImage]:
@@ -186,7 +221,7 @@ def downloader() -> Downloader:
 async def fetch_svg(svgs: Downloader, url: str, api_url: str) -> bytes:
     """One SVG, from Scryfall's SVG host or the API's own host (a test double, a proxy) and nowhere else; raises
     DownloadFailed."""
-    return await svgs.get_async(url, SVG_LIMITS, allowed_hosts=SVG_HOSTS | {host_of(api_url)})
+    return await svgs.get_async(url, SVG_LIMITS, allowed_hosts=from_scryfall(SYMBOL_SVGS, api_url))
 
 
 async def _listed(client: ScryfallClient) -> list[dict]:
@@ -232,16 +267,37 @@ async def _download(kept: Kept, symbols: list[dict], api_url: str) -> list[tuple
     return clean
 
 
-async def _draw(kept: Kept, batch: list[tuple[dict, bytes]]) -> None:
-    """Draw ``batch`` in one sandboxed child; when it fails, each symbol alone, so that only the culprit fails."""
+@dataclass
+class _Round:
+    """One start's drawing: the symbols that took all of their CPU alone, and why it stopped, if it did."""
+
+    costly: list[str] = field(default_factory=list)
+    stopped: str | None = None
+
+
+async def _draw(kept: Kept, batch: list[tuple[dict, bytes]], drawing: _Round) -> None:
+    """Draw ``batch`` in one sandboxed child; when it fails, each symbol alone, so that only the culprit fails. A
+    child out of time (the machine too busy for one that steps aside) or the :data:`COSTLY_PER_START`-th symbol that
+    took all of its CPU stops the round: what is left waits for the next start."""
     try:
         drawn = await run_limited(render_many, [svg for _, svg in batch], limits=DRAW_LIMITS)
     except SandboxError as error:
-        if len(batch) == 1:
-            await asyncio.to_thread(kept.fail, batch[0][0], f"it could not be drawn: {error}", time.time())
+        if error.reason == "timeout":  # the machine's doing, not the symbols': nothing is held against them
+            drawing.stopped = f"the machine was too busy to draw them within {DRAW_LIMITS.wall:g} s"
             return
-        for one in batch:
-            await _draw(kept, [one])
+        if len(batch) > 1:
+            for one in batch:
+                if drawing.stopped is None:
+                    await _draw(kept, [one], drawing)
+            return
+        (symbol, svg), now = batch[0], time.time()
+        if error.reason != "cpu":
+            await asyncio.to_thread(kept.fail, symbol, f"it could not be drawn: {error}", now)
+            return
+        await asyncio.to_thread(kept.too_costly, symbol, svg, now)
+        drawing.costly.append(symbol["symbol"])
+        if len(drawing.costly) >= COSTLY_PER_START:
+            drawing.stopped = f"{len(drawing.costly)} of them took all of their CPU to draw"
         return
     for (symbol, _), png in zip(batch, drawn, strict=True):
         if isinstance(png, bytes):
@@ -274,12 +330,20 @@ async def prepare(data_dir: Path, client: ScryfallClient) -> dict[str, SymbolIma
     await asyncio.to_thread(kept.write)
     waiting = set(kept.waiting(time.time()) or ())
     clean = await _download(kept, [s for s in symbols if emoji_name(s["symbol"]) in waiting], client.base_url)
+    for symbol, svg in [(symbol, svg) for symbol, svg in clean if kept.costly(symbol, svg)]:
+        await asyncio.to_thread(kept.too_costly, symbol, svg, time.time())  # the same SVG: not drawn again
+    clean = [(symbol, svg) for symbol, svg in clean if not kept.costly(symbol, svg)]
+    drawing = _Round()
     for start in range(0, len(clean), BATCH):
-        await _draw(kept, clean[start : start + BATCH])
+        if drawing.stopped is None:
+            await _draw(kept, clean[start : start + BATCH], drawing)
+    if drawing.stopped is not None:
+        log.warning("Drawing the mana symbols stopped (%s): the rest waits for the next start", drawing.stopped)
     images = kept.images()
     if not images:
         failures = "; ".join(f"{item['symbol']}: {item['why']}" for item in list(kept.failed.values())[:3])
-        raise SymbolsUnavailable(f"no symbol could be made ({failures or 'the SVG host is failing'})")
+        why = failures or drawing.stopped or "the SVG host is failing"
+        raise SymbolsUnavailable(f"no symbol could be made ({why})")
     refused = [item for item in kept.failed.values() if item["at"] >= started]
     if refused:  # one line for the batch, however many
         log.warning("%s", refused_line(refused))

@@ -67,10 +67,10 @@ class Outcome:
 
 
 def allowed(host: str, page_url: str) -> bool:
-    """Whether a link or redirect may go to ``host``: Wizards' hosts, or the host of the page configured."""
-    host = (host or "").lower().rstrip(".")
-    own = (urlsplit(page_url).hostname or "").lower()
-    return host == own or host == WIZARDS_DOMAIN or host.endswith("." + WIZARDS_DOMAIN)
+    """Whether a link or redirect may go to ``host`` (a host and its port, as :func:`bot.hosts.host_of` gives it):
+    Wizards' hosts on their scheme's own port, or the configured page's own host and port (no other port of it)."""
+    host = (host or "").lower()
+    return host == host_of(page_url) or host == WIZARDS_DOMAIN or host.endswith("." + WIZARDS_DOMAIN)
 
 
 def _file_date(name: str) -> datetime:
@@ -94,9 +94,12 @@ def find_pdf(spec: Spec, page: str, page_url: str) -> str:
     if not found:
         raise UpdateError(f"no {spec.short} PDF is linked from {page_url}; set JUDGE_DOCS_URL to Wizards' page")
     newest = max(found, key=lambda item: item[:2])[2]
-    host = urlsplit(newest).hostname or ""
+    host = host_of(newest)
     if not allowed(host, page_url) or urlsplit(newest).scheme not in ("https", "http"):
-        raise UpdateError(f"the {spec.short} link leads to {host or newest[:60]}, not to one of Wizards' hosts")
+        raise UpdateError(
+            f"the {spec.short} link on the rules-documents page leads to {host or newest[:60]}, not to one of "
+            f"Wizards' hosts or the page's own ({host_of(page_url)}); the {spec.short} was not downloaded"
+        )
     return newest
 
 
@@ -105,7 +108,7 @@ async def _get(downloader: Downloader, url: str, limits: Limits, what: str, host
     try:
         return await downloader.get_async(url, limits, allowed_hosts=hosts)
     except DownloadFailed as error:
-        host = urlsplit(url).hostname
+        host = host_of(url)
         if error.unreachable:
             raise UpdateError(
                 f"could not download {what}: {host} cannot be reached (no network connection, or a wrong address); "

@@ -6,12 +6,13 @@ sandboxed child starts light.
 """
 
 from bot.runtime.atomic import remove_leftovers, store_atomically
-from bot.runtime.lifeline import die_with_parent, end_children, end_pool, start_worker, watch_parent
+from bot.runtime.lifeline import BACKGROUND_NICE, die_with_parent, end_children, end_pool, start_worker, watch_parent
 from bot.runtime.memory import return_freed_memory
 from bot.runtime.sandbox import Limits as SandboxLimits
 from bot.runtime.sandbox import SandboxError, run_limited, run_limited_sync
 
 __all__ = [
+    "BACKGROUND_NICE",
     "SandboxError",
     "SandboxLimits",
     "die_with_parent",

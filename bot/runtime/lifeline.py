@@ -33,6 +33,7 @@ from multiprocessing import resource_tracker
 log = logging.getLogger(__name__)
 
 WATCH_SECONDS = 0.5  # an orphan notices within this (a worker busy in C code, once the GIL is free again)
+BACKGROUND_NICE = 19  # the lowest priority: work nobody waits for (a game's review, drawing the mana symbols)
 PR_SET_PDEATHSIG = 1
 ORPHAN_EXIT_CODE = 3
 

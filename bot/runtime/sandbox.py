@@ -10,8 +10,11 @@ whose ``reason`` says what: ``"timeout"``, ``"cpu"``, ``"memory"``, ``"crashed"`
 
 The child inherits nothing it does not need: a new interpreter (no fork of the bot's memory, threads or locks), in
 isolated mode, with an environment of its own (no token), no file descriptor but its three pipes, no core dumps and
-no file it writes past a megabyte. It dies with its parent (:func:`bot.runtime.lifeline.die_with_parent`). The
-waiting runs in a thread: the event loop never blocks, and cancelling the await kills the child.
+no file it writes past a megabyte. It dies with its parent (:func:`bot.runtime.lifeline.die_with_parent`). It may
+step aside (``Limits.nice``), as the goldfish review worker does: it stays in the bot's session (where the kernel
+weighs its priority against the bot's own threads, not apart from them) in a process group of its own (a Ctrl-C in
+the terminal is the bot's to handle, not the child's). The waiting runs in a thread: the event loop never blocks,
+and cancelling the await kills the child.
 
 ``func`` is a top-level function of an importable module (it is pickled by name). The result must be plain data:
 ``None``, booleans, numbers, strings, bytes, and lists, tuples, sets and dicts of them. It is read back by an
@@ -51,12 +54,15 @@ MEMORY_WORDS = ("MemoryError", "memory allocation of", "Cannot allocate memory",
 @dataclass(frozen=True)
 class Limits:
     """What a sandboxed call may take: ``wall`` seconds of wall clock from the child's start, its interpreter's start
-    included (about 0.1 s, more on a busy machine), then the child is killed; ``cpu`` seconds of CPU (``RLIMIT_CPU``);
-    ``memory`` bytes of address space (``RLIMIT_AS``: the interpreter itself takes about 30 MB of it)."""
+    included (about 0.1 s, more on a busy machine), then the child is killed; ``cpu`` seconds of CPU (``RLIMIT_CPU``,
+    its interpreter's start included: about 0.25 s); ``memory`` bytes of address space (``RLIMIT_AS``: the
+    interpreter itself takes about 30 MB of it); ``nice``: how much lower than the bot's its scheduling priority is
+    (:data:`bot.runtime.lifeline.BACKGROUND_NICE` for work nobody waits for)."""
 
     wall: float
     cpu: int
     memory: int
+    nice: int = 0
 
 
 class SandboxError(Exception):
@@ -114,7 +120,7 @@ class _Child:
                         env=_environment(),
                         cwd=tempfile.gettempdir(),
                         close_fds=True,
-                        start_new_session=True,  # a Ctrl-C in the terminal is the bot's to handle, not the child's
+                        process_group=0,  # a Ctrl-C in the terminal is the bot's to handle, not the child's
                     )
                 except OSError as error:  # no process to be had: too many, no memory, no interpreter
                     raise SandboxError("failed", f"{self.name} could not start a child ({error.strerror})") from None
@@ -202,6 +208,11 @@ def _limit(limits: Limits) -> None:
             resource.setrlimit(which, value)
         except (ValueError, OSError):  # a limit the system won't lower this far: the others still hold
             log.debug("Could not set resource limit %s", which)
+    if limits.nice:
+        try:
+            os.nice(limits.nice)
+        except OSError:  # a system that won't lower it: the limits above still hold
+            log.debug("Could not lower the child's priority")
 
 
 def _child(header: dict) -> None:

@@ -17,6 +17,8 @@ from collections.abc import Callable, Coroutine
 from email.utils import parsedate_to_datetime
 from typing import Any, Protocol
 
+from bot.serving import waiting
+
 log = logging.getLogger(__name__)
 
 STOP_POLL_SECONDS = 0.1
@@ -246,6 +248,7 @@ class RateLimiter:
         for bucket in buckets(klass):
             self._next_slot[bucket] = slot + self.intervals[bucket]
         remaining = slot - now
+        waiting(remaining)  # whoever asked hears it now: a long queue is acknowledged before its turn comes
         while remaining > 0:
             step = remaining if stop is None else min(remaining, STOP_POLL_SECONDS)
             await asyncio.sleep(step)

@@ -13,8 +13,11 @@ the outside share) with the fewest places held first, ties to the one served lea
 user with the fewest, ties the same way; so one user's excess, or one server's, waits behind everyone else's first
 piece. A server already holding
 a place never takes the last ``reserve`` free ones: those are for servers with nothing running, so two busy servers
-cannot hold every place. :meth:`Admission.enter` is the same without waiting (for work that is not quick, such as
-a hint: told at once that it is busy).
+cannot hold every place. Heavy work (the caller says so, or its user's last piece held its place for half its
+share's ``typical`` or more: marked for ``per`` seconds) holds at most :meth:`Share.heavy_limit` places, in all and
+in its group, so light work always finds one: however many users, in DMs or servers of their own, keep slow
+searches waiting, a quick one is never queued behind them. :meth:`Admission.enter` is the same without waiting (for
+work that is not quick, such as a hint: told at once that it is busy).
 
 Shares are per process: a user seen by two processes gets a share in each. Everything here runs on the event
 loop (no locks); nothing here knows Discord.
@@ -33,6 +36,7 @@ from bot.serving.pace import Budgets, monotonic
 from bot.serving.shares import OUTSIDE, Share
 
 FORGET_EVERY = 4096  # places handed out between sweeps of the turn marks of users and servers long gone
+SLOW = 0.5  # of a share's ``typical`` seconds: a piece that held its place this long marks its user's next as heavy
 
 
 class Busy(UserFacingError):
@@ -52,6 +56,7 @@ class Ticket:
     group: object
     started: float
     _release: Callable[[Ticket], None] = field(repr=False)
+    heavy: bool = False
     released: bool = False
 
     def release(self) -> None:
@@ -81,6 +86,7 @@ class _Waiter:
     user_id: int
     group: object
     turn: asyncio.Future[Ticket]
+    heavy: bool = False
 
 
 class _Queue:
@@ -91,17 +97,21 @@ class _Queue:
         self.held: list[Ticket] = []
         self.by_user: Counter[int] = Counter()
         self.by_group: Counter[object] = Counter()
+        self.heavy: Counter[object] = Counter()  # heavy places held: by group, and in all (key None)
+        self.slow_until: dict[int, float] = {}  # users whose last piece ran long: heavy until then
         # group → user → that user's waiting work, oldest first.
         self.waiting: dict[object, dict[int, deque[_Waiter]]] = {}
         # When each user (by id) and group (by ("group", key)) was last handed a place, as a count of places handed.
         self.served: dict[object, int] = {}
         self.serves = 0
 
-    def may_take(self, user_id: int, group: object) -> bool:
+    def may_take(self, user_id: int, group: object, heavy: bool = False) -> bool:
         share, taken = self.share, len(self.held)
         if taken >= share.places or self.by_user[user_id] >= share.per_user:
             return False
         if self.by_group[group] >= share.group_limit(group):
+            return False
+        if heavy and (self.heavy[None] >= share.heavy_limit() or self.heavy[group] >= share.heavy_limit(group)):
             return False
         # A group already holding a place leaves the reserve to groups holding none.
         return not self.by_group[group] or share.places - taken - 1 >= share.reserve
@@ -115,7 +125,9 @@ class _Queue:
         candidates = []
         for group, users in self.waiting.items():
             eligible = [
-                (self.by_user[user], self.served.get(user, -1), user) for user in users if self.may_take(user, group)
+                (self.by_user[user], self.served.get(user, -1), user)
+                for user, line in users.items()
+                if self.may_take(user, group, line[0].heavy)
             ]
             if eligible:
                 candidates.append(
@@ -196,34 +208,37 @@ class Admission:
     def waiting(self, share: Share) -> int:
         return self._queue(share).waiting_count()
 
-    def enter(self, share: Share, user_id: int, guild_id: int | None = None) -> Ticket:
+    def enter(self, share: Share, user_id: int, guild_id: int | None = None, *, heavy: bool = False) -> Ticket:
         """A ticket for ``user_id``'s piece of ``share``'s work (asked for in server ``guild_id``; None outside
-        servers) if a place is free for it now and nobody waits for one, else :class:`Busy` at once."""
+        servers; ``heavy``: work expected to be slow) if a place is free for it now and nobody waits for one, else
+        :class:`Busy` at once."""
         queue = self._queue(share)
-        group = group_of(guild_id)
-        if queue.may_take(user_id, group) and not queue.waiting_count():
-            return self._take(queue, user_id, group)
+        group, heavy = group_of(guild_id), self._heavy(queue, user_id, heavy)
+        if queue.may_take(user_id, group, heavy) and not queue.waiting_count():
+            return self._take(queue, user_id, group, heavy)
         raise self._busy(queue, user_id, group)
 
-    def take_now(self, share: Share, user_id: int, guild_id: int | None) -> Ticket | None:
+    def take_now(self, share: Share, user_id: int, guild_id: int | None, *, heavy: bool = False) -> Ticket | None:
         """A ticket if a place is free for this piece of work now (see :meth:`wait`), else None."""
         queue = self._queue(share)
-        group = group_of(guild_id)
-        return self._take(queue, user_id, group) if queue.may_take(user_id, group) else None
+        group, heavy = group_of(guild_id), self._heavy(queue, user_id, heavy)
+        return self._take(queue, user_id, group, heavy) if queue.may_take(user_id, group, heavy) else None
 
-    async def wait(self, share: Share, user_id: int, guild_id: int | None, deadline: float) -> Ticket:
+    async def wait(
+        self, share: Share, user_id: int, guild_id: int | None, deadline: float, *, heavy: bool = False
+    ) -> Ticket:
         """A ticket for ``user_id``'s piece of ``share``'s work as soon as it is their turn and a place is free;
         :class:`Busy` when ``deadline`` (on :attr:`clock`) comes first. A piece that may take a place when it
         arrives takes it at once: everyone waiting is waiting on limits of their own, or there would be none."""
         queue = self._queue(share)
-        group = group_of(guild_id)
-        if queue.may_take(user_id, group):
-            return self._take(queue, user_id, group)
+        group, heavy = group_of(guild_id), self._heavy(queue, user_id, heavy)
+        if queue.may_take(user_id, group, heavy):
+            return self._take(queue, user_id, group, heavy)
         remaining = deadline - self.clock()
         if remaining <= 0:
             raise self._busy(queue, user_id, group)
         loop = asyncio.get_running_loop()
-        waiter = _Waiter(user_id, group, loop.create_future())
+        waiter = _Waiter(user_id, group, loop.create_future(), heavy)
         queue.waiting.setdefault(group, {}).setdefault(user_id, deque()).append(waiter)
         self.waited[share.name] += 1
         # The deadline resolves the turn with None, as asyncio.sleep resolves its own future (so whatever understands
@@ -243,12 +258,25 @@ class Admission:
             raise self._busy(queue, user_id, group)
         return ticket
 
-    def _take(self, queue: _Queue, user_id: int, group: object) -> Ticket:
-        ticket = Ticket(queue.share, user_id, group, self.clock(), self._release)
+    def _heavy(self, queue: _Queue, user_id: int, heavy: bool) -> bool:
+        """Whether a piece of work counts as heavy (in a share that keeps places for light work): said to be, or its
+        user's last piece ran long lately."""
+        if not queue.share.light or heavy:
+            return heavy and bool(queue.share.light)
+        until = queue.slow_until.get(user_id)
+        if until is not None and until <= self.clock():
+            del queue.slow_until[user_id]
+            return False
+        return until is not None
+
+    def _take(self, queue: _Queue, user_id: int, group: object, heavy: bool = False) -> Ticket:
+        ticket = Ticket(queue.share, user_id, group, self.clock(), self._release, heavy)
         queue.mark_served(user_id, group)
         queue.held.append(ticket)
         queue.by_user[user_id] += 1
         queue.by_group[group] += 1
+        if heavy:
+            queue.heavy.update((None, group))
         return ticket
 
     def _release(self, ticket: Ticket) -> None:
@@ -256,13 +284,21 @@ class Admission:
         if ticket not in queue.held:
             return
         queue.held.remove(ticket)
-        for counts, key in ((queue.by_user, ticket.user_id), (queue.by_group, ticket.group)):
-            counts[key] -= 1
-            if counts[key] <= 0:
-                del counts[key]
+        now, share = self.clock(), queue.share
+        if share.light and now - ticket.started >= share.typical * SLOW:
+            if len(queue.slow_until) >= FORGET_EVERY:
+                queue.slow_until = {user: until for user, until in queue.slow_until.items() if until > now}
+            queue.slow_until[ticket.user_id] = now + share.per
+        counts = [(queue.by_user, ticket.user_id), (queue.by_group, ticket.group)]
+        if ticket.heavy:
+            counts += [(queue.heavy, None), (queue.heavy, ticket.group)]
+        for counter, key in counts:
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
         while (waiter := queue.next_waiter()) is not None:  # handed over here, so no later arrival overtakes it
             if not waiter.turn.done():
-                waiter.turn.set_result(self._take(queue, waiter.user_id, waiter.group))
+                waiter.turn.set_result(self._take(queue, waiter.user_id, waiter.group, waiter.heavy))
 
     def _busy(self, queue: _Queue, user_id: int, group: object) -> Busy:
         share = queue.share

@@ -7,7 +7,7 @@ card database compares them (names), and one way to match what a player typed ag
 
 from bot.text.lines import as_utc, chunk_lines, clip, discord_time, escape, fit_lines, one_line, plural
 from bot.text.matching import Entry, Matcher
-from bot.text.names import normalise
+from bot.text.names import fold, normalise, unspaced
 
 __all__ = [
     "Entry",
@@ -17,8 +17,10 @@ __all__ = [
     "clip",
     "discord_time",
     "escape",
+    "fold",
     "fit_lines",
     "normalise",
     "one_line",
     "plural",
+    "unspaced",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import re
 
 import discord
@@ -12,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.carddb import QueryError, SearchPage, asks_for_rebalanced
+from bot.carddb import QueryError, SearchPage, asks_for_rebalanced, heavy_search, of_locale
 from bot.carddb.query import warning_sentence
 from bot.cards import (
     DEFAULT_KIND,
@@ -32,7 +33,7 @@ from bot.cards import (
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallClient, ScryfallError
 from bot.serving import LOOKUPS, SEARCHES
 from bot.text import Entry, clip, escape, one_line
-from cogs._admission import asker_of, fair_share, place
+from cogs._admission import asker_of, fair_share, place, turn_of
 from cogs._pagers import Pagers
 from cogs._symbols import symbols_for
 from cogs._ui import in_time, reply, reply_private
@@ -62,6 +63,7 @@ SET_CODE = re.compile(r"[a-z0-9]{2,6}")
 # A search that is only words (no key:value, quotes, brackets or comparisons) may be a card's name being typed.
 NAME_LIKE = re.compile(r"[^:\"'()<>=!/-][^:\"()<>=!/]*")
 KIND_CHOICES = [app_commands.Choice(name=kind.label, value=kind.value) for kind in KINDS.values()]
+HOURGLASS = "\N{HOURGLASS WITH FLOWING SAND}"
 
 
 def card_choices(entries: list[Entry], value=None) -> list[app_commands.Choice[str]]:
@@ -117,6 +119,15 @@ def cycling_input(interaction: discord.Interaction) -> str | None:
     return syntax_answer(interaction.client, " ".join(str(query or "").split()))
 
 
+def card_coming(seconds: float) -> str:
+    """The asker's line when their card waits its turn at Scryfall's API (2 lookups a second for every user of the
+    bot): the card follows, for everyone, when it comes."""
+    return (
+        f"{HOURGLASS} Scryfall answers 2 card lookups a second and others asked first: your card comes here in "
+        f"about {math.ceil(seconds)} s."
+    )
+
+
 def card_input(interaction: discord.Interaction) -> str | None:
     name, set_code = interaction.namespace.name, interaction.namespace.set
     if set_code is not None and not SET_CODE.fullmatch(str(set_code).strip().lower()):
@@ -159,8 +170,16 @@ class Cards(commands.Cog, name=COG_NAME):
 
     # ---------------------------------------------------------- shared pieces
 
-    async def choices(self, typed: str) -> list[Entry]:
-        return await autocomplete_choices(self.source, typed)
+    async def choices(self, typed: str, interaction: discord.Interaction | None = None) -> list[Entry]:
+        """The card names offered for ``typed``: the names printed in the asker's language first (their client's
+        locale), when that language is one the bot holds."""
+        return await autocomplete_choices(self.source, typed, self.language_of(interaction))
+
+    def language_of(self, interaction: discord.Interaction | None) -> str | None:
+        """The asker's language (Scryfall's code of their Discord locale) when the bot holds its printed names."""
+        card_data = self.source.card_data
+        code = of_locale(interaction.locale) if interaction is not None else None
+        return code if card_data is not None and code in card_data.printed.languages else None
 
     async def suggestions(self, name: str) -> list[str]:
         return await miss_suggestions(self.source, name)
@@ -169,7 +188,7 @@ class Cards(commands.Cog, name=COG_NAME):
 
     async def card_name_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
         current = " ".join(current.split())[:MAX_NAME]
-        entries = await self.choices(current)  # errors and slowness give no choices: nothing else fits
+        entries = await self.choices(current, interaction)  # errors and slowness give no choices: nothing else fits
         return card_choices(entries)
 
     @app_commands.command(name="card")
@@ -191,9 +210,8 @@ class Cards(commands.Cog, name=COG_NAME):
         # a call to Scryfall's API is deferred (publicly: a card is the likely answer).
         # A place is held only while the local copy is read: a printing (set code), or any card before the first
         # import, is Scryfall's API's answer, which its own rate limits share out.
-        card_data = self.source.card_data
-        local = set_code is None and card_data is not None and card_data.loaded
-        async with in_time(interaction, public=True):
+        local = self.source.reads_locally(set_code)
+        async with in_time(interaction, public=True, long_wait=card_coming):
             try:
                 async with place(interaction, LOOKUPS) if local else contextlib.nullcontext():
                     answer = await self.source.named(name, set_code=set_code)
@@ -234,9 +252,9 @@ class Cards(commands.Cog, name=COG_NAME):
         label = KINDS[kind_value].label
         heading = label + (f" · {echo(query, MAX_EXTRA_QUERY)}" if query and query.strip() else "")
         async with in_time(interaction, public=True):
+            turn = turn_of(interaction, heavy=heavy_search(query or ""))
             try:
-                async with place(interaction, SEARCHES):
-                    found = await self.source.cycling(kind_value, query, asker=asker_of(interaction))
+                found = await self.source.cycling(kind_value, query, asker=asker_of(interaction), turn=turn)
             except (QueryError, ScryfallError) as error:
                 failure = search_failure_text(error, f"No cards with {label} match that search.")
                 await reply_private(interaction, failure)
@@ -258,7 +276,7 @@ class Cards(commands.Cog, name=COG_NAME):
         if not NAME_LIKE.fullmatch(typed):
             return first
         # The search leaves Alchemy's rebalanced cards out unless asked (include:extras): not offered as names.
-        names = [entry for entry in await self.choices(typed) if not asks_for_rebalanced(entry.value)]
+        names = [entry for entry in await self.choices(typed, interaction) if not asks_for_rebalanced(entry.value)]
         exact = card_choices(names, value=exact_name_search)
         return (first + exact)[: limits.AUTOCOMPLETE_CHOICES]
 
@@ -270,9 +288,9 @@ class Cards(commands.Cog, name=COG_NAME):
         """Search cards in Scryfall's syntax, answered from the local copy of Scryfall's card data."""
         query = " ".join(query.split())
         async with in_time(interaction, public=True):
+            turn, asker = turn_of(interaction, heavy=heavy_search(query)), asker_of(interaction)
             try:
-                async with place(interaction, SEARCHES):
-                    found = await self.source.search(query, page_size=RESULTS_PER_PAGE, asker=asker_of(interaction))
+                found = await self.source.search(query, page_size=RESULTS_PER_PAGE, asker=asker, turn=turn)
             except (QueryError, ScryfallError) as error:
                 await reply_private(interaction, search_failure_text(error))
                 return

@@ -130,7 +130,7 @@ def card_message(answer: CardAnswer) -> dict[str, Any]:
     for the place it goes to)."""
     card = answer.card
     view = card_buttons(card)
-    embed = to_embed(render_card(card, stale=answer.stale, origin=answer.origin))
+    embed = to_embed(render_card(card, shown=answer.shown, note=answer.note))
     return {"embed": embed, "view": view if view is not None else discord.utils.MISSING}
 
 

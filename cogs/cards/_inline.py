@@ -5,6 +5,7 @@ come too late), misses named with what they could have meant, sent as the channe
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 
@@ -12,7 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot import limits
-from bot.carddb import Asker, QueryError, SearchPage
+from bot.carddb import Asker, QueryError, SearchPage, heavy_search
 from bot.cards import (
     DISCORD_MARKS,
     MAX_REFERENCES,
@@ -26,7 +27,7 @@ from bot.cards import (
     unknown_sets,
 )
 from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError
-from bot.serving import LOOKUPS, SEARCHES, Busy, Pace
+from bot.serving import LOOKUPS, SEARCHES, Busy, Pace, Turn
 from bot.text import clip
 from cogs._admission import MessageShares, asker_of, quiet
 from cogs._permissions import MissingNotes, channel_permissions
@@ -95,19 +96,14 @@ class InlineLookups:
         held = turn > time.monotonic() and await self.react(message, HELD_BACK, permissions)
         if turn > time.monotonic():  # its turn comes later: ⏳ until then, so nobody wonders
             await asyncio.sleep(turn - time.monotonic())
-        try:
-            tickets = await self.shares.places(self.bot, message, *shares, deadline=deadline)
-        except Busy:
+        heavy = any(heavy_search(reference.name) for reference in references if reference.mode == "search")
+        turns = self.shares.turns(self.bot, message, deadline, heavy=heavy)
+        results = await self.answers(references, asker_of(message), turns)
+        await self.unreact(message, held)
+        if any(isinstance(result, Busy) for result in results):
             quiet.warning("Inline card lookups were past their deadline in the lookup queue")
-            await self.unreact(message, held)
             await self.tell(message, self.too_many(), permissions)
             return
-        try:
-            results = await self.answers(references, asker_of(message))
-        finally:
-            for ticket in tickets:
-                ticket.release()
-        await self.unreact(message, held)
         content, embeds = await self.compose(references, results, left_out)
         if embeds or content:
             await self.send(message, content or "", embeds, permissions)
@@ -203,10 +199,14 @@ class InlineLookups:
         except discord.HTTPException:
             log.warning("Could not say that inline lookups in channel %s are held back", message.channel.id)
 
-    async def answers(self, references: list[CardReference], asker: Asker) -> list[discord.Embed | BaseException]:
-        """The answer to each reference, in order (an exception for one that failed). Card lookups run at once;
-        searches one after another, so a message holds one search thread at a time, as one /search does (its
-        single place in the searches' share means that, and five slow searches at once would fill the pool)."""
+    async def answers(
+        self, references: list[CardReference], asker: Asker, turns: Turn
+    ) -> list[discord.Embed | BaseException]:
+        """The answer to each reference, in order (an exception for one that failed: :class:`Busy` for one whose
+        place came too late). Card lookups run at once; searches one after another, so a message holds one search
+        thread at a time, as one /search does (its single place in the searches' share means that, and five slow
+        searches at once would fill the pool). ``turns``: the places the references wait for, one a share for them
+        all (see :class:`bot.serving.Turns`)."""
         cards = [reference for reference in references if reference.mode != "search"]
 
         async def searches_in_turn() -> dict[CardReference, discord.Embed | BaseException]:
@@ -214,25 +214,28 @@ class InlineLookups:
             for reference in references:
                 if reference.mode == "search":
                     try:
-                        answers[reference] = await self.one(reference, asker)
+                        answers[reference] = await self.one(reference, asker, turns)
                     except Exception as error:  # told in the reply, like a lookup's
                         answers[reference] = error
             return answers
 
         *found, searched = await asyncio.gather(
-            *(self.one(reference, asker) for reference in cards), searches_in_turn(), return_exceptions=True
+            *(self.one(reference, asker, turns) for reference in cards), searches_in_turn(), return_exceptions=True
         )
         if isinstance(searched, BaseException):
             raise searched
         answers = dict(zip(cards, found, strict=True)) | searched
         return [answers[reference] for reference in references]
 
-    async def one(self, reference: CardReference, asker: Asker) -> discord.Embed:
-        """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``."""
+    async def one(self, reference: CardReference, asker: Asker, turns: Turn) -> discord.Embed:
+        """The embed answering one inline reference: a card, or the first results of a ``[[?search]]``. A place is
+        held only while the local copy is read: a printing (``[[name|set]]``) is the API's answer, which its own
+        rate limits share out."""
         if reference.mode != "search":
-            answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
+            async with turns(LOOKUPS) if self.source.reads_locally(reference.set_code) else contextlib.nullcontext():
+                answer = await self.source.named(reference.name, set_code=reference.set_code, number=reference.number)
             return reference_embed(reference.mode, answer)
-        found = await self.source.search(reference.name, page_size=INLINE_RESULTS, asker=asker)
+        found = await self.source.search(reference.name, page_size=INLINE_RESULTS, asker=asker, turn=turns)
         if isinstance(found, SearchPage):
             if not found.total:
                 raise CardNotFound("No cards match that search.", status=404, code="not_found", type="local")

@@ -12,9 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.carddb import heavy_search
 from bot.cards import MAX_REFERENCES, CardReference, find_references, written_card_names
 from bot.serving import LOOKUPS, SEARCHES, Share
-from cogs._admission import Refused, asker_of, place
+from cogs._admission import Refused, asker_of, turns_of
 from cogs._permissions import may_answer_publicly
 from cogs._ui import describe_error, in_time, reply, reply_private
 from cogs.cards._inline import LEFT_OUT_SHOWN, InlineLookups
@@ -44,14 +45,13 @@ class MessageLookups:
             if not references:
                 await reply_private(interaction, NOTHING)
                 return
-            searches = sum(reference.mode == "search" for reference in references)
-            self.spend(interaction, {LOOKUPS: 1, SEARCHES: searches})
-            async with place(interaction, LOOKUPS):
-                if searches:
-                    async with place(interaction, SEARCHES):
-                        results = await self.inline.answers(references, asker_of(interaction))
-                else:
-                    results = await self.inline.answers(references, asker_of(interaction))
+            searched = [reference.name for reference in references if reference.mode == "search"]
+            self.spend(interaction, {LOOKUPS: 1, SEARCHES: len(searched)})
+            turns = turns_of(interaction, heavy=any(map(heavy_search, searched)))
+            results = await self.inline.answers(references, asker_of(interaction), turns)
+            refused = next((result for result in results if isinstance(result, Refused)), None)
+            if refused is not None:  # a place that came too late: told privately, as any command's refusal
+                raise refused
             content, embeds = await self.inline.compose(references, results, left_out)
             if embeds and public:
                 await reply(interaction, content, embeds=embeds)

@@ -131,4 +131,4 @@ def reference_embed(mode: str, answer: CardAnswer) -> discord.Embed:
         return prices_embed(card, answer.prices_date)
     if mode == "legality":
         return legality_embed(card)
-    return to_embed(render_compact(card, origin=answer.origin))
+    return to_embed(render_compact(card, origin=answer.origin, note=answer.note))

@@ -13,15 +13,14 @@ from typing import Any
 import discord
 
 from bot import limits
-from bot.carddb import CardRecord, QueryError, SearchPage
+from bot.carddb import CardRecord, QueryError, SearchPage, heavy_search
 from bot.carddb.query import warning_sentence
 from bot.cards import CardSource, as_card, origin_text, render_card, search_result_line
 from bot.errors import UserFacingError
 from bot.hosts import PLAIN, SymbolText
 from bot.scryfall import BadQuery, CardNotFound, ScryfallError
-from bot.serving import SEARCHES
 from bot.text import clip, escape, one_line, plural
-from cogs._admission import asker_of, place
+from cogs._admission import asker_of, turn_of
 from cogs._symbols import symbols_for, with_symbols
 from cogs._ui import guarded, reply
 from cogs.cards._pages import NOT_YOURS
@@ -97,8 +96,8 @@ class SearchPageButton(
         if query is None or source is None:
             raise UserFacingError("These pages can't be turned any more; run /search again.")
         await interaction.response.defer()  # a page turn shows nothing while it waits: deferred at once
-        async with place(interaction, SEARCHES):
-            found = await source.search(query, page=self.page, page_size=RESULTS_PER_PAGE, asker=asker_of(interaction))
+        turn, asker = turn_of(interaction, heavy=heavy_search(query)), asker_of(interaction)
+        found = await source.search(query, page=self.page, page_size=RESULTS_PER_PAGE, asker=asker, turn=turn)
         if not isinstance(found, SearchPage):
             raise UserFacingError("The local card data can't answer this search now; run /search again.")
         symbols = symbols_for(interaction)
@@ -130,7 +129,7 @@ class OpenCardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"searc
             raise UserFacingError("That card can't be opened; run /search again.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         answer = await source.by_id(card_id)
-        display = render_card(answer.card, stale=answer.stale, origin=answer.origin)
+        display = render_card(answer.card, shown=answer.shown)
         await reply(interaction, embed=to_embed(display), ephemeral=True)
 
 

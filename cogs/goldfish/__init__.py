@@ -1,4 +1,4 @@
-"""/goldfish on Discord: commands, components, tables. May import `bot`, `cogs._*`.
+"""/goldfish on Discord: commands, components, tables. May import `bot`, `cogs._*`, `cogs.decks`.
 
 Practise cycling in a solitaire game: each player's own in a channel, beside the channel's shared one, kept in the
 database. The game itself (engine, service, store, table text) lives in :mod:`bot.goldfish`; this package is the

@@ -20,7 +20,7 @@ from bot.goldfish.table import done_text
 from bot.text import escape
 from cogs._symbols import symbols_for
 from cogs._ui import reply
-from cogs.goldfish._components import Deferral, Stamp
+from cogs.goldfish._components import Deferral, Picked, Stamp
 from cogs.goldfish._drafts import Draft, draft_note, needs_draft, with_phyrexian
 from cogs.goldfish._inputs import (
     FIND_NOTHING,
@@ -189,15 +189,8 @@ class TableActions(Tables):
         else:
             await self.show(interaction, await self.playable(interaction, key, version, edit=True))
 
-    async def on_select(
-        self,
-        interaction: discord.Interaction,
-        kind: str,
-        stamp: Stamp,
-        values: list[str],
-        card: tuple[int, int] | None,
-        tap: tuple[int, ...] = (),
-    ) -> None:
+    async def on_select(self, interaction: discord.Interaction, kind: str, stamp: Stamp, picked: Picked) -> None:
+        values, card, tap = picked
         key, version = await self.key_of(interaction, stamp), stamp.version
         await self.check_table(interaction, key)
         if kind == "cycle":

@@ -44,6 +44,7 @@ from bot.goldfish.practice import (
     review_lines,
 )
 from bot.hosts import PLAIN
+from bot.runtime import BACKGROUND_NICE
 from bot.serving import HINTS
 from bot.text import clip, escape, plural
 from cogs._admission import fair_share
@@ -61,7 +62,7 @@ MAX_HINTS_PER_SERVER = MAX_HINTS // 2
 REVIEWS_WAITING = 8  # reviews waiting or being measured, everyone's together
 REVIEWS_PER_PLAYER = 2
 REVIEW_SECONDS = 120.0  # from the game's end: a review is posted with what was measured by then
-REVIEW_NICE = 19  # the review worker's scheduling priority: the lowest, below hints and everything else
+REVIEW_NICE = BACKGROUND_NICE  # the review worker's scheduling priority: the lowest, below hints and everything else
 REVIEW_POOL_ATTRIBUTE = "review_pool"
 SHOWN_CANDIDATES = 6
 GOLD = discord.Colour.gold()

@@ -2,48 +2,37 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.errors import UserFacingError
 from bot.goldfish import DisplayStore, GameKey, GameService, GameStore, game_of, is_loadable
-from bot.goldfish.decks import preset_decks
 from bot.goldfish.engine import Action, Game, IllegalAction
 from bot.goldfish.table import where_text
 from bot.text import escape, one_line, plural
+from cogs._commands import command, described
 from cogs._ui import reply
+from cogs.decks import ANY_DECK, DeckRequest, chosen_deck, deck_options, ready_text
 from cogs.goldfish._actions import PendingStart, TableActions, replace_question
 from cogs.goldfish._coach import Coaching, add_trend, close_coach, coach_state
 from cogs.goldfish._coach import attach as attach_coach
 from cogs.goldfish._components import DYNAMIC_ITEMS, Deferral, replace_view
 from cogs.goldfish._inputs import (
-    DECK_OPTIONS,
-    DEFAULT_DECK,
     FIND_NOTHING,
     MAX_NAME_CHARS,
-    CollectionFetcher,
-    Decklist,
-    DeckName,
+    OPTION_HELP,
     HandCard,
     cards_named,
-    collection_lookup,
-    custom_deck,
     find_card,
     hand_card,
     lands_named,
     matching,
-    name_suggestions,
-    one_deck,
     parse_card_value,
     permanent_named,
-    preset,
 )
 from cogs.goldfish._looks import attach_looks
 from cogs.goldfish._picture import TablePictures
@@ -55,30 +44,8 @@ from cogs.goldfish._view import attach_view
 log = logging.getLogger(__name__)
 
 
-def refusals_answered(callback: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
-    """A refusal (:class:`IllegalAction`, a move the rules or the table don't allow) or another answer meant for
-    the player (a :class:`UserFacingError`, such as a database that doesn't answer) goes to the player privately
-    and stops there; anything else goes on to the tree's error handler. (Defined here: discord.py reads a command's
-    annotations in the globals of the function it is given, so the wrapper lives beside the commands.)"""
-
-    @functools.wraps(callback)
-    async def wrapper(self, interaction: discord.Interaction, *args, **kwargs) -> None:
-        try:
-            await callback(self, interaction, *args, **kwargs)
-        except UserFacingError as refusal:
-            await reply(interaction, str(refusal), ephemeral=True)
-
-    return wrapper
-
-
-def command(group: app_commands.Group, name: str):
-    """Register a goldfish command whose refusals are answered to the player."""
-    return lambda callback: group.command(name=name)(refusals_answered(callback))
-
-
 SEED_MAX = 2**31 - 1
 PENDING_STARTS = 256
-TAP_HELP = 'The lands to tap, by name, separated by commas ("Swamp, Island"); default: the best ones'
 
 
 class Goldfish(Coaching, TableActions, commands.Cog):
@@ -89,7 +56,6 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         self.bot = bot
         self.store: GameStore
         self.service: GameService
-        self.fetch_collection: CollectionFetcher | None = None
         self.pending: dict[str, PendingStart] = {}
         self.tables: dict[GameKey, list[int]] = {}
         self.unsaved: set[GameKey] = set()
@@ -113,43 +79,34 @@ class Goldfish(Coaching, TableActions, commands.Cog):
     # ------------------------------------------------------------ /goldfish start
 
     @command(goldfish, "start")
-    @app_commands.describe(
-        **DECK_OPTIONS,
-        seed="Shuffle seed, to replay the same game",
-        play_first="Be on the play (default) or on the draw",
-        shared="Let anyone in this channel play the game (default: only you)",
-        thread="Play in a new thread of this channel (where the bot may create threads)",
-    )
+    @deck_options()
+    @described(OPTION_HELP)
     async def start(
         self,
         interaction: discord.Interaction,
-        deck: DeckName | None = None,
-        decklist: Decklist | None = None,
         seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
         play_first: bool = True,
         shared: bool = False,
         thread: bool = False,
+        wanted: DeckRequest = ANY_DECK,
     ) -> None:
-        """Start a goldfish game in this channel: a preset deck or your own decklist."""
-        one_deck(deck, decklist)
+        """Start a goldfish game in this channel: a preset deck, one you saved, or your own list, file or link."""
         if thread and (problem := thread_problem(interaction)):
             raise IllegalAction(problem)
+        if wanted.own:  # read and resolved, a link in its site's turn: privately, as the answer begins with it
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        chosen = await chosen_deck(interaction, wanted)
+        if chosen.own is not None and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
         key = GameKey.of(interaction.channel_id, interaction.user.id, shared)
         existing = None
         if not thread:  # a new thread holds no game to replace
             async with Deferral(interaction, update=False):
                 existing = await self.service.replaceable(key, interaction.user.id, self.can_manage(interaction))
         ask = existing is not None and is_loadable(existing) and existing.game.phase != "over"
-        if decklist:
-            if not interaction.response.is_done():
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            fetch = self.fetch_collection or collection_lookup(self.bot)
-            built = await custom_deck(decklist, fetch, name_suggestions(self.bot))
-        else:
-            built = preset(deck or DEFAULT_DECK)
         game_seed = secrets.randbelow(SEED_MAX) if seed is None else seed
         try:
-            game = Game.new(built, seed=game_seed, on_the_play=play_first)
+            game = Game.new(chosen.deck, seed=game_seed, on_the_play=play_first)
         except IllegalAction as illegal:
             raise IllegalAction(f"I can't start a game with that deck: {illegal}") from None
 
@@ -165,11 +122,9 @@ class Goldfish(Coaching, TableActions, commands.Cog):
                     game=game,
                     replace_version=existing.version if existing else None,
                 )
-            if answer is interaction and decklist:
+            if answer is interaction and chosen.own is not None:
                 # Deferred ephemerally: the first follow-up answers privately, the second is the game.
-                await answer.followup.send(
-                    f"Deck ready: {escape(built.name)} ({plural(built.size(), 'card')}).", ephemeral=True
-                )
+                await answer.followup.send(ready_text(chosen.deck, chosen.own, play_first), ephemeral=True)
             if place is None:
                 await self.replaced(answer, record, existing)
                 return
@@ -188,23 +143,10 @@ class Goldfish(Coaching, TableActions, commands.Cog):
             interaction, replace_question(existing, interaction.user.id), view=replace_view(token), ephemeral=True
         )
 
-    @start.autocomplete("deck")
-    async def deck_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        offered = [(f"{key} — {deck.name}", key) for key, deck in sorted(preset_decks().items())]
-        return [app_commands.Choice(name=one_line(label), value=key) for label, key in matching(offered, current)]
-
     # ------------------------------------------------------------ play commands
 
     @command(goldfish, "cycle")
-    @app_commands.describe(
-        card="A card with cycling in your hand",
-        ability="Which cycling ability, if it has several",
-        find="What to find",
-        tap=TAP_HELP,
-        x="X, for a cost or trigger with {X} (Decree of Justice)",
-        pay='Pay {1} for "you may pay {1}" triggers (Lightning Rift, Drake Haven); default yes',
-        sacrifice="The land to sacrifice, for costs such as Edge of Autumn's",
-    )
+    @described(OPTION_HELP)
     async def cycle(
         self,
         interaction: discord.Interaction,
@@ -275,13 +217,13 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         ]
 
     @command(goldfish, "play")
-    @app_commands.describe(card="A land in your hand")
+    @described(OPTION_HELP)
     async def play(self, interaction: discord.Interaction, card: app_commands.Transform[str, HandCard("play")]) -> None:
         """Play a land from your hand (one a turn, CR 305.2)."""
         await self.from_hand(interaction, "play", card)
 
     @command(goldfish, "cast")
-    @app_commands.describe(card="A spell in your hand", x="X, for a spell with {X} in its cost", tap=TAP_HELP)
+    @described(OPTION_HELP)
     async def cast(
         self,
         interaction: discord.Interaction,
@@ -306,7 +248,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         await self.post(interaction, record, said=f"{record.events[0].text} · {where_text(record.game)}")
 
     @command(goldfish, "discard")
-    @app_commands.describe(cards="The cards to discard down to seven, separated by commas")
+    @described(OPTION_HELP)
     async def discard(self, interaction: discord.Interaction, cards: app_commands.Range[str, 1, 1000]) -> None:
         """Cleanup: discard down to seven cards (514.1)."""
         record = await self.playable(interaction)
@@ -318,7 +260,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         )
 
     @command(goldfish, "echo")
-    @app_commands.describe(pay="Pay the echo cost (true) or sacrifice the permanent (false)")
+    @described(OPTION_HELP)
     async def echo(self, interaction: discord.Interaction, pay: bool) -> None:
         """Settle an echo trigger in your upkeep (702.30a)."""
         record = await self.playable(interaction)
@@ -333,7 +275,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         await self.run(interaction, None, Action("mulligan"), seen=None, edit=False)
 
     @command(goldfish, "keep")
-    @app_commands.describe(bottom="After a mulligan: the cards to put on the bottom, separated by commas")
+    @described(OPTION_HELP)
     async def keep(
         self, interaction: discord.Interaction, bottom: app_commands.Range[str, 1, 1000] | None = None
     ) -> None:
@@ -358,7 +300,7 @@ class Goldfish(Coaching, TableActions, commands.Cog):
         await self.run(interaction, record.key, Action("keep", bottom=chosen), seen=None, edit=False)
 
     @command(goldfish, "end")
-    @app_commands.describe(player="Whose game to end (needs Manage Messages); default: yours, or the shared game")
+    @described(OPTION_HELP)
     async def end(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """End your game in this channel (its starter, or anyone with Manage Messages)."""
         async with Deferral(interaction, update=False):

@@ -18,7 +18,7 @@ import contextvars
 import re
 import threading
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import discord
 
@@ -52,6 +52,14 @@ class Stamp:
         return cls(int(match["version"]), int(match["player"]) if match["player"] else None)
 
 
+class Picked(NamedTuple):
+    """What a select sent: its values, the card the select is about (``iid``, ability) and the lands to tap."""
+
+    values: list[str]
+    card: tuple[int, int] | None = None
+    tap: tuple[int, ...] = ()
+
+
 class TableHandler(Protocol):
     """What the game message's components ask of the goldfish tables (the cog answers them)."""
 
@@ -59,15 +67,7 @@ class TableHandler(Protocol):
         self, interaction: discord.Interaction, kind: str, stamp: Stamp, iid: int | None = None
     ) -> None: ...
 
-    async def on_select(
-        self,
-        interaction: discord.Interaction,
-        kind: str,
-        stamp: Stamp,
-        values: list[str],
-        card: tuple[int, int] | None,
-        tap: tuple[int, ...] = (),
-    ) -> None: ...
+    async def on_select(self, interaction: discord.Interaction, kind: str, stamp: Stamp, picked: Picked) -> None: ...
 
     async def on_draft(
         self, interaction: discord.Interaction, stamp: Stamp, code: str, field: str | None, values: list[str]
@@ -206,7 +206,7 @@ class GoldfishSelect(
         values = [str(v) for v in ((interaction.data or {}).get("values") or [])]
         card = (int(match["iid"]), int(match["ability"])) if match["iid"] else None
         tap = tuple(int(t) for t in match["tap"].split("+") if t) if match["tap"] else ()
-        await tables_of(interaction).on_select(interaction, match["kind"], Stamp.of(match), values, card, tap)
+        await tables_of(interaction).on_select(interaction, match["kind"], Stamp.of(match), Picked(values, card, tap))
 
 
 class DraftSelect(

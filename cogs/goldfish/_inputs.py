@@ -1,42 +1,56 @@
-"""Reading what players type and pick: decklists, card values, select values, "a card in your hand"."""
+"""Reading what players type and pick: card values, select values, "a card in your hand"."""
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import re
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Protocol
 
 import discord
 from discord import app_commands
 
 from bot import limits
 from bot.carddb import normalise
-from bot.cards import CardSource, miss_suggestions
-from bot.goldfish.decks import MAX_CARDS, parse_decklist, preset_decks, resolve_decklist
-from bot.goldfish.engine import CardInstance, Deck, Game, IllegalAction
+from bot.goldfish.engine import CardInstance, Game, IllegalAction
+from bot.goldfish.practice import DEFAULT_GAMES, DEFAULT_TURNS, MAX_GAMES, MAX_TURNS
 from bot.goldfish.table import cycle_label
-from bot.scryfall import AmbiguousCard, CardNotFound, ScryfallError, ScryfallUnavailable
-from bot.text import Entry, Matcher, clip, escape, one_line, plural
+from bot.text import Entry, Matcher, clip, escape, one_line
 
 FIND_NOTHING = "nothing"
-MAX_DECKLIST_CHARS = 6000
 MAX_NAME_CHARS = 100
-DEFAULT_DECK = "slide"
-# The deck options of /goldfish start and /goldfish simulate, declared once.
-DeckName = app_commands.Range[str, 1, MAX_NAME_CHARS]
-Decklist = app_commands.Range[str, 1, MAX_DECKLIST_CHARS]
-DECK_OPTIONS = {
-    "deck": "A preset deck: slide, landcycling or two-colour (default slide)",
-    "decklist": 'Your own list, entries separated by commas: "4 Street Wraith, 4 Ash Barrens, 16 Plains"',
+TAP_HELP = 'The lands to tap, by name, separated by commas ("Swamp, Island"); default: the best ones'
+# The options of the /goldfish commands, each described once (``cogs._commands.described``): by the command's and
+# the option's names where a name means something else in another command, else by the option's name.
+OPTION_HELP = {
+    "start.seed": "Shuffle seed, to replay the same game",
+    "play_first": "Be on the play (default) or on the draw",
+    "shared": "Let anyone in this channel play the game (default: only you)",
+    "thread": "Play in a new thread of this channel (where the bot may create threads)",
+    "cycle.card": "A card with cycling in your hand",
+    "ability": "Which cycling ability, if it has several",
+    "find": "What to find",
+    "tap": TAP_HELP,
+    "cycle.x": "X, for a cost or trigger with {X} (Decree of Justice)",
+    "cycle.pay": 'Pay {1} for "you may pay {1}" triggers (Lightning Rift, Drake Haven); default yes',
+    "sacrifice": "The land to sacrifice, for costs such as Edge of Autumn's",
+    "play.card": "A land in your hand",
+    "cast.card": "A spell in your hand",
+    "cast.x": "X, for a spell with {X} in its cost",
+    "cards": "The cards to discard down to seven, separated by commas",
+    "echo.pay": "Pay the echo cost (true) or sacrifice the permanent (false)",
+    "bottom": "After a mulligan: the cards to put on the bottom, separated by commas",
+    "player": "Whose game to end (needs Manage Messages); default: yours, or the shared game",
+    "games": f"How many games (default {DEFAULT_GAMES:,}, at most {MAX_GAMES:,})",
+    "simulate.turns": f"How many turns each (default {DEFAULT_TURNS}, at most {MAX_TURNS})",
+    "on_the_draw": "Be on the draw instead of on the play",
+    "simulate.seed": "Base seed: the same seed gives the same figures",
+    "copies": "Copies of the card in the deck (or give deck and card)",
+    "deck_size": "Cards in the deck (default 60)",
+    "odds.wanted": "How many of them you want to have seen (default 1)",
+    "odds.turns": "Up to which turn (default 6)",
+    "odds.deck": "Your saved deck, or a preset: copies and deck size come from it",
+    "odds.card": "A card of that deck",
 }
-CollectionFetcher = Callable[[list[dict]], Awaitable[tuple[list[dict], list[Any]]]]
-Suggester = Callable[[str], Awaitable[list[str]]]
-MAX_UNKNOWN_SHOWN = 20
-MAX_SUGGESTED = 10  # names looked up for suggestions, at once (each answers within 2 s, or offers nothing)
-SUGGESTIONS_EACH = 3
-SUGGEST_SECONDS = 2.0
 CARD_VALUE = re.compile(r"\s*(\d{1,9})(?::(\d{1,2}))?\s*")
 FORGED = "That choice isn't one I offered, so nothing happened. Use the newest game message."
 
@@ -84,99 +98,6 @@ def select_card(values: Sequence[str]) -> tuple[int, int]:
     if len(values) != 1 or (parsed := parse_card_value(str(values[0]))) is None:
         raise IllegalAction(FORGED)
     return parsed[0], parsed[1] or 0
-
-
-async def card_would_show(source: CardSource, name: str) -> list[str]:
-    """What /card answers for ``name``, as names: the card it finds (a typo the name matcher reads, "Bloated Todd"),
-    the candidates of a close call, or the suggestions of its miss (the same function); none when that takes over
-    :data:`SUGGEST_SECONDS` or the card lookup fails."""
-    try:
-        async with asyncio.timeout(SUGGEST_SECONDS):
-            try:
-                return [(await source.named(name)).card.get("name", "")]
-            except AmbiguousCard as error:
-                return error.candidates or await miss_suggestions(source, name)
-            except CardNotFound:
-                return await miss_suggestions(source, name)
-    except (TimeoutError, ScryfallError):
-        return []
-
-
-def name_suggestions(bot: object) -> Suggester | None:
-    """What /card would answer for a decklist's unknown name, from the bot's card source."""
-    source = getattr(bot, "card_source", None)
-    return None if source is None else functools.partial(card_would_show, source)
-
-
-def collection_lookup(bot: object) -> CollectionFetcher | None:
-    """The bot's ``collection`` lookup (local card data first, then Scryfall), which resolves custom decklists."""
-    return getattr(getattr(bot, "card_source", None) or getattr(bot, "scryfall", None), "collection", None)
-
-
-def one_deck(deck: str | None, decklist: str | None) -> None:
-    """A command takes a preset ``deck`` or a ``decklist``, not both."""
-    if deck and decklist:
-        raise IllegalAction("Choose either a preset `deck` or your own `decklist`, not both.")
-
-
-def preset(name: str) -> Deck:
-    decks = preset_decks()
-    key = name.strip().lower()
-    if key not in decks:
-        names = ", ".join(sorted(decks))
-        raise IllegalAction(
-            f"There is no preset deck called “{escape(clip(name, 60))}”. The preset decks are: {names}."
-        )
-    return decks[key]
-
-
-async def unknown_text(unknown: Sequence[str], suggest: Suggester | None) -> str:
-    """The names no card was found for, one a line, each with what /card would suggest for it."""
-    shown = unknown[:MAX_UNKNOWN_SHOWN]
-    offered: list[list[str]] = [[] for _ in shown]
-    if suggest is not None:
-        found = await asyncio.gather(*(suggest(name) for name in shown[:MAX_SUGGESTED]), return_exceptions=True)
-        offered[: len(found)] = [[] if isinstance(names, BaseException) else names for names in found]
-    lines = [f"I couldn't find {plural(len(unknown), 'card')} of that decklist:"]
-    for name, names in zip(shown, offered, strict=True):
-        typed = escape(clip(name, 60), typed=True)
-        others = [n for n in names if normalise(n) != normalise(name)][:SUGGESTIONS_EACH]
-        if others:
-            lines.append(f"• {typed}: did you mean " + " or ".join(f"**{escape(n)}**" for n in others) + "?")
-        else:
-            lines.append(f"• {typed}: no card has that name")
-    if len(unknown) > len(shown):
-        lines.append(f"… and {plural(len(unknown) - len(shown), 'more name')}")
-    lines.append("Check the spelling and try again.")
-    return clip("\n".join(lines), limits.MESSAGE_CONTENT - 200)
-
-
-async def custom_deck(text: str, fetch: CollectionFetcher | None, suggest: Suggester | None = None) -> Deck:
-    """A decklist read and resolved through the card lookup, or a refusal that says what is wrong with it (with
-    ``suggest``, an unknown name gets what /card would suggest)."""
-    if len(text) > MAX_DECKLIST_CHARS:
-        raise IllegalAction(f"That decklist is too long: at most {MAX_DECKLIST_CHARS} characters.")
-    try:
-        entries = parse_decklist(text)
-    except IllegalAction as illegal:
-        raise IllegalAction(f"I couldn't read that decklist: {illegal}") from None
-    total = sum(count for count, *_ in entries)
-    if total > MAX_CARDS:
-        raise IllegalAction(f"That decklist has {plural(total, 'card')}; a goldfish deck can have at most {MAX_CARDS}.")
-    if fetch is None:
-        raise IllegalAction(
-            "Custom decklists need the card lookup feature, which this bot doesn't have right now. "
-            "Try a preset deck: " + ", ".join(sorted(preset_decks())) + "."
-        )
-    try:
-        built, unknown = await resolve_decklist(entries, fetch)
-    except IllegalAction as illegal:
-        raise IllegalAction(f"I can't use that decklist: {illegal}") from None
-    except (ScryfallError, ScryfallUnavailable) as error:
-        raise IllegalAction(f"I couldn't look the decklist up on Scryfall: {error.user_message()}") from None
-    if unknown:
-        raise IllegalAction(await unknown_text(unknown, suggest))
-    return built
 
 
 def names_of(game: Game, name: str) -> list[str]:

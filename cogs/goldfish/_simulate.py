@@ -15,8 +15,10 @@ import secrets
 import discord
 from discord import app_commands
 
+from bot import limits
+from bot.errors import UserFacingError
 from bot.goldfish.decks import MAX_CARDS
-from bot.goldfish.engine import IllegalAction
+from bot.goldfish.engine import Deck, IllegalAction
 from bot.goldfish.practice import (
     DEFAULT_GAMES,
     DEFAULT_TURNS,
@@ -32,19 +34,21 @@ from bot.goldfish.practice import (
     odds_text,
     render_png,
 )
-from bot.text import clip, escape, plural
-from cogs._ui import reply
-from cogs.goldfish._inputs import (
-    DECK_OPTIONS,
+from bot.text import clip, escape, normalise, plural
+from cogs._commands import answered, described
+from cogs._ui import defer_public, in_time, reply
+from cogs.decks import (
+    ANY_DECK,
     DEFAULT_DECK,
-    Decklist,
     DeckName,
-    collection_lookup,
-    custom_deck,
-    name_suggestions,
-    one_deck,
-    preset,
+    DeckRequest,
+    chosen_deck,
+    deck_choices,
+    deck_options,
+    named_deck,
+    saved_and_presets,
 )
+from cogs.goldfish._inputs import OPTION_HELP
 
 log = logging.getLogger(__name__)
 
@@ -94,42 +98,29 @@ class SimulationCommands:
     """The commands, as methods so discord.py binds them to the cog they are attached to."""
 
     @app_commands.command(name="simulate")
-    @app_commands.describe(
-        **DECK_OPTIONS,
-        games=f"How many games (default {DEFAULT_GAMES:,}, at most {MAX_GAMES:,})",
-        turns=f"How many turns each (default {DEFAULT_TURNS}, at most {MAX_TURNS})",
-        on_the_draw="Be on the draw instead of on the play",
-        seed="Base seed: the same seed gives the same figures",
-    )
+    @answered
+    @deck_options()
+    @described(OPTION_HELP)
     async def simulate(
         self,
         interaction: discord.Interaction,
-        deck: DeckName | None = None,
-        decklist: Decklist | None = None,
         games: app_commands.Range[int, 1, MAX_GAMES] = DEFAULT_GAMES,
         turns: app_commands.Range[int, 1, MAX_TURNS] = DEFAULT_TURNS,
         on_the_draw: bool = False,
         seed: app_commands.Range[int, 0, SEED_LIMIT] | None = None,
+        wanted: DeckRequest = ANY_DECK,
     ) -> None:
         """Play many goldfish games with a fixed policy and chart the deck's odds turn by turn."""
+        base = secrets.randbelow(SEED_LIMIT) if seed is None else seed
+        settings = Settings(games=games, turns=turns, on_the_play=not on_the_draw, seed=base).check()
+        pool = simulation_pool(self)
+        if pool.pending >= pool.max_pending:
+            raise IllegalAction("The simulator is busy with other simulations; try again in a minute.")
+        # The answer is public; a deck that can't be read is told privately (a public "thinking…" taken back).
+        async with in_time(interaction, public=True):
+            built = (await chosen_deck(interaction, wanted)).deck
+        await defer_public(interaction)
         try:
-            one_deck(deck, decklist)
-            base = secrets.randbelow(SEED_LIMIT) if seed is None else seed
-            settings = Settings(games=games, turns=turns, on_the_play=not on_the_draw, seed=base).check()
-            built = None if decklist else preset(deck or DEFAULT_DECK)
-            pool = simulation_pool(self)
-            if pool.pending >= pool.max_pending:
-                raise IllegalAction("The simulator is busy with other simulations; try again in a minute.")
-        except IllegalAction as refusal:
-            await reply(interaction, str(refusal), ephemeral=True)
-            return
-        await interaction.response.defer(thinking=True)
-        try:
-            if built is None:
-                fetch = getattr(self, "fetch_collection", None) or collection_lookup(getattr(self, "bot", None))
-                built = await custom_deck(decklist or "", fetch, name_suggestions(getattr(self, "bot", None)))
-            if built.size() == 0:
-                raise IllegalAction("That deck has no cards.")
             report = await pool.simulate(built, settings)
             png = await pool.call(render_png, report)
         except IllegalAction as refusal:
@@ -141,29 +132,35 @@ class SimulationCommands:
         await reply(interaction, embed=simulation_embed(report), file=chart)
 
     @app_commands.command(name="odds")
-    @app_commands.describe(
-        copies="Copies of the card in the deck",
-        deck_size="Cards in the deck (default 60)",
-        wanted="How many of them you want to have seen (default 1)",
-        turns="Up to which turn (default 6)",
-    )
+    @answered
+    @described(OPTION_HELP)
+    @app_commands.autocomplete(deck=saved_and_presets)
     async def odds(
         self,
         interaction: discord.Interaction,
-        copies: app_commands.Range[int, 1, MAX_CARDS],
-        deck_size: app_commands.Range[int, 1, MAX_CARDS] = 60,
+        copies: app_commands.Range[int, 1, MAX_CARDS] | None = None,
+        deck_size: app_commands.Range[int, 1, MAX_CARDS] | None = None,
         wanted: app_commands.Range[int, 1, MAX_CARDS] = 1,
         turns: app_commands.Range[int, 1, ODDS_MAX_TURNS] = 6,
+        deck: DeckName | None = None,
+        card: DeckName | None = None,
     ) -> None:
         """The chance to have seen at least some copies of a card by each turn, on the play and on the draw."""
-        try:
-            check_odds(copies, deck_size, wanted, turns)
-        except IllegalAction as refusal:
-            await reply(interaction, str(refusal), ephemeral=True)
-            return
+        named = None
+        if deck or card:
+            if not (deck and card):
+                raise IllegalAction("Name both `deck:` and `card:` (a card of that deck), or give `copies:`.")
+            chosen = await named_deck(interaction, deck)
+            named, copies = card_in(chosen.deck, card)
+            deck_size = chosen.deck.size()
+        elif copies is None:
+            raise IllegalAction("Give `copies:` (and `deck_size:`), or a `deck:` and one of its cards with `card:`.")
+        deck_size = deck_size or 60
+        check_odds(copies, deck_size, wanted, turns)
         rows = odds_table(copies, deck_size, wanted, turns)
+        what = f"{escape(named)} ({copies})" if named else str(copies)
         embed = discord.Embed(
-            title=f"At least {wanted} of {copies} in {plural(deck_size, 'card')}",
+            title=clip(f"At least {wanted} of {what} in {plural(deck_size, 'card')}", limits.EMBED_TITLE),
             description=(
                 "Cards seen by each turn's draw: 7 + turn − 1 on the play (no first draw, CR 103.8a), "
                 "7 + turn on the draw; no mulligans, cycling or searches. **Seen**: on the play/on the draw."
@@ -171,6 +168,24 @@ class SimulationCommands:
             ),
         )
         await reply(interaction, embed=embed)
+
+    @odds.autocomplete("card")
+    async def odds_card_autocomplete(self, interaction: discord.Interaction, current: str):
+        try:
+            chosen = await named_deck(interaction, str(interaction.namespace.deck or DEFAULT_DECK))
+        except UserFacingError:
+            return []
+        return deck_choices([(f"{name} ×{count}", name) for count, name in chosen.deck.entries], current)
+
+
+def card_in(deck: Deck, typed: str) -> tuple[str, int]:
+    """The card of ``deck`` a player named (a face's name too, case and accents aside) and its copies."""
+    wanted = normalise(typed)
+    for count, name in deck.entries:
+        faces = [face.get("name", "") for face in deck.cards.get(name, {}).get("card_faces") or ()]
+        if wanted in (normalise(n) for n in (name, *faces)):
+            return name, count
+    raise IllegalAction(f"{escape(deck.name)} has no card called “{escape(clip(typed, 60), typed=True)}”.")
 
 
 def attach(group: app_commands.Group) -> None:

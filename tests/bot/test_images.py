@@ -115,6 +115,16 @@ async def test_only_the_allowed_hosts_are_asked(tmp_path, host):
     await images.close()
 
 
+async def test_an_image_on_another_port_of_the_configured_host_is_never_asked(tmp_path, host):
+    with FakeImageHost() as elsewhere:  # the same machine, another port
+        images = await open_cache(tmp_path / "images", host)
+        assert await images.get_many([elsewhere.url("x")]) == {}
+        assert elsewhere.requests == []
+        assert images.allowed(host.url("x")) and images.allowed("https://cards.scryfall.io:443/small/a.jpg")
+        assert not images.allowed("https://cards.scryfall.io:8443/small/a.jpg")
+        await images.close()
+
+
 async def test_one_image_asked_for_at_the_same_moment_is_fetched_once(tmp_path, host):
     images = await open_cache(tmp_path / "images", host)
     url = host.url("popular")

@@ -8,10 +8,12 @@ import signal
 import socket
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bot.runtime import BACKGROUND_NICE
 from bot.runtime.sandbox import Limits, SandboxError, run_limited, run_limited_sync
 from tests.support import sandboxed
 from tests.support.processes import EXIT_TARGET, linux_only, running, wait_until_ended
@@ -103,6 +105,15 @@ def test_the_child_inherits_no_token_no_setting_and_no_socket(monkeypatch):
     assert "DISCORD_TOKEN" not in environment and "DATABASE_URL" not in environment
     assert "MTE5" not in str(environment)
     assert descriptors == [0, 1, 2]
+
+
+@linux_only
+def test_the_child_steps_aside_within_the_bots_session_in_a_process_group_of_its_own():
+    nice, session, group, pid = run_limited_sync(sandboxed.where_it_runs, limits=replace(ROOMY, nice=BACKGROUND_NICE))
+    assert nice == min(19, os.nice(0) + BACKGROUND_NICE), "as low as the goldfish review worker"
+    assert session == os.getsid(0), "weighed against the bot's own threads, not apart from them"
+    assert group == pid != os.getpgid(0), "a Ctrl-C in the terminal is the bot's, not the child's"
+    assert run_limited_sync(sandboxed.where_it_runs, limits=ROOMY)[0] == os.nice(0)
 
 
 def test_an_answer_that_would_run_code_when_read_is_refused(tmp_path: Path):

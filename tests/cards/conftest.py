@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 from pathlib import Path
 
@@ -172,3 +173,23 @@ def private(result):
     answer = result.followups[-1]
     assert answer.ephemeral
     return answer
+
+
+@contextlib.contextmanager
+def speaking(locale: str):
+    """Interactions sent inside the block carry Discord's ``locale`` (the asker's client language: "de", "es-419",
+    "zh-TW"…) instead of simcord's en-US."""
+    import simcord.interactions as interactions
+
+    real = interactions.base_payload
+
+    def with_locale(*args, **kwargs):
+        record, payload = real(*args, **kwargs)
+        payload["locale"] = locale
+        return record, payload
+
+    interactions.base_payload = with_locale
+    try:
+        yield
+    finally:
+        interactions.base_payload = real

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cards.complete import MATCHER, card_matcher
+from bot.cards.complete import card_matcher
 from tests.support.waits import until
 
 STREET_WRAITH = "Street Wraith"
@@ -19,7 +19,7 @@ def bot_config(loaded_config):
 @pytest.fixture
 async def cards(local_cards, simcord_env):
     """The Cards cog with the local copy's name matcher built (the first autocomplete starts building it)."""
-    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    await simcord_env.bot.card_source.matcher()
     return local_cards
 
 
@@ -68,13 +68,24 @@ async def test_search_offers_the_search_as_typed_then_exact_card_names(cards, ch
     assert values(await alice.autocomplete(channel, "search", "query", "t:creature c:g")) == ["t:creature c:g"]
 
 
-async def test_autocomplete_answers_by_prefix_before_the_matcher_is_built(local_cards, channel, alice, simcord_env):
-    card_data = simcord_env.bot.card_data
-    assert card_data.derived_now(MATCHER) is None
-    choices = await alice.autocomplete(channel, "card", "name", "street wr")
-    assert values(choices)[0] == STREET_WRAITH  # never refused while the matcher is being built
-    # ...and the build was started by that first request.
-    await until(lambda: card_data.derived_now(MATCHER) is not None, "the matcher to be built")
+async def test_the_first_autocomplete_after_the_copy_loads_is_the_matchers(local_cards, channel, alice, simcord_env):
+    """The matcher is built as the copy loads, not at the first request: the first choice list already forgives
+    typos and word order (it used to offer names by prefix only, so "wraith street" got nothing)."""
+    assert simcord_env.bot.card_source.names.now() is not None
+    assert values(await alice.autocomplete(channel, "card", "name", "wraith street"))[0] == STREET_WRAITH
+
+
+async def test_after_a_refresh_the_previous_matcher_answers_until_the_new_one_is_built(
+    local_cards, channel, alice, simcord_env, fake_scryfall
+):
+    card_data, names = simcord_env.bot.card_data, simcord_env.bot.card_source.names
+    built = names.now()
+    fake_scryfall.bulk.updated_at = "2026-12-01T09:00:00.000+00:00"  # the next day's file
+    assert (await card_data.refresh()).imported
+    choices = await alice.autocomplete(channel, "card", "name", "wraith street")
+    assert values(choices)[0] == STREET_WRAITH  # never nothing while the new matcher is built
+    await until(lambda: names.now() is not built, "the matcher of the new copy, built with no request")
+    assert names.now() is not None and values(await alice.autocomplete(channel, "card", "name", "blaoted"))
 
 
 def one_letter_typos(word: str) -> set[str]:

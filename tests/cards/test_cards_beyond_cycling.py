@@ -8,7 +8,6 @@ import re
 
 import pytest
 
-from bot.cards.complete import MATCHER, card_matcher
 from tests.support.fake_bulk import ruling
 from tests.support.layout_cards import fake_scryfall_with_layouts, imported_config
 
@@ -142,7 +141,7 @@ async def test_many_references_past_the_fifth_are_counted_not_listed_at_length(c
 
 
 async def test_a_name_longer_than_a_choice_may_send_is_offered_and_found(simcord_env, channel, alice):
-    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    await simcord_env.bot.card_source.matcher()
     choices = await alice.autocomplete(channel, "card", "name", "our market research")
 
     assert len(LONGEST) == 141 and choices and choices[0]["value"] == LONGEST[:100]
@@ -153,7 +152,7 @@ async def test_a_name_longer_than_a_choice_may_send_is_offered_and_found(simcord
 
 async def test_a_name_spelt_as_printed_with_ae_finds_the_oracle_name(simcord_env, channel, alice):
     # Future Sight printed "Vedalken Æthermage"; Oracle (and Scryfall) spell it "Vedalken Aethermage".
-    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    await simcord_env.bot.card_source.matcher()
     choices = await alice.autocomplete(channel, "card", "name", "Æthermage")
     assert choices and choices[0]["value"] == "Vedalken Aethermage"
 
@@ -172,7 +171,7 @@ async def test_a_search_note_quoting_typed_symbols_keeps_them_as_text(emoji, cha
 
 
 async def test_a_name_with_quotes_is_offered_as_a_search_that_finds_it(simcord_env, channel, alice):
-    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    await simcord_env.bot.card_source.matcher()
     choices = await alice.autocomplete(channel, "search", "query", "ach hans run")
 
     offered = [choice["value"] for choice in choices if choice["value"].startswith("!")]
@@ -182,7 +181,7 @@ async def test_a_name_with_quotes_is_offered_as_a_search_that_finds_it(simcord_e
 
 
 async def test_a_rebalanced_name_typed_with_its_prefix_is_offered_as_the_lookup_finds_it(simcord_env, channel, alice):
-    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    await simcord_env.bot.card_source.matcher()
     choices = await alice.autocomplete(channel, "card", "name", "A-Cauldron")
 
     assert choices[0] == {"name": "A-Cauldron Familiar (digital only)", "value": "A-Cauldron Familiar"}
@@ -193,7 +192,7 @@ async def test_a_rebalanced_name_typed_with_its_prefix_is_offered_as_the_lookup_
 
 
 async def test_search_offers_no_rebalanced_name_its_search_would_not_find(simcord_env, channel, alice):
-    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    await simcord_env.bot.card_source.matcher()
     choices = await alice.autocomplete(channel, "search", "query", "A-Cauldron")
 
     assert [c["value"] for c in choices if c["value"].startswith("!")] == []  # without include:extras, no result
@@ -201,7 +200,7 @@ async def test_search_offers_no_rebalanced_name_its_search_would_not_find(simcor
 
 
 async def test_autocomplete_offers_the_token_named_in_full_that_the_lookup_shows(simcord_env, channel, alice):
-    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    await simcord_env.bot.card_source.matcher()
 
     for typed, shown in [("the monarch", "The Monarch"), ("The Ring", "The Ring // The Ring Tempts You")]:
         choices = await alice.autocomplete(channel, "card", "name", typed)

@@ -51,7 +51,8 @@ async def test_card_keeps_answering_while_scryfall_refuses_every_request(cards, 
 
     assert exact.response.embeds[0].title == "Street Wraith {3}{B}{B}"
     assert fuzzy.response.embeds[0].title.startswith("Sanctum Plowbeast")
-    assert [c["value"] for c in choices][:2] == ["Gempalm Avenger", "Gempalm Incinerator"]
+    # The name matcher's choices (built as the copy loaded): the shorter names first.
+    assert [c["value"] for c in choices][:2] == ["Gempalm Avenger", "Gempalm Strider"]
     assert fake_scryfall.api_requests() == []
 
 
@@ -67,12 +68,12 @@ async def test_card_keeps_answering_while_scryfall_hangs(cards, channel, alice, 
 async def test_autocomplete_is_answered_locally(cards, channel, alice, fake_scryfall):
     choices = await alice.autocomplete(channel, "card", "name", "gempalm")
 
-    assert [c["value"] for c in choices] == [
+    assert [c["value"] for c in choices] == [  # the name matcher's order: the shorter names first
         "Gempalm Avenger",
-        "Gempalm Incinerator",
+        "Gempalm Strider",
         "Gempalm Polluter",
         "Gempalm Sorcerer",
-        "Gempalm Strider",
+        "Gempalm Incinerator",
     ]
     assert fake_scryfall.api_requests() == []
 
@@ -103,14 +104,18 @@ async def test_a_close_call_gets_the_picker_from_local_candidates(cards, channel
     assert fake_scryfall.api_requests() == []
 
 
-async def test_a_miss_names_its_candidates_without_asking_scryfall(cards, channel, alice, fake_scryfall):
+async def test_a_miss_names_its_candidates_and_asks_scryfall_once(cards, channel, alice, fake_scryfall):
     result = await alice.slash(channel, "card", name="Street")
 
     assert result.response.embeds[0].title.startswith("Street Wraith")
+    assert fake_scryfall.api_requests() == []
     miss = await alice.slash(channel, "card", name="Gempalm Xyzzy **bold**")
     assert private(miss).content.startswith("No card is called “Gempalm Xyzzy \\*\\*bold\\*\\*”.")
     assert "Scryfall says" not in private(miss).content
-    assert fake_scryfall.api_requests() == []
+    # A name the local copy does not know may be a card revealed today: Scryfall is asked, once within the hour.
+    again = await alice.slash(channel, "card", name="gempalm xyzzy **BOLD**")
+    assert private(again).content.startswith("No card is called")
+    assert [r.query for r in fake_scryfall.api_requests()] == [{"fuzzy": "gempalm xyzzy bold"}]
 
 
 async def test_a_typod_name_the_local_copy_misses_is_told_privately_with_no_public_flash(
@@ -253,7 +258,7 @@ async def test_an_inline_miss_names_its_candidates(cards, channel, alice, fake_s
         "“test” matches several cards: **Test Xcycler**, **Test Cycling Face // Test Far Face**. Which one?",
         "No card is called “Gempalm Xyzzy”.",
     ]
-    assert fake_scryfall.api_requests() == []
+    assert [r.query for r in fake_scryfall.api_requests()] == [{"fuzzy": "gempalm xyzzy"}]  # a card new today?
 
 
 async def test_an_inline_printing_asks_scryfall_by_set_and_number(cards, channel, alice, fake_scryfall):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cards.complete import MATCHER, card_matcher
 from tests.cards.conftest import only_refusals, private
 from tests.data import SCRYFALL_CARDS
 from tests.support.fake_scryfall import FakeScryfall
@@ -32,7 +31,7 @@ def bot_messages(channel) -> list:
 
 
 async def test_nicknames_players_use_find_their_cards_in_every_entry_point(simcord_env, channel, alice):
-    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    await simcord_env.bot.card_source.matcher()
     shown = await alice.slash(channel, "card", name="w6")
     assert shown.response.embeds[0].title.startswith("Wrenn and Six ")
     choices = await alice.autocomplete(channel, "card", "name", "t3feri")
@@ -52,7 +51,7 @@ async def test_a_token_is_found_by_its_name_and_the_word_token(simcord_env, chan
 
 
 async def test_an_inline_miss_explains_as_the_card_command_does(simcord_env, channel, alice):
-    await simcord_env.bot.card_data.derived(MATCHER, card_matcher)
+    await simcord_env.bot.card_source.matcher()
     typo = "Gitrog Toadd"
     by_command = private(await alice.slash(channel, "card", name=typo)).content
     await alice.send(channel, f"[[{typo}]]")

@@ -139,9 +139,9 @@ def test_plain_text_has_the_same_parts_without_markdown(cards):
 
 
 def test_stale_card_says_scryfall_is_unreachable_with_the_copy_date(cards):
-    display = render.render_card(cards["Street Wraith"], stale=True, cached_at=0)
+    display = render.render_card(cards["Street Wraith"], shown=render.Provenance(stale=True, cached_at=0))
     assert display.footer == "Scryfall is unreachable; showing a cached copy from 1970-01-01 00:00 UTC"
-    assert "cached copy" in render.render_text(cards["Street Wraith"], stale=True)
+    assert "cached copy" in render.render_text(cards["Street Wraith"], shown=render.Provenance(stale=True))
 
 
 def test_cycling_result_line_names_card_cost_and_cycling_costs(cards):

@@ -15,9 +15,11 @@ import pytest
 from PIL import Image
 
 import bot.hosts.symbols
+from bot.hosts import host_of
 from bot.hosts.symbols import DIRECTORY, MANIFEST, MAX_SVG_BYTES, Kept, load, prepare
 from bot.scryfall import ScryfallClient
 from tests.data import CARD_SYMBOLS
+from tests.support.fake_images import FakeImageHost
 from tests.support.hostile_svgs import HOSTILE, local_image
 from tests.support.processes import linux_only
 from tests.support.waits import CEILING
@@ -84,6 +86,27 @@ async def test_a_local_file_named_by_a_symbol_is_never_drawn(fake_scryfall, clie
     for image in images.values():
         colours = Image.open(io.BytesIO(image.png())).convert("RGB").getcolors(maxcolors=1 << 16)
         assert (255, 0, 255) not in {colour for _, colour in colours}, image.symbol
+
+
+async def test_a_symbol_listed_on_another_port_of_the_configured_host_is_never_asked(
+    fake_scryfall, client, data_dir, monkeypatch
+):
+    listed = fake_scryfall._symbology
+
+    def moved():
+        status, symbology, headers = listed()
+        for item in symbology["data"]:
+            if item["symbol"] == "{G}":
+                item["svg_uri"] = f"{elsewhere.base_url}/card-symbols/G.svg"  # the same machine, another port
+        return status, symbology, headers
+
+    with FakeImageHost() as elsewhere:
+        monkeypatch.setattr(fake_scryfall, "_symbology", moved)
+        images = await prepare(data_dir, client)
+
+    assert len(images) == ALL - 1 and "{G}" not in images and elsewhere.requests == []
+    why = manifest(data_dir)["failed"]["mana_G"]["why"]
+    assert why == f"its SVG could not be downloaded (refusing {host_of(elsewhere.base_url)}: not an allowed host)"
 
 
 async def test_a_failure_is_remembered_for_a_day_then_tried_again(fake_scryfall, client, data_dir):

@@ -39,6 +39,12 @@ DIGITAL_AND_PAPER_CARDS = DATA / "scryfall" / "digital-and-paper.jsonl"
 # meld, tokens, emblems, art series, planes, schemes…), for tests that load them beside the sample cards.
 LAYOUT_CARDS = DATA / "scryfall" / "layouts.jsonl"
 
+# Real Scryfall card objects printed in other languages than English (Spanish, a Japanese split card, Phyrexian).
+LOCALIZED_CARDS = DATA / "scryfall" / "localized.jsonl"
+
+# Real printed names in eight languages of ten Time Spiral cards (the basic lands among them), with their Oracle data.
+PRINTED_NAMES = DATA / "scryfall" / "printed-names.json"
+
 # A few real sections of the judges' documents (the MTR of November 10, 2025 and the IPG of September 23, 2024), as
 # the bot's parser read them: the tests' PDFs carry their text (tests/support/judge_pdfs.py).
 JUDGE_SECTIONS = {

@@ -182,6 +182,7 @@ NEEDED_BY = {
     "resvg_py": ".venv/bin/cyclebot symbols",
     "defusedxml": ".venv/bin/cyclebot symbols",
     "pypdf": ".venv/bin/cyclebot judge-docs update",
+    "tqdm": "CARD_LANGUAGES=de .venv/bin/cyclebot cards update --languages",
 }
 
 

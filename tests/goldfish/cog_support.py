@@ -8,7 +8,7 @@ import json
 from simcord.components import walk_components
 
 from bot.goldfish import GameKey
-from bot.goldfish.decks import preset_decks
+from bot.goldfish.decks import CollectionNames, preset_decks
 from bot.goldfish.decks.decklist import trim_card
 from bot.goldfish.decks.presets import bundled_cards
 from bot.goldfish.engine import Game
@@ -107,8 +107,9 @@ def hand_field(message) -> str:
     return next(value for name, value in fields(message).items() if name.startswith("Hand ("))
 
 
-def fake_collection(extra_unknown: tuple[str, ...] = ()):
-    """A stand-in for Scryfall's collection lookup, answering from the bundled card data."""
+def fake_collection(env=None):
+    """A stand-in for Scryfall's collection lookup, answering from the bundled card data; given a test's ``env``,
+    it is the only names source of the bot's deck resolver."""
     cards = bundled_cards()
     calls: list[list[dict]] = []
 
@@ -121,4 +122,6 @@ def fake_collection(extra_unknown: tuple[str, ...] = ()):
         return found, missing
 
     fetch.calls = calls
+    if env is not None:
+        env.bot.get_cog("Decks").names = [CollectionNames(fetch)]
     return fetch

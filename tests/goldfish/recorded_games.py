@@ -25,8 +25,7 @@ from typing import Any
 from simcord.components import walk_components
 
 from bot.goldfish.cli import play
-from bot.goldfish.decks import preset_decks, resolve_decklist
-from bot.goldfish.decks.decklist import parse_decklist
+from bot.goldfish.decks import CollectionNames, DeckResolver, parse_decklist, preset_decks
 from bot.goldfish.decks.presets import bundled_cards
 from bot.goldfish.engine import Action, Game
 from bot.goldfish.practice import coach
@@ -96,13 +95,13 @@ def deck_of(name: str):
         return preset_decks()[name]
     text = DECKLISTS[name.removeprefix("list:")].replace("; ", "\n")
     cards = bundled_cards()
-    found = resolve_decklist(parse_decklist(text), lambda ids: ([cards[i["name"]] for i in ids], []))
+    names = CollectionNames(lambda ids: ([cards[i["name"]] for i in ids], []))
+    resolving = DeckResolver([names]).resolve(parse_decklist(text), "Custom deck")
     try:
-        found.send(None)  # a lookup that answers at once: the coroutine never waits
+        resolving.send(None)  # a lookup that answers at once: the coroutine never waits
     except StopIteration as done:
-        deck, unknown = done.value
-    assert not unknown, unknown
-    return deck
+        return done.value.engine_deck()
+    raise AssertionError("the decklist's lookup waited")
 
 
 def new_game(spec: dict[str, Any]) -> Game:
@@ -363,7 +362,7 @@ async def open_table(env, spec: dict[str, Any], number: int) -> DiscordTable:
     guild = env.create_guild(f"Recorded {number}")
     channel = guild.create_text_channel(spec["id"])
     players = {name: guild.add_member(env.create_user(name)) for name in ("alice", "bob")}
-    env.bot.get_cog("Goldfish").fetch_collection = fake_collection()
+    fake_collection(env)
     return DiscordTable(env, guild, channel, players)
 
 

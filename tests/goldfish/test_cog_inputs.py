@@ -109,11 +109,13 @@ async def test_an_unknown_preset_deck_lists_the_presets_and_never_pings(simcord_
 
 async def test_deck_autocomplete_offers_the_presets(simcord_env, channel, alice):
     choices = await alice.autocomplete(channel, "goldfish start", "deck", "")
-    assert [c["value"] for c in choices] == ["landcycling", "slide", "two-colour"]
+    assert [c["value"] for c in choices] == ["preset:landcycling", "preset:slide", "preset:two-colour"]
     # By its key or by its name, misspelt too.
-    assert [c["value"] for c in await alice.autocomplete(channel, "goldfish start", "deck", "astral")][0] == "slide"
+    assert [c["value"] for c in await alice.autocomplete(channel, "goldfish start", "deck", "astral")][0] == (
+        "preset:slide"
+    )
     assert [c["value"] for c in await alice.autocomplete(channel, "goldfish start", "deck", "drake havne")][0] == (
-        "two-colour"
+        "preset:two-colour"
     )
 
 
@@ -123,40 +125,43 @@ async def test_deck_and_decklist_together_are_refused(simcord_env, channel, alic
 
 
 async def test_a_decklist_over_250_cards_is_refused_with_the_reason(simcord_env, channel, alice, cog):
-    cog.fetch_collection = fake_collection()
+    names = fake_collection(simcord_env)
 
     result = await alice.slash(channel, "goldfish start", decklist="200 Plains; 51 Secluded Steppe")
 
-    assert "more than 250 cards" in result.response.content
-    assert cog.fetch_collection.calls == []  # refused before any lookup
+    assert "251 cards in its main deck" in result.response.content and "at most 250" in result.response.content
+    assert names.calls == []  # refused before any lookup
     assert await stored(simcord_env, channel) is None
 
 
 async def test_a_6000_character_decklist_of_nonsense_gets_a_readable_refusal(simcord_env, channel, alice, cog):
-    cog.fetch_collection = fake_collection()
+    fake_collection(simcord_env)
 
     result = await alice.slash(channel, "goldfish start", decklist="x" * 6000)
 
-    assert "Entry 1 (" in result.response.content and "is not a card" in result.response.content
+    assert "Line 1 (" in result.response.content and "is not a card" in result.response.content
     assert len(result.response.content) < 2000
     assert not simcord_env.errors
 
 
 async def test_custom_decklist_unknown_names_are_listed_without_pinging(simcord_env, channel, alice, cog):
-    cog.fetch_collection = fake_collection()
+    fake_collection(simcord_env)
 
-    result = await alice.slash(channel, "goldfish start", decklist="20 Plains; 4 @everyone; 4 Flame Jetz; 36 Mountain")
+    mention = await alice.slash(channel, "goldfish start", decklist="20 Plains; 4 @everyone; 36 Mountain")
+    assert mention.ephemeral and mention.response.content.startswith("Line 2 (")
+    assert "is not a card" in mention.response.content and not mention.response.message.mention_everyone
+
+    result = await alice.slash(channel, "goldfish start", decklist="20 Plains; 4 Flame Jetz; 4 Zqxvwk; 36 Mountain")
 
     content = result.response.content
-    assert content.startswith("I couldn't find 2 cards of that decklist:")
-    assert "• Flame Jetz" in content and "everyone" in content
-    assert not result.response.message.mention_everyone
+    assert content.startswith("I couldn't find 2 cards of that list")
+    assert "• Zqxvwk: no card has that name" in content and "Plains" not in content
     assert no_pings(simcord_env)
     assert await stored(simcord_env, channel) is None
 
 
 async def test_a_custom_decklist_starts_a_game(simcord_env, channel, alice, cog):
-    cog.fetch_collection = fake_collection()
+    names = fake_collection(simcord_env)
     decklist = "4 Secluded Steppe; 4 Winged Shepherd; 4 Eternal Dragon\n24 Plains; 4 Renewed Faith"
 
     result = await alice.slash(channel, "goldfish start", decklist=decklist, seed=3)
@@ -167,7 +172,7 @@ async def test_a_custom_decklist_starts_a_game(simcord_env, channel, alice, cog)
     assert not game_message.ephemeral and "Custom deck" in game_message.embeds[0].title
     game = await game_of(simcord_env, channel)
     assert len(game.zones.library) + len(game.zones.hand) == 40
-    assert cog.fetch_collection.calls and {"name": "Secluded Steppe"} in cog.fetch_collection.calls[0]
+    assert names.calls and {"name": "Secluded Steppe"} in names.calls[0]
     kept = await alice.click(game_message, label="Keep")
     assert "**Turn 1**" in kept.response.embeds[0].description
 

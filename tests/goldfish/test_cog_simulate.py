@@ -58,30 +58,37 @@ async def test_simulate_gives_the_same_figures_for_the_same_seed_on_the_draw(sim
 
 
 async def test_simulate_a_custom_decklist_resolved_like_goldfish_start(simcord_env, channel, alice, cog):
-    cog.fetch_collection = fake_collection()
+    names = fake_collection(simcord_env)
 
     result = await alice.slash(
         channel, "goldfish simulate", decklist="4 Lightning Rift; 16 Secluded Steppe; 20 Plains", games=30, turns=5
     )
 
     assert result.response.embeds[0].title == "Odds of Custom deck"
-    assert {"name": "Lightning Rift"} in cog.fetch_collection.calls[0]
+    assert {"name": "Lightning Rift"} in names.calls[0]
 
 
 async def test_simulate_refusals_are_private_and_clear(simcord_env, channel, alice, cog):
-    cog.fetch_collection = fake_collection()
+    fake_collection(simcord_env)
 
     both = await alice.slash(channel, "goldfish simulate", deck="slide", decklist="4 Plains")
     assert both.ephemeral and "not both" in both.response.content
 
     unknown = await alice.slash(channel, "goldfish simulate", deck="@everyone **bold**")
-    assert unknown.ephemeral and "no preset deck called" in unknown.response.content
+    assert unknown.ephemeral and "no preset has that name" in unknown.response.content
     assert "\\*\\*bold\\*\\*" in unknown.response.content
     assert not unknown.response.message.mention_everyone
 
-    missing = await alice.slash(channel, "goldfish simulate", decklist="4 Flame Jetz; 30 Plains", games=10)
-    # Looked up after the deferral: the "thinking…" message itself becomes the answer.
-    assert missing.response.content.startswith("I couldn't find 1 card of that decklist:\n• Flame Jetz")
+    missing = await alice.slash(channel, "goldfish simulate", decklist="4 Flame Jetz; 4 Zqxvwk; 30 Plains", games=10)
+    # Refused privately: no chart, nothing in the channel.
+    assert missing.ephemeral
+    lines = missing.response.content.splitlines()
+    # Without a local copy of the card data, a typo is not read as a card (nothing to compare it with).
+    assert lines[:3] == [
+        "I couldn't find 2 cards of that list, so nothing was used:",
+        "• Flame Jetz: no card has that name",
+        "• Zqxvwk: no card has that name",
+    ]
     assert not missing.response.embeds and not missing.response.attachments
     assert not simcord_env.errors
 

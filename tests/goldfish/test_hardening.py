@@ -183,8 +183,8 @@ async def test_read_only_views_do_not_wait_for_a_stalled_writer(simcord_env, cha
 
 @pytest.mark.parametrize("digits", [4300, 4301])
 async def test_a_decklist_count_of_thousands_of_digits_is_refused_clearly(simcord_env, channel, alice, digits):
-    cog = simcord_env.bot.get_cog("Goldfish")
-    cog.fetch_collection = fake_collection()
+    simcord_env.bot.get_cog("Goldfish")
+    fake_collection(simcord_env)
     result = await alice.slash(channel, "goldfish start", decklist="9" * digits + " Plains")
     assert result.ephemeral and "count" in result.response.content
     assert not simcord_env.errors and await stored(simcord_env, channel) is None

@@ -10,7 +10,7 @@ from datetime import date
 
 import pytest
 
-from bot.hosts.download import Downloader
+from bot.hosts.download import Downloader, host_of
 from bot.judge.catalog import IPG, MTR, SPECS
 from bot.judge.updater import UpdateError, allowed, find_pdf, kept, newest_kept, update
 from tests.judge.conftest import IPG_DATE, MTR_DATE
@@ -119,9 +119,31 @@ async def test_a_pdf_that_is_not_one_fails_in_its_child_process_in_one_line(fake
 async def test_a_link_away_from_wizards_hosts_is_not_followed(fake, downloader, data_dir):
     fake.serve_page("https://files.example.net/MTG_IPG_2024Sep23_EN.pdf")
 
-    with pytest.raises(UpdateError, match="the IPG link leads to files.example.net, not to one of Wizards' hosts"):
+    with pytest.raises(UpdateError) as refused:
         await update(IPG, data_dir, fake.page_url, downloader)
+    assert str(refused.value) == (
+        "the IPG link on the rules-documents page leads to files.example.net, not to one of Wizards' hosts or the "
+        f"page's own ({host_of(fake.base_url)}); the IPG was not downloaded"
+    )
     assert fake.requested == ["/en/rules-documents"]
+
+
+async def test_a_link_to_another_port_of_the_pages_own_host_is_refused_naming_the_document_and_why(
+    fake, downloader, data_dir, pdfs
+):
+    with FakeJudgeDocs() as elsewhere:  # the same machine (127.0.0.1), another port
+        path = PDF_PATH + file_name("mtr", MTR_DATE)
+        elsewhere.serve_pdf(path, pdfs["mtr"])
+        fake.serve_page(elsewhere.base_url + path)
+
+        with pytest.raises(UpdateError) as refused:
+            await update(MTR, data_dir, fake.page_url, downloader)
+
+    assert str(refused.value) == (
+        f"the MTR link on the rules-documents page leads to {host_of(elsewhere.base_url)}, not to one of Wizards' "
+        f"hosts or the page's own ({host_of(fake.base_url)}); the MTR was not downloaded"
+    )
+    assert elsewhere.requested == [] and kept_names(data_dir, "mtr") == []
 
 
 async def test_a_redirect_away_from_wizards_hosts_is_refused_before_it_is_asked(fake, downloader, data_dir):
@@ -133,7 +155,7 @@ async def test_a_redirect_away_from_wizards_hosts_is_refused_before_it_is_asked(
         await update(IPG, data_dir, fake.page_url, downloader)
 
     assert str(refused.value) == (
-        "could not download the IPG from 127.0.0.1: refusing files.example.net: not an allowed host"
+        f"could not download the IPG from {host_of(fake.base_url)}: refusing files.example.net: not an allowed host"
     )
 
 
@@ -153,7 +175,12 @@ def test_wizards_hosts_and_the_configured_page_s_own_are_allowed_and_no_other():
     page = "https://wpn.wizards.com/en/rules-documents"
     assert allowed("media.wizards.com", page) and allowed("wizards.com", page) and allowed("wpn.wizards.com", page)
     assert not allowed("wizards.com.evil.example", page) and not allowed("evilwizards.com", page)
-    assert allowed("127.0.0.1", "http://127.0.0.1:8000/page")
+    assert not allowed("media.wizards.com:8443", page), "Wizards' hosts on their own port only"
+    assert allowed(host_of("https://media.wizards.com:443/x.pdf"), page)
+    assert allowed("127.0.0.1:8000", "http://127.0.0.1:8000/page")
+    assert not allowed("127.0.0.1:8001", "http://127.0.0.1:8000/page") and not allowed(
+        "127.0.0.1", "http://127.0.0.1:8000/"
+    )
 
 
 def test_the_newest_file_is_picked_from_escaped_json_and_plain_links():

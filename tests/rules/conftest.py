@@ -49,6 +49,36 @@ def question_cards_copy(tmp_path_factory) -> Path:
     return path
 
 
+PRINTED_LANGUAGES = ("de", "fr", "it", "ja", "ru")
+
+
+def time_spiral(fake):
+    """A fake bulk host's cards with the Time Spiral cards the test data's printed names name (Angel's Grace, Cancel,
+    Wipe Away…)."""
+    from tests.support.fake_all_cards import missing_cards
+
+    fake.cards += missing_cards(fake.cards)
+    return fake
+
+
+@pytest.fixture(scope="session")
+def printed_copy(tmp_path_factory) -> Path:
+    """A folder holding the cycling cards with the Time Spiral ones, and their printed names in
+    :data:`PRINTED_LANGUAGES` (real ones), imported as the bot imports them."""
+    from bot.carddb.printed import FILE_NAME as PRINTED_FILE
+    from bot.carddb.printed import update_printed
+    from bot.carddb.service import FILE_NAME
+    from bot.carddb.update import update_from_scryfall
+    from tests.data import SCRYFALL_CARDS
+    from tests.support.fake_bulk import FakeBulk
+
+    folder = tmp_path_factory.mktemp("question-printed")
+    with time_spiral(FakeBulk(SCRYFALL_CARDS)) as fake:
+        update_from_scryfall(folder / FILE_NAME, fake.base_url)
+        update_printed(folder / PRINTED_FILE, fake.base_url, PRINTED_LANGUAGES)
+    return folder
+
+
 @pytest.fixture
 def cr_2026() -> Path:
     return CR_2026

@@ -77,6 +77,33 @@ async def test_anything_but_a_pick_from_the_list_is_no_pick(full_index, answer, 
     assert len(fake.requests) == 1
 
 
+@pytest.mark.parametrize(
+    ("pieces", "pause", "declared"),
+    [(2, 0.0, True), (7, 0.05, True), (5, 0.05, False)],
+    ids=["two pieces", "seven, slowly", "five, slowly, until the connection closes"],
+)
+async def test_a_reply_sent_in_pieces_is_read_whole_and_keeps_the_breaker_closed(
+    full_index, answer, pieces, pause, declared
+):
+    pick = {"rules": [answer.pool[1]], "sure": True}
+    with FakeLLM(Scripted(pick=pick, pieces=pieces, pause=pause, declared=declared)) as fake:
+        model = picker(fake, timeout=5.0)
+        picks = [await model.pick(QUESTION, [], candidates(full_index, answer)) for _ in range(3)]
+        await model.close()
+    assert picks == [Pick((answer.pool[1],), True)] * 3
+    assert model.breaker.failures == 0 and not model.breaker.open_for()
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["its length declared", "its length not declared"])
+async def test_a_reply_too_long_is_no_pick_however_it_is_sent(full_index, answer, declared):
+    body = b'{"choices": [{"message": {"content": "' + b"x" * (4 * MAX_REPLY_BYTES) + b'"}}]}'
+    with FakeLLM(Scripted(body=body, pieces=16, pause=0.01, declared=declared)) as fake:
+        model = picker(fake)
+        assert await model.pick(QUESTION, [], candidates(full_index, answer)) is None
+        await model.close()
+    assert model.breaker.failures == 1
+
+
 async def test_a_model_slower_than_the_timeout_is_no_pick_and_the_wait_ends_at_the_timeout(full_index, answer):
     with FakeLLM(Scripted(pick={"rules": [answer.pool[0]], "sure": True}, delay=3.0)) as fake:
         model = picker(fake, timeout=0.3)

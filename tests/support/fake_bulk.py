@@ -15,7 +15,11 @@ the rulings file through ``rulings`` (ruling objects), ``rulings_updated_at``, `
 ``list_rulings`` (whether ``/bulk-data`` lists it, as Scryfall does);
 ``info_changes`` (fields the oracle-cards description states instead of the true ones: a lying listing) and
 ``file_answer`` (status, headers and body sent for the oracle-cards file instead of it: a hostile host);
-``requests`` records every request. Like Scryfall it answers 400 to a request without an
+``requests`` records every request. All Cards (every printing, in every language: ``tests/support/fake_all_cards.py``)
+is listed beside them, scripted through ``all_cards_updated_at``, ``all_cards_offer``, ``all_cards_fault`` (the
+file's faults above, and ``"html"``: a web page with status 200), ``all_cards_changes`` (fields its description
+states instead of the true ones) and ``all_cards_extra`` (its printings in other languages; by default those the
+data holds for the fake's cards). Like Scryfall it answers 400 to a request without an
 ``Accept`` header or an application's ``User-Agent``. :meth:`FakeBulk.handle` answers a path without the server,
 so its routes can be mounted on another fake.
 """
@@ -39,6 +43,7 @@ from tests.support.http_fake import ThreadedHTTPFake
 SCRYFALL = "https://api.scryfall.com"
 BULK_ID = "27bf3214-1271-490b-bdfe-c0be6c23d02e"
 RULINGS_ID = "40a1b1b5-ce28-4c8a-9b3a-7c95b4e16e4f"
+ALL_CARDS_ID = "922288cb-4bef-45e1-bb30-0c2bd3d3534f"
 DEFAULT_UPDATED_AT = "2026-11-20T09:04:31.412+00:00"
 FAULTS = (None, "truncated", "garbage", "error", "too_few", "trickle", "oversized")
 TOO_FEW = 10
@@ -364,6 +369,14 @@ class FakeBulk(ThreadedHTTPFake):
         self.list_rulings = True
         self.info_changes: dict[str, Any] = {}
         self.file_answer: tuple[int, dict[str, str], Body] | None = None
+        self.all_cards_updated_at = updated_at
+        self.all_cards_offer = "jsonl"
+        self.all_cards_fault: str | None = None
+        self.all_cards_changes: dict[str, Any] = {}
+        self.all_cards_extra: list[dict[str, Any]] | None = None
+        self.all_cards_file: Path | None = (
+            None  # a gzipped JSON Lines file served instead (a benchmark's, too big to make)
+        )
         self._lock = threading.Lock()
         self._made: dict[tuple, bytes] = {}  # the files as made for one version of the data (see _file_of)
         self._requests: list[BulkRequest] = []
@@ -391,6 +404,9 @@ class FakeBulk(ThreadedHTTPFake):
     def rulings_downloads(self) -> list[BulkRequest]:
         return self.requests_to(r"^/file/rulings-")
 
+    def all_cards_downloads(self) -> list[BulkRequest]:
+        return self.requests_to(r"^/file/all-cards-")
+
     def card_names(self) -> list[str]:
         return [card["name"] for card in self.cards]
 
@@ -406,13 +422,14 @@ class FakeBulk(ThreadedHTTPFake):
     def array_bytes(self) -> bytes:
         return self._file_of("array", self._array)
 
-    def _file_of(self, kind: str, make: Callable[[], bytes]) -> bytes:
+    def _file_of(self, kind: str, make: Callable[[], bytes], updated_at: str | None = None) -> bytes:
         """Each file made once per version of the data, as Scryfall writes its files once a day and serves them:
         made on every request, tens of thousands of cards took seconds a description on a busy machine, past the
         bot's limits on a host that answers. A version is the date, the fault and the list of cards (a test
         that adds cards makes a new one; one that changes a card in place after it was served must change the
         date too, as Scryfall would)."""
-        version = (kind, self.updated_at, self.fault, id(self.cards), len(self.cards))
+        version = (kind, updated_at or self.updated_at, self.fault, id(self.cards), len(self.cards))
+        version += (id(self.all_cards_extra), len(self.all_cards_extra or ()))
         with self._lock:
             made = self._made.get(version)
         if made is None:
@@ -450,6 +467,75 @@ class FakeBulk(ThreadedHTTPFake):
         if self.offer == "jsonl":
             info["jsonl_download_uri"] = f"{self.base_url}/file/oracle-cards-{self.stamp}.jsonl.gz"
         return {**info, **self.info_changes}
+
+    # ------------------------------------------------------------------ All Cards
+
+    def all_cards(self) -> list[dict[str, Any]]:
+        """Every printing: the fake's cards in English, then their printings in other languages."""
+        if self.all_cards_extra is None:
+            from tests.support.fake_all_cards import localized_printings
+
+            self.all_cards_extra = localized_printings(self.cards)
+        return self._served_cards() + self.all_cards_extra
+
+    def all_cards_jsonl(self) -> bytes:
+        def make() -> bytes:
+            lines = "".join(json.dumps(card, ensure_ascii=False) + "\n" for card in self.all_cards())
+            return gzip.compress(lines.encode("utf-8"), mtime=0)
+
+        return self._file_of("all-jsonl", make, self.all_cards_updated_at)
+
+    def all_cards_array(self) -> bytes:
+        def make() -> bytes:
+            body = "[\n" + ",\n".join(json.dumps(card, ensure_ascii=False) for card in self.all_cards()) + "\n]"
+            return body.encode("utf-8")
+
+        return self._file_of("all-array", make, self.all_cards_updated_at)
+
+    def all_cards_info(self) -> dict[str, Any]:
+        stamp = re.sub(r"\D", "", self.all_cards_updated_at)[:14]
+        info: dict[str, Any] = {
+            "object": "bulk_data",
+            "id": ALL_CARDS_ID,
+            "type": "all_cards",
+            "updated_at": self.all_cards_updated_at,
+            "uri": f"{SCRYFALL}/bulk-data/{ALL_CARDS_ID}",
+            "name": "All Cards",
+            "description": "A JSON file containing every card object on Scryfall in every language.",
+            "size": len(self.all_cards_array()),
+            "download_uri": f"{self.base_url}/file/all-cards-{stamp}.json",
+            "content_type": "application/json",
+            "content_encoding": "gzip",
+        }
+        if self.all_cards_offer == "jsonl":
+            info["jsonl_download_uri"] = f"{self.base_url}/file/all-cards-{stamp}.jsonl.gz"
+        return {**info, **self.all_cards_changes}
+
+    def _all_cards_file(self, path: str) -> tuple[int, dict[str, str], Body]:
+        fault = self.all_cards_fault
+        if fault == "error":
+            return 503, {"Content-Type": "text/html"}, b"<html><body>503 Service Unavailable</body></html>"
+        if fault == "html":
+            return 200, {"Content-Type": "text/html"}, b"<!DOCTYPE html><html><body>Maintenance</body></html>" * 64
+        if fault == "garbage":
+            return 200, {"Content-Type": "application/octet-stream"}, b"\x00\x13garbage, not cards \xff\xfe" * 64
+        if path.endswith(".jsonl.gz") and self.all_cards_file is not None:
+            size = str(self.all_cards_file.stat().st_size)
+            return 200, {"Content-Type": "application/gzip", "Content-Length": size}, self._read(self.all_cards_file)
+        if path.endswith(".jsonl.gz"):
+            body, headers = self.all_cards_jsonl(), {"Content-Type": "application/gzip"}
+        elif path.endswith(".json"):
+            body = gzip.compress(self.all_cards_array(), mtime=0)
+            headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+        else:
+            return self._json(404, _error(404, "not_found", "Not found."))
+        if fault == "truncated":
+            body = body[: len(body) // 2]
+        if fault == "trickle":
+            return 200, {**headers, "Content-Length": str(len(body))}, self._trickle(body)
+        if fault == "oversized":
+            return 200, headers, self._endless(body)
+        return 200, headers, body
 
     def rulings_bytes(self) -> bytes:
         rulings = list(self.rulings)
@@ -489,7 +575,7 @@ class FakeBulk(ThreadedHTTPFake):
         if method != "GET":
             return self._json(405, _error(405, "method_not_allowed", "Only GET is allowed here."))
         if path in ("/bulk-data", "/bulk-data/"):
-            listed = [self.info(), *([self.rulings_info()] if self.list_rulings else [])]
+            listed = [self.info(), *([self.rulings_info()] if self.list_rulings else []), self.all_cards_info()]
             return self._json(200, {"object": "list", "has_more": False, "data": listed})
         if path in ("/bulk-data/rulings", f"/bulk-data/{RULINGS_ID}") and self.list_rulings:
             return self._json(200, self.rulings_info())
@@ -497,12 +583,16 @@ class FakeBulk(ThreadedHTTPFake):
             if self.info_status != 200:
                 return self._json(self.info_status, _error(self.info_status, "unavailable", "Try again later."))
             return self._json(200, self.info())
+        if path in ("/bulk-data/all-cards", "/bulk-data/all_cards", f"/bulk-data/{ALL_CARDS_ID}"):
+            return self._json(200, self.all_cards_info())
         if path.startswith("/bulk-data/"):
             return self._json(404, _error(404, "not_found", "No bulk data of that type."))
         if path.startswith("/file/oracle-cards-"):
             return self._file(path)
         if path.startswith("/file/rulings-"):
             return self._rulings_file()
+        if path.startswith("/file/all-cards-"):
+            return self._all_cards_file(path)
         return self._json(404, _error(404, "not_found", "Not found."))
 
     def _json(self, status: int, payload: Any) -> tuple[int, dict[str, str], Body]:
@@ -518,6 +608,14 @@ class FakeBulk(ThreadedHTTPFake):
             if self._stopping.wait(1 / self.trickle_rate):
                 return
             yield body[index : index + 1]
+
+    def _read(self, path: Path) -> Iterator[bytes]:
+        """The file at ``path``, a megabyte at a time."""
+        with open(path, "rb") as file:
+            while chunk := file.read(1 << 20):
+                if self._stopping.is_set():
+                    return
+                yield chunk
 
     def _endless(self, body: bytes) -> Iterator[bytes]:
         """``body``, then zeros until the client hangs up."""

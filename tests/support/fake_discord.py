@@ -187,6 +187,7 @@ class FakeDiscord:
             r.add_route(method, API + "/webhooks/{app_id}/{token}/messages/{message_id}", self._webhook_message)
         r.add_patch(API + "/channels/{channel_id}/messages/{message_id}", self._edit_channel_message)
         r.add_get("/gateway", self._gateway)
+        r.add_get("/attachments/{attachment_id}/{filename}", self._attachment)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", 0).start()
@@ -346,16 +347,24 @@ class FakeDiscord:
         return interaction | {"authorizing_integration_owners": {"0": guild_id}} | extra
 
     def command_interaction(
-        self, name: str, *, user: str = "alice", options: list | None = None, guild_id: str | None = None
+        self,
+        name: str,
+        *,
+        user: str = "alice",
+        options: list | None = None,
+        guild_id: str | None = None,
+        resolved: dict | None = None,
     ) -> dict:
         """A CHAT_INPUT interaction for a command the bot synced (Discord only knows synced commands), in the
-        channel of ``guild_id`` (default: the first guild)."""
+        channel of ``guild_id`` (default: the first guild); ``resolved`` as Discord sends it (the attachments of
+        attachment options: :meth:`upload`)."""
         guild_id = guild_id or self.guild_id
         for scope, commands in self.commands.items():
             for command in commands:
                 if command["name"] == name and scope in ("global", guild_id):
                     data = {"id": command["id"], "name": name, "type": 1, "options": options or []}
                     data |= {} if scope == "global" else {"guild_id": scope}
+                    data |= {"resolved": resolved} if resolved else {}
                     return self._interaction(2, data, user, guild_id)
         raise AssertionError(f"/{name} was never synced to Discord")
 
@@ -404,6 +413,26 @@ class FakeDiscord:
         interaction |= {"guild": {"id": guild_id, "locale": "en-US", "features": []}, "guild_locale": "en-US"}
         return interaction | {"channel_id": channel["id"], "channel": channel}
 
+    def upload(self, filename: str, data: bytes) -> dict:
+        """A file a player attaches to a command: Discord stores it on its CDN (here, this fake's
+        ``/attachments/…``, served to anyone) and sends its attachment object in ``resolved.attachments``."""
+        attachment_id = self.snowflake()
+        self.attachment_data[attachment_id] = data
+        url = f"http://127.0.0.1:{self.port}/attachments/{attachment_id}/{filename}"
+        return {"id": attachment_id, "filename": filename, "size": len(data), "url": url, "proxy_url": url}
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        data = self.attachment_data.get(request.match_info["attachment_id"])
+        if data is None:
+            return _error(404, "404: Not Found")
+        return web.Response(body=data, content_type="application/octet-stream")
+
+    def modal_submit_interaction(self, custom_id: str, values: dict[str, str], *, user: str = "alice") -> dict:
+        """A form the bot answered an interaction with, filled in and submitted: ``values`` by text input."""
+        inputs = [{"type": 4, "custom_id": key, "value": value} for key, value in values.items()]
+        rows = [{"type": 1, "components": [text_input]} for text_input in inputs]
+        return self._interaction(5, {"custom_id": custom_id, "components": rows}, user, self.guild_id)
+
     def component_interaction(
         self, message: dict, custom_id: str, *, user: str = "alice", values: list[str] | None = None
     ) -> dict:
@@ -447,7 +476,8 @@ class FakeDiscord:
         request[RECORD] = record  # a multipart body is read by its handler, which fills in ``json``
         self.requests.append(record)
         # Interaction callbacks and webhooks are authorised by their token in the path, not by a header.
-        needs_auth = not path.startswith(("/interactions/", "/webhooks/")) and path != "/gateway"
+        # The CDN's files (an attachment's URL) are public.
+        needs_auth = not path.startswith(("/interactions/", "/webhooks/", "/attachments/")) and path != "/gateway"
         if needs_auth and record.authorization != f"Bot {self.token}":
             response = _error(401, "401: Unauthorized")
         else:

@@ -2,8 +2,10 @@
 
 Each request takes the next scripted reply (the last one repeats): a pick (``{"rules": [...], "sure": ...}``)
 sent as a chat completion, an HTTP error, a body of bytes as it is (bad JSON, a huge reply), or a pick sent
-after a delay (slower than the bot waits). As a real server does, it answers only POST to
-``/v1/chat/completions`` and checks the bearer key when one is set. Every request's headers and JSON are kept.
+after a delay (slower than the bot waits). Any of them may come in ``pieces``, ``pause`` seconds apart, as a server
+that streams or a proxy that re-chunks sends them, with its length declared or (``declared=False``) not, the body
+then ending when the connection closes. As a real server does, it answers only POST to ``/v1/chat/completions`` and
+checks the bearer key when one is set. Every request's headers and JSON are kept.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ class Scripted:
     status: int = 200
     body: bytes | None = None  # sent as it is
     delay: float = 0.0
+    pieces: int = 1  # the body sent in this many pieces, each flushed on its own
+    pause: float = 0.0  # seconds between two pieces
+    declared: bool = True  # a Content-Length header (else the body ends when the connection closes)
 
 
 def completion(content: str) -> dict:
@@ -66,21 +71,31 @@ class _Handler(BaseHTTPRequestHandler):
         if scripted.delay:
             time.sleep(scripted.delay)
         if scripted.body is not None:
-            self._send(scripted.status, scripted.body)
+            self._send(scripted.status, scripted.body, scripted)
             return
         if scripted.status != 200:
             self._send(scripted.status, b'{"error": {"message": "internal error"}}')
             return
         content = scripted.content if scripted.content is not None else json.dumps(scripted.pick)
-        self._send(200, json.dumps(completion(content)).encode())
+        self._send(200, json.dumps(completion(content)).encode(), scripted)
 
-    def _send(self, status: int, body: bytes) -> None:
+    def _send(self, status: int, body: bytes, scripted: Scripted | None = None) -> None:
+        pieces, pause, declared = (scripted.pieces, scripted.pause, scripted.declared) if scripted else (1, 0.0, True)
+        size = -(-len(body) // max(1, pieces))
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
+            if declared:
+                self.send_header("Content-Length", str(len(body)))
+            else:
+                self.send_header("Connection", "close")
+                self.close_connection = True
             self.end_headers()
-            self.wfile.write(body)
+            for start in range(0, len(body), size or 1):
+                if start and pause:
+                    time.sleep(pause)
+                self.wfile.write(body[start : start + size])
+                self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass  # the bot stopped waiting
 

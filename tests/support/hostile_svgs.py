@@ -1,5 +1,6 @@
 """SVGs a hostile or compromised symbology host could serve, each as found against the bot: one that froze it, one
-that crashed it, and ones that drew a file of its machine into a symbol."""
+that crashed it, ones that drew a file of its machine into a symbol, and one that passes the allowlist and still
+costs minutes of CPU."""
 
 from __future__ import annotations
 
@@ -12,6 +13,14 @@ TURBULENCE = (
     b'<rect width="100" height="100" filter="url(#f)"/></svg>'
 )
 NESTING = 8800  # about 62 KB: under the size cap, and deep enough that resvg's parser overflowed its stack
+
+
+# 171 bytes that pass the allowlist (a circle, a stroke, a dash pattern: all a symbol may use): a stroke cut into
+# half a million dashes takes resvg minutes of CPU.
+DASHES = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><circle cx="50" cy="50" r="40" fill="none" '
+    b'stroke="black" stroke-width="80" stroke-dasharray="0.0005"/></svg>'
+)
 
 
 def nested_groups(depth: int = NESTING) -> bytes:

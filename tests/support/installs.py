@@ -26,6 +26,7 @@ group chats. Discord (https://discord.com/developers/docs/interactions/receiving
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,13 +91,14 @@ def add_to_my_apps(env, *users) -> None:
 
 
 async def server_without_the_bot(
-    env, name: str = "Elsewhere", *, external_apps: bool = True, app_permissions: int | None = None
+    env, name: str = "Elsewhere", *, external_apps: bool = True, app_permissions: int | None = None, settle: bool = True
 ) -> ChannelHandle:
     """A channel of a server that never added the bot (its members may have added it to their own apps).
 
     ``external_apps``: whether the server lets its members use external apps (Discord's default; otherwise replies
     are shown to the user alone). ``app_permissions``: what Discord says the app may do there (default: what the
-    server's @everyone may do in the channel)."""
+    server's @everyone may do in the channel). ``settle``: wait for the bot to go idle (a benchmark's bot, busy with
+    other work, only needs a moment to hear the server is gone)."""
     guild = env.create_guild(name)
     channel = guild.create_text_channel("general")
     backend = env.backend
@@ -109,7 +111,10 @@ async def server_without_the_bot(
     arranged.outside[guild.id] = app_permissions
     if not external_apps:
         arranged.external_apps_blocked.add(guild.id)
-    await env.settle()
+    if settle:
+        await env.settle()
+    else:
+        await asyncio.sleep(0.05)
     return channel
 
 

@@ -50,6 +50,11 @@ def what_it_inherits() -> tuple[dict[str, str], list[int]]:
     return dict(os.environ), sorted(descriptors)
 
 
+def where_it_runs() -> tuple[int, int, int, int]:
+    """Its niceness, session, process group and process id."""
+    return os.nice(0), os.getsid(0), os.getpgid(0), os.getpid()
+
+
 def note_pid_then_sleep(path: str, seconds: float) -> None:
     Path(path).write_text(str(os.getpid()))
     time.sleep(seconds)

@@ -29,7 +29,7 @@ from bot.goldfish.engine.model import (
 )
 from bot.goldfish.engine.save import FORMAT
 from bot.goldfish.engine.scenario import position
-from bot.goldfish.engine.scripts import script_for
+from bot.goldfish.engine.scripts import script_for, unmodelled_spell_text, unmodelled_text
 from bot.goldfish.engine.wording import MOVE_WORDS, move_words
 
 __all__ = [
@@ -56,4 +56,6 @@ __all__ = [
     "script_for",
     "shortfall",
     "symbol_text",
+    "unmodelled_spell_text",
+    "unmodelled_text",
 ]

@@ -189,7 +189,7 @@ def table_text(
     """
     who = f"Shared game started by {actor_text(owner_id)}: anyone here can play" if shared else f"<@{owner_id}>'s game"
     text = TableText(
-        title=clip(f"Goldfish · {game.deck_name}", limits.EMBED_TITLE),
+        title=clip(f"Goldfish · {escape(game.deck_name)}", limits.EMBED_TITLE),  # a player's deck: their words
         description=f"{status_text(game, ended=ended)}\n{who}" + (f"\n\n{note}" if note else ""),
         over=game.phase == "over" or ended,
     )

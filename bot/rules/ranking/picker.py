@@ -157,6 +157,19 @@ def content_of(reply: object) -> object:
         raise PickError("the reply is not a chat completion") from error
 
 
+async def read_whole(body: aiohttp.StreamReader, limit: int) -> bytes:
+    """The whole body, however many pieces it comes in (a server streams, a proxy re-chunks), up to ``limit``
+    bytes: :class:`PickError` past it, at the first piece that goes over (the rest is never read)."""
+    pieces: list[bytes] = []
+    size = 0
+    while piece := await body.readany():
+        size += len(piece)
+        if size > limit:
+            raise PickError("the reply is too long")
+        pieces.append(piece)
+    return b"".join(pieces)
+
+
 class Picker:
     """Asks the configured model; one HTTP session, opened on first use and closed with :meth:`close`."""
 
@@ -184,11 +197,11 @@ class Picker:
         try:
             async with asyncio.timeout(self.settings.timeout):
                 async with self._open().post(self.settings.endpoint, json=body) as response:
-                    raw = await response.content.read(MAX_REPLY_BYTES + 1)
                     if response.status != 200:
                         raise PickError(f"the endpoint answered HTTP {response.status}")
-            if len(raw) > MAX_REPLY_BYTES:
-                raise PickError("the reply is too long")
+                    if (response.content_length or 0) > MAX_REPLY_BYTES:
+                        raise PickError("the reply is too long")
+                    raw = await read_whole(response.content, MAX_REPLY_BYTES)
             try:
                 reply = json.loads(raw)
             except ValueError as error:

@@ -1,7 +1,7 @@
 """Cross-fitted figures on the tuning part: every fold answered with everything fitted without it, card questions apart.
 
-Usage: python benchmarks/crossfit_rules_cards.py [--folds K] [--refit none|cards|all] [--start shipped|neutral]
-       [--share S] [--seed N] [--passes N]
+Usage: python benchmarks/crossfit_rules_cards.py [--folds K] [--refit none|cards|all|then-all|separate|only]
+       [--start shipped|neutral] [--only NAMES] [--share S] [--seed N] [--passes N] [--splits N]
 
 Nothing here reads the frozen test part. The tuning part's sources (its questions' and its non-questions') are split
 into K folds (5), as fit_rules_ranker.py splits them; for each fold, on the other folds alone:
@@ -11,7 +11,9 @@ into K folds (5), as fit_rules_ranker.py splits them; for each fold, on the othe
   questions ranked without card data, then the card features' alone with it (as the card features were first fitted);
   ``all`` fits every weight on the questions ranked as the bot ranks them with card data, ``then-all`` first the words'
   weights without card data, then every weight with it (``--method`` for the second fit); ``separate`` fits the words'
-  weights so, then weights of their own for the questions naming cards, on those alone (ranker.CARD_WEIGHTS).
+  weights so, then weights of their own for the questions naming cards, on those alone (ranker.CARD_WEIGHTS);
+  ``only`` keeps every shipped weight but those ``--only`` names, fitted on the questions ranked with card data
+  (how fit_rules_ranker.py --cards --only fits the card features: a question naming no card ranks as shipped).
   ``--start neutral`` starts each fit from bm25 alone rather than from the shipped weights (which were fitted on the
   whole tuning part);
 - the gate (its regularisation as fit_rules_ranker.py last chose it; its threshold as it chooses);
@@ -135,6 +137,12 @@ def fit_weights(pool: Pool, train: list[int], args, start: np.ndarray) -> tuple[
     held = {FEATURES.index(name) for name in filter(None, args.without.split(","))}
     FROZEN.clear()
     FROZEN.update(held)
+    if args.refit == "only":
+        only = set(args.only.split(","))
+        FROZEN.update(i for i, name in enumerate(FEATURES) if name not in only)
+        weights = fit(pool.tables(train, cards=True, learnt_from=train), start.copy(), args.passes, args.method)
+        FROZEN.clear()
+        return np.array(WEIGHTS, dtype=float), weights
     if args.refit == "all":
         weights = fit(pool.tables(train, cards=True, learnt_from=train), start.copy(), args.passes, args.method)
         return weights, weights
@@ -205,7 +213,9 @@ def cross_fit(index: RulesIndex, finder: FixtureCards, pool: Pool, args, fold_of
         hit1, hit3 = objective(pool.tables(held, cards=True, learnt_from=train), weights[1])
         print(f"  fold {fold + 1}/{args.folds}: {len(held)} questions, top entry hit@1 {hit1:.1%} hit@3 {hit3:.1%}; "
               f"gate at {model.gate_threshold:g}, sure at {model.sure_at:g}, keyword sure at "
-              f"{model.keyword_sure:g}", flush=True)  # fmt: skip
+              f"{model.keyword_sure:g}; card weights "
+              + ", ".join(f"{name}={weights[1][FEATURES.index(name)]:g}" for name in sorted(CARD_FEATURES)),
+              flush=True)  # fmt: skip
     return tally
 
 
@@ -214,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--splits", type=int, default=1, help="repeat over this many ways of dealing the folds")
     parser.add_argument("--passes", type=int, default=4)
-    parser.add_argument("--refit", choices=("none", "cards", "all", "then-all", "separate"), default="cards")
+    parser.add_argument("--refit", choices=("none", "cards", "all", "then-all", "separate", "only"), default="cards")
     parser.add_argument("--start", choices=("shipped", "neutral"), default="shipped")
     parser.add_argument("--method", choices=("ascent", "softmax", "both"), default="ascent", help="how to fit")
     parser.add_argument("--plain-method", choices=("ascent", "softmax", "both"), default="ascent", help="--refit cards")
@@ -222,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tokens", default="kind,ask,pair", help="the card tokens the learnt associations read")
     parser.add_argument("--without", default="", help="features held at 0, comma-separated")
+    parser.add_argument("--only", default=",".join(sorted(CARD_FEATURES)), help="--refit only: the features fitted")
     parser.add_argument("--no-siblings", action="store_true", help="the ranking's first subrule leads, as before")
     parser.add_argument("--save", type=Path, help="write each question's outcome (right first or not) here, by split")
     parser.add_argument("--verbose", action="store_true", help="list each fold's misses among card questions")

@@ -82,6 +82,8 @@ class Item:
         if found is not None and found.cards:
             self.asked = found.asked
             self.cards = read_cards(index, self.question, found.asked, found.cards, found.shared)[3]
+            # The cards' kinds and the question's ask are learnt as its words are (see features.card_learnt).
+            self.stems = sorted({*self.stems, *self.cards.tokens})
 
 
 def count(items: list[Item]) -> dict[str, tuple[dict[str, int], dict[str, int]]]:

@@ -82,6 +82,8 @@ class Item:
         if found is not None and found.cards:
             self.asked = found.asked
             self.cards = read_cards(index, self.question, found.asked, found.cards, found.shared)[3]
+            # The cards' kinds and the question's ask are learnt as its words are (see features.card_learnt).
+            self.stems = sorted({*self.stems, *self.cards.tokens})
 
 
 def count(items: list[Item]) -> dict[str, tuple[dict[str, int], dict[str, int]]]:
@@ -319,6 +321,7 @@ def softmax_fit(data, start: np.ndarray, *, steps: int = 400, rate: float = 0.5,
             share = probability[right].sum()
             # d(-log share)/dw = E_all[x] - E_right[x]
             gradient += (probability @ features - (probability[right] @ features[right]) / share) / len(lists)
+        gradient[sorted(FROZEN)] = 0.0  # held at their starting weights, as the ascent holds them
         weights -= rate * gradient
     return np.round(weights, 2)
 

@@ -11,7 +11,7 @@ from tests.rules.question_cards import CardReport, FixtureCards, evaluate_cards,
 # The questions naming cards, answered with card data: levels recorded when the cards were read into kinds of
 # ability (update them only upward, or say why).
 FLOORS = {
-    "tune": {"hit@1": 0.452, "hit@3": 0.566, "sure precision": 0.928, "sure coverage": 0.088, "shown": 0.779},
+    "tune": {"hit@1": 0.509, "hit@3": 0.597, "sure precision": 0.928, "sure coverage": 0.088, "shown": 0.779},
     "test": {"hit@1": 0.283, "hit@3": 0.445, "sure precision": 0.75, "sure coverage": 0.054, "shown": 0.851},
 }
 

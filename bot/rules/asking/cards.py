@@ -7,81 +7,47 @@ the rules, chosen from the question and the cards together:
 * what kind of ability each sentence of the card is, and the rules a judge opens for it (a dies trigger: 603.10a;
   "… instead": 614.1a), read by :mod:`bot.rules.asking.abilities` from one data file, and which of those kinds the
   question asks about ("does it still trigger");
-* the card's keywords, by the CR's own names for them (a 702 rule title or a glossary term: evoke → 702.74,
-  fuse → 702.102, landcycling → 702.29), and the most specific subrule that speaks of the card's wording
-  ("Protection from everything" → 702.16j);
-* its subtypes and layout, where the glossary defines them (a Saga → 714, an Adventure → 715);
-* the keyword actions in its costs (a discard cost → 701.9), and those of its effects the question names;
-* the rules whose text names the card (the rules' examples name real cards).
+* the card's keywords, types, layout and costs, by the CR's own names for them (:mod:`bot.rules.asking.card_rules`);
+* the rules whose text names the card (the rules' examples name real cards);
+* the cards' kinds and the question's ask as tokens of associations learnt from the tuning part's card questions
+  (which sections and rules the questions holding them were answered from).
 
 All of them are features of the ranking (:class:`~bot.rules.ranking.CardSignals`), weighed with the question's
-words; the ranking's first rule leads and the cards' own rules follow. The answer is sure only when the question
-and the cards agree.
+words; the ranking's first rule leads (the whole rule when its first two are subrules of one rule) and the cards' own
+rules follow. The answer is sure only when the question and the cards agree.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import dataclass, field
-from weakref import WeakKeyDictionary
+from dataclasses import dataclass
 
-from bot.documents import STOPWORDS, Answer, clip, is_under, stem, words
+from bot.documents import Answer, clip, is_under, stem, words
 from bot.rules.asking.abilities import asks_of, read_card
 from bot.rules.asking.card_facts import CardFacts, CardShown
-from bot.rules.asking.questions import POOL, RANKED, cited_number, pool, shown_key, sure_answer, unsure_answer
-from bot.rules.ranking import CardSignals, RulesIndex, proposed
+from bot.rules.asking.card_rules import CardRule, card_rules, plain_text
+from bot.rules.asking.questions import (
+    POOL,
+    RANKED,
+    cited_number,
+    pool,
+    shown_key,
+    sibling_choice,
+    sure_answer,
+    unsure_answer,
+)
+from bot.rules.ranking import CardSignals, Ranking, RulesIndex, proposed
 
 RULINGS_SHOWN = 3
 # Two replacement effects meeting one event: the affected object's controller or owner orders them (616.1).
 REPLACEMENTS_MEET = "616.1"
 # What a card's text proposes for a question about it: copies, face-down permanents, layers, a new object.
 CARD_INTERACTIONS = frozenset({"707.2", "707.10", "708.2", "613.1", "400.7"})
-CARD_RULES = 4  # rules taken from one card at the most
 LEAD = 1  # the ranking's first rules, before the cards' own
 # A named keyword's rule leading is sure from this certainty on (fitted on the tuning part's card questions: 11 of
 # 12 right there), where a rule of a kind of ability the question asks about needs the ranking's own SURE_AT.
 KEYWORD_SURE = 0.3
 SEE_ALSO = 5
-REMINDER = re.compile(r"\([^()]*\)")
-ADDITIONAL_COST = re.compile(r"as an additional cost to cast [^,]+, ([^.]+)", re.IGNORECASE)
-# Layouts the glossary names (Scryfall's layout → the CR's term).
-LAYOUT_TERMS = {
-    "split": "Split Cards",
-    "flip": "Flip Cards",
-    "transform": "Double-Faced Cards",
-    "modal_dfc": "Modal Double-Faced Cards",
-    "meld": "Meld",
-    "adventure": "Adventurer Card",
-    "saga": "Saga",
-    "class": "Class",
-    "case": "Case",
-    "leveler": "Level Up",
-    "prototype": "Prototype",
-    "mutate": "Mutate",
-    "battle": "Battle",
-}
-# Card types and supertypes are what almost every card is: they point to no rule a question turns on.
-BROAD_TYPES = frozenset(
-    "artifact creature enchantment instant land planeswalker sorcery kindred tribal legendary basic snow world "
-    "token ongoing".split()
-)
-
-
-@dataclass
-class CardRule:
-    number: str
-    named: bool  # the question names it too
-    order: int = field(default=0)
-
-
-def _stems(text: str) -> set[str]:
-    return {stem(word) for word in words(text) if word not in STOPWORDS}
-
-
-def _plain(text: str) -> str:
-    """Lower case, reminder text out, one line per line of the card."""
-    return "\n".join(" ".join(line.split()) for line in REMINDER.sub(" ", text).lower().split("\n"))
 
 
 def rank_rulings(question_stems: set[str], rulings: tuple[dict[str, str], ...], idf: dict[str, float]) -> list[dict]:
@@ -102,106 +68,6 @@ def rank_rulings(question_stems: set[str], rulings: tuple[dict[str, str], ...], 
     return [ruling for _v, _p, ruling in scored[:RULINGS_SHOWN]]
 
 
-class CardRules:
-    """The rules a card's keywords, types, layout and costs point to, by the CR's own names for them."""
-
-    def __init__(self, index: RulesIndex) -> None:
-        self.index = index
-        document = index.document
-        self._titles: dict[str, str] = {}
-        for rule in document.entries:
-            if rule.kind == "rule" and rule.is_titled and rule.number[:3] in ("701", "702"):
-                self._titles.setdefault(rule.text.strip().lower(), rule.number)
-        self._actions = {
-            stem(title): number
-            for title, number in self._titles.items()
-            if number.startswith("701.") and " " not in title
-        }
-
-    def by_name(self, name: str) -> str | None:
-        """The rule the CR defines ``name`` in (a keyword's 701/702 rule, else its glossary term's rule)."""
-        key = name.strip().lower()
-        if key in self._titles:
-            return self._titles[key]
-        number = self.index.defining_rule(name)
-        if number:
-            return number
-        # A variant the CR names by its root (landcycling and wizardcycling are cycling).
-        for start in range(1, len(key) - 3):
-            if key[start:] in self._titles:
-                return self._titles[key[start:]]
-        return None
-
-    def written_keywords(self, text: str) -> list[str]:
-        """The keywords a card's lines start with ("Swampwalk", "Cycling—Pay 2 life"), for cards whose data
-        lists none: each comma-separated part of a line of ``text`` (:func:`_plain`) is tried against the CR's
-        keyword titles."""
-        found = []
-        for line in text.split("\n"):
-            for part in re.split(r"[,;]", line):
-                head = words(part)[:3]
-                for size in range(len(head), 0, -1):
-                    name = " ".join(head[:size])
-                    if self._titles.get(name, "").startswith("702."):
-                        found.append(name)
-                        break
-        return found
-
-    def specific(self, number: str, text: str, keyword: str) -> str:
-        """The subrule of ``number`` that speaks of the card's own wording for ``keyword`` in ``text``
-        (:func:`_plain`), else ``number``."""
-        wanted = keyword.lower()
-        for line in text.split("\n"):
-            for part in line.split(","):
-                part = part.strip().rstrip(".")
-                if part.startswith(wanted) and len(part) > len(wanted):
-                    for rule in self.index.document.descendants(number):
-                        if part in rule.text.lower():
-                            return rule.number
-        return number
-
-    def for_card(self, card: CardFacts, question: set[str]) -> list[CardRule]:
-        found: dict[str, CardRule] = {}
-
-        def add(number: str | None, name: str, *, leads: bool = True) -> None:
-            """``leads``: the rule may lead the answer when the question names it (a keyword, a type), unlike the
-            keyword actions a card's text performs ("counter that spell"), which name no topic of their own."""
-            if number and number not in found:
-                found[number] = CardRule(number, leads and bool(_stems(name) & question), len(found))
-
-        text = _plain(card.oracle_text)
-        for keyword in dict.fromkeys([*card.keywords, *self.written_keywords(text)]):
-            number = self.by_name(keyword)
-            if number:
-                add(self.specific(number, text, keyword), keyword)
-        term = LAYOUT_TERMS.get(card.layout)
-        if term:
-            add(self.by_name(term), term)
-        for word in words(card.type_line.split("—", 1)[1] if "—" in card.type_line else ""):
-            if word not in BROAD_TYPES:
-                add(self.by_name(word), word)
-        costs = [line.split(":", 1)[0] for line in text.split("\n") if ":" in line]
-        costs += [match[1] for match in ADDITIONAL_COST.finditer(text)]
-        for cost in costs:
-            for word in words(cost):
-                add(self._actions.get(stem(word)), word, leads=False)
-        for word in sorted(set(words(text))):
-            if stem(word) in question and stem(word) in self._actions:
-                add(self._actions[stem(word)], word, leads=False)
-        return sorted(found.values(), key=lambda rule: (not rule.named, rule.order))[:CARD_RULES]
-
-
-_CARD_RULES: WeakKeyDictionary[RulesIndex, CardRules] = WeakKeyDictionary()
-
-
-def card_rules(index: RulesIndex) -> CardRules:
-    """The rules cards' keywords, types and costs point to, read from an edition once."""
-    found = _CARD_RULES.get(index)
-    if found is None:
-        found = _CARD_RULES[index] = CardRules(index)
-    return found
-
-
 def interaction_rules(cards: list[CardFacts]) -> list[str]:
     """The rules the named cards' own text proposes when they meet (see :mod:`bot.rules.ranking.interactions`): a card
     that copies, turns face down, changes what an object is or moves it out and back; and a replacement effect
@@ -210,7 +76,7 @@ def interaction_rules(cards: list[CardFacts]) -> list[str]:
     found: list[str] = []
     replacing = 0
     for card in cards:
-        own = proposed(_plain(card.oracle_text))
+        own = proposed(plain_text(card.oracle_text))
         replacing += "614.1a" in own
         found += [number for number in own if number in CARD_INTERACTIONS]
     if replacing >= 2:
@@ -227,6 +93,7 @@ class ReadingParts:
     asks: bool = True  # the question's ask joined to those kinds
     examples: bool = True  # the rules whose text names a card
     ranked_first: bool = True  # the ranking, cards and all, leads; else the cards' own rules lead as before
+    learnt: bool = True  # the kinds and the ask as tokens of the associations learnt from the tuning part
 
 
 READING = ReadingParts()
@@ -234,19 +101,23 @@ READING = ReadingParts()
 
 def card_signals(index: RulesIndex, text: str, cards: list[CardFacts], own: list[CardRule]) -> CardSignals:
     """What ``cards`` bring to the ranking of ``text``: the rules of their kinds of ability, of the kinds the question
-    asks about, of their own keywords and layouts (``own``, from :meth:`CardRules.for_card`) and the rows naming
-    them (see :class:`CardSignals`)."""
-    joined = set().union(*(ask.joins for ask in asks_of(text))) if READING.asks else set()
+    asks about, of their own keywords and layouts (``own``, from :meth:`CardRules.for_card`), the rows naming them,
+    and the kinds and the ask as tokens of the learnt associations (see :class:`CardSignals`)."""
+    asks = asks_of(text) if READING.asks else []
+    joined = set().union(*(ask.joins for ask in asks))
     kinds: dict[str, float] = {}
     asked: dict[str, float] = {}
+    tokens = [f"ask:{ask.name}" for ask in asks]
     for card in cards if READING.kinds else []:
         for reading in read_card(card.oracle_text, card.type_line, card.name):
-            for place, number in enumerate(reading.kind.rules):
+            kind = reading.kind
+            tokens += [f"kind:{kind.name}", *(f"{ask.name}×{kind.name}" for ask in asks if kind.group in ask.joins)]
+            for place, number in enumerate(kind.rules):
                 if index.document.get(number) is None:
                     continue  # a rule this edition lacks (scripts/check_phrasings.py reports it)
                 value = 1.0 if place == 0 else 0.5
                 kinds[number] = max(kinds.get(number, 0.0), value)
-                if reading.kind.group in joined:
+                if kind.group in joined:
                     asked[number] = max(asked.get(number, 0.0), value)
     if READING.kinds:
         for number in interaction_rules(cards):
@@ -259,6 +130,7 @@ def card_signals(index: RulesIndex, text: str, cards: list[CardFacts], own: list
         frozenset(rule.number for rule in own if not rule.named),
         frozenset(rule.number for rule in own if rule.named),
         examples,
+        tuple(dict.fromkeys(tokens)) if READING.learnt else (),
     )
 
 
@@ -283,6 +155,74 @@ def read_cards(
     return question, cited, shown, card_signals(index, text, known, cited)
 
 
+@dataclass
+class CardRanking:
+    """How a card question's rules are ranked and ordered, before the answer is drawn: the ranking (None when the
+    question holds no word the rules use), the answer's rules in order, and whether the question and the cards
+    agree on the first (its rule is that of a keyword of a card the question names, or of a kind of ability the
+    question asks about)."""
+
+    ranking: Ranking | None
+    order: list[str]
+    cited: list[CardRule]
+    shown: list[CardShown]
+    signals: CardSignals
+    keyword: bool = False
+    asked_kind: bool = False
+    deciding: str | None = None  # the ranking's first subrule, when its whole rule leads (see sibling_choice)
+
+    @property
+    def confident(self) -> bool:
+        return self.ranking is not None and self.ranking.confident and bool(self.ranking.hits)
+
+    def sure(self, shared: frozenset[str], keyword_sure: float | None = None) -> bool:
+        """Sure only when the ranking believes the text a question, no card was found by a name several share, and
+        the question's ask and the cards agree: a named keyword's rule leads at a certainty of ``keyword_sure``
+        (KEYWORD_SURE) or more, or a rule of an asked kind leads and the ranking is sure."""
+        if not READING.ranked_first:
+            return any(rule.named for rule in self.cited) or (self.confident and self.ranking.sure)
+        at = KEYWORD_SURE if keyword_sure is None else keyword_sure
+        ranking = self.ranking
+        return (
+            self.confident
+            and not shared
+            and ((self.keyword and ranking.certainty >= at) or (self.asked_kind and ranking.sure))
+        )
+
+
+def rank_with_cards(
+    index: RulesIndex, text: str, asked: str, cards: list[CardFacts], shared: frozenset[str] = frozenset()
+) -> CardRanking:
+    """The rules for ``text`` that names ``cards`` (see :func:`answer_with_cards`), ranked on ``asked`` with what the
+    cards bring, and in the order the answer shows them: the ranking's first rules lead, then the cards' own rules
+    (their keywords, layouts, how two of them meet), then the rest of the ranking."""
+    searcher = index.searcher
+    question, cited, shown, signals = read_cards(index, text, asked, cards, shared)
+    ranking = searcher.rank(asked, POOL, cards=signals) if question else None
+    ranked = [shown_key(index, hit, asked) for hit in ranking.hits[:RANKED]] if ranking is not None else []
+    asked_hits = sibling_choice(index, ranked)
+    named = [rule.number for rule in cited if rule.named]
+    others = [rule.number for rule in cited if not rule.named]
+    meeting = [number for number in interaction_rules(cards) if index.document.get(number) is not None]
+    if not READING.ranked_first:
+        found = CardRanking(ranking, [], cited, shown, signals)
+        first = asked_hits[:1] if found.confident else []
+        found.order = list(dict.fromkeys([*named, *first, *meeting, *others, *asked_hits]))
+        return found
+    order = list(dict.fromkeys([*asked_hits[:LEAD], *named, *meeting, *others, *asked_hits]))
+    top = cited_number(index, ranked[0]) if ranked else ""
+    return CardRanking(
+        ranking,
+        order,
+        cited,
+        shown,
+        signals,
+        keyword=any(is_under(top, ref) for ref in signals.named),
+        asked_kind=any(is_under(top, ref) for ref in signals.asked),
+        deciding=ranked[0] if asked_hits[:1] != ranked[:1] else None,
+    )
+
+
 def answer_with_cards(
     index: RulesIndex,
     text: str,
@@ -296,46 +236,24 @@ def answer_with_cards(
     counts the cards named beyond those shown; ``shared``: the cards shown for a name several share ("Krenko"),
     whose abilities the rules are not ranked by, since which one is meant is unsaid.
 
-    The ranking leads; the cards' own rules (their keywords, layouts, how two of them meet) follow. It is sure only
-    when the ranking is, and its first rule is one the question asks of the cards: a rule of a kind of ability the
-    question asks about, or a keyword of the card the question names."""
-    searcher = index.searcher
-    question, cited, shown, signals = read_cards(index, text, asked, cards, shared)
-    ranking = searcher.rank(asked, POOL, cards=signals) if question else None
-    asked_hits = [shown_key(index, hit, asked) for hit in ranking.hits[:RANKED]] if ranking is not None else []
-    named = [rule.number for rule in cited if rule.named]
-    others = [rule.number for rule in cited if not rule.named]
-    confident = ranking is not None and ranking.confident and bool(asked_hits)
-    meeting = [number for number in interaction_rules(cards) if index.document.get(number) is not None]
-    if READING.ranked_first:
-        lead = asked_hits[:LEAD]
-        order = list(dict.fromkeys([*lead, *named, *meeting, *others, *asked_hits]))
-        top = cited_number(index, asked_hits[0]) if asked_hits else ""
-        # Sure only when the question's ask and the cards agree: its first rule is the rule of a keyword of the
-        # card that the question names, or of a kind of ability the question asks about and the ranking is sure.
-        keyword = any(is_under(top, ref) for ref in signals.named)
-        asked_kind = any(is_under(top, ref) for ref in signals.asked)
-        sure = (
-            confident
-            and not shared
-            and ((keyword and ranking.certainty >= KEYWORD_SURE) or (asked_kind and ranking.sure))
-        )
-    else:
-        first = asked_hits[:1] if confident else []
-        order = list(dict.fromkeys([*named, *first, *meeting, *others, *asked_hits]))
-        sure = bool(named) or (confident and ranking.sure)
+    The ranking leads; the cards' own rules follow (:func:`rank_with_cards`). It is sure only when the question and
+    the cards agree (:meth:`CardRanking.sure`)."""
+    found = rank_with_cards(index, text, asked, cards, shared)
+    ranking, order = found.ranking, found.order
+    sure = found.sure(shared)
     if not order:
         answer = unsure_answer(index, text, [])
         answer.candidates = answer.related = answer.cited = []
         answer.title = clip(", ".join(card.name for card in cards), 256)
         answer.note = "No rule stands out for this question; the cards and their rulings are above."
     elif sure:
-        answer = sure_answer(index, text, order)
+        answer = sure_answer(index, text, order, deciding=found.deciding)
     else:
         answer = unsure_answer(index, text, order)
     answer.kind = "cards"
-    answer.cards = shown
+    answer.cards = found.shown
     answer.more_cards = more
+    named = any(rule.named for rule in found.cited)
     if ranking is not None:
         answer.certainty = ranking.certainty if sure or not named else answer.certainty
     lexical = pool(index, ranking.hits, asked) if ranking is not None else []

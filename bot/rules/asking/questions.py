@@ -29,6 +29,9 @@ POOL = 20  # ... and the candidates a language model may pick among (bot.rules.r
 FEW_CANDIDATES = 3  # ... at least, when there are that many
 # A miss lists the ranking's candidates only when the gate nearly believed the text a question this much.
 CLOSE = 0.5
+# Whether the whole rule leads when the ranking's first two are its subrules (see sibling_choice); the evaluation
+# turns it off to measure what it adds.
+SIBLINGS = True
 
 
 def shown_key(index: RulesIndex, hit: Hit, text: str) -> str:
@@ -50,6 +53,24 @@ def cited_number(index: RulesIndex, key: str) -> str:
     if key.startswith("Glossary: "):
         return index.defining_rule(key.removeprefix("Glossary: ")) or ""
     return key
+
+
+def whole_of(index: RulesIndex, key: str) -> str:
+    """The rule a subrule belongs to (704.5g → 704.5); "" for anything else (a rule, a glossary entry)."""
+    rule = index.document.get(key) if key[:1].isdigit() else None
+    return rule.parent or "" if rule is not None and rule.kind == "subrule" else ""
+
+
+def sibling_choice(index: RulesIndex, keys: list[str]) -> list[str]:
+    """``keys`` (shown keys, best first) with the whole rule leading when the first two are subrules of it, or one
+    of its subrules and the rule itself: the ranking can't tell which of them decides, and a judge opens the rule
+    (a sure page leads with the first subrule). Otherwise ``keys`` as they are."""
+    if len(keys) < 2 or not SIBLINGS:
+        return keys
+    whole = whole_of(index, keys[0])
+    if not whole or whole not in (keys[1], whole_of(index, keys[1])):
+        return keys
+    return list(dict.fromkeys([whole, *keys]))
 
 
 def deciding_subrule(index: RulesIndex, number: str, text: str) -> str | None:
@@ -79,7 +100,11 @@ def question_answer(index: RulesIndex, text: str, *, examples: bool = True) -> A
     if not ranking.hits or not ranking.confident:
         return question_miss(index, text, ranking)
     keys = list(dict.fromkeys(shown_key(index, hit, text) for hit in ranking.hits[:RANKED]))
-    answer = sure_answer(index, text, keys, examples=examples) if ranking.sure else unsure_answer(index, text, keys)
+    chosen = sibling_choice(index, keys)
+    if ranking.sure:
+        answer = sure_answer(index, text, chosen, examples=examples, deciding=keys[0] if chosen != keys else None)
+    else:
+        answer = unsure_answer(index, text, chosen)
     answer.certainty = ranking.certainty
     answer.pool = pool(index, ranking.hits, text)
     return answer
@@ -91,8 +116,11 @@ def pool(index: RulesIndex, hits: list[Hit], text: str) -> list[str]:
     return list(dict.fromkeys(number for number in numbers if number))[:POOL]
 
 
-def sure_answer(index: RulesIndex, text: str, keys: list[str], *, examples: bool = True) -> Answer:
-    """The first key's rule, leading with the sentence that decides; the others as related rules."""
+def sure_answer(
+    index: RulesIndex, text: str, keys: list[str], *, examples: bool = True, deciding: str | None = None
+) -> Answer:
+    """The first key's rule, leading with the sentence that decides (``deciding``, one of its subrules, when the
+    ranking chose it; else the subrule whose own words the question uses most); the others as related rules."""
     first = keys[0]
     if first.startswith("Glossary: "):
         entry = index.glossary_entry(first.removeprefix("Glossary: "))
@@ -114,7 +142,7 @@ def sure_answer(index: RulesIndex, text: str, keys: list[str], *, examples: bool
         whole = first
         if not rule.is_titled:
             lead.append(Line(rule.text, rule.label()))
-        chosen = deciding_subrule(index, first, text)
+        chosen = deciding if deciding is not None else deciding_subrule(index, first, text)
         if chosen is not None:
             lead.append(Line(document.get(chosen).text, chosen))
             cited.append(Cited(chosen, index.title_of(chosen)))

@@ -58,26 +58,51 @@ class CardSignals:
     own: frozenset[str]
     named: frozenset[str]
     examples: frozenset[int] = frozenset()
+    # What the cards are and what the question asks, as the associations learnt from the tuning part's card questions
+    # know them ("kind:dies trigger", "ask:triggers", "triggers×dies trigger"; see card_learnt).
+    tokens: tuple[str, ...] = ()
 
     def rows_wanted(self) -> list[str]:
         """The rules whose entries are candidates, the asked ones first."""
         return list(dict.fromkeys([*self.named, *self.asked, *self.kinds, *sorted(self.own)]))
 
 
-def card_values(cards: CardSignals | None, row: int, ancestors: tuple[str, ...]) -> tuple[float, ...]:
+def card_values(
+    cards: CardSignals | None, row: int, ancestors: tuple[str, ...], learnt: Learnt = ({}, {})
+) -> tuple[float, ...]:
     """A row's card features, in the order of ranker.FEATURES: under a rule of the cards' kinds of ability, of the
     kinds the question asks about, of a card's own keyword or layout the question does not name, of one it names;
-    and whether its text names one of the cards."""
+    whether its text names one of the cards; and how strongly the cards' kinds and the question's ask point to its
+    section and rule (``learnt``, see :func:`card_learnt`)."""
     if cards is None:
         return NO_CARDS
     kind = max((cards.kinds.get(ancestor, 0.0) for ancestor in ancestors), default=0.0)
     asked = max((cards.asked.get(ancestor, 0.0) for ancestor in ancestors), default=0.0)
     named = any(ancestor in cards.named for ancestor in ancestors)
     own = not named and any(ancestor in cards.own for ancestor in ancestors)
-    return (kind, asked, 1.0 if own else 0.0, 1.0 if named else 0.0, 1.0 if row in cards.examples else 0.0)
+    example = 1.0 if row in cards.examples else 0.0
+    return (kind, asked, 1.0 if own else 0.0, 1.0 if named else 0.0, example, learnt_value(learnt, ancestors))
 
 
-NO_CARDS = (0.0, 0.0, 0.0, 0.0, 0.0)
+NO_CARDS = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+# How strongly a question's card tokens point to each section and rule (see card_learnt).
+Learnt = tuple[dict[str, float], dict[str, float]]
+
+
+def card_learnt(associations: Associations, tokens: tuple[str, ...]) -> Learnt:
+    """How strongly the card tokens of a question (see CardSignals.tokens) point to each section and rule, by how often
+    the tuning part's card questions holding them were answered there: each token counts the same, and one seen with a
+    section once says less than one seen with it every time (as :func:`associated` weighs words)."""
+    if not tokens:
+        return {}, {}
+    return associated(associations, list(tokens), dict.fromkeys(tokens, 1.0))
+
+
+def learnt_value(learnt: Learnt, ancestors: tuple[str, ...]) -> float:
+    """A row's share of ``learnt``: its section's and its rule's, as the word associations are read."""
+    if len(ancestors) <= 2:
+        return 0.0
+    return learnt[0].get(ancestors[-2], 0.0) + learnt[1].get(ancestors[1], 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +118,7 @@ class Signals:
     rules: dict[str, float]
     cards: CardSignals | None = None
     card_rows: frozenset[int] = frozenset()  # the rows found for the cards alone
+    card_learnt: Learnt = ({}, {})  # how strongly the cards' tokens point to each section and rule (card_learnt)
 
 
 def near_rows(entries: Entries, question: Question) -> set[int]:
@@ -196,7 +222,7 @@ def features(
         )
         phrase_cover, asked_like = phrased.get(row, (0.0, 0.0))
         features += (phrase_cover, asked_like, distinct.get(row, 0.0))
-        features += card_values(signals.cards, row, ancestors[row])
+        features += card_values(signals.cards, row, ancestors[row], signals.card_learnt)
         # How much of the question the entry holds, in its text or in the words players use for it.
         whole = cover if not phrase_cover else _union_cover(entries, row, weighted, holders)
         out.append((Candidate(row, whole, share_ > 0, question.off_topic, question.asked), features))

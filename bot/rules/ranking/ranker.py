@@ -47,6 +47,8 @@ FEATURES = (
     "card_own",  # ... of a card's own keyword or layout that the question does not name
     "card_named",  # ... of a card's own keyword or layout that the question names
     "card_example",  # its text names one of the cards (the rules' examples name real cards)
+    "card_learnt",  # how strongly the cards' kinds of ability and the question's ask point to its section and rule, as
+    # learnt from the tuning part's card questions (see features.card_learnt)
 )
 
 WEIGHTS = (
@@ -77,7 +79,11 @@ WEIGHTS = (
     -0.15,
     -0.05,
     0.3,
+    0,
 )
+# A question naming cards is ranked with weights of its own, fitted on the tuning part's questions naming cards
+# (starting from WEIGHTS and held near them), so that what helps them costs the questions naming none nothing.
+CARD_WEIGHTS = WEIGHTS
 
 # Whether a text is a rules question its best entry answers, or a message about something else ("gg", "how
 # much is a black lotus worth"): a logistic model over these values (see gate_values), fitted on the

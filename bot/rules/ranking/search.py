@@ -19,11 +19,22 @@ from wordfreq import zipf_frequency
 from bot.documents import STOPWORDS, Phrasing, load_phrasings, stem, words
 from bot.rules.ranking import confidence
 from bot.rules.ranking.entries import GLOSSARY, SUBRULE, Entries
-from bot.rules.ranking.features import COMMON, CardSignals, Question, Signals, associated, features
+from bot.rules.ranking.features import (
+    COMMON,
+    CardSignals,
+    Learnt,
+    Question,
+    Signals,
+    associated,
+    card_learnt,
+    features,
+)
 from bot.rules.ranking.hits import Asked, Candidate, Hit, Ranking
 from bot.rules.ranking.interactions import proposed
 from bot.rules.ranking.ranker import (
+    CARD_WEIGHTS,
     GATE_THRESHOLD,
+    WEIGHTS,
     Associations,
     believed,
     gate_values,
@@ -143,8 +154,10 @@ class Searcher:
         scored = self.candidates(text, topics=topics, cards=cards)
         if isinstance(scored, Ranking):
             return scored
+        weights = WEIGHTS if cards is None else CARD_WEIGHTS
         ranked = sorted(
-            ((score(features), candidate, features) for candidate, features in scored), key=lambda item: -item[0]
+            ((score(features, weights), candidate, features) for candidate, features in scored),
+            key=lambda item: -item[0],
         )
         belief, confident, found = self.judge(text, ranked)
         certainty = confidence.certainty(found)
@@ -248,10 +261,12 @@ class Searcher:
         found.update(dict.fromkeys(row for ref in defined if (row := self.entries.rule_row.get(ref)) is not None))
         sections, rules = associated(self.associations, question.stems, question.weights)
         card_rows: frozenset[int] = frozenset()
+        learnt: Learnt = ({}, {})
         if cards is not None:
             card_rows = frozenset(self._card_rows(cards))
             found.update(dict.fromkeys(card_rows))
-        signals = Signals(linked, meaning, interactions, defined, sections, rules, cards, card_rows)
+            learnt = card_learnt(self.associations, cards.tokens)
+        signals = Signals(linked, meaning, interactions, defined, sections, rules, cards, card_rows, learnt)
         out = features(self.entries, question, list(found), signals)
         return out or Ranking([], False)
 

@@ -4,6 +4,7 @@ reads in flight are done. The card data's copy and its printed names each are on
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -23,6 +24,7 @@ class Retiring:
         self.path = Path(path)
         if not self.path.exists():
             raise self.closed(f"no {self.what} at {self.path.name}")
+        self._file = identity(self.path)
         self._lock = threading.Lock()
         self._users = 0
         self._retired = False
@@ -30,6 +32,17 @@ class Retiring:
 
     def _detach(self) -> list[Any]:
         raise NotImplementedError
+
+    def _connect(self) -> sqlite3.Connection:
+        """A read-only connection to the file this reader was opened on; ``closed`` raised when a newer file has
+        replaced it at its path since (a connection opened now would read the newer file, whose rows this reader's
+        indexes don't know: the refresh swapping it in is under way)."""
+        # immutable: the file is never written in place, so readers need no locks.
+        db = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+        if identity(self.path) != self._file:
+            db.close()
+            raise self.closed(f"the {self.what} at {self.path.name} was replaced by a newer one")
+        return db
 
     def _meta(self, db: sqlite3.Connection, expected_format: str) -> dict[str, str]:
         """The file's ``meta`` table, its format the one expected; closed, and ``closed`` raised, when it is
@@ -79,7 +92,28 @@ class Retiring:
             connection.close()
 
 
+def identity(path: Path) -> tuple[int, int] | None:
+    """Which file stands at ``path`` (its device and inode; None for none): a file renamed over it is another."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 R = TypeVar("R", bound=Retiring)
+
+SWAP_WAIT = 2.0  # seconds a read waits for a refresh to swap in the file that replaced its own on disk
+
+
+async def swapped(current: Callable[[], R | None], old: R, within: float = SWAP_WAIT) -> bool:
+    """Whether ``current()`` is another reader than ``old`` (and not None), waiting up to ``within`` seconds for it."""
+    waited = 0.0
+    while current() is old and waited < within:
+        await asyncio.sleep(0.02)
+        waited += 0.02
+    new = current()
+    return new is not None and new is not old
 
 
 async def replaced(current: R | None, open_new: Callable[[], R | None]) -> R | None:

@@ -34,7 +34,7 @@ from typing import TypeVar
 
 from bot.carddb.background import Background
 from bot.carddb.importer import remove_leftovers
-from bot.carddb.lifetime import replaced
+from bot.carddb.lifetime import replaced, swapped
 from bot.carddb.migrate import upgrade
 from bot.carddb.printed import FILE_NAME as PRINTED_FILE
 from bot.carddb.printed import PrintedIndex, PrintedIndexError, PrintedName, PrintedNames
@@ -179,7 +179,15 @@ class CardData:
         except RuntimeError:  # the pool was shut down by close()
             store.__exit__(None, None, None)
             raise CardDataUnavailable("the local card data is closed") from None
-        return await future
+        try:
+            return await future
+        except CardDataUnavailable:
+            raise
+        except CardDataError:
+            # Closed, or replaced on disk before this thread first read it: the copy swapped in next answers.
+            if not await swapped(lambda: self._store, store):
+                raise CardDataUnavailable("the local card data is being replaced") from None
+            return await self._read(query, pool)
 
     def _read_now(self, query: Callable[[CardStore], T]) -> T:
         """A read answered straight off an index, on the caller's thread.

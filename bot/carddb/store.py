@@ -3,7 +3,8 @@
 A :class:`CardStore` reads one database file that the importer built and will never change in
 place (a refresh renames a new file over it; open connections keep reading the old one). Its
 methods block for well under a millisecond on an indexed query and may be called from any thread:
-each thread gets its own connection.
+each thread gets its own connection, and a thread whose first connection would open the newer file
+is refused (``CardDataError``) rather than read another copy than the store's.
 
 Finding the card a name means is :class:`bot.carddb.finder.NameFinder`'s; the store hands it its connection.
 """
@@ -56,8 +57,7 @@ class CardStore(Retiring):
         if db is None:
             with self._lock:
                 self._check_open()
-                # immutable: the file is never written in place, so readers need no locks.
-                db = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+                db = self._connect()
                 install_regexp(db)
                 # Searches scan the search tables whole: mapped, the pages are read in place, not copied per query.
                 db.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")

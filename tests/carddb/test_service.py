@@ -5,12 +5,16 @@ from __future__ import annotations
 import asyncio
 import copy
 import dataclasses
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from bot.carddb import CardData, CardDataUnavailable
 from bot.carddb.importer import stored_meta
+from bot.carddb.store import CardDataError
+from bot.carddb.update import update_from_scryfall
 from bot.client import CycleBot
 from bot.config import Config
 from tests.support.fake_bulk import FakeBulk
@@ -151,3 +155,41 @@ async def test_about_says_when_there_is_no_card_data_yet(simcord_env, channel, a
     result = await alice.slash(channel, "about")
     fields = {field.name: field.value for field in result.response.embeds[0].fields}
     assert fields["Card data"] == "not downloaded yet: card lookups ask Scryfall directly"
+
+
+def renamed_over(path: Path, fake: FakeBulk) -> None:
+    """A newer copy imported beside ``path`` and renamed over it, as a refresh does before the copy is swapped in."""
+    newer = path.with_name("newer.sqlite3")
+    update_from_scryfall(newer, fake.base_url)
+    os.replace(newer, path)
+
+
+async def test_a_copy_replaced_on_disk_is_never_read_through_the_old_reader(card_data: CardData, fake_bulk: FakeBulk):
+    await card_data.refresh()
+    old = card_data._store
+    fake_bulk.cards.extend(clones(fake_bulk, 5))
+    renamed_over(card_data.path, fake_bulk)
+
+    # A thread that never read the old copy opens its first connection now: by the file's path, which names the newer
+    # copy, whose rows the old reader's indexes don't know. It is refused, never handed the newer file's rows.
+    def first_read_in_a_new_thread():
+        with old:
+            return old.collection(["Clone Cycler 00001"])
+
+    with pytest.raises(CardDataError, match="replaced"):
+        await asyncio.to_thread(lambda: ThreadPoolExecutor(1).submit(first_read_in_a_new_thread).result())
+
+    # Through the card data, such a read waits for the refresh to swap the newer copy in, and answers from it.
+    fresh = ThreadPoolExecutor(1)
+    read = asyncio.create_task(
+        card_data._read(
+            lambda store: (store.count, store.collection(["Clone Cycler 00001"])["Clone Cycler 00001"]), fresh
+        )
+    )
+    await asyncio.sleep(0.1)
+    assert not read.done()
+    await card_data._reload()
+    count, found = await read
+    assert count == len(fake_bulk.cards) and found is not None and found.name == "Clone Cycler 00001"
+    assert card_data._store is not old
+    fresh.shutdown()

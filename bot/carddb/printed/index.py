@@ -75,9 +75,7 @@ class PrintedIndex(Retiring):
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)
-        self._db: sqlite3.Connection | None = sqlite3.connect(
-            f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False
-        )
+        self._db: sqlite3.Connection | None = self._connect()
         self.meta = self._meta(self._db, FORMAT)
         self.languages = tuple(code for code in self.meta.get("languages", "").split(",") if code)
         self.counts = stored_counts(self.meta)
